@@ -1,0 +1,111 @@
+// One definition of every value the API contract fixes; the dashboard and the reference server import it.
+
+export const PER_PAGE_VALUES = [10, 25, 50, 100] as const;
+export type PerPage = (typeof PER_PAGE_VALUES)[number];
+export const DEFAULT_PER_PAGE: PerPage = 10;
+
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+export const SORT_ORDER_LABELS: Record<SortOrder, string> = { desc: 'Descending', asc: 'Ascending' };
+
+export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result'] as const;
+export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
+export const REPORT_SORT_LABELS: Record<ReportSortKey, string> = {
+  id: 'Date created',
+  generated_at: 'Date generated',
+  url: 'URL',
+  result: 'Result',
+};
+export const REPORT_SEARCH_BY = ['url'] as const;
+
+export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;
+export type ProjectSortKey = (typeof PROJECT_SORT_KEYS)[number];
+export const PROJECT_SORT_LABELS: Record<ProjectSortKey, string> = {
+  created_at: 'Date created',
+  project: 'Name',
+};
+export const PROJECT_SEARCH_BY = ['project'] as const;
+
+export const RESULTS = ['good', 'decent', 'bad'] as const;
+export type Result = (typeof RESULTS)[number];
+export const RESULT_LABELS: Record<Result, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
+
+export const PRIVACY = { public: 0, private: 1, password: 2 } as const;
+export const PRIVACY_VALUES = [0, 1, 2] as const;
+export type Privacy = (typeof PRIVACY_VALUES)[number];
+export const PRIVACY_LABELS: Record<Privacy, string> = { 0: 'Public', 1: 'Private', 2: 'Password' };
+
+export const IMPORTANCE = ['high', 'medium', 'low'] as const;
+export type Importance = (typeof IMPORTANCE)[number];
+/** Points a check is worth in the score, by importance. */
+export const IMPORTANCE_WEIGHTS: Record<Importance, number> = { high: 10, medium: 5, low: 2 };
+
+/** The contract's thresholds: good above 79, decent from 49 to 79, bad below 49. */
+export function resultForScore(score: number): Result {
+  if (score > 79) return 'good';
+  if (score >= 49) return 'decent';
+  return 'bad';
+}
+
+export const URL_MAX_LENGTH = 2048;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous'] as const;
+export type Category = (typeof CATEGORIES)[number] | 'other';
+export const CATEGORY_LABELS: Record<Category, string> = {
+  seo: 'SEO',
+  performance: 'Performance',
+  security: 'Security',
+  miscellaneous: 'Miscellaneous',
+  other: 'Other',
+};
+
+export const CHECK_CATEGORIES = {
+  title: 'seo',
+  meta_description: 'seo',
+  headings: 'seo',
+  content_keywords: 'seo',
+  image_keywords: 'seo',
+  seo_friendly_url: 'seo',
+  '404_page': 'seo',
+  robots: 'seo',
+  noindex: 'seo',
+  in_page_links: 'seo',
+  language: 'seo',
+  favicon: 'seo',
+  text_compression: 'performance',
+  load_time: 'performance',
+  page_size: 'performance',
+  http_requests: 'performance',
+  image_format: 'performance',
+  defer_javascript: 'performance',
+  dom_size: 'performance',
+  https_encryption: 'security',
+  gsb: 'security',
+  plaintext_email: 'security',
+  structured_data: 'miscellaneous',
+  meta_viewport: 'miscellaneous',
+  charset: 'miscellaneous',
+  sitemap: 'miscellaneous',
+  social: 'miscellaneous',
+  content_length: 'miscellaneous',
+  text_html_ratio: 'miscellaneous',
+  inline_css: 'miscellaneous',
+  deprecated_html_tags: 'miscellaneous',
+} as const satisfies Record<string, (typeof CATEGORIES)[number]>;
+export type CheckKey = keyof typeof CHECK_CATEGORIES;
+export const CHECK_KEYS = Object.keys(CHECK_CATEGORIES) as CheckKey[];
+
+export function categoryOf(key: string): Category {
+  return (CHECK_CATEGORIES as Record<string, Category>)[key] ?? 'other';
+}
+
+export const API_PREFIX = '/api/v1';
+
+export const ERROR_MESSAGES = {
+  401: 'Unauthenticated.',
+  404: 'Resource not found.',
+  405: 'Method not allowed.',
+  429: 'Too Many Attempts.',
+  500: 'Server error.',
+} as const;

@@ -1,0 +1,93 @@
+// What the API contract promises, exactly. The reference server's tests parse its answers with
+// these; the client's lenient schemas (schemas.ts) accept these and the contract's Tolerance list.
+import * as z from 'zod';
+import { IMPORTANCE, RESULTS } from './contract';
+
+const timestamp = z.iso.datetime({ precision: 6 });
+
+export const strictCheckSchema = z.strictObject({
+  passed: z.boolean(),
+  importance: z.enum(IMPORTANCE),
+  value: z.json(),
+  errors: z.record(z.string(), z.json()).optional(),
+});
+
+export const strictReportSchema = z.strictObject({
+  id: z.number().int().positive(),
+  url: z.url({ protocol: /^https?$/ }),
+  project: z.string().min(1),
+  privacy: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  password: z.boolean(),
+  result: z.enum(RESULTS),
+  score: z.number().int().min(0).max(100),
+  results: z.record(z.string(), strictCheckSchema),
+  generated_at: timestamp,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const strictProjectSchema = z.strictObject({
+  project: z.string().min(1),
+  reports: z.number().int().nonnegative(),
+  created_at: timestamp,
+});
+
+const strictMetaSchema = z.strictObject({
+  current_page: z.number().int().positive(),
+  from: z.number().int().positive().nullable(),
+  last_page: z.number().int().positive(),
+  path: z.string(),
+  per_page: z.union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)]),
+  to: z.number().int().positive().nullable(),
+  total: z.number().int().nonnegative(),
+});
+
+const strictLinksSchema = z.strictObject({
+  first: z.string(),
+  last: z.string(),
+  prev: z.string().nullable(),
+  next: z.string().nullable(),
+});
+
+export function strictListSchema<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    data: z.array(item),
+    links: strictLinksSchema,
+    meta: strictMetaSchema,
+    status: z.literal(200),
+  });
+}
+
+export const strictReportListSchema = strictListSchema(strictReportSchema);
+export const strictProjectListSchema = strictListSchema(strictProjectSchema);
+
+export const strictReportEnvelope = (status: 200 | 201) =>
+  z.strictObject({ data: strictReportSchema, status: z.literal(status) });
+
+export const strictReportDeletedSchema = z.strictObject({
+  id: z.number().int().positive(),
+  object: z.literal('report'),
+  deleted: z.literal(true),
+  status: z.literal(200),
+});
+
+export const strictProjectDeletedSchema = z.strictObject({
+  id: z.string().min(1),
+  object: z.literal('project'),
+  deleted: z.literal(true),
+  status: z.literal(200),
+});
+
+export const strictErrorSchema = z.strictObject({
+  message: z.string().min(1),
+  status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(405), z.literal(413), z.literal(429), z.literal(500)]),
+});
+
+export const strictValidationErrorSchema = z.strictObject({
+  message: z.record(z.string(), z.array(z.string().min(1)).min(1)),
+  status: z.literal(422),
+});
+
+export type StrictReport = z.infer<typeof strictReportSchema>;
+export type StrictProject = z.infer<typeof strictProjectSchema>;
+export type StrictCheck = z.infer<typeof strictCheckSchema>;
