@@ -1,0 +1,326 @@
+// `npm run bench:server`: list-request latency of the reference server over 100,000 reports.
+// Not a test: it prints a table to compare against the target (p95 <= 15 ms per list request).
+//
+// Options (environment): BENCH_REPORTS (default 100000), BENCH_RUNS (default 60 per case),
+// BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_KEEP=1 keeps the database file,
+// BENCH_DB=<file> measures a kept database again without loading.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, REPORT_SORT_KEYS, resultForScore, SORT_ORDERS } from '../../src/api/contract';
+import type { Importance } from '../../src/api/contract';
+import type { StrictCheck } from '../../src/api/schemas-strict';
+import { AnalysisError } from '../src/analysis/analysis-error';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/storage/database';
+import { createSqliteStorage } from '../src/storage/sqlite-storage';
+import { projectFromUrl } from '../src/storage/text';
+
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const WARMUP = 10;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const TARGET_P95_MS = 15;
+const KEY = 'bench-key-0123456789abcdef0123456789';
+
+// A seeded generator, so that every run benchmarks the same data.
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(42);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+const BRANDS = ['shop', 'blog', 'news', 'docs', 'store', 'travel', 'café', 'bäckerei', 'studio', 'atelier', 'garden', 'mode'];
+const TLDS = ['com', 'de', 'fr', 'io', 'org', 'net', 'co.uk', 'ch'];
+const SEGMENTS = [
+  'products', 'pricing', 'about', 'contact', 'blog', 'news', 'category', 'shoes', 'jackets', 'größen',
+  'über-uns', 'straße', 'résumé', 'menü', 'niño', 'kontakt', 'angebote', 'impressum', 'help', 'careers',
+  'post', 'article', 'guide', 'checkout', 'cart', 'search', 'faq', 'events', 'team', 'zürich',
+];
+
+// About 200 projects, some reached with www. and some with an upper-case host, as people paste them.
+const HOSTS = Array.from({ length: 200 }, (_, i) => `${pick(BRANDS)}-${i}.example.${pick(TLDS)}`);
+
+function makeUrl(): string {
+  const host = pick(HOSTS);
+  const www = random() < 0.3 ? 'www.' : '';
+  const depth = Math.floor(random() * 4);
+  const path = Array.from({ length: depth }, () => pick(SEGMENTS)).join('/');
+  const suffix = random() < 0.4 ? `-${Math.floor(random() * 5000)}` : '';
+  const query = random() < 0.1 ? `?ref=${Math.floor(random() * 100)}` : '';
+  return `https://${www}${host}/${path}${path ? suffix : ''}${query}`;
+}
+
+const CHECK_IMPORTANCE: Importance[] = ['high', 'medium', 'low'];
+
+// Every check of the contract except gsb (which needs credentials), with evidence of the usual kind.
+function makeResults(): { score: number; results: Record<string, StrictCheck> } {
+  const results: Record<string, StrictCheck> = {};
+  let earned = 0;
+  let possible = 0;
+  const quality = random();
+  for (const key of Object.keys(CHECK_CATEGORIES)) {
+    if (key === 'gsb') continue;
+    const importance = pick(CHECK_IMPORTANCE);
+    const passed = random() < 0.25 + quality * 0.7;
+    const check: StrictCheck = { passed, importance, value: null };
+    if (key === 'title') check.value = `Page ${Math.floor(random() * 1e6)} - Example`;
+    else if (key === 'load_time') check.value = Math.floor(random() * 4000);
+    else if (key === 'page_size') check.value = Math.floor(random() * 900_000);
+    else if (key === 'headings') check.value = { h1: ['Welcome'], h2: ['Offers', 'News'] };
+    else if (key === 'image_keywords') check.value = Math.floor(random() * 12);
+    else check.value = passed;
+    if (!passed) check.errors = { [`${key}_failed`]: check.value };
+    results[key] = check;
+    possible += IMPORTANCE_WEIGHTS[importance];
+    if (passed) earned += IMPORTANCE_WEIGHTS[importance];
+  }
+  return { score: Math.round((earned / possible) * 100), results };
+}
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? NaN;
+}
+
+// BENCH_DB reuses a database that an earlier run kept (BENCH_KEEP=1), skipping the load.
+const reuse = process.env.BENCH_DB;
+const dir = reuse ? null : mkdtempSync(join(tmpdir(), 'bench-server-'));
+const dbFile = reuse ?? join(dir ?? '', 'reports.db');
+const db = openDatabase(dbFile);
+const storage = createSqliteStorage(db);
+
+// --- Load -------------------------------------------------------------------------------------
+if (!reuse) {
+  const started = performance.now();
+  const start = Date.UTC(2025, 0, 1);
+  const span = 365 * 24 * 3600 * 1000;
+  const reanalyse: { id: number; at: Date; analysis: ReturnType<typeof makeResults> }[] = [];
+  // One transaction around the storage layer's own writes (they nest as savepoints): the storage
+  // functions run synchronously on better-sqlite3, their promises only carry the result.
+  db.transaction(() => {
+    for (let i = 0; i < REPORTS; i++) {
+      const url = makeUrl();
+      const { score, results } = makeResults();
+      const now = new Date(start + Math.floor((i / REPORTS) * span));
+      void storage.createReport({
+        url,
+        project: projectFromUrl(url),
+        privacy: pick([0, 0, 0, 1, 2] as const),
+        passwordHash: null,
+        score,
+        result: resultForScore(score),
+        results,
+        now,
+      });
+      // Some reports were refreshed later, so that generated_at does not follow id.
+      if (random() < 0.15) {
+        reanalyse.push({ id: i + 1, at: new Date(now.getTime() + Math.floor(random() * 60) * 24 * 3600 * 1000), analysis: makeResults() });
+      }
+    }
+    for (const { id, at, analysis } of reanalyse) {
+      void storage.updateReport(id, {
+        analysis: { score: analysis.score, result: resultForScore(analysis.score), results: analysis.results },
+        now: at,
+      });
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('ANALYZE');
+  const size = statSync(dbFile).size / 1024 / 1024;
+  console.log(
+    `Loaded ${REPORTS.toLocaleString('en')} reports (${reanalyse.length.toLocaleString('en')} re-analysed) across ${HOSTS.length} projects ` +
+      `in ${((performance.now() - started) / 1000).toFixed(1)} s; database ${size.toFixed(0)} MB at ${dbFile}`,
+  );
+}
+
+const config = { ...loadConfig({ API_KEY: KEY, RATE_LIMIT: '1000000', DEMO: 'false' }), dbFile };
+const app = createApp({
+  storage,
+  config,
+  analyser: () => Promise.reject(new AnalysisError('The benchmark does not analyse pages.')),
+});
+const headers = { Authorization: `Bearer ${KEY}`, Accept: 'application/json' };
+
+const sampleProject = projectFromUrl(`https://${HOSTS[17]}/`);
+const total = storage.countReports();
+const lastPage = Math.ceil((await total) / 100);
+
+// --- Cases ------------------------------------------------------------------------------------
+interface Case {
+  name: string;
+  query: string;
+}
+const cases: Case[] = [];
+for (const sortBy of REPORT_SORT_KEYS) {
+  for (const sort of SORT_ORDERS) cases.push({ name: `sort ${sortBy} ${sort}`, query: `sort_by=${sortBy}&sort=${sort}` });
+}
+for (const sortBy of REPORT_SORT_KEYS) {
+  for (const sort of SORT_ORDERS) {
+    cases.push({ name: `search "shop", ${sortBy} ${sort}`, query: `search=shop&sort_by=${sortBy}&sort=${sort}` });
+  }
+}
+cases.push(
+  { name: 'search "größe" (non-ASCII)', query: `search=${encodeURIComponent('größe')}` },
+  { name: 'search "ZÜRICH" (case-folded)', query: `search=${encodeURIComponent('ZÜRICH')}&sort_by=url&sort=asc` },
+  { name: 'search with no match', query: 'search=no-such-page-anywhere' },
+  { name: 'search "e" (matches all)', query: 'search=e&sort_by=generated_at&sort=desc' },
+);
+for (const sortBy of REPORT_SORT_KEYS) {
+  cases.push({ name: `project, ${sortBy} desc`, query: `project=${encodeURIComponent(sampleProject)}&sort_by=${sortBy}&sort=desc` });
+}
+for (const sortBy of REPORT_SORT_KEYS) {
+  cases.push({ name: `result=good, ${sortBy} asc`, query: `result=good&sort_by=${sortBy}&sort=asc` });
+}
+cases.push(
+  { name: 'result=bad, generated_at desc', query: 'result=bad&sort_by=generated_at&sort=desc' },
+  { name: 'project + result=decent', query: `project=${encodeURIComponent(sampleProject)}&result=decent` },
+  { name: 'project + search "products"', query: `project=${encodeURIComponent(sampleProject)}&search=products` },
+  { name: 'search "shop" + result=bad, url asc', query: 'search=shop&result=bad&sort_by=url&sort=asc' },
+  { name: 'page 2', query: 'page=2' },
+  { name: `last page (${lastPage}), id desc`, query: `page=${lastPage}` },
+  { name: 'page 500, url asc', query: 'page=500&sort_by=url&sort=asc' },
+  { name: 'page 800, generated_at desc', query: 'page=800&sort_by=generated_at&sort=desc' },
+  { name: 'page 400, result asc', query: 'page=400&sort_by=result&sort=asc' },
+  { name: 'search "shop" page 50, url desc', query: 'search=shop&page=50&sort_by=url&sort=desc' },
+  { name: 'page past the end', query: `page=${lastPage + 10}` },
+);
+
+// --- Latency through app.request() --------------------------------------------------------------
+interface Row {
+  name: string;
+  total: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  cpu50: number;
+  cpu95: number;
+  kb: number;
+}
+
+// Wall time is what a client sees; CPU time of this process is the request's own cost, which
+// other programs on a shared machine do not inflate. Both are reported.
+async function measure(name: string, path: string): Promise<Row> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let matched = 0;
+  let bytes = 0;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const res = await app.request(path, { headers });
+    const text = await res.text();
+    const elapsed = performance.now() - t0;
+    const used = process.cpuUsage(c0);
+    if (res.status !== 200) throw new Error(`${name}: status ${res.status} ${text.slice(0, 200)}`);
+    if (i >= WARMUP) {
+      wall.push(elapsed);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    if (i === 0) {
+      matched = (JSON.parse(text) as { meta: { total: number } }).meta.total;
+      bytes = text.length;
+    }
+  }
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return {
+    name,
+    total: matched,
+    p50: percentile(wall, 50),
+    p95: percentile(wall, 95),
+    p99: percentile(wall, 99),
+    cpu50: percentile(cpu, 50),
+    cpu95: percentile(cpu, 95),
+    kb: bytes / 1024,
+  };
+}
+
+// The first request of a kind pays for what later ones reuse (a search builds the storage's
+// in-memory search copy, for instance); shown apart, because warm-up hides it from the table.
+for (const [name, query] of [['first list', 'sort_by=url&sort=asc'], ['first search', 'search=shop&sort_by=url']] as const) {
+  const t0 = performance.now();
+  const res = await app.request(`/api/v1/reports?per_page=100&${query}`, { headers });
+  await res.text();
+  console.log(`${name} after the load: ${(performance.now() - t0).toFixed(1)} ms`);
+}
+
+const rows: Row[] = [];
+for (const c of cases) rows.push(await measure(c.name, `/api/v1/reports?per_page=100&${c.query}`));
+// Project lists, for completeness: the projects table is small, so these are cheap.
+for (const query of ['sort_by=created_at&sort=desc', 'sort_by=project&sort=asc', 'search=shop', `search=${encodeURIComponent('bäck')}`]) {
+  rows.push(await measure(`projects: ${decodeURIComponent(query)}`, `/api/v1/projects?per_page=100&${query}`));
+}
+
+const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
+const fmt = (n: number) => n.toFixed(2).padStart(7);
+console.log(`\nList requests, per_page=100, ${RUNS} runs each after ${WARMUP} warm-up, through app.request() (ms):\n`);
+console.log(`| ${'case'.padEnd(nameWidth)} | matches |   p50   |   p95   |   p99   | CPU p50 | CPU p95 | body KB | p95 <= ${TARGET_P95_MS} |`);
+console.log(`|${'-'.repeat(nameWidth + 2)}|--------:|--------:|--------:|--------:|--------:|--------:|--------:|:---------:|`);
+for (const r of rows) {
+  console.log(
+    `| ${r.name.padEnd(nameWidth)} | ${String(r.total).padStart(7)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.cpu50)} | ${fmt(r.cpu95)} | ${r.kb.toFixed(0).padStart(7)} | ${r.p95 <= TARGET_P95_MS ? '   yes   ' : ' **NO**  '} |`,
+  );
+}
+
+// --- Throughput over HTTP ----------------------------------------------------------------------
+// The clients run in a worker thread so that they do not take the server's event loop.
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const mix = cases.filter((c) => !c.name.startsWith('page past')).map((c) => `${base}/api/v1/reports?per_page=100&${c.query}`);
+
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { urls, clients, seconds, headers } = workerData;
+(async () => {
+  const deadline = performance.now() + seconds * 1000;
+  const times = [];
+  let errors = 0;
+  let next = 0;
+  async function client() {
+    while (performance.now() < deadline) {
+      const url = urls[next++ % urls.length];
+      const t0 = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) errors++;
+      times.push(performance.now() - t0);
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  parentPort.postMessage({ times, errors, elapsed: performance.now() - started });
+})();
+`;
+const result = await new Promise<{ times: number[]; errors: number; elapsed: number }>((resolve, reject) => {
+  const worker = new Worker(workerSource, { eval: true, workerData: { urls: mix, clients: CLIENTS, seconds: SECONDS, headers } });
+  worker.once('message', resolve);
+  worker.once('error', reject);
+});
+const times = result.times.sort((a, b) => a - b);
+console.log(
+  `\nThroughput over HTTP on loopback: ${CLIENTS} parallel clients for ${SECONDS} s, cycling through the ${mix.length} cases above:\n` +
+    `  ${(times.length / (result.elapsed / 1000)).toFixed(0)} requests/s, ${times.length} requests, ${result.errors} errors; ` +
+    `latency under load p50 ${times.length ? percentile(times, 50).toFixed(1) : '-'} ms, p95 ${percentile(times, 95).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`,
+);
+
+await new Promise((resolve) => server.close(resolve));
+await storage.close();
+const missed = rows.filter((r) => r.p95 > TARGET_P95_MS);
+console.log(missed.length === 0 ? `\nEvery case meets p95 <= ${TARGET_P95_MS} ms.` : `\n${missed.length} case(s) miss p95 <= ${TARGET_P95_MS} ms: ${missed.map((r) => r.name).join('; ')}`);
+if (dir && process.env.BENCH_KEEP === '1') console.log(`Database kept at ${dbFile} (BENCH_DB=${dbFile} reuses it)`);
+else if (dir) rmSync(dir, { recursive: true, force: true });

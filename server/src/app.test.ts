@@ -1,0 +1,315 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  strictErrorSchema,
+  strictReportEnvelope,
+  strictReportListSchema,
+  strictValidationErrorSchema,
+} from '../../src/api/schemas-strict';
+import { createKey, revokeKey } from './auth/keys';
+import { createTestApp, TEST_KEY } from './routes/test-app';
+import { openDatabase } from './storage/database';
+import { createSqliteStorage } from './storage/sqlite-storage';
+import type { Storage } from './storage/types';
+
+describe('authentication', () => {
+  it.each([
+    ['no Authorization header', {}],
+    ['a wrong key', { Authorization: 'Bearer not-the-key' }],
+    ['the key without Bearer', { Authorization: TEST_KEY }],
+    ['another scheme', { Authorization: `Basic ${TEST_KEY}` }],
+    ['Bearer and nothing', { Authorization: 'Bearer ' }],
+    ['the key with a suffix', { Authorization: `Bearer ${TEST_KEY}x` }],
+    ['two keys', { Authorization: `Bearer ${TEST_KEY} ${TEST_KEY}` }],
+  ])('answers 401 for %s, on every path', async (_, headers) => {
+    const t = createTestApp();
+    for (const [method, path] of [
+      ['GET', '/api/v1/reports'],
+      ['POST', '/api/v1/reports'],
+      ['DELETE', '/api/v1/projects/x'],
+      ['GET', '/api/v1/nowhere'],
+    ] as const) {
+      const res = await t.app.request(path, { method, headers: { Accept: 'application/json', ...headers } });
+      expect(res.status).toBe(401);
+      expect(strictErrorSchema.parse(await res.json())).toEqual({ message: 'Unauthenticated.', status: 401 });
+      expect(res.headers.get('X-RateLimit-Limit')).toBe('600');
+    }
+  });
+
+  it('accepts any of several configured keys, and a lower-case bearer scheme', async () => {
+    const t = createTestApp({ config: { apiKeys: ['first-key', 'second-key'] } });
+    expect((await t.call('GET', '/api/v1/reports', { key: 'second-key' })).status).toBe(200);
+    const res = await t.app.request('/api/v1/reports', { headers: { Authorization: 'bearer first-key' } });
+    expect(res.status).toBe(200);
+    expect((await t.call('GET', '/api/v1/reports', { key: TEST_KEY })).status).toBe(401);
+  });
+
+  it('accepts stored keys until they are revoked', async () => {
+    const t = createTestApp();
+    const { key, record } = await createKey(t.storage, { label: 'ci' });
+    expect((await t.call('GET', '/api/v1/reports', { key })).status).toBe(200);
+    await revokeKey(t.storage, record.id);
+    expect((await t.call('GET', '/api/v1/reports', { key })).status).toBe(401);
+  });
+
+  it('never echoes the key in a response', async () => {
+    const t = createTestApp();
+    for (const key of [TEST_KEY, 'wrong-key-value']) {
+      const res = await t.call('GET', '/api/v1/nowhere', { key });
+      const text = await res.text();
+      expect(text).not.toContain(key);
+      for (const [, value] of res.headers) expect(value).not.toContain(key);
+    }
+  });
+});
+
+describe('unknown paths and methods', () => {
+  it.each(['/api/v1', '/api/v1/', '/api/v1/nowhere', '/api/v1/reports/1/extra', '/api/v1/projects/a/b', '/api/v2/reports', '/elsewhere'])(
+    'answers 404 in the contract shape for %s',
+    async (path) => {
+      const t = createTestApp();
+      const res = await t.call('GET', path);
+      expect(res.status).toBe(404);
+      expect(strictErrorSchema.parse(await res.json())).toEqual({ message: 'Resource not found.', status: 404 });
+    },
+  );
+
+  it.each([
+    ['DELETE', '/api/v1/reports', 'GET, HEAD, POST'],
+    ['PUT', '/api/v1/reports', 'GET, HEAD, POST'],
+    ['POST', '/api/v1/reports/1', 'GET, HEAD, PUT, PATCH, DELETE'],
+    ['POST', '/api/v1/projects', 'GET, HEAD'],
+    ['GET', '/api/v1/projects/example.com', 'DELETE'],
+    ['PATCH', '/api/v1/projects/example.com', 'DELETE'],
+  ])('answers 405 with Allow for %s %s', async (method, path, allow) => {
+    const t = createTestApp();
+    const res = await t.call(method, path);
+    expect(res.status).toBe(405);
+    expect(strictErrorSchema.parse(await res.json())).toEqual({ message: 'Method not allowed.', status: 405 });
+    expect(res.headers.get('Allow')?.split(', ').sort()).toEqual(allow.split(', ').sort());
+    expect(res.headers.get('X-RateLimit-Remaining')).toBe('599');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const t = createTestApp();
+    const res = await t.call('HEAD', '/api/v1/reports');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+});
+
+describe('rate limit', () => {
+  it('counts per key per minute, then answers 429 with Retry-After until the minute is over', async () => {
+    let now = Date.parse('2026-11-20T10:00:15.000Z');
+    const t = createTestApp({ config: { rateLimit: 3, apiKeys: [TEST_KEY, 'other-key'] }, now: () => new Date(now) });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.call('GET', '/api/v1/reports');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('X-RateLimit-Limit')).toBe('3');
+      remaining.push(res.headers.get('X-RateLimit-Remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+
+    const limited = await t.call('GET', '/api/v1/reports');
+    expect(limited.status).toBe(429);
+    expect(strictErrorSchema.parse(await limited.json())).toEqual({ message: 'Too Many Attempts.', status: 429 });
+    expect(limited.headers.get('Retry-After')).toBe('45');
+    expect(limited.headers.get('X-RateLimit-Limit')).toBe('3');
+    expect(limited.headers.get('X-RateLimit-Remaining')).toBe('0');
+
+    // Another key has its own allowance.
+    expect((await t.call('GET', '/api/v1/reports', { key: 'other-key' })).status).toBe(200);
+
+    now = Date.parse('2026-11-20T10:01:00.000Z');
+    const next = await t.call('GET', '/api/v1/reports');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('X-RateLimit-Remaining')).toBe('2');
+  });
+
+  it('limits requests without a valid key too, so keys cannot be guessed fast', async () => {
+    const t = createTestApp({ config: { rateLimit: 2 }, now: () => new Date('2026-11-20T10:00:59.500Z') });
+    expect((await t.call('GET', '/api/v1/reports', { key: 'guess-1' })).status).toBe(401);
+    expect((await t.call('GET', '/api/v1/reports', { key: 'guess-2' })).status).toBe(401);
+    const res = await t.call('GET', '/api/v1/reports', { key: 'guess-3' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('Retry-After')).toBe('1');
+    expect((await t.call('GET', '/api/v1/reports')).status).toBe(200);
+  });
+
+  it('puts the headers on every kind of answer', async () => {
+    const t = createTestApp();
+    const answers = [
+      await t.call('GET', '/api/v1/reports'),
+      await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/' } }),
+      await t.call('POST', '/api/v1/reports', { form: {} }),
+      await t.call('GET', '/api/v1/reports/404'),
+      await t.call('DELETE', '/api/v1/reports'),
+      await t.call('GET', '/api/v1/reports', { key: 'wrong' }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 201, 422, 404, 405, 401]);
+    for (const res of answers) {
+      expect(res.headers.get('X-RateLimit-Limit')).toBe('600');
+      expect(Number(res.headers.get('X-RateLimit-Remaining'))).toBeGreaterThan(590);
+    }
+  });
+});
+
+describe('request body limit', () => {
+  it('answers 413 for a body over BODY_LIMIT, and takes one at the limit', async () => {
+    const t = createTestApp({ config: { bodyLimitBytes: 100 } });
+    const url = 'https://example.com/';
+    const prefix = `url=${encodeURIComponent(url)}&password=`;
+    const fits = prefix + 'x'.repeat(100 - prefix.length);
+    expect(fits).toHaveLength(100);
+    const headers = { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+    expect((await t.app.request('/api/v1/reports', { method: 'POST', headers, body: fits })).status).toBe(201);
+    const res = await t.app.request('/api/v1/reports', { method: 'POST', headers, body: `${fits}y` });
+    expect(res.status).toBe(413);
+    expect(strictErrorSchema.parse(await res.json())).toEqual({ message: 'The request body is too large.', status: 413 });
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('600');
+    expect(await t.storage.countReports()).toBe(1);
+  });
+
+  it('counts a streamed body that declares no length', async () => {
+    const t = createTestApp({ config: { bodyLimitBytes: 64 } });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(30)));
+        controller.close();
+      },
+    });
+    const res = await t.app.request('/api/v1/reports', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+});
+
+describe('CORS', () => {
+  const origin = 'https://dashboard.example.com';
+
+  it('allows a configured origin and exposes the rate-limit headers', async () => {
+    const t = createTestApp({ config: { corsOrigins: [origin] } });
+    const res = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+    expect(res.headers.get('Access-Control-Expose-Headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After');
+    expect(res.headers.get('Vary')).toContain('Origin');
+    const denied = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin }, key: 'wrong' });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+  });
+
+  it('answers a preflight from a configured origin without asking for a key', async () => {
+    const t = createTestApp({ config: { corsOrigins: [origin] } });
+    const res = await t.app.request('/api/v1/reports/3', {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+    expect(res.headers.get('Access-Control-Allow-Methods')).toContain('PATCH');
+    expect(res.headers.get('Access-Control-Allow-Headers')?.toLowerCase()).toContain('authorization');
+  });
+
+  it('sends no CORS headers to any other origin, or when no origin is configured', async () => {
+    for (const corsOrigins of [[origin], []]) {
+      const t = createTestApp({ config: { corsOrigins } });
+      const res = await t.call('GET', '/api/v1/reports', { headers: { Origin: 'https://evil.example' } });
+      expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
+      expect(res.headers.get('Access-Control-Expose-Headers')).toBeNull();
+      const preflight = await t.app.request('/api/v1/reports', {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+      });
+      expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull();
+      expect(preflight.headers.get('Access-Control-Allow-Methods')).toBeNull();
+    }
+  });
+});
+
+describe('unexpected failures', () => {
+  const secretish = 'SELECT * FROM reports -- at /srv/app/server.ts:12';
+
+  function failing(storage: Storage, method: keyof Storage): Storage {
+    return new Proxy(storage, {
+      get(target, prop, receiver) {
+        if (prop === method) return async () => Promise.reject(new Error(secretish));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+  }
+
+  it.each([
+    ['GET', '/api/v1/reports', 'listReports'],
+    ['GET', '/api/v1/reports/1', 'getReport'],
+    ['POST', '/api/v1/reports', 'createReport'],
+    ['DELETE', '/api/v1/reports/1', 'deleteReport'],
+    ['GET', '/api/v1/projects', 'listProjects'],
+    ['DELETE', '/api/v1/projects/example.com', 'deleteProject'],
+  ] as const)('answers %s %s with a bare 500 when storage fails, and logs it', async (method, path, broken) => {
+    const logError = vi.fn();
+    const storage = failing(createSqliteStorage(openDatabase(':memory:')), broken);
+    const t = createTestApp({ storage, logError });
+    const res = await t.call(method, path, method === 'POST' ? { form: { url: 'https://example.com/' } } : {});
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(strictErrorSchema.parse(JSON.parse(text))).toEqual({ message: 'Server error.', status: 500 });
+    expect(text).not.toContain('SELECT');
+    expect(text).not.toContain('server.ts');
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('600');
+    expect(logError).toHaveBeenCalledWith(expect.objectContaining({ message: secretish }), { method, path });
+    expect(JSON.stringify(logError.mock.calls)).not.toContain(TEST_KEY);
+  });
+
+  it('answers 500, not 422, when the analyser fails with something other than an AnalysisError', async () => {
+    const logError = vi.fn();
+    const t = createTestApp({
+      logError,
+      analyser: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'title')");
+      },
+    });
+    const res = await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/' } });
+    expect(res.status).toBe(500);
+    expect(strictErrorSchema.parse(await res.json()).message).toBe('Server error.');
+    expect(await t.storage.countReports()).toBe(0);
+    expect(logError).toHaveBeenCalledOnce();
+  });
+
+  it('fails closed with 500 when the key store cannot be read', async () => {
+    const logError = vi.fn();
+    const storage = failing(createSqliteStorage(openDatabase(':memory:')), 'activeApiKeyHashes');
+    const t = createTestApp({ storage, logError });
+    const res = await t.call('GET', '/api/v1/reports');
+    expect(res.status).toBe(500);
+    expect(strictErrorSchema.parse(await res.json()).status).toBe(500);
+  });
+});
+
+describe('form and JSON bodies', () => {
+  it('takes the last value of a repeated form field and rejects other content types', async () => {
+    const t = createTestApp();
+    const headers = { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+    const res = await t.app.request('/api/v1/reports', { method: 'POST', headers, body: 'url=nope&url=https%3A%2F%2Fexample.com%2F' });
+    expect(strictReportEnvelope(201).parse(await res.json()).data.url).toBe('https://example.com/');
+    const xml = await t.app.request('/api/v1/reports', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'text/xml' },
+      body: '<url>https://example.com/</url>',
+    });
+    expect(xml.status).toBe(422);
+    expect(Object.keys(strictValidationErrorSchema.parse(await xml.json()).message)).toEqual(['body']);
+  });
+
+  it('serves lists after writes through either body type', async () => {
+    const t = createTestApp();
+    await t.call('POST', '/api/v1/reports', { json: { url: 'https://a.example/' } });
+    await t.call('POST', '/api/v1/reports', { form: { url: 'https://b.example/' } });
+    const body = strictReportListSchema.parse(await (await t.call('GET', '/api/v1/reports')).json());
+    expect(body.data.map((r) => r.project)).toEqual(['b.example', 'a.example']);
+  });
+});

@@ -1,0 +1,87 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { API_PREFIX } from '../../src/api/contract';
+import type { Analyser } from './analysis/analyse';
+import { createKeyVerifier } from './auth/keys';
+import type { ServerConfig } from './config';
+import { corsFor } from './http/cors';
+import { errorResponse, ValidationError, validationResponse } from './http/errors';
+import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
+import { projectsRouter } from './routes/projects';
+import { reportsRouter } from './routes/reports';
+import type { Storage } from './storage/types';
+
+export interface AppDeps {
+  storage: Storage;
+  config: ServerConfig;
+  analyser: Analyser;
+  /** The clock for timestamps and the rate-limit window; tests pin it. */
+  now?: () => Date;
+  /** Where unexpected errors are reported; never given request headers, so never a key. */
+  logError?: (error: unknown, request: { method: string; path: string }) => void;
+}
+
+function defaultLogError(error: unknown, request: { method: string; path: string }): void {
+  console.error(`[api] ${request.method} ${request.path} failed:`, error);
+}
+
+/** The client's address as the Node server saw it, for limiting requests that have no valid key. */
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+function bearerKey(header: string | undefined): string | null {
+  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+/** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it. */
+export function createApp(deps: AppDeps): Hono {
+  const resolved: Required<AppDeps> = { now: () => new Date(), logError: defaultLogError, ...deps };
+  const { config, storage, now, logError } = resolved;
+  const verify = createKeyVerifier(storage, config.apiKeys);
+  const hit = createRateLimiter(config.rateLimit, () => now().getTime());
+
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof ValidationError) return validationResponse(c, error.fields);
+    logError(error, { method: c.req.method, path: c.req.path });
+    return errorResponse(c, 500);
+  });
+  app.notFound((c) => errorResponse(c, 404));
+
+  const api = `${API_PREFIX}/*`;
+  if (config.corsOrigins.length > 0) app.use(api, corsFor(config.corsOrigins));
+
+  app.use(api, async (c, next) => {
+    const key = bearerKey(c.req.header('Authorization'));
+    const identity = key === null ? null : await verify(key);
+    // Requests without a valid key are counted per client address, which also slows key guessing.
+    const decision = hit(identity ? identity.bucket : `address:${clientAddress(c)}`);
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) return errorResponse(c, 429, headers);
+    if (!identity) return errorResponse(c, 401, headers);
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  });
+
+  app.use(
+    api,
+    bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) }),
+  );
+  app.use(
+    api,
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => errorResponse(c, 405, { Allow: methods.join(', ') }),
+    }),
+  );
+
+  app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
+  return app;
+}

@@ -1,0 +1,219 @@
+import { once } from 'node:events';
+import { mkdtemp, rm, utimes, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strictListSchema, strictReportSchema, strictProjectSchema } from '../../src/api/schemas-strict';
+import { buildIsStale, startServer } from './bootstrap';
+import type { Logger, RunningServer } from './bootstrap';
+import { loadConfig } from './config';
+
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Persistence test page</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><h1>Persistence</h1><p>A page that the server analyses during the test.</p></body></html>`;
+
+let dist: string;
+let pages: Server;
+let pageOrigin: string;
+const dataDirs: string[] = [];
+let running: RunningServer[] = [];
+
+function capture(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, info: (line) => void lines.push(line), error: (line) => void lines.push(line) };
+}
+
+async function tempDataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'bootstrap-data-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+async function start(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningServer> {
+  const full = { PORT: '0', HOST: '127.0.0.1', ...env };
+  const server = await startServer({ config: loadConfig(full), env: full, distDir: dist, log });
+  running.push(server);
+  return server;
+}
+
+async function stop(server: RunningServer): Promise<void> {
+  running = running.filter((s) => s !== server);
+  await server.close();
+}
+
+beforeAll(async () => {
+  dist = await mkdtemp(join(tmpdir(), 'bootstrap-dist-'));
+  await writeFile(join(dist, 'index.html'), '<!doctype html><title>Webpage Reports</title>');
+  pages = createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(PAGE);
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Not found</title>');
+    }
+  });
+  pages.listen(0, '127.0.0.1');
+  await once(pages, 'listening');
+  pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+  await Promise.all(dataDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+afterAll(async () => {
+  pages.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+describe('startServer', () => {
+  it('prints a first key once with its sign-in link, serves the API with it, and keeps data across a restart', async () => {
+    const dataDir = await tempDataDir();
+    const env = { DATA_DIR: dataDir, DEMO: 'false', ALLOW_PRIVATE_URLS: 'true' };
+
+    const firstLog = capture();
+    const first = await start(env, firstLog);
+    const printed = firstLog.lines.join('\n');
+    const key = /#api_key=([^\s]+)/.exec(printed)?.[1];
+    expect(key).toBeDefined();
+    const apiKey = decodeURIComponent(key ?? '');
+    expect(printed).toContain(`${first.origin}/settings#api_key=${key}`);
+    // The key appears in the framed message only, never in another line.
+    expect(firstLog.lines.filter((line) => line.includes(apiKey))).toHaveLength(1);
+
+    const auth = { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' };
+    const created = await fetch(`${first.origin}/api/v1/reports`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ url: `${pageOrigin}/`, privacy: '0' }),
+    });
+    expect(created.status).toBe(201);
+    const report = strictReportSchema.parse(((await created.json()) as { data: unknown }).data);
+    expect(report.results.title?.value).toBeDefined();
+
+    const unauthenticated = await fetch(`${first.origin}/api/v1/reports`, { headers: { Accept: 'application/json' } });
+    expect(unauthenticated.status).toBe(401);
+
+    const page = await fetch(`${first.origin}/reports/${report.id}`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Security-Policy')).toContain("default-src 'self'");
+    await stop(first);
+
+    const secondLog = capture();
+    const second = await start(env, secondLog);
+    expect(secondLog.lines.join('\n')).not.toContain('#api_key=');
+    expect(secondLog.lines.join('\n')).toContain(`${second.origin}/settings`);
+
+    const again = await fetch(`${second.origin}/api/v1/reports/${report.id}`, { headers: auth });
+    expect(again.status).toBe(200);
+    expect(strictReportSchema.parse(((await again.json()) as { data: unknown }).data)).toEqual(report);
+  });
+
+  it('with API_KEY prints the sign-in link without a key and accepts the configured key', async () => {
+    const log = capture();
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'configured-key-1,configured-key-2' }, log);
+    const printed = log.lines.join('\n');
+    expect(printed).toContain(`${server.origin}/settings`);
+    expect(printed).not.toContain('#api_key=');
+    expect(printed).not.toContain('configured-key');
+
+    const res = await fetch(`${server.origin}/api/v1/projects`, {
+      headers: { Authorization: 'Bearer configured-key-2', Accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(strictListSchema(strictProjectSchema).parse(await res.json()).meta.total).toBe(0);
+  });
+
+  it('seeds demo reports across several projects once, from the demo pages it serves', async () => {
+    const dataDir = await tempDataDir();
+    const env = { DATA_DIR: dataDir, DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-test-key' };
+    const headers = { Authorization: 'Bearer demo-test-key', Accept: 'application/json' };
+
+    const first = await start(env, capture());
+    const projects = strictListSchema(strictProjectSchema).parse(
+      await (await fetch(`${first.origin}/api/v1/projects?per_page=100`, { headers })).json(),
+    );
+    expect(projects.data.length).toBeGreaterThanOrEqual(3);
+    const reports = strictListSchema(strictReportSchema).parse(
+      await (await fetch(`${first.origin}/api/v1/reports?per_page=100`, { headers })).json(),
+    );
+    expect(new Set(reports.data.map((r) => r.result)).size).toBeGreaterThan(1);
+    await stop(first);
+
+    // A restart finds reports and seeds nothing more.
+    const second = await start(env, capture());
+    const after = strictListSchema(strictReportSchema).parse(
+      await (await fetch(`${second.origin}/api/v1/reports?per_page=100`, { headers })).json(),
+    );
+    expect(after.meta.total).toBe(reports.meta.total);
+  }, 60_000);
+
+  it('in proxy mode forwards to another server and opens no database', async () => {
+    const backendDir = await tempDataDir();
+    const backend = await start({ DATA_DIR: backendDir, DEMO: 'false', API_KEY: 'upstream-key' }, capture());
+
+    const proxyDir = await tempDataDir();
+    const log = capture();
+    const proxy = await start({ DATA_DIR: proxyDir, UPSTREAM_URL: `${backend.origin}/api/v1` }, log);
+    expect(log.lines.join('\n')).toContain(`forwards to ${backend.origin}/api/v1`);
+
+    const res = await fetch(`${proxy.origin}/api/v1/reports?per_page=25`, {
+      headers: { Authorization: 'Bearer upstream-key', Accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    const body = strictListSchema(strictReportSchema).parse(await res.json());
+    expect(body.meta.per_page).toBe(25);
+    // The answer is the upstream's: its paging links name the upstream's address.
+    expect(body.meta.path).toBe(`${backend.origin}/api/v1/reports`);
+
+    const denied = await fetch(`${proxy.origin}/api/v1/reports`, { headers: { Authorization: 'Bearer wrong' } });
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toEqual({ message: 'Unauthenticated.', status: 401 });
+
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(proxyDir)).toEqual([]);
+  });
+
+  it('says which port is taken instead of crashing', async () => {
+    const taken = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k' }, capture());
+    await expect(
+      start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k', PORT: String(taken.port) }, capture()),
+    ).rejects.toThrow(`Port ${taken.port} on 127.0.0.1 is in use`);
+  });
+});
+
+describe('buildIsStale', () => {
+  it('asks for a build when there is none, and when a source is newer than the build', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'bootstrap-root-'));
+    try {
+      const out = join(root, 'dist');
+      await mkdir(join(root, 'src', 'app'), { recursive: true });
+      await writeFile(join(root, 'index.html'), '<!doctype html>');
+      await writeFile(join(root, 'src', 'app', 'app.tsx'), 'export {}');
+      expect(await buildIsStale(root, out)).toBe(true);
+
+      await mkdir(out);
+      await writeFile(join(out, 'index.html'), 'built');
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(root, 'index.html'), past, past);
+      await utimes(join(root, 'src', 'app', 'app.tsx'), past, past);
+      expect(await buildIsStale(root, out)).toBe(false);
+
+      // A test file is not part of the build.
+      await writeFile(join(root, 'src', 'app', 'app.test.tsx'), 'test');
+      expect(await buildIsStale(root, out)).toBe(false);
+
+      await writeFile(join(root, 'src', 'app', 'app.tsx'), 'export const changed = 1');
+      const future = new Date(Date.now() + 60_000);
+      await utimes(join(root, 'src', 'app', 'app.tsx'), future, future);
+      expect(await buildIsStale(root, out)).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

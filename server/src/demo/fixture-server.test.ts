@@ -1,0 +1,124 @@
+import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer } from './fixture-server';
+import type { FixtureServer } from './fixture-server';
+
+let fixtures: FixtureServer;
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await fixtures.close();
+});
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw request to the fixture server with a chosen Host header, decoding nothing by itself. */
+function get(host: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: fixtures.port,
+        path,
+        headers: { Host: `${host}:${fixtures.port}`, ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const coding = res.headers['content-encoding'];
+          const body =
+            coding === 'gzip' ? zlib.gunzipSync(raw) : coding === 'br' ? zlib.brotliDecompressSync(raw) : raw;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('startFixtureServer', () => {
+  it('serves a different site for each Host on the same port', async () => {
+    const shop = await get('shop.example', '/');
+    const docs = await get('docs.example', '/');
+    expect(shop.status).toBe(200);
+    expect(shop.body).toContain('<title>Northwind Outfitters');
+    expect(docs.body).toContain('<title>Tidewater Documentation');
+    expect((await get('nobody.example', '/')).status).toBe(404);
+  });
+
+  it('answers unknown paths with a real 404, except on the old site, which answers 200', async () => {
+    const missing = await get('shop.example', '/no-such-page');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toContain('We could not find that page');
+    const soft = await get('old-site.example', '/no-such-page');
+    expect(soft.status).toBe(200);
+    expect(soft.body).toContain('Harlow &amp; Sons');
+  });
+
+  it('compresses for hosts that do, when the client accepts it', async () => {
+    expect((await get('shop.example', '/', { 'Accept-Encoding': 'gzip' })).headers['content-encoding']).toBe(
+      'gzip',
+    );
+    expect((await get('shop.example', '/')).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get('docs.example', '/', { 'Accept-Encoding': 'gzip, br' })).headers['content-encoding'],
+    ).toBe('br');
+    expect(
+      (await get('old-site.example', '/contact.html', { 'Accept-Encoding': 'gzip, br' })).headers[
+        'content-encoding'
+      ],
+    ).toBeUndefined();
+  });
+
+  it('writes its own origin into robots.txt and sitemaps', async () => {
+    const robots = await get('shop.example', '/robots.txt');
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.body).toContain(`Sitemap: http://shop.example:${fixtures.port}/sitemap.xml`);
+  });
+
+  it('redirects, serves non-HTML files with their type, and keeps requests inside the site folder', async () => {
+    const sale = await get('shop.example', '/sale');
+    expect(sale.status).toBe(301);
+    expect(sale.headers.location).toBe('/products/trail-running-shoes');
+    expect((await get('docs.example', '/manual.pdf')).headers['content-type']).toBe('application/pdf');
+    expect((await get('shop.example', '/..%2Fblog.example%2Findex.html')).status).toBe(404);
+  });
+
+  it('answers the slow page only after a delay', async () => {
+    const started = Date.now();
+    expect((await get('old-site.example', '/catalogue.php')).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('lists demo URLs on several hosts, carrying its port, and pins every host to loopback', () => {
+    const hosts = new Set(fixtures.urls.map((u) => new URL(u).hostname));
+    expect([...hosts]).toEqual(['shop.example', 'blog.example', 'docs.example', 'old-site.example']);
+    expect(fixtures.urls.every((u) => new URL(u).port === String(fixtures.port))).toBe(true);
+    expect(Object.values(fixtures.hostMap).every((a) => a === '127.0.0.1')).toBe(true);
+  });
+
+  it('listens on a given port', async () => {
+    const probe = await startFixtureServer();
+    const port = probe.port;
+    await probe.close();
+    const fixed = await startFixtureServer({ port });
+    try {
+      expect(fixed.port).toBe(port);
+      expect(fixed.urls[0]).toBe(`http://shop.example:${port}/`);
+    } finally {
+      await fixed.close();
+    }
+  });
+});

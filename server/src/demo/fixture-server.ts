@@ -1,0 +1,222 @@
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+/** Where the bundled demo sites live: one folder per host name. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/sites/', import.meta.url));
+
+interface HostBehaviour {
+  /** The content coding this host uses when the client accepts it; null for none. */
+  compression: 'gzip' | 'br' | null;
+  /** Sends `text/html` without a charset parameter, as old servers do. */
+  bareContentType?: boolean;
+  /** Answers unknown paths with its home page and 200 (a "soft 404"), as some old sites do. */
+  softNotFound?: boolean;
+  /** Paths that answer only after this many ms. */
+  slow?: Record<string, number>;
+  redirects?: Record<string, string>;
+}
+
+/**
+ * The demo hosts and how each behaves. They differ on purpose, so that the demo reports show
+ * both sides of the server-level checks (compression, 404 handling, sitemap, load time).
+ */
+export const DEMO_HOSTS: Record<string, HostBehaviour> = {
+  'shop.example': { compression: 'gzip', redirects: { '/sale': '/products/trail-running-shoes' } },
+  'blog.example': { compression: 'gzip' },
+  'docs.example': { compression: 'br' },
+  'old-site.example': {
+    compression: null,
+    bareContentType: true,
+    softNotFound: true,
+    slow: { '/catalogue.php': 1500 },
+  },
+};
+
+/** The pages the demo analyses, as paths per host (query strings included). */
+export const DEMO_PAGES: [host: string, path: string][] = [
+  ['shop.example', '/'],
+  ['shop.example', '/products/trail-running-shoes'],
+  ['shop.example', '/checkout'],
+  ['blog.example', '/'],
+  ['blog.example', '/posts/hello-world'],
+  ['blog.example', '/Posts/Why_We_Moved_To_A_Static_Site?ref=home'],
+  ['docs.example', '/'],
+  ['docs.example', '/guide/getting-started'],
+  ['old-site.example', '/index.php?page=home'],
+  ['old-site.example', '/catalogue.php'],
+  ['old-site.example', '/price-list.php'],
+  ['old-site.example', '/contact.html'],
+];
+
+/** Every demo host name pinned to the loopback address the fixture server listens on. */
+export const DEMO_HOST_MAP: Record<string, string> = Object.fromEntries(
+  Object.keys(DEMO_HOSTS).map((name) => [name, '127.0.0.1']),
+);
+
+/** The demo pages' URLs for a fixture server on `port` (port 80 drops out of the URL). */
+export function demoUrls(port: number): string[] {
+  return DEMO_PAGES.map(([host, pagePath]) => new URL(pagePath, `http://${host}:${port}`).href);
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.php': 'text/html',
+  '.txt': 'text/plain',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+};
+
+const TEXT_TYPES = new Set(['text/html', 'text/plain', 'application/xml', 'image/svg+xml']);
+
+async function readFirst(candidates: string[]): Promise<{ file: string; body: Buffer } | null> {
+  for (const file of candidates) {
+    try {
+      return { file, body: await readFile(file) };
+    } catch {
+      // Try the next way of mapping the path to a file.
+    }
+  }
+  return null;
+}
+
+/** Maps a URL path to a file inside the host's folder, never outside it. */
+async function findFile(hostDir: string, urlPath: string): Promise<{ file: string; body: Buffer } | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  const target = path.resolve(hostDir, `.${decoded}`);
+  if (target !== hostDir && !target.startsWith(`${hostDir}${path.sep}`)) return null;
+  if (decoded.endsWith('/')) return readFirst([path.join(target, 'index.html')]);
+  return readFirst([target, `${target}.html`, path.join(target, 'index.html')]);
+}
+
+function accepts(req: IncomingMessage, coding: string): boolean {
+  const header = String(req.headers['accept-encoding'] ?? '');
+  return header
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .some(([name, q]) => name?.trim().toLowerCase() === coding && !/q\s*=\s*0(\.0*)?$/.test(q ?? ''));
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: Buffer,
+  host: HostBehaviour,
+): void {
+  const headers: Record<string, string> = {
+    'Content-Type':
+      TEXT_TYPES.has(type) && !(host.bareContentType && type === 'text/html')
+        ? `${type}; charset=utf-8`
+        : type,
+    Vary: 'Accept-Encoding',
+  };
+  let payload = body;
+  if (host.compression && TEXT_TYPES.has(type) && accepts(req, host.compression)) {
+    payload = host.compression === 'gzip' ? zlib.gzipSync(body) : zlib.brotliCompressSync(body);
+    headers['Content-Encoding'] = host.compression;
+  }
+  headers['Content-Length'] = String(payload.length);
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+function plain(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+  res.end(text);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, fixturesDir: string): Promise<void> {
+  const hostHeader = String(req.headers.host ?? '');
+  const hostname = hostHeader.replace(/:\d+$/, '').toLowerCase();
+  const host = DEMO_HOSTS[hostname];
+  if (!host) return plain(res, 404, `No demo site is called ${hostname || '(no Host header)'}.`);
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return plain(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
+
+  const url = new URL(req.url ?? '/', `http://${hostHeader}`);
+  const redirect = host.redirects?.[url.pathname];
+  if (redirect) return plain(res, 301, `Moved to ${redirect}`, { Location: redirect });
+
+  const delay = host.slow?.[url.pathname];
+  if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+
+  const hostDir = path.join(fixturesDir, hostname);
+  const found = await findFile(hostDir, url.pathname);
+  // Pages may say {{origin}} where a real site would write its own absolute address.
+  const render = (body: Buffer, type: string) =>
+    TEXT_TYPES.has(type) ? Buffer.from(body.toString('utf8').replaceAll('{{origin}}', url.origin)) : body;
+
+  if (!found) {
+    const fallback = host.softNotFound
+      ? await findFile(hostDir, '/index.php')
+      : await findFile(hostDir, '/404.html');
+    if (fallback)
+      return send(
+        req,
+        res,
+        host.softNotFound ? 200 : 404,
+        'text/html',
+        render(fallback.body, 'text/html'),
+        host,
+      );
+    return plain(res, 404, 'Not found.');
+  }
+  const type = TYPES[path.extname(found.file)] ?? 'application/octet-stream';
+  send(req, res, 200, type, render(found.body, type), host);
+}
+
+export interface FixtureServer {
+  port: number;
+  /** Every demo host name pinned to the loopback address the server listens on. */
+  hostMap: Record<string, string>;
+  /** The demo pages' URLs, carrying the server's port. */
+  urls: string[];
+  close(): Promise<void>;
+}
+
+export interface FixtureServerOptions {
+  /** 0 (the default) picks a free port; the main process passes a fixed one so demo URLs stay valid. */
+  port?: number;
+  fixturesDir?: string;
+}
+
+/** Serves the bundled demo sites on 127.0.0.1, choosing the site by the Host header. */
+export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const fixturesDir = path.resolve(options.fixturesDir ?? FIXTURES_DIR);
+  const server = http.createServer((req, res) => {
+    handle(req, res, fixturesDir).catch(() => {
+      if (!res.headersSent) plain(res, 500, 'The demo site failed.');
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    hostMap: { ...DEMO_HOST_MAP },
+    urls: demoUrls(port),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

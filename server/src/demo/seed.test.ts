@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PRIVACY } from '../../../src/api/contract';
+import { createAnalyser } from '../analysis/analyse';
+import { verifyPassword } from '../auth/passwords';
+import { runSeed } from '../cli/seed';
+import { loadConfig } from '../config';
+import { openDatabase } from '../storage/database';
+import type { Db } from '../storage/database';
+import { createSqliteStorage } from '../storage/sqlite-storage';
+import type { Storage } from '../storage/types';
+import { startFixtureServer } from './fixture-server';
+import type { FixtureServer } from './fixture-server';
+import { DEMO_PASSWORD, demoPrivacy, seedDemo } from './seed';
+
+let db: Db;
+let storage: Storage;
+let fixtures: FixtureServer;
+
+beforeEach(async () => {
+  db = openDatabase(':memory:');
+  storage = createSqliteStorage(db);
+  fixtures = await startFixtureServer();
+});
+
+afterEach(async () => {
+  await fixtures.close();
+  await storage.close();
+});
+
+describe('seedDemo', () => {
+  it('analyses every demo page for real and stores reports in several projects, with every privacy', async () => {
+    const analyser = createAnalyser({ allowPrivate: false, hostMap: fixtures.hostMap });
+    const { created, failed } = await seedDemo(storage, analyser, fixtures.urls);
+
+    expect(failed).toEqual([]);
+    expect(created.map((r) => r.url)).toEqual(fixtures.urls);
+    expect(await storage.countReports()).toBe(fixtures.urls.length);
+
+    const projects = await storage.listProjects({ sortBy: 'project', sort: 'asc', limit: 10, offset: 0 });
+    expect(projects.items.map((p) => [p.project, p.reports])).toEqual([
+      ['blog.example', 3],
+      ['docs.example', 2],
+      ['old-site.example', 4],
+      ['shop.example', 3],
+    ]);
+    expect(new Set(created.map((r) => r.result))).toEqual(new Set(['good', 'decent', 'bad']));
+    expect(new Set(created.map((r) => r.privacy))).toEqual(new Set([0, 1, 2]));
+
+    const locked = created.filter((r) => r.privacy === PRIVACY.password);
+    expect(locked).toHaveLength(1);
+    expect(locked[0]?.hasPassword).toBe(true);
+    const hash = db
+      .prepare('SELECT password_hash FROM reports WHERE id = ?')
+      .pluck()
+      .get(locked[0]?.id) as string;
+    expect(await verifyPassword(DEMO_PASSWORD, hash)).toBe(true);
+    expect(created.filter((r) => r.privacy !== PRIVACY.password).every((r) => !r.hasPassword)).toBe(true);
+  }, 20_000);
+
+  it('skips a page that cannot be analysed and says why', async () => {
+    const analyser = createAnalyser({ allowPrivate: false, hostMap: fixtures.hostMap });
+    const missing = `http://shop.example:${fixtures.port}/gone`;
+    const { created, failed } = await seedDemo(storage, analyser, [fixtures.urls[0] ?? '', missing]);
+    expect(created).toHaveLength(1);
+    expect(failed).toEqual([{ url: missing, reason: 'The page answered 404.' }]);
+  });
+
+  it('gives small sets a password-protected report too', () => {
+    expect([0, 1, 2].map((i) => demoPrivacy(i, 3))).toEqual([0, 0, 2]);
+    expect(demoPrivacy(0, 1)).toBe(2);
+  });
+});
+
+describe('npm run seed', () => {
+  it('uses the demo pages already served on the port when it is taken, and says what it made', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runSeed({
+      storage,
+      config: { ...loadConfig({}), dbFile: ':memory:' },
+      port: fixtures.port,
+      io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+    });
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    expect(out[0]).toBe(
+      `Port ${fixtures.port} is in use; analysing the demo pages served there (by the running server, presumably).`,
+    );
+    expect(out).toContain(
+      'Created 12 reports in 4 projects (shop.example, blog.example, docs.example, old-site.example).',
+    );
+    expect(out).toContain('The password-protected report\'s password is "demo".');
+    expect(await storage.countReports()).toBe(12);
+  }, 20_000);
+});

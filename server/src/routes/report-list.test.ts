@@ -1,0 +1,273 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_SORT_KEYS, type Result } from '../../../src/api/contract';
+import { strictReportListSchema } from '../../../src/api/schemas-strict';
+import { projectFromUrl } from '../storage/text';
+import type { Storage } from '../storage/types';
+import { BAD, createTestApp, DECENT, GOOD } from './test-app';
+
+const ANALYSIS = { good: GOOD, decent: DECENT, bad: BAD };
+const BASE = Date.parse('2026-11-01T00:00:00.000Z');
+
+interface Spec {
+  url: string;
+  result: Result;
+  /** Seconds after BASE when it was created (and generated). */
+  at: number;
+}
+
+async function seed(storage: Storage, specs: Spec[]) {
+  for (const spec of specs) {
+    await storage.createReport({
+      url: spec.url,
+      project: projectFromUrl(spec.url),
+      privacy: 0,
+      passwordHash: null,
+      ...ANALYSIS[spec.result],
+      now: new Date(BASE + spec.at * 1000),
+    });
+  }
+}
+
+// Ties on purpose: equal URLs, equal generation times and equal results, so the id tie-break shows.
+const SPECS: Spec[] = [
+  { url: 'https://shop.example.com/ÄÖ-angebote', result: 'good', at: 50 },
+  { url: 'https://shop.example.com/äö-angebote', result: 'decent', at: 40 },
+  { url: 'https://shop.example.com/100%_off', result: 'bad', at: 40 },
+  { url: 'https://shop.example.com/100x-off', result: 'good', at: 70 },
+  { url: 'https://blog.example.org/a_b', result: 'decent', at: 10 },
+  { url: 'https://blog.example.org/axb', result: 'bad', at: 40 },
+  { url: 'https://www.News.example.net/', result: 'good', at: 20 },
+  { url: 'https://blog.example.org/a_b', result: 'good', at: 60 },
+  { url: 'https://shop.example.com/Straße', result: 'decent', at: 30 },
+];
+
+// Quotes and words like OR are plain text to a search, not syntax.
+const QUOTED: Spec = { url: 'https://quotes.example/say-"quoted"-or-not', result: 'good', at: 5 };
+
+async function list(t: ReturnType<typeof createTestApp>, query = '') {
+  const res = await t.call('GET', `/api/v1/reports${query}`);
+  expect(res.status).toBe(200);
+  return strictReportListSchema.parse(await res.json());
+}
+
+describe('GET /api/v1/reports', () => {
+  it('lists newest first, 10 a page, with full reports, links and meta', async () => {
+    const t = createTestApp();
+    await seed(t.storage, SPECS);
+    const body = await list(t);
+    expect(body.data.map((r) => r.id)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(body.data[0]).toMatchObject({ url: 'https://shop.example.com/Straße', results: DECENT.results, password: false });
+    expect(body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 1,
+      path: 'http://localhost/api/v1/reports',
+      per_page: 10,
+      to: 9,
+      total: 9,
+    });
+    expect(body.links).toEqual({
+      first: 'http://localhost/api/v1/reports?page=1',
+      last: 'http://localhost/api/v1/reports?page=1',
+      prev: null,
+      next: null,
+    });
+  });
+
+  it('answers an empty database with an empty first page', async () => {
+    const t = createTestApp();
+    const body = await list(t);
+    expect(body.data).toEqual([]);
+    expect(body.meta).toMatchObject({ current_page: 1, from: null, to: null, last_page: 1, total: 0 });
+  });
+
+  describe('search', () => {
+    const searchApp = () => createTestApp();
+
+    it.each([
+      ['ÄÖ', [2, 1]],
+      ['äö', [2, 1]],
+      ['äÖ-ANGEBOTE', [2, 1]],
+      ['SHOP.example', [9, 4, 3, 2, 1]],
+      ['100%', [3]],
+      ['%', [3]],
+      ['a_b', [8, 5]],
+      ['_', [8, 5, 3]],
+      ['straße', [9]],
+      ['news.example', [7]],
+      ['nothing-like-this', []],
+      ['"quoted"', [10]],
+      ['OR-NOT', [10]],
+      ['a"b', []],
+    ])('"%s" is a case-insensitive substring match with literal %% and _', async (search, ids) => {
+      const t = searchApp();
+      await seed(t.storage, [...SPECS, QUOTED]);
+      const body = await list(t, `?search=${encodeURIComponent(search)}`);
+      expect(body.data.map((r) => r.id)).toEqual(ids);
+      expect(body.meta.total).toBe(ids.length);
+    });
+
+    it('matches a decomposed query against a composed URL', async () => {
+      const t = searchApp();
+      await seed(t.storage, [...SPECS, QUOTED]);
+      const body = await list(t, `?search=${encodeURIComponent('a\u0308o\u0308')}`);
+      expect(body.data.map((r) => r.id)).toEqual([2, 1]);
+    });
+
+    it('treats an empty search and search_by=url the same as none, and ignores an unknown search_by', async () => {
+      const t = searchApp();
+      await seed(t.storage, [...SPECS, QUOTED]);
+      expect((await list(t, '?search=')).meta.total).toBe(10);
+      expect((await list(t, '?search=blog&search_by=url')).data.map((r) => r.id)).toEqual([8, 6, 5]);
+      expect((await list(t, '?search=blog&search_by=project')).data.map((r) => r.id)).toEqual([8, 6, 5]);
+    });
+  });
+
+  it('filters by project (exact name) and by result, together with search', async () => {
+    const t = createTestApp();
+    await seed(t.storage, SPECS);
+    expect((await list(t, '?project=blog.example.org')).data.map((r) => r.id)).toEqual([8, 6, 5]);
+    expect((await list(t, '?project=news.example.net')).data.map((r) => r.url)).toEqual(['https://www.News.example.net/']);
+    expect((await list(t, '?project=example.org')).data).toEqual([]);
+    expect((await list(t, '?result=good')).data.map((r) => r.id)).toEqual([8, 7, 4, 1]);
+    expect((await list(t, '?result=decent')).data.map((r) => r.id)).toEqual([9, 5, 2]);
+    expect((await list(t, '?result=bad')).data.map((r) => r.id)).toEqual([6, 3]);
+    expect((await list(t, '?project=shop.example.com&result=good&search=100')).data.map((r) => r.id)).toEqual([4]);
+  });
+
+  describe('sorting', () => {
+    const rank: Record<Result, number> = { bad: 0, decent: 1, good: 2 };
+    function expected(key: (typeof REPORT_SORT_KEYS)[number], order: 'asc' | 'desc') {
+      const rows = SPECS.map((s, i) => ({ ...s, id: i + 1 }));
+      const compare = (a: (typeof rows)[number], b: (typeof rows)[number]) => {
+        const primary =
+          key === 'id' ? 0 : key === 'url' ? (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) : key === 'result' ? rank[a.result] - rank[b.result] : a.at - b.at;
+        return primary !== 0 ? primary : a.id - b.id;
+      };
+      const sorted = rows.sort(compare).map((r) => r.id);
+      return order === 'asc' ? sorted : sorted.reverse();
+    }
+
+    for (const key of REPORT_SORT_KEYS) {
+      for (const order of ['asc', 'desc'] as const) {
+        it(`sorts by ${key} ${order}, ties broken by id in the same order`, async () => {
+          const t = createTestApp();
+          await seed(t.storage, SPECS);
+          const body = await list(t, `?sort_by=${key}&sort=${order}`);
+          expect(body.data.map((r) => r.id)).toEqual(expected(key, order));
+        });
+      }
+    }
+
+    it('puts good before decent before bad when sorting by result descending', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const results = (await list(t, '?sort_by=result&sort=desc')).data.map((r) => r.result);
+      expect(results).toEqual(['good', 'good', 'good', 'good', 'decent', 'decent', 'decent', 'bad', 'bad']);
+    });
+
+    it('sorts by generated_at after a refresh moved it', async () => {
+      const t = createTestApp({ now: () => new Date(BASE + 1000 * 1000) });
+      await seed(t.storage, SPECS);
+      await t.call('PATCH', '/api/v1/reports/5', { form: { results: '1' } });
+      const body = await list(t, '?sort_by=generated_at&sort=desc');
+      expect(body.data[0]?.id).toBe(5);
+    });
+  });
+
+  describe('paging', () => {
+    const many: Spec[] = Array.from({ length: 120 }, (_, i) => ({
+      url: `https://site${i % 7}.example/page-${i}`,
+      result: (['good', 'decent', 'bad'] as const)[i % 3] ?? 'good',
+      at: i,
+    }));
+
+    it.each([
+      [10, 12],
+      [25, 5],
+      [50, 3],
+      [100, 2],
+    ])('per_page=%i gives pages of that size (last page %i)', async (perPage, lastPage) => {
+      const t = createTestApp();
+      await seed(t.storage, many);
+      const first = await list(t, `?per_page=${perPage}`);
+      expect(first.data).toHaveLength(perPage);
+      expect(first.meta).toMatchObject({ per_page: perPage, last_page: lastPage, total: 120, from: 1, to: perPage });
+      const last = await list(t, `?per_page=${perPage}&page=${lastPage}`);
+      const rest = 120 - perPage * (lastPage - 1);
+      expect(last.data).toHaveLength(rest);
+      expect(last.meta).toMatchObject({ current_page: lastPage, from: perPage * (lastPage - 1) + 1, to: 120 });
+      expect(last.data.at(-1)?.id).toBe(1);
+      expect(last.links.next).toBeNull();
+    });
+
+    it('walks every page without gaps or repeats', async () => {
+      const t = createTestApp();
+      await seed(t.storage, many);
+      const seen: number[] = [];
+      for (let page = 1; page <= 5; page++) {
+        seen.push(...(await list(t, `?per_page=25&sort_by=url&sort=asc&page=${page}`)).data.map((r) => r.id));
+      }
+      expect(new Set(seen).size).toBe(120);
+    });
+
+    it('builds absolute links that keep the query and change only page', async () => {
+      const t = createTestApp();
+      await seed(t.storage, many);
+      const body = await list(t, '?search=site1&per_page=10&sort_by=url&page=2');
+      expect(body.meta).toMatchObject({ current_page: 2, total: 17, last_page: 2, from: 11, to: 17 });
+      expect(body.links).toEqual({
+        first: 'http://localhost/api/v1/reports?search=site1&per_page=10&sort_by=url&page=1',
+        last: 'http://localhost/api/v1/reports?search=site1&per_page=10&sort_by=url&page=2',
+        prev: 'http://localhost/api/v1/reports?search=site1&per_page=10&sort_by=url&page=1',
+        next: null,
+      });
+    });
+
+    it('answers a page past the end with no data and truthful meta', async () => {
+      const t = createTestApp();
+      await seed(t.storage, many);
+      const body = await list(t, '?page=99');
+      expect(body.data).toEqual([]);
+      expect(body.meta).toEqual({
+        current_page: 99,
+        from: null,
+        last_page: 12,
+        path: 'http://localhost/api/v1/reports',
+        per_page: 10,
+        to: null,
+        total: 120,
+      });
+      expect(body.links.prev).toBe('http://localhost/api/v1/reports?page=12');
+      expect(body.links.next).toBeNull();
+    });
+
+    it.each([
+      ['?per_page=7', { per_page: 10, current_page: 1 }],
+      ['?per_page=abc', { per_page: 10, current_page: 1 }],
+      ['?per_page=25.0', { per_page: 10, current_page: 1 }],
+      ['?per_page=', { per_page: 10, current_page: 1 }],
+      ['?page=0', { per_page: 10, current_page: 1 }],
+      ['?page=-2', { per_page: 10, current_page: 1 }],
+      ['?page=1.5', { per_page: 10, current_page: 1 }],
+      ['?page=two', { per_page: 10, current_page: 1 }],
+      ['?page=99999999999999999999', { per_page: 10, current_page: 1 }],
+      ['?per_page=25&per_page=50', { per_page: 10, current_page: 1 }],
+    ])('falls back to defaults for %s', async (query, meta) => {
+      const t = createTestApp();
+      await seed(t.storage, many);
+      const body = await list(t, query);
+      expect(body.meta).toMatchObject({ ...meta, from: 1, total: 120 });
+      expect(body.data[0]?.id).toBe(120);
+    });
+
+    it('ignores an invalid sort, sort_by or result and uses the defaults', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const defaults = (await list(t)).data.map((r) => r.id);
+      for (const query of ['?sort=up', '?sort_by=password', '?sort_by=score', '?result=excellent', '?sort=DESC&sort_by=ID']) {
+        expect((await list(t, query)).data.map((r) => r.id)).toEqual(defaults);
+      }
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { AnalysisError } from '../analysis/analysis-error';
+import type { AppDeps } from '../app';
+import { hashPassword } from '../auth/passwords';
+import { readInput } from '../http/body';
+import { errorResponse, validationResponse } from '../http/errors';
+import { pageEnvelope, reportListQuerySchema } from '../http/pagination';
+import { projectFromUrl } from '../storage/text';
+import type { AnalysisFields } from '../storage/types';
+import { parseStoreInput, parseUpdateInput } from './report-input';
+import { reportBody } from './serialise';
+
+/** A report id from the path, or null for anything that cannot be one (answered 404). */
+function parseId(value: string): number | null {
+  if (!/^[1-9]\d{0,15}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; message: string };
+
+export function reportsRouter(deps: Required<AppDeps>) {
+  const { storage, analyser, now } = deps;
+
+  // Only AnalysisError is the page's fault and the user's to fix; anything else is a 500.
+  async function analyse(url: string): Promise<Analysed> {
+    try {
+      const { score, result, results } = await analyser(url);
+      return { ok: true, analysis: { score, result, results } };
+    } catch (error) {
+      if (error instanceof AnalysisError) return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  return new Hono()
+    .get('/', zValidator('query', reportListQuerySchema), async (c) => {
+      const q = c.req.valid('query');
+      const page = await storage.listReports({
+        search: q.search,
+        project: q.project,
+        result: q.result,
+        sortBy: q.sort_by,
+        sort: q.sort,
+        limit: q.per_page,
+        offset: (q.page - 1) * q.per_page,
+      });
+      return c.json(
+        { data: page.items.map(reportBody), ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), status: 200 },
+        200,
+      );
+    })
+    .post('/', async (c) => {
+      const parsed = parseStoreInput(await readInput(c));
+      if (!parsed.ok) return validationResponse(c, parsed.errors);
+      const { url, privacy, password } = parsed.value;
+      const analysed = await analyse(url);
+      if (!analysed.ok) return validationResponse(c, { url: [analysed.message] });
+      const report = await storage.createReport({
+        url,
+        project: projectFromUrl(url),
+        privacy,
+        passwordHash: password === null ? null : await hashPassword(password),
+        ...analysed.analysis,
+        now: now(),
+      });
+      return c.json({ data: reportBody(report), status: 201 }, 201);
+    })
+    .get('/:id', async (c) => {
+      const id = parseId(c.req.param('id'));
+      const report = id === null ? null : await storage.getReport(id);
+      if (!report) return errorResponse(c, 404);
+      return c.json({ data: reportBody(report), status: 200 }, 200);
+    })
+    .on(['PUT', 'PATCH'], '/:id', async (c) => {
+      const id = parseId(c.req.param('id'));
+      const current = id === null ? null : await storage.getReport(id);
+      if (id === null || !current) return errorResponse(c, 404);
+      const parsed = parseUpdateInput(await readInput(c), current);
+      if (!parsed.ok) return validationResponse(c, parsed.errors);
+      const { privacy, password, discardPassword, reanalyse } = parsed.value;
+      // Everything that can fail runs before the single write, so a failed analysis saves nothing.
+      let analysis: AnalysisFields | undefined;
+      if (reanalyse) {
+        const analysed = await analyse(current.url);
+        if (!analysed.ok) return validationResponse(c, { url: [analysed.message] });
+        analysis = analysed.analysis;
+      }
+      const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
+      // A request that changes nothing leaves updated_at alone, as the service does.
+      if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined && !analysis) {
+        return c.json({ data: reportBody(current), status: 200 }, 200);
+      }
+      const updated = await storage.updateReport(id, { privacy, passwordHash, analysis, now: now() });
+      if (!updated) return errorResponse(c, 404);
+      return c.json({ data: reportBody(updated), status: 200 }, 200);
+    })
+    .delete('/:id', async (c) => {
+      const id = parseId(c.req.param('id'));
+      if (id === null || !(await storage.deleteReport(id))) return errorResponse(c, 404);
+      return c.json({ id, object: 'report' as const, deleted: true as const, status: 200 }, 200);
+    });
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+// Append only: a released migration is never edited, a change is a new version.
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'reports, projects, api keys',
+    sql: `
+      CREATE TABLE reports (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        -- searchForm(url): what a search matches against (see search-index.ts).
+        url_search TEXT NOT NULL,
+        project TEXT NOT NULL,
+        privacy INTEGER NOT NULL DEFAULT 0 CHECK (privacy IN (0, 1, 2)),
+        password_hash TEXT,
+        result TEXT NOT NULL CHECK (result IN ('good', 'decent', 'bad')),
+        score INTEGER NOT NULL CHECK (score BETWEEN 0 AND 100),
+        generated_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      -- The results map is kilobytes per report; kept apart so that filtering, sorting and
+      -- counting scan narrow rows, and it is read only for the reports of the page shown.
+      CREATE TABLE report_results (
+        report_id INTEGER PRIMARY KEY REFERENCES reports (id) ON DELETE CASCADE,
+        results TEXT NOT NULL
+      );
+      -- One index per sort key, and per filter x sort key, each ending in the id tie-break, so
+      -- that a page is read in order from an index instead of sorting every matching report.
+      CREATE INDEX reports_generated_id ON reports (generated_at, id);
+      CREATE INDEX reports_url_id ON reports (url, id);
+      CREATE INDEX reports_result_id ON reports (result, id);
+      CREATE INDEX reports_result_generated_id ON reports (result, generated_at, id);
+      CREATE INDEX reports_result_url_id ON reports (result, url, id);
+      CREATE INDEX reports_project_id ON reports (project, id);
+      CREATE INDEX reports_project_generated_id ON reports (project, generated_at, id);
+      CREATE INDEX reports_project_url_id ON reports (project, url, id);
+      CREATE INDEX reports_project_result_id ON reports (project, result, id);
+      CREATE INDEX reports_project_created ON reports (project, created_at);
+      -- Deep pages in id order skip their offset over this instead of over whole rows.
+      CREATE INDEX reports_id ON reports (id);
+
+      -- Derived from reports and kept in step with them in the same transactions, so that
+      -- listing projects does not group every report on each request.
+      CREATE TABLE projects (
+        project TEXT PRIMARY KEY,
+        project_search TEXT NOT NULL,
+        reports INTEGER NOT NULL CHECK (reports > 0),
+        created_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX projects_created ON projects (created_at, project);
+      CREATE INDEX projects_search ON projects (project_search, project);
+
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        label TEXT,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+    `,
+  },
+];
+
+function migrate(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  );
+  const newest = MIGRATIONS.at(-1)?.version ?? 0;
+  const ahead = [...applied].filter((v) => v > newest);
+  if (ahead.length > 0) {
+    throw new Error(`The database has schema version ${Math.max(...ahead)}, newer than this server knows (${newest}).`);
+  }
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    }).immediate();
+  }
+}
+
+/** Opens (creating when needed) the SQLite database and brings its schema up to date. */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:' && !file.startsWith('file:')) {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const db = new Database(file);
+  try {
+    if (file !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

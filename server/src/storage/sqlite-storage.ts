@@ -1,0 +1,303 @@
+import type { Privacy, Result } from '../../../src/api/contract';
+import type { StrictCheck } from '../../../src/api/schemas-strict';
+import type { Db } from './database';
+import { createSearchIndex } from './search-index';
+import { searchForm, toTimestamp } from './text';
+import type {
+  ApiKeyRecord,
+  NewApiKey,
+  NewReport,
+  Page,
+  ProjectListQuery,
+  ProjectRecord,
+  ReportChanges,
+  ReportListQuery,
+  ReportRecord,
+  Storage,
+} from './types';
+
+interface ReportRow {
+  id: number;
+  url: string;
+  project: string;
+  privacy: number;
+  has_password: number;
+  result: string;
+  score: number;
+  generated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ApiKeyRow {
+  id: number;
+  prefix: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const REPORT_COLUMNS =
+  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at';
+
+// Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
+// Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
+// their order of quality, so ascending means worst first and the (result, id) index serves it.
+const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result' } as const;
+const PROJECT_SORT_COLUMNS = { created_at: 'created_at', project: 'project' } as const;
+const DIRECTIONS = { asc: 'ASC', desc: 'DESC' } as const;
+// Ties are broken by id (reports) or name (projects) in the sort's own direction, so that a
+// descending list is the exact reverse of the ascending one.
+
+function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return { id: row.id, prefix: row.prefix, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
+}
+
+/** The SQLite implementation of Storage over a database from openDatabase(). */
+export function createSqliteStorage(db: Db): Storage {
+  const searchIndex = createSearchIndex(db);
+  const statements = {
+    getReport: db.prepare<[number], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports r WHERE r.id = ?`),
+    getResults: db.prepare<[number], { results: string }>('SELECT results FROM report_results WHERE report_id = ?'),
+    insertReport: db.prepare(
+      `INSERT INTO reports (url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
+       VALUES (@url, @url_search, @project, @privacy, @password_hash, @result, @score, @now, @now, @now)`,
+    ),
+    insertResults: db.prepare('INSERT INTO report_results (report_id, results) VALUES (?, ?)'),
+    replaceResults: db.prepare('UPDATE report_results SET results = ? WHERE report_id = ?'),
+    addToProject: db.prepare(
+      `INSERT INTO projects (project, project_search, reports, created_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (project) DO UPDATE SET reports = reports + 1, created_at = min(created_at, excluded.created_at)`,
+    ),
+    removeFromProject: db.prepare(
+      `UPDATE projects SET reports = reports - 1,
+         created_at = coalesce((SELECT min(created_at) FROM reports WHERE project = @project), created_at)
+       WHERE project = @project AND reports > 1`,
+    ),
+    dropProjectIfLast: db.prepare('DELETE FROM projects WHERE project = ? AND reports <= 1'),
+    projectOf: db.prepare<[number], { project: string }>('SELECT project FROM reports WHERE id = ?'),
+    deleteReport: db.prepare('DELETE FROM reports WHERE id = ?'),
+    deleteResults: db.prepare('DELETE FROM report_results WHERE report_id = ?'),
+    deleteProjectResults: db.prepare(
+      'DELETE FROM report_results WHERE report_id IN (SELECT id FROM reports WHERE project = ?)',
+    ),
+    deleteReportsOfProject: db.prepare('DELETE FROM reports WHERE project = ?'),
+    deleteProject: db.prepare('DELETE FROM projects WHERE project = ?'),
+    countReports: db.prepare<[], number>('SELECT count(*) FROM reports').pluck(),
+    insertKey: db.prepare(
+      'INSERT INTO api_keys (hash, prefix, label, created_at) VALUES (@hash, @prefix, @label, @created_at)',
+    ),
+    getKey: db.prepare<[number | bigint], ApiKeyRow>(
+      'SELECT id, prefix, label, created_at, revoked_at FROM api_keys WHERE id = ?',
+    ),
+    listKeys: db.prepare<[], ApiKeyRow>('SELECT id, prefix, label, created_at, revoked_at FROM api_keys ORDER BY id'),
+    activeKeys: db.prepare<[], { id: number; hash: string }>('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL'),
+    revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  };
+
+  function toReport(row: ReportRow, results: Record<string, StrictCheck>): ReportRecord {
+    return {
+      id: row.id,
+      url: row.url,
+      project: row.project,
+      privacy: row.privacy as Privacy,
+      hasPassword: row.has_password === 1,
+      result: row.result as Result,
+      score: row.score,
+      results,
+      generatedAt: row.generated_at,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  function readReport(id: number): ReportRecord | null {
+    const row = statements.getReport.get(id);
+    if (!row) return null;
+    const stored = statements.getResults.get(id);
+    return toReport(row, stored ? (JSON.parse(stored.results) as Record<string, StrictCheck>) : {});
+  }
+
+  const readReportConsistently = db.transaction(readReport);
+
+  function readResults(ids: number[]): Map<number, Record<string, StrictCheck>> {
+    const map = new Map<number, Record<string, StrictCheck>>();
+    if (ids.length === 0) return map;
+    const rows = db
+      .prepare<number[], { report_id: number; results: string }>(
+        `SELECT report_id, results FROM report_results WHERE report_id IN (${ids.map(() => '?').join(', ')})`,
+      )
+      .all(...ids);
+    for (const row of rows) map.set(row.report_id, JSON.parse(row.results) as Record<string, StrictCheck>);
+    return map;
+  }
+
+  function readPage(ids: number[]): ReportRecord[] {
+    if (ids.length === 0) return [];
+    const placeholders = ids.map(() => '?').join(', ');
+    const rows = db.prepare<number[], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports r WHERE r.id IN (${placeholders})`).all(...ids);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const results = readResults(ids);
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toReport(row, results.get(id) ?? {})] : [];
+    });
+  }
+
+  const listReports = db.transaction((query: ReportListQuery): Page<ReportRecord> => {
+    if (query.search) {
+      const { ids, total } = searchIndex.query({ ...query, search: searchForm(query.search) });
+      return { items: readPage(ids), total };
+    }
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.project !== undefined) {
+      where.push('r.project = ?');
+      params.push(query.project);
+    }
+    if (query.result !== undefined) {
+      where.push('r.result = ?');
+      params.push(query.result);
+    }
+    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const total = db.prepare<unknown[], number>(`SELECT count(*) FROM reports r ${whereSql}`).pluck().get(...params) ?? 0;
+    if (query.offset >= total) return { items: [], total };
+    const column = REPORT_SORT_COLUMNS[query.sortBy];
+    const direction = DIRECTIONS[query.sort];
+    const orderSql = column === 'id' ? `r.id ${direction}` : `r.${column} ${direction}, r.id ${direction}`;
+    // Ids first, from a covering index, so a deep page skips its offset over index entries only.
+    const ids = db
+      .prepare<unknown[], number>(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, query.limit, query.offset);
+    return { items: readPage(ids), total };
+  });
+
+  const createReport = db.transaction((report: NewReport): ReportRecord => {
+    const now = toTimestamp(report.now);
+    const info = statements.insertReport.run({
+      url: report.url,
+      url_search: searchForm(report.url),
+      project: report.project,
+      privacy: report.privacy,
+      password_hash: report.passwordHash,
+      result: report.result,
+      score: report.score,
+      now,
+    });
+    const id = Number(info.lastInsertRowid);
+    statements.insertResults.run(id, JSON.stringify(report.results));
+    statements.addToProject.run(report.project, searchForm(report.project), now);
+    const created = readReport(id);
+    if (!created) throw new Error('The report just stored could not be read back.');
+    return created;
+  });
+
+  const updateReport = db.transaction((id: number, changes: ReportChanges): ReportRecord | null => {
+    if (!statements.getReport.get(id)) return null;
+    const sets: string[] = ['updated_at = @now'];
+    const params: Record<string, string | number | null> = { id, now: toTimestamp(changes.now) };
+    if (changes.privacy !== undefined) {
+      sets.push('privacy = @privacy');
+      params.privacy = changes.privacy;
+    }
+    if (changes.passwordHash !== undefined) {
+      sets.push('password_hash = @password_hash');
+      params.password_hash = changes.passwordHash;
+    }
+    if (changes.analysis) {
+      sets.push('score = @score', 'result = @result', 'generated_at = @now');
+      params.score = changes.analysis.score;
+      params.result = changes.analysis.result;
+      statements.replaceResults.run(JSON.stringify(changes.analysis.results), id);
+    }
+    db.prepare(`UPDATE reports SET ${sets.join(', ')} WHERE id = @id`).run(params);
+    return readReport(id);
+  });
+
+  const deleteReport = db.transaction((id: number): boolean => {
+    const row = statements.projectOf.get(id);
+    if (!row) return false;
+    statements.deleteResults.run(id);
+    statements.deleteReport.run(id);
+    statements.dropProjectIfLast.run(row.project);
+    statements.removeFromProject.run({ project: row.project });
+    return true;
+  });
+
+  const listProjects = db.transaction((query: ProjectListQuery): Page<ProjectRecord> => {
+    const whereSql = query.search ? 'WHERE instr(project_search, ?) > 0' : '';
+    const params = query.search ? [searchForm(query.search)] : [];
+    const total = db.prepare<unknown[], number>(`SELECT count(*) FROM projects ${whereSql}`).pluck().get(...params) ?? 0;
+    if (query.offset >= total) return { items: [], total };
+    const column = PROJECT_SORT_COLUMNS[query.sortBy];
+    const direction = DIRECTIONS[query.sort];
+    const orderSql = column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
+    const rows = db
+      .prepare<unknown[], { project: string; reports: number; created_at: string }>(
+        `SELECT project, reports, created_at FROM projects ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`,
+      )
+      .all(...params, query.limit, query.offset);
+    return { items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: row.created_at })), total };
+  });
+
+  const deleteProject = db.transaction((project: string): number => {
+    statements.deleteProjectResults.run(project);
+    const { changes } = statements.deleteReportsOfProject.run(project);
+    statements.deleteProject.run(project);
+    return changes;
+  });
+
+  // Inside a caller's own transaction the write may still be rolled back, so the search index
+  // is not told about it but reads the database again once asked.
+  function afterCommit(update: () => void): void {
+    if (db.inTransaction) searchIndex.invalidate();
+    else update();
+  }
+
+  const createApiKey = db.transaction((key: NewApiKey): ApiKeyRecord => {
+    const info = statements.insertKey.run({
+      hash: key.hash,
+      prefix: key.prefix,
+      label: key.label,
+      created_at: toTimestamp(key.now),
+    });
+    const row = statements.getKey.get(info.lastInsertRowid);
+    if (!row) throw new Error('The API key just stored could not be read back.');
+    return toApiKey(row);
+  });
+
+  return {
+    listReports: async (query) => listReports.deferred(query),
+    getReport: async (id) => readReportConsistently.deferred(id),
+    createReport: async (report) => {
+      const created = createReport.immediate(report);
+      afterCommit(() => searchIndex.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }));
+      return created;
+    },
+    updateReport: async (id, changes) => {
+      const updated = updateReport.immediate(id, changes);
+      if (updated && changes.analysis) afterCommit(() => searchIndex.reanalysed(id, updated.result));
+      return updated;
+    },
+    deleteReport: async (id) => {
+      const deleted = deleteReport.immediate(id);
+      if (deleted) afterCommit(() => searchIndex.removed([id]));
+      return deleted;
+    },
+    countReports: async () => statements.countReports.get() ?? 0,
+    listProjects: async (query) => listProjects.deferred(query),
+    deleteProject: async (project) => {
+      const count = deleteProject.immediate(project);
+      if (count > 0) searchIndex.invalidate();
+      return count;
+    },
+    createApiKey: async (key) => createApiKey.immediate(key),
+    listApiKeys: async () => statements.listKeys.all().map(toApiKey),
+    activeApiKeyHashes: async () => statements.activeKeys.all(),
+    revokeApiKey: async (id, now) => statements.revokeKey.run(toTimestamp(now), id).changes > 0,
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { Privacy, ProjectSortKey, ReportSortKey, Result, SortOrder } from '../../../src/api/contract';
+import type { StrictCheck } from '../../../src/api/schemas-strict';
+
+/** A report as the storage layer returns it; timestamps are already in the contract's format. */
+export interface ReportRecord {
+  id: number;
+  url: string;
+  project: string;
+  privacy: Privacy;
+  hasPassword: boolean;
+  result: Result;
+  score: number;
+  results: Record<string, StrictCheck>;
+  generatedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AnalysisFields {
+  score: number;
+  result: Result;
+  results: Record<string, StrictCheck>;
+}
+
+export interface NewReport extends AnalysisFields {
+  url: string;
+  project: string;
+  privacy: Privacy;
+  /** An scrypt hash from auth/passwords.ts, never the password itself. */
+  passwordHash: string | null;
+  now: Date;
+}
+
+export interface ReportChanges {
+  privacy?: Privacy;
+  /** `null` discards the stored password; `undefined` keeps it. */
+  passwordHash?: string | null;
+  /** New analysis: also moves `generated_at` to `now`. */
+  analysis?: AnalysisFields;
+  now: Date;
+}
+
+export interface ReportListQuery {
+  search?: string;
+  project?: string;
+  result?: Result;
+  sortBy: ReportSortKey;
+  sort: SortOrder;
+  limit: number;
+  offset: number;
+}
+
+export interface ProjectRecord {
+  project: string;
+  reports: number;
+  createdAt: string;
+}
+
+export interface ProjectListQuery {
+  search?: string;
+  sortBy: ProjectSortKey;
+  sort: SortOrder;
+  limit: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  prefix: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface NewApiKey {
+  hash: string;
+  prefix: string;
+  label: string | null;
+  now: Date;
+}
+
+/**
+ * Everything the API needs from a database. Methods are async so that an adapter for a
+ * networked database (PostgreSQL) can implement the same interface.
+ */
+export interface Storage {
+  listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
+  getReport(id: number): Promise<ReportRecord | null>;
+  createReport(report: NewReport): Promise<ReportRecord>;
+  /** Applies every change or none; `null` when the report does not exist. */
+  updateReport(id: number, changes: ReportChanges): Promise<ReportRecord | null>;
+  deleteReport(id: number): Promise<boolean>;
+  countReports(): Promise<number>;
+  listProjects(query: ProjectListQuery): Promise<Page<ProjectRecord>>;
+  /** Deletes the project and all its reports atomically; returns how many reports went. */
+  deleteProject(project: string): Promise<number>;
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** Hashes of the keys that are not revoked, for constant-time comparison by the caller. */
+  activeApiKeyHashes(): Promise<{ id: number; hash: string }[]>;
+  revokeApiKey(id: number, now: Date): Promise<boolean>;
+  close(): Promise<void>;
+}

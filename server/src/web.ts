@@ -1,0 +1,176 @@
+// The one-origin web server: the built dashboard, and the API (or the proxy to a deployment) under /api/v1.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { Handler, MiddlewareHandler } from 'hono';
+import { compress } from 'hono/compress';
+import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
+import { ConfigError } from './config';
+import type { ServerConfig } from './config';
+import { createProxyApp } from './proxy';
+
+export interface WebAppOptions {
+  config: ServerConfig;
+  /** The API app (routes under /api/v1); null in proxy mode, where `config.upstreamUrl` is used. */
+  api: Hono | null;
+  /** The Vite build output: index.html and assets/. */
+  distDir: string;
+  /** Origins, besides this one, the dashboard may call (the CSP's connect-src). See `connectSources`. */
+  connectSrc?: string[];
+  /** Where the proxy reports an unreachable upstream. */
+  logError?: (line: string) => void;
+}
+
+// Vite names every file under assets/ by its content hash, so a URL there never changes meaning.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The API origins the dashboard may call besides its own: `CONNECT_SRC` (comma- or space-separated
+ * origins) and the origin of `VITE_API_BASE_URL`, the base the dashboard was built to use.
+ * Throws on a value that is not an http(s) origin, so that nothing can be smuggled into the policy.
+ */
+export function connectSources(env: { CONNECT_SRC?: string; VITE_API_BASE_URL?: string }): string[] {
+  const origins = new Set<string>();
+  const add = (value: string, name: string) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`${name} must list absolute http(s) URLs or origins; "${value}" is not one.`);
+    }
+    // The URL parser lets `;` and other policy syntax through in a host name: allow host characters only.
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9a-f:.]+\](:\d+)?$/i.test(url.origin)) {
+      throw new ConfigError(`${name} must list http(s) origins; "${value}" is not one.`);
+    }
+    origins.add(url.origin);
+  };
+  for (const value of (env.CONNECT_SRC ?? '').split(/[\s,]+/)) {
+    if (value) add(value, 'CONNECT_SRC');
+  }
+  const base = env.VITE_API_BASE_URL?.trim();
+  // A relative base (or none) is this origin, which 'self' already allows.
+  if (base && /^https?:\/\//i.test(base)) add(base, 'VITE_API_BASE_URL');
+  return [...origins];
+}
+
+/** The dashboard's Content-Security-Policy. Mantine sets style attributes and injects CSS variables. */
+export function contentSecurityPolicy(connectSrc: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    ["connect-src 'self'", ...connectSrc].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/** Security headers for every response. `csp: null` leaves the policy out (Vite's dev server needs inline scripts). */
+export function securityHeaders(csp: string | null): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    if (csp !== null) headers.set('Content-Security-Policy', csp);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Referrer-Policy', 'no-referrer');
+    headers.set('X-Frame-Options', 'DENY');
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    headers.set(
+      'Permissions-Policy',
+      'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
+    );
+  };
+}
+
+function notFoundJson(): Response {
+  return new Response(JSON.stringify({ message: ERROR_MESSAGES[404], status: 404 }), {
+    status: 404,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** The API app, or the proxy when there is none, mounted at /api/v1; other /api paths are JSON 404s. */
+export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api' | 'logError'>): void {
+  const { config } = options;
+  let api = options.api;
+  if (!api) {
+    if (!config.upstreamUrl) throw new Error('createWebApp needs an API app, or config.upstreamUrl for proxy mode.');
+    api = createProxyApp({ upstreamUrl: config.upstreamUrl, logError: options.logError });
+  }
+  const target = api;
+  // The API app is self-contained (its own auth, CORS, errors); the node bindings go along for connection info.
+  const handle: Handler = (c) => target.fetch(c.req.raw, c.env);
+  app.all(API_PREFIX, handle);
+  app.all(`${API_PREFIX}/*`, handle);
+  app.all('/api', () => notFoundJson());
+  app.all('/api/*', () => notFoundJson());
+}
+
+/** The dashboard and the API (or the proxy) on one origin. */
+export function createWebApp(options: WebAppOptions): Hono {
+  const { distDir } = options;
+  const indexFile = join(distDir, 'index.html');
+  const app = new Hono();
+
+  app.use(securityHeaders(contentSecurityPolicy(options.connectSrc)));
+  app.use(compress());
+  mountApi(app, options);
+
+  const sendIndex: Handler = async (c) => {
+    let html: string;
+    try {
+      html = await readFile(indexFile, 'utf8');
+    } catch {
+      return c.text('The dashboard has not been built yet: run `npm run build`, or start with `npm start`.', 503);
+    }
+    // Revalidate every time: it names the current hashed assets, and a rebuild changes them.
+    c.header('Cache-Control', 'no-cache');
+    return c.html(html);
+  };
+
+  app.get('/index.html', sendIndex);
+  app.get('/', sendIndex);
+
+  // serveStatic builds its response before onFound runs, so the caching header is set afterwards.
+  const cacheFound =
+    (value: string): MiddlewareHandler =>
+    async (c, next) => {
+      await next();
+      if (c.res.ok) c.res.headers.set('Cache-Control', value);
+    };
+
+  app.use('/assets/*', cacheFound(IMMUTABLE), serveStatic({ root: distDir }));
+  // A missing hashed asset is a stale page asking for an old build: say so, don't send HTML as script.
+  app.get('/assets/*', (c) => c.text('Not found', 404));
+
+  app.use('*', cacheFound('no-cache'), serveStatic({ root: distDir }));
+
+  // Deep links (/reports/42, /settings) are the dashboard's routes: it decides what they show.
+  // A missing file (/favicon.png) stays a 404 unless a browser navigates to it.
+  app.get('*', async (c, next) => {
+    const wantsPage = extname(c.req.path) === '' || (c.req.header('Accept') ?? '').includes('text/html');
+    if (!wantsPage) return next();
+    return sendIndex(c, next);
+  });
+
+  app.all('*', (c) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return c.text('Not found', 404);
+    c.header('Allow', 'GET, HEAD');
+    return c.text('Method not allowed', 405);
+  });
+  return app;
+}
+
+/** Whether `dir` holds a built dashboard. */
+export async function hasBuild(distDir: string): Promise<boolean> {
+  try {
+    return (await stat(join(distDir, 'index.html'))).isFile();
+  } catch {
+    return false;
+  }
+}
