@@ -1,0 +1,125 @@
+// Where the API is and which key to send. The base URL lives in localStorage; the key in
+// sessionStorage (this tab only), or in localStorage when the person asked to be remembered.
+import { API_PREFIX } from './contract';
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string | null;
+  remember: boolean;
+}
+
+const BASE_URL_KEY = 'webpage-report.base-url';
+const API_KEY_KEY = 'webpage-report.api-key';
+const REMEMBER_KEY = 'webpage-report.remember-key';
+const OWN_KEYS = new Set([BASE_URL_KEY, API_KEY_KEY, REMEMBER_KEY]);
+
+/** The address a base URL stands for when nothing is saved: the build's VITE_API_BASE_URL, else same origin (''). */
+export function defaultBaseUrl(): string {
+  const configured: unknown = import.meta.env.VITE_API_BASE_URL;
+  return typeof configured === 'string' ? normaliseBaseUrl(configured) : '';
+}
+
+/** Trims, drops trailing slashes and a trailing `/api/v1`; '' means the dashboard's own origin. */
+export function normaliseBaseUrl(input: string): string {
+  let url = input.trim().replace(/\/+$/, '');
+  if (url.toLowerCase().endsWith(API_PREFIX)) url = url.slice(0, -API_PREFIX.length).replace(/\/+$/, '');
+  return url;
+}
+
+/** Why a base URL (normalised) cannot be used, or null when it can. */
+export function baseUrlProblem(baseUrl: string): string | null {
+  if (baseUrl === '') return null;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return 'Enter a full address starting with http:// or https://.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'The address must start with http:// or https://.';
+  if (url.username || url.password) return 'Leave the user name and password out of the address.';
+  if (url.search || url.hash) return 'The address cannot contain “?” or “#”.';
+  return null;
+}
+
+// Storage can be unavailable (disabled cookies, some private modes): reading then yields nothing
+// rather than crashing the dashboard at start.
+function read(storage: () => Storage, key: string): string | null {
+  try {
+    return storage().getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function remove(storage: () => Storage, key: string): void {
+  try {
+    storage().removeItem(key);
+  } catch {
+    // Nothing stored where storage cannot be reached.
+  }
+}
+
+const local = () => window.localStorage;
+const session = () => window.sessionStorage;
+
+let snapshot: Connection | null = null;
+
+/** The saved connection; the same object until something changes, as useSyncExternalStore needs. */
+export function readConnection(): Connection {
+  const storedBase = read(local, BASE_URL_KEY);
+  const baseUrl = storedBase === null ? defaultBaseUrl() : storedBase;
+  const apiKey = read(session, API_KEY_KEY) ?? read(local, API_KEY_KEY);
+  const remember = read(local, REMEMBER_KEY) === '1';
+  if (
+    snapshot &&
+    snapshot.baseUrl === baseUrl &&
+    snapshot.apiKey === apiKey &&
+    snapshot.remember === remember
+  ) {
+    return snapshot;
+  }
+  snapshot = { baseUrl, apiKey, remember };
+  return snapshot;
+}
+
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  for (const listener of [...listeners]) listener();
+}
+
+/** Saves base URL and key; writing may throw when the browser refuses storage, which the caller shows. */
+export function saveConnection(c: { baseUrl: string; apiKey: string | null; remember: boolean }): void {
+  const key = c.apiKey?.trim() || null;
+  window.localStorage.setItem(BASE_URL_KEY, normaliseBaseUrl(c.baseUrl));
+  // The key is kept in exactly one place, so an unchecked Remember never leaves a copy behind.
+  remove(local, API_KEY_KEY);
+  remove(session, API_KEY_KEY);
+  if (key !== null) (c.remember ? window.localStorage : window.sessionStorage).setItem(API_KEY_KEY, key);
+  if (c.remember) window.localStorage.setItem(REMEMBER_KEY, '1');
+  else remove(local, REMEMBER_KEY);
+  notify();
+}
+
+/** Removes the key from both storages; the base URL and the Remember choice stay. */
+export function forgetKey(): void {
+  remove(local, API_KEY_KEY);
+  remove(session, API_KEY_KEY);
+  notify();
+}
+
+function onStorage(event: StorageEvent): void {
+  // key null means another tab cleared the whole storage.
+  if (event.key === null || OWN_KEYS.has(event.key)) notify();
+}
+
+/** Calls back on every change, in this tab or (through `storage` events) in another one. */
+export function subscribeConnection(cb: () => void): () => void {
+  listeners.add(cb);
+  if (listeners.size === 1) window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(cb);
+    if (listeners.size === 0) window.removeEventListener('storage', onStorage);
+  };
+}

@@ -1,0 +1,215 @@
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { contractReport } from '../../test/fixtures/contract';
+import { server } from '../../test/msw';
+import { saveConnection } from './connection';
+import { ApiError } from './errors';
+import { apiFetch, apiUrl } from './http';
+
+function capture() {
+  const seen: Request[] = [];
+  server.use(
+    http.all('*', ({ request }) => {
+      seen.push(request.clone());
+      return HttpResponse.json({ data: contractReport(), status: 200 });
+    }),
+  );
+  return seen;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('apiUrl', () => {
+  it('uses the page origin when the base URL is empty', () => {
+    expect(apiUrl('', ['reports']).href).toBe('http://localhost:3000/api/v1/reports');
+  });
+
+  it('keeps a path prefix of the base URL', () => {
+    expect(apiUrl('https://svc.example/reports-service', ['reports', 42]).href).toBe(
+      'https://svc.example/reports-service/api/v1/reports/42',
+    );
+  });
+
+  it('refuses a base URL that is not http(s) without sending anything', () => {
+    expect(() => apiUrl('ftp://svc.example', ['reports'])).toThrow(ApiError);
+    expect(() => apiUrl('not a url', ['reports'])).toThrow(/base URL/);
+  });
+});
+
+describe('apiFetch', () => {
+  it('sends Accept and the saved key as a Bearer token to the saved base URL', async () => {
+    saveConnection({ baseUrl: 'https://svc.example', apiKey: 'secret-key-1', remember: false });
+    const seen = capture();
+    await apiFetch({ path: ['reports', 7] });
+    expect(seen).toHaveLength(1);
+    const [request] = seen;
+    expect(request?.method).toBe('GET');
+    expect(request?.url).toBe('https://svc.example/api/v1/reports/7');
+    expect(request?.headers.get('Accept')).toBe('application/json');
+    expect(request?.headers.get('Authorization')).toBe('Bearer secret-key-1');
+  });
+
+  it('sends no Authorization header when there is no key', async () => {
+    const seen = capture();
+    await apiFetch({ path: ['reports'] });
+    expect(seen[0]?.headers.has('Authorization')).toBe(false);
+    expect(seen[0]?.headers.get('Accept')).toBe('application/json');
+  });
+
+  it('never puts the key in the URL', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'secret-key-2', remember: false });
+    const seen = capture();
+    await apiFetch({ path: ['reports'], query: { per_page: 10 } });
+    expect(seen[0]?.url).not.toContain('secret-key-2');
+  });
+
+  it('refuses a key with characters no header can carry, before sending', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'schlüssel', remember: false });
+    const seen = capture();
+    const error = await rejection(apiFetch({ path: ['reports'] }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('unauthenticated');
+    expect((error as ApiError).message).not.toContain('schlüssel');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('encodes query parameters and leaves out empty ones', async () => {
+    const seen = capture();
+    await apiFetch({
+      path: ['reports'],
+      query: { search: 'a&b=c d/é', project: undefined, result: null, per_page: 25 },
+    });
+    const url = new URL(seen[0]?.url ?? '');
+    expect([...url.searchParams.entries()]).toEqual([
+      ['search', 'a&b=c d/é'],
+      ['per_page', '25'],
+    ]);
+  });
+
+  it('sends form bodies url-encoded', async () => {
+    const seen = capture();
+    await apiFetch({
+      method: 'POST',
+      path: ['reports'],
+      form: {
+        url: 'https://example.com/a b?x=1&y=ü#top',
+        privacy: 2,
+        password: 'p&ss=+ word',
+        skipped: undefined,
+      },
+    });
+    const request = seen[0];
+    expect(request?.headers.get('Content-Type')).toMatch(/^application\/x-www-form-urlencoded/);
+    const text = await request?.text();
+    expect(text).toBe(
+      'url=https%3A%2F%2Fexample.com%2Fa+b%3Fx%3D1%26y%3D%C3%BC%23top&privacy=2&password=p%26ss%3D%2B+word',
+    );
+    expect(Object.fromEntries(new URLSearchParams(text))).toEqual({
+      url: 'https://example.com/a b?x=1&y=ü#top',
+      privacy: '2',
+      password: 'p&ss=+ word',
+    });
+  });
+
+  it('resolves a 204 without a body', async () => {
+    server.use(http.delete('*/api/v1/reports/:id', () => new HttpResponse(null, { status: 204 })));
+    await expect(apiFetch({ method: 'DELETE', path: ['reports', 3] })).resolves.toMatchObject({
+      status: 204,
+      body: undefined,
+    });
+  });
+
+  it('turns a 2xx that is not JSON into an "unexpected" error', async () => {
+    server.use(http.get('*/api/v1/reports', () => HttpResponse.html('<!doctype html><title>Log in</title>')));
+    const error = await rejection(apiFetch({ path: ['reports'] }));
+    expect(error).toMatchObject({ kind: 'unexpected', status: 200 });
+    expect((error as Error).message).toBe(
+      'The server answered, but not as the Webpage Report Service API does.',
+    );
+  });
+
+  it('turns an unreachable server (or a CORS refusal) into a "network" error', async () => {
+    server.use(http.get('*/api/v1/reports', () => HttpResponse.error()));
+    const error = await rejection(apiFetch({ path: ['reports'] }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'network', status: 0 });
+    expect((error as Error).message).toMatch(/Could not reach the server at http:\/\/localhost:3000/);
+  });
+
+  it('gives up on a read that takes longer than its timeout', async () => {
+    server.use(
+      http.get('*/api/v1/reports', async () => {
+        await delay(1000);
+        return HttpResponse.json({});
+      }),
+    );
+    const error = await rejection(apiFetch({ path: ['reports'], timeoutMs: 50 }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'timeout', status: 0 });
+  });
+
+  it('also times out a body that stalls after the headers came', async () => {
+    server.use(
+      http.get('*/api/v1/reports', () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"data": ['));
+          },
+        });
+        return new HttpResponse(stream, { headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const error = await rejection(apiFetch({ path: ['reports'], timeoutMs: 50 }));
+    expect(error).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('never cuts off a write, however long the server takes', async () => {
+    server.use(
+      http.post('*/api/v1/reports', async () => {
+        await delay(150);
+        return HttpResponse.json({ data: contractReport(), status: 201 }, { status: 201 });
+      }),
+    );
+    await expect(
+      apiFetch({ method: 'POST', path: ['reports'], form: { url: 'https://a.example' }, timeoutMs: 20 }),
+    ).resolves.toMatchObject({
+      status: 201,
+    });
+  });
+
+  it('passes the caller’s abort through as an AbortError, not an ApiError', async () => {
+    server.use(
+      http.get('*/api/v1/reports', async () => {
+        await delay(1000);
+        return HttpResponse.json({});
+      }),
+    );
+    const controller = new AbortController();
+    const pending = rejection(apiFetch({ path: ['reports'], signal: controller.signal }));
+    setTimeout(() => controller.abort(), 20);
+    const error = await pending;
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).name).toBe('AbortError');
+  });
+
+  it('keeps the key out of an error message that echoes it', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'echoed-secret-key', remember: true });
+    server.use(
+      http.get('*/api/v1/reports', ({ request }) =>
+        HttpResponse.json(
+          { message: `Bad header: ${request.headers.get('Authorization') ?? ''}`, status: 500 },
+          { status: 500 },
+        ),
+      ),
+    );
+    const error = await rejection(apiFetch({ path: ['reports'] }));
+    expect((error as Error).message).toBe('Bad header: Bearer [hidden]');
+  });
+});

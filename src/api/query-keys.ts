@@ -1,0 +1,14 @@
+// Key-only parts of the query factories, general to specific, so that one call can invalidate
+// everything of a resource, all its lists, or one item. Kept apart so that reports.ts and
+// projects.ts can reach each other's keys without importing each other.
+
+export const reportKeys = {
+  all: () => ['reports'] as const,
+  lists: () => [...reportKeys.all(), 'list'] as const,
+  details: () => [...reportKeys.all(), 'detail'] as const,
+};
+
+export const projectKeys = {
+  all: () => ['projects'] as const,
+  lists: () => [...projectKeys.all(), 'list'] as const,
+};

@@ -1,0 +1,277 @@
+// Lenient schemas: they accept everything the contract promises (schemas-strict.ts) and everything
+// its Tolerance list says real deployments send, and turn it into clean internal types.
+import * as z from 'zod';
+import { IMPORTANCE, RESULTS, resultForScore } from './contract';
+import type { Importance, Privacy, Result } from './contract';
+import type { strictProjectSchema, strictReportSchema } from './schemas-strict';
+
+export interface Check {
+  passed: boolean;
+  importance: Importance | null;
+  value: unknown;
+  errors: Record<string, unknown> | null;
+}
+
+export interface Report {
+  id: number;
+  /** As the service stored it; may lack a scheme (`example.com/pricing`). */
+  url: string;
+  project: string;
+  privacy: Privacy;
+  /** Whether a password is stored; null when the deployment does not say. */
+  hasPassword: boolean | null;
+  /** null when the deployment sends neither a result nor a score. */
+  result: Result | null;
+  score: number | null;
+  /** Flat: check key -> check, whatever nesting the deployment used; unknown keys kept. */
+  results: Record<string, Check>;
+  generatedAt: Date | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+export interface Project {
+  name: string;
+  /** Number of reports, when the deployment sends it. */
+  reports: number | null;
+  createdAt: Date | null;
+}
+
+export interface PageMeta {
+  currentPage: number;
+  lastPage: number;
+  perPage: number;
+  total: number;
+  /** 1-based position of the first item on this page; null when the page is empty. */
+  from: number | null;
+  to: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  meta: PageMeta;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// PHP/Laravel deployments send some numbers as strings ("2", "10").
+const integer = z.union([
+  z.number().int(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/)
+    .transform(Number),
+]);
+const decimal = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+// ISO 8601 with any number of fractional digits (the service sends 6), and Laravel's older
+// "Y-m-d H:i:s" (UTC). Only milliseconds are kept: Date holds no more, and some engines refuse
+// longer fractions.
+const TIMESTAMP =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export function parseTimestamp(text: string): Date | null {
+  const m = TIMESTAMP.exec(text.trim());
+  if (!m) return null;
+  const [, date, time = '00:00:00', fraction, zone = 'Z'] = m;
+  const ms = fraction ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : '';
+  const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const at = new Date(`${date}T${time.length === 5 ? `${time}:00` : time}${ms}${offset}`);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+const timestamp = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((value, ctx) => {
+    if (value === null || value === undefined || value.trim() === '') return null;
+    const at = parseTimestamp(value);
+    if (at === null) {
+      ctx.addIssue({ code: 'custom', message: `Not a timestamp: ${value.slice(0, 40)}` });
+      return z.NEVER;
+    }
+    return at;
+  });
+
+const privacy = z
+  .union([z.literal([0, 1, 2]), z.enum(['0', '1', '2']).transform(Number), z.null()])
+  .optional()
+  .transform((value): Privacy => (value === null || value === undefined ? 0 : (value as Privacy)));
+
+// The service only flags a stored password; a deployment that leaked the password itself must not
+// get it onto the screen, so a string becomes "there is one".
+const hasPassword = z
+  .union([z.boolean(), z.literal([0, 1]), z.string(), z.null()])
+  .optional()
+  .transform((value): boolean | null => {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string') return value !== '';
+    return Boolean(value);
+  });
+
+function importanceOf(value: unknown): Importance | null {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return (IMPORTANCE as readonly string[]).includes(text) ? (text as Importance) : null;
+}
+
+export const checkSchema = z
+  .object({
+    passed: z.union([z.boolean(), z.literal([0, 1]).transform(Boolean)]),
+    importance: z.unknown().optional(),
+    value: z.unknown().optional(),
+    errors: z.unknown().optional(),
+  })
+  .transform((c): Check => ({
+    passed: c.passed,
+    importance: importanceOf(c.importance),
+    value: c.value === undefined ? null : c.value,
+    // PHP sends an empty error list as [] and a list as an array; both read as a key -> detail map.
+    errors: Array.isArray(c.errors)
+      ? c.errors.length > 0
+        ? Object.fromEntries(c.errors.map((e, i) => [String(i), e as unknown]))
+        : null
+      : isRecord(c.errors)
+        ? c.errors
+        : null,
+  }));
+
+function looksLikeCheck(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && 'passed' in value;
+}
+
+// Flat (`{title: {...}}`) or nested by category (`{seo: {title: {...}}}`); PHP's empty [] and null
+// mean no checks. Entries that are neither a check nor a group of checks are dropped.
+const resultsSchema = z
+  .unknown()
+  .optional()
+  .transform((input, ctx) => {
+    const out: Record<string, Check> = {};
+    if (input === null || input === undefined || (Array.isArray(input) && input.length === 0)) return out;
+    if (!isRecord(input)) {
+      ctx.addIssue({ code: 'custom', message: 'results is not an object' });
+      return z.NEVER;
+    }
+    const add = (key: string, raw: unknown, path: string[]) => {
+      const parsed = checkSchema.safeParse(raw);
+      if (parsed.success) out[key] = parsed.data;
+      else ctx.addIssue({ code: 'custom', message: `Check ${key} is not readable`, path });
+    };
+    for (const [key, value] of Object.entries(input)) {
+      if (looksLikeCheck(value)) add(key, value, [key]);
+      else if (isRecord(value)) {
+        for (const [inner, check] of Object.entries(value))
+          if (looksLikeCheck(check)) add(inner, check, [key, inner]);
+      }
+    }
+    return out;
+  });
+
+function resultOf(value: string): Result | null {
+  const text = value.trim().toLowerCase();
+  return (RESULTS as readonly string[]).includes(text) ? (text as Result) : null;
+}
+
+const reportFields = {
+  id: integer.pipe(z.number().positive()),
+  url: z.string(),
+  project: z.string(),
+  privacy,
+  password: hasPassword,
+  result: z.union([z.string(), z.number(), z.null()]).optional(),
+  score: decimal.nullish(),
+  results: resultsSchema,
+  generated_at: timestamp,
+  created_at: timestamp,
+  updated_at: timestamp,
+} satisfies Record<keyof typeof strictReportSchema.shape, z.ZodType>;
+
+export const reportSchema = z.object(reportFields).transform((r): Report => {
+  // `result` may be the word, or (1.x) the score as a number or numeric string; newer versions
+  // send `score` alone. A word wins; otherwise the score decides with the contract's thresholds.
+  let word: Result | null = null;
+  let numeric: number | null = null;
+  if (typeof r.result === 'number') numeric = r.result;
+  else if (typeof r.result === 'string') {
+    word = resultOf(r.result);
+    if (word === null && /^\s*-?\d+(\.\d+)?\s*$/.test(r.result)) numeric = Number(r.result);
+  }
+  const score = r.score ?? numeric;
+  return {
+    id: r.id,
+    url: r.url,
+    project: r.project,
+    privacy: r.privacy,
+    hasPassword: r.password,
+    result: word ?? (score === null ? null : resultForScore(score)),
+    score,
+    results: r.results,
+    generatedAt: r.generated_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+});
+
+const projectFields = {
+  project: z.string().min(1),
+  reports: integer.nullish(),
+  created_at: timestamp,
+} satisfies Record<keyof typeof strictProjectSchema.shape, z.ZodType>;
+
+export const projectSchema = z
+  .object({ ...projectFields, reports_count: integer.nullish() })
+  .transform((p): Project => ({
+    name: p.project,
+    reports: p.reports ?? p.reports_count ?? null,
+    createdAt: p.created_at,
+  }));
+
+const metaSchema = z.object({
+  current_page: integer.pipe(z.number().positive()),
+  last_page: integer.pipe(z.number().nonnegative()),
+  per_page: integer.pipe(z.number().positive()),
+  total: integer.pipe(z.number().nonnegative()),
+  from: integer.nullish(),
+  to: integer.nullish(),
+});
+
+/** A list envelope (`data` + `meta`; `links` optional) as items and clean meta. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z
+    .object({ data: z.array(item), meta: metaSchema })
+    .transform(({ data, meta }): Page<z.output<T>> => {
+      // Deployments that leave out from/to get them computed the way Laravel's paginator does.
+      const first = data.length > 0 ? (meta.current_page - 1) * meta.per_page + 1 : null;
+      const from = meta.from === undefined ? first : meta.from;
+      const to = meta.to === undefined ? (first === null ? null : first + data.length - 1) : meta.to;
+      return {
+        items: data,
+        meta: {
+          currentPage: meta.current_page,
+          lastPage: Math.max(1, meta.last_page),
+          perPage: meta.per_page,
+          total: meta.total,
+          from,
+          to,
+        },
+      };
+    });
+}
+
+export const reportPageSchema = pageSchema(reportSchema);
+export const projectPageSchema = pageSchema(projectSchema);
+
+/** `{data: Report}` of show, store and update. */
+export const reportEnvelopeSchema = z.object({ data: reportSchema }).transform((body) => body.data);
+
+/** A delete's answer: any JSON object (whatever its `object` says) or no body at all (204). */
+export const deletedSchema = z.union([z.undefined(), z.looseObject({})]).transform((): void => undefined);

@@ -1,0 +1,72 @@
+// Settings' "Test connection": one real list request with the values typed in the form, and an
+// answer that tells apart the cases a person can act on.
+import { normaliseBaseUrl } from './connection';
+import { API_ERROR_TEXT, isApiError, statusSentence } from './errors';
+import { apiRequest } from './http';
+import { reportPageSchema } from './schemas';
+
+export type ConnectionTestResult =
+  | { ok: true }
+  | {
+      ok: false;
+      reason: 'unauthenticated' | 'no-api-access' | 'unreachable' | 'not-this-api' | 'error';
+      message: string;
+    };
+
+function describe(baseUrl: string): string {
+  return baseUrl === '' ? 'this dashboard’s own server' : baseUrl;
+}
+
+/** Lists one page of reports with the given base URL and key (saved or not) and says what happened. */
+export async function testConnection(
+  c: { baseUrl: string; apiKey: string },
+  signal?: AbortSignal,
+): Promise<ConnectionTestResult> {
+  const baseUrl = normaliseBaseUrl(c.baseUrl);
+  try {
+    await apiRequest(
+      { path: ['reports'], query: { per_page: 10 }, signal, connection: { baseUrl, apiKey: c.apiKey } },
+      reportPageSchema,
+    );
+    return { ok: true };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    if (!isApiError(error)) throw error;
+    switch (error.kind) {
+      case 'unauthenticated':
+        return {
+          ok: false,
+          reason: 'unauthenticated',
+          message: error.status === 0 ? error.message : API_ERROR_TEXT.unauthenticated,
+        };
+      case 'no-api-access':
+        return { ok: false, reason: 'no-api-access', message: API_ERROR_TEXT.noApiAccess };
+      case 'network':
+      case 'timeout':
+        return { ok: false, reason: 'unreachable', message: error.message };
+      case 'unexpected':
+        return notThisApi(baseUrl);
+      case 'not-found':
+      case 'method-not-allowed':
+        // The list of reports exists on every deployment: without it, the base URL leads elsewhere.
+        return notThisApi(baseUrl);
+      case 'forbidden':
+        // The "not your report" wording of a 403 makes no sense for a list; the status does.
+        return { ok: false, reason: 'error', message: statusSentence(403) };
+      case 'server':
+      case 'rate-limited':
+        return { ok: false, reason: 'error', message: error.message };
+      default:
+        // A 4xx that is not the service's JSON (a web server's HTML page) comes from something else.
+        return error.fromApi ? { ok: false, reason: 'error', message: error.message } : notThisApi(baseUrl);
+    }
+  }
+}
+
+function notThisApi(baseUrl: string): ConnectionTestResult {
+  return {
+    ok: false,
+    reason: 'not-this-api',
+    message: `The server at ${describe(baseUrl)} answered, but not as the Webpage Report Service API does. Check the base URL.`,
+  };
+}

@@ -1,0 +1,95 @@
+// The MSW server every client test shares (started in setup.ts), and handlers that answer the API
+// from the real reference server app, so tests run against what the contract really says.
+import { http, passthrough } from 'msw';
+import type { HttpHandler } from 'msw';
+import { setupServer } from 'msw/node';
+import type { Hono } from 'hono';
+import type { Analyser } from '../server/src/analysis/analyse';
+import { DEFAULT_USER_AGENT } from '../server/src/analysis/fetcher';
+import type { ServerConfig } from '../server/src/config';
+import type { Storage } from '../server/src/storage/types';
+
+export const server = setupServer();
+
+/** The one key the real API handlers accept. */
+export const REAL_API_KEY = 'test-key';
+
+export interface RealApiOptions {
+  /** Replaces the analyser (by default the real one, allowed to fetch loopback pages). */
+  analyser?: Analyser;
+  config?: Partial<ServerConfig>;
+  now?: () => Date;
+}
+
+export interface RealApi {
+  handlers: HttpHandler[];
+  /** The app and its storage, built on first use; for seeding data or checking what was stored. */
+  backend(): Promise<{ app: Hono; storage: Storage }>;
+}
+
+// Anything ending in /api/v1[/...] on any origin, with or without a path prefix before it.
+const API_PATH = /^(.*?)(\/api\/v1(?:\/.*)?)$/;
+
+/**
+ * A fresh API (in-memory database, key REAL_API_KEY) answering `/api/v1/*` of any origin. The
+ * server modules load only when a request arrives, so tests that never call the API do not pay
+ * for SQLite.
+ *
+ * The analyser fetches pages with node:http, and setupServer intercepts node:http too: left alone,
+ * those fetches would be "unhandled" and fail. They are recognised by the analyser's User-Agent
+ * and passed through to the real (loopback) page servers untouched.
+ */
+export function realApi(options: RealApiOptions = {}): RealApi {
+  let built: Promise<{ app: Hono; storage: Storage }> | null = null;
+  const backend = () => {
+    built ??= (async () => {
+      const [{ createApp }, { loadConfig }, { openDatabase }, { createSqliteStorage }, { createAnalyser }] =
+        await Promise.all([
+          import('../server/src/app'),
+          import('../server/src/config'),
+          import('../server/src/storage/database'),
+          import('../server/src/storage/sqlite-storage'),
+          import('../server/src/analysis/analyse'),
+        ]);
+      const storage = createSqliteStorage(openDatabase(':memory:'));
+      const config = {
+        ...loadConfig({ API_KEY: REAL_API_KEY, DB_FILE: ':memory:', DEMO: 'false' }),
+        ...options.config,
+      };
+      const analyser = options.analyser ?? createAnalyser({ allowPrivate: true });
+      const app = createApp({ storage, config, analyser, ...(options.now ? { now: options.now } : {}) });
+      return { app, storage };
+    })();
+    return built;
+  };
+
+  const handler = http.all(API_PATH, async ({ request }) => {
+    const { app } = await backend();
+    const url = new URL(request.url);
+    const apiPath = API_PATH.exec(url.pathname)?.[2];
+    if (apiPath === undefined || apiPath === url.pathname) return app.fetch(request);
+    // A base URL with a path prefix (`https://host/reports-service`) reaches the app at /api/v1.
+    url.pathname = apiPath;
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return app.fetch(new Request(url, { method: request.method, headers: request.headers, body }));
+  });
+
+  const pageFetches = http.all('*', ({ request }) =>
+    request.headers.get('User-Agent') === DEFAULT_USER_AGENT ? passthrough() : undefined,
+  );
+
+  return { handlers: [pageFetches, handler], backend };
+}
+
+/** Shorthand: the handlers of a fresh real API, for `server.use(...realApiHandlers())`. */
+export function realApiHandlers(options: RealApiOptions = {}): HttpHandler[] {
+  return realApi(options).handlers;
+}
+
+/** Installs a fresh real API for the current test and returns it (handlers reset after each test). */
+export function useRealApi(options: RealApiOptions = {}): RealApi {
+  const api = realApi(options);
+  server.use(...api.handlers);
+  return api;
+}
