@@ -1,0 +1,65 @@
+// End-to-end tests: Debian's Chromium (never a downloaded browser) against the real one-process
+// server (`npm start`'s entry) on a fresh, temporary data directory.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_API_KEY } from './test/e2e/support';
+
+const PORT = Number(process.env.E2E_PORT ?? 4180);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+// Workers load this file again; they inherit the runner's environment, so the directory is made once.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'webpage-reports-e2e-'));
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  globalTeardown: './test/e2e/global-teardown.ts',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL: BASE_URL,
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-background-networking',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // Build first so the tests always see the current sources, then the server exactly as `npm start` runs it.
+    command: 'npx vite build --logLevel warn && npx tsx server/src/index.ts',
+    url: `${BASE_URL}/settings`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+      API_KEY: E2E_API_KEY,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DEMO: 'false',
+      NODE_ENV: 'production',
+    },
+  },
+});

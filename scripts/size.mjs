@@ -1,0 +1,118 @@
+// Size budget: for each route, the gzip bytes of the JS and CSS a first visit downloads (the entry,
+// its static imports, the route's lazy chunk and its static imports), read from Vite's manifest.
+// Exits 1 when a route is over budget. Run after `vite build` (`npm run size` does both).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const JS_LIMIT_BYTES = 200_000;
+const CSS_LIMIT_BYTES = 30_000;
+
+// Route -> the module its `lazy()` imports (src/app/routes.tsx). A new page adds a row here; the
+// check below fails the run when a lazy chunk of the entry is in neither this table nor ON_DEMAND.
+const ROUTES = [
+  { path: '/', source: 'src/features/settings/settings-page.tsx', note: 'redirects to /settings' },
+  { path: '/settings', source: 'src/features/settings/settings-page.tsx' },
+  { path: '* (not found)', source: 'src/app/not-found-page.tsx' },
+];
+
+// Lazy chunks no first visit loads: fetched later, on a person's action or the first notification.
+const ON_DEMAND = new Set(['src/app/notifications-host.tsx']);
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const manifestFile = join(dist, '.vite', 'manifest.json');
+if (!existsSync(manifestFile)) {
+  console.error(`No ${manifestFile}: run \`vite build\` first (with build.manifest on).`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+
+const entryKeys = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+if (entryKeys.length !== 1) {
+  console.error(`Expected one entry in the manifest, found ${entryKeys.length}.`);
+  process.exit(1);
+}
+const entryKey = entryKeys[0];
+
+const problems = [];
+for (const source of manifest[entryKey].dynamicImports ?? []) {
+  if (!ROUTES.some((route) => route.source === source) && !ON_DEMAND.has(source)) {
+    problems.push(
+      `${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of scripts/size.mjs.`,
+    );
+  }
+}
+for (const route of ROUTES) {
+  if (!manifest[route.source]) problems.push(`${route.path}: ${route.source} is not a chunk of this build.`);
+}
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
+  process.exit(1);
+}
+
+/** The chunk and everything it imports statically (what the browser fetches before running it). */
+function withStaticImports(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key].imports ?? []) withStaticImports(imported, seen);
+  return seen;
+}
+
+const gzipCache = new Map();
+function gzipBytes(file) {
+  if (!gzipCache.has(file))
+    gzipCache.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+  return gzipCache.get(file);
+}
+
+function firstVisit(source) {
+  const chunks = new Set([...withStaticImports(entryKey), ...withStaticImports(source)]);
+  const js = new Set([...chunks].map((key) => manifest[key].file));
+  const css = new Set([...chunks].flatMap((key) => manifest[key].css ?? []));
+  const sum = (files) => [...files].reduce((total, file) => total + gzipBytes(file), 0);
+  return { jsBytes: sum(js), cssBytes: sum(css), files: js.size + css.size };
+}
+
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const rows = ROUTES.map((route) => ({ ...route, ...firstVisit(route.source) }));
+
+const header = ['Route', 'JS (gzip)', 'CSS (gzip)', 'Files', ''];
+const table = [
+  header,
+  ...rows.map((row) => [
+    row.path,
+    kb(row.jsBytes) + (row.jsBytes > JS_LIMIT_BYTES ? ' OVER' : ''),
+    kb(row.cssBytes) + (row.cssBytes > CSS_LIMIT_BYTES ? ' OVER' : ''),
+    String(row.files),
+    row.note ?? '',
+  ]),
+];
+const widths = header.map((_, column) => Math.max(...table.map((line) => line[column].length)));
+console.log(
+  `First visit of each route; budget ${kb(JS_LIMIT_BYTES)} JS and ${kb(CSS_LIMIT_BYTES)} CSS (gzip level 9, KB = 1000 bytes).`,
+);
+for (const [index, line] of table.entries()) {
+  console.log(
+    line
+      .map((cell, column) =>
+        column === 0 || column === 4 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
+      )
+      .join('  ')
+      .trimEnd(),
+  );
+  if (index === 0)
+    console.log(
+      widths
+        .map((width) => '-'.repeat(width))
+        .join('  ')
+        .trimEnd(),
+    );
+}
+
+const over = rows.filter((row) => row.jsBytes > JS_LIMIT_BYTES || row.cssBytes > CSS_LIMIT_BYTES);
+if (over.length > 0) {
+  console.error(`\nOver budget: ${over.map((row) => row.path).join(', ')}.`);
+  process.exit(1);
+}

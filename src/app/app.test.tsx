@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { reportQueries } from '@/api/reports';
+import { REAL_API_KEY, useRealApi } from '../../test/msw';
+import { createTestQueryClient, renderWithProviders } from '../../test/render';
+import { HOME_PATH } from './navigation';
+import { createRoutes } from './routes';
+
+function renderApp(route: string) {
+  const queryClient = createTestQueryClient();
+  return renderWithProviders(createRoutes(queryClient), { route, queryClient });
+}
+
+describe('app shell and routes', () => {
+  it('leads from / to the start page', async () => {
+    const app = renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(app.router.state.location.pathname).toBe(HOME_PATH);
+  });
+
+  it('shows Settings with its title, its navigation entry marked current, and a skip link', async () => {
+    renderApp('/settings');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Settings · Webpage Reports'));
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute(
+      'href',
+      '#main-content',
+    );
+  });
+
+  it('shows Page not found for an unknown path, with a way back', async () => {
+    const app = renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Page not found · Webpage Reports'));
+    expect(screen.getByText('/no/such/page')).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'Go to the start page' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('skip link moves focus to the main content without touching the address', async () => {
+    const app = renderApp('/settings');
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    await app.user.click(screen.getByRole('link', { name: 'Skip to main content' }));
+    expect(screen.getByRole('main')).toHaveFocus();
+    expect(app.router.state.location.hash).toBe('');
+  });
+
+  it('switches between light and dark', async () => {
+    const app = renderApp('/settings');
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    // The test environment's system preference is light.
+    await app.user.click(screen.getByRole('button', { name: 'Switch to dark mode' }));
+    expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await app.user.click(screen.getByRole('button', { name: 'Switch to light mode' }));
+    expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'light');
+  });
+
+  it('opens the navigation from the burger on small screens and closes it after a choice', async () => {
+    const app = renderApp('/no/such/page');
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
+    const burger = screen.getByRole('button', { name: 'Open navigation' });
+    expect(burger).toHaveAttribute('aria-expanded', 'false');
+    await app.user.click(burger);
+    expect(screen.getByRole('button', { name: 'Close navigation' })).toHaveAttribute('aria-expanded', 'true');
+
+    const drawer = document.getElementById('app-navigation');
+    expect(drawer).not.toBeNull();
+    await app.user.click(within(drawer as HTMLElement).getByRole('link', { name: 'Settings' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeInTheDocument();
+    expect(document.getElementById('app-navigation')).toBeNull();
+  });
+});
+
+describe('a 401 anywhere', () => {
+  it('tells the person the key is missing or invalid, with a link to Settings', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: 'revoked-key', remember: false });
+    const app = renderApp('/no/such/page');
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
+
+    await expect(app.queryClient.fetchQuery(reportQueries.list())).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+
+    expect(await screen.findByText('The API key is missing or invalid.')).toBeInTheDocument();
+    const link = screen.getByRole('link', { name: 'Enter a key in Settings' });
+    expect(link).toHaveAttribute('href', '/settings');
+    expect(document.body).not.toHaveTextContent('revoked-key');
+
+    await app.user.click(link);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('shows one message however many requests fail, and drops it when the key changes', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: 'revoked-key', remember: false });
+    const app = renderApp('/no/such/page');
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
+
+    await Promise.allSettled([
+      app.queryClient.fetchQuery(reportQueries.list()),
+      app.queryClient.fetchQuery(reportQueries.list({ page: 2 })),
+    ]);
+    await screen.findByText('The API key is missing or invalid.');
+    expect(screen.getAllByText('The API key is missing or invalid.')).toHaveLength(1);
+
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    await waitFor(() =>
+      expect(screen.queryByText('The API key is missing or invalid.')).not.toBeInTheDocument(),
+    );
+  });
+});

@@ -1,0 +1,30 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { ReactNode } from 'react';
+import { wireQueryClient } from './query-wiring';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
+
+export interface AppProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** 'test' turns off Mantine's transitions and portals. */
+  env?: 'default' | 'test';
+}
+
+/** Theme, colour scheme and data cache; the router goes inside. */
+export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  useEffect(() => wireQueryClient(queryClient), [queryClient]);
+  return (
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+      env={env}
+    >
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}

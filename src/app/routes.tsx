@@ -1,0 +1,56 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { redirect } from 'react-router-dom';
+import type { LoaderFunction, RouteObject } from 'react-router-dom';
+import { HOME_PATH } from './navigation';
+import type { RouteHandle } from './navigation';
+import { PageLoading } from './page-loading';
+import { RouteErrorBoundary } from './route-error-boundary';
+import { ShellLayout } from './shell-layout';
+
+/** What a lazily loaded page module exports. */
+interface PageModule {
+  Component: ComponentType;
+  /** Builds the page's loader around the app's QueryClient: no module imports a client of its own. */
+  createLoader?: (queryClient: QueryClient) => LoaderFunction;
+}
+
+function page(module: PageModule, queryClient: QueryClient): Pick<RouteObject, 'Component' | 'loader'> {
+  return { Component: module.Component, loader: module.createLoader?.(queryClient) };
+}
+
+function handle(title: string): RouteHandle {
+  return { title };
+}
+
+/** The dashboard's routes. Every page is its own chunk, loaded when first visited. */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: ShellLayout,
+      // Only a crash of the shell itself lands here; page errors stay inside the shell (below).
+      ErrorBoundary: RouteErrorBoundary,
+      children: [
+        {
+          ErrorBoundary: RouteErrorBoundary,
+          HydrateFallback: PageLoading,
+          children: [
+            // The loader redirects before anything renders; the component only quiets the router's check.
+            { index: true, loader: () => redirect(HOME_PATH), Component: PageLoading },
+            {
+              path: 'settings',
+              handle: handle('Settings'),
+              lazy: () => import('@/features/settings/settings-page').then((m) => page(m, queryClient)),
+            },
+            {
+              path: '*',
+              handle: handle('Page not found'),
+              lazy: () => import('./not-found-page').then((m) => page(m, queryClient)),
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,54 @@
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Button.css';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconKey, IconRefresh } from '@tabler/icons-react';
+import { isApiError } from '@/api/errors';
+import { ApiKeyMessage } from './api-key-message';
+
+export interface ErrorStateProps {
+  error: unknown;
+  onRetry: () => void;
+  /** What failed to load, e.g. "The reports could not be loaded." */
+  title?: string;
+  /** True while the retry is running. */
+  retrying?: boolean;
+}
+
+function messageOf(error: unknown): string {
+  if (isApiError(error)) return error.message;
+  // Anything else is a bug in the dashboard, not a message written for people.
+  return 'An unexpected error occurred in the dashboard.';
+}
+
+/** A failed load, shown where the data would be, with Retry; a bad key also points to Settings. */
+export function ErrorState({
+  error,
+  onRetry,
+  title = 'This could not be loaded',
+  retrying = false,
+}: ErrorStateProps) {
+  const keyProblem = isApiError(error) && error.kind === 'unauthenticated';
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      title={title}
+      icon={keyProblem ? <IconKey aria-hidden /> : <IconAlertTriangle aria-hidden />}
+    >
+      <Stack gap="sm" align="flex-start">
+        {keyProblem ? <ApiKeyMessage /> : <Text size="sm">{messageOf(error)}</Text>}
+        <Group gap="sm">
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} aria-hidden />}
+            onClick={onRetry}
+            loading={retrying}
+          >
+            Retry
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}

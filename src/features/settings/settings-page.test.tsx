@@ -1,0 +1,263 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { readConnection, saveConnection } from '@/api/connection';
+import { reportQueries } from '@/api/reports';
+import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as SettingsPage } from './settings-page';
+
+const REMOTE = 'https://reports.example.com';
+
+function storedValues(storage: Storage): string[] {
+  return Object.keys(storage).map((key) => storage.getItem(key) ?? '');
+}
+
+function renderSettings(options: Parameters<typeof renderWithProviders>[1] = {}) {
+  const view = renderWithProviders(<SettingsPage />, { route: '/settings', ...options });
+  const form = () => screen.getByRole('form', { name: 'Connection settings' });
+  return {
+    ...view,
+    baseUrl: () => within(form()).getByRole('textbox', { name: 'Base URL' }),
+    apiKey: () => within(form()).getByLabelText('API key'),
+    remember: () => within(form()).getByRole('checkbox', { name: 'Remember this key on this device' }),
+    save: () => within(form()).getByRole('button', { name: 'Save' }),
+    test: () => within(form()).getByRole('button', { name: 'Test connection' }),
+  };
+}
+
+/** Requests that reached the network during the test, as MSW saw them. */
+function recordRequests(): Request[] {
+  const seen: Request[] = [];
+  server.events.on('request:start', ({ request }) => {
+    seen.push(request.clone());
+  });
+  return seen;
+}
+
+describe('Settings: saving', () => {
+  it('starts empty, meaning the API of this site, with no key', () => {
+    const page = renderSettings();
+    expect(page.baseUrl()).toHaveValue('');
+    expect(page.apiKey()).toHaveValue('');
+    expect(page.remember()).not.toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Forget key' })).not.toBeInTheDocument();
+    expect(
+      screen.getByText(/in use now: the api at this site \(same origin\); api key none saved/i),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the key for this tab only unless Remember is ticked, and trims /api/v1 from the base URL', async () => {
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), `${REMOTE}/api/v1/`);
+    await page.user.type(page.apiKey(), 'tab-key');
+    await page.user.click(page.save());
+
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(page.baseUrl()).toHaveValue(REMOTE);
+    expect(storedValues(window.sessionStorage)).toContain('tab-key');
+    expect(storedValues(window.localStorage)).not.toContain('tab-key');
+    expect(storedValues(window.localStorage)).toContain(REMOTE);
+
+    // A reload of the tab keeps both.
+    page.unmount();
+    const reloaded = renderSettings();
+    expect(reloaded.baseUrl()).toHaveValue(REMOTE);
+    expect(reloaded.apiKey()).toHaveValue('tab-key');
+    reloaded.unmount();
+
+    // Closing the browser ends the session: the base URL stays, the key goes.
+    window.sessionStorage.clear();
+    const reopened = renderSettings();
+    expect(reopened.baseUrl()).toHaveValue(REMOTE);
+    expect(reopened.apiKey()).toHaveValue('');
+  });
+
+  it('keeps the key on the device when Remember is ticked, and only there', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'old-tab-key', remember: false });
+    const page = renderSettings();
+    await page.user.clear(page.apiKey());
+    await page.user.type(page.apiKey(), 'device-key');
+    await page.user.click(page.remember());
+    await page.user.click(page.save());
+
+    expect(await screen.findByText(/kept on this device/)).toBeInTheDocument();
+    expect(storedValues(window.localStorage)).toContain('device-key');
+    expect(storedValues(window.sessionStorage)).not.toContain('device-key');
+    expect(storedValues(window.sessionStorage)).not.toContain('old-tab-key');
+
+    page.unmount();
+    window.sessionStorage.clear();
+    const reopened = renderSettings();
+    expect(reopened.apiKey()).toHaveValue('device-key');
+    expect(reopened.remember()).toBeChecked();
+  });
+
+  it('Forget key removes the key from both storages and the form', async () => {
+    saveConnection({ baseUrl: REMOTE, apiKey: 'device-key', remember: true });
+    const page = renderSettings();
+    expect(page.apiKey()).toHaveValue('device-key');
+
+    await page.user.click(screen.getByRole('button', { name: 'Forget key' }));
+
+    expect(await screen.findByText('API key forgotten')).toBeInTheDocument();
+    expect(page.apiKey()).toHaveValue('');
+    expect(storedValues(window.localStorage)).not.toContain('device-key');
+    expect(storedValues(window.sessionStorage)).not.toContain('device-key');
+    expect(readConnection()).toMatchObject({ baseUrl: REMOTE, apiKey: null });
+    expect(screen.queryByRole('button', { name: 'Forget key' })).not.toBeInTheDocument();
+  });
+
+  it('refuses a base URL that is not an absolute http(s) address, and a key with spaces', async () => {
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), 'reports.example.com');
+    await page.user.type(page.apiKey(), 'two words');
+    await page.user.click(page.save());
+
+    expect(
+      await screen.findByText('Enter a full address starting with http:// or https://.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/an api key has no spaces/i)).toBeInTheDocument();
+    expect(page.baseUrl()).toHaveAttribute('aria-invalid', 'true');
+    expect(window.localStorage.length).toBe(0);
+    expect(window.sessionStorage.length).toBe(0);
+
+    await page.user.clear(page.baseUrl());
+    await page.user.type(page.baseUrl(), 'ftp://reports.example.com');
+    await page.user.click(page.save());
+    expect(await screen.findByText('The address must start with http:// or https://.')).toBeInTheDocument();
+  });
+
+  it('drops every cached answer when the key changes, and again on Forget key', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'first-key', remember: false });
+    const page = renderSettings();
+    const listKey = reportQueries.list().queryKey;
+    page.queryClient.setQueryData(listKey, {
+      items: [],
+      meta: { currentPage: 1, lastPage: 1, perPage: 10, total: 0, from: null, to: null },
+    });
+
+    await page.user.clear(page.apiKey());
+    await page.user.type(page.apiKey(), 'second-key');
+    await page.user.click(page.save());
+    await waitFor(() => expect(page.queryClient.getQueryCache().getAll()).toHaveLength(0));
+
+    page.queryClient.setQueryData(listKey, {
+      items: [],
+      meta: { currentPage: 1, lastPage: 1, perPage: 10, total: 0, from: null, to: null },
+    });
+    await page.user.click(screen.getByRole('button', { name: 'Forget key' }));
+    await waitFor(() => expect(page.queryClient.getQueryCache().getAll()).toHaveLength(0));
+  });
+
+  it('keeps cached answers when Save changes nothing', async () => {
+    saveConnection({ baseUrl: '', apiKey: 'same-key', remember: false });
+    const page = renderSettings();
+    page.queryClient.setQueryData(['reports', 'list', { per_page: 10 }], 'cached');
+    await page.user.click(page.save());
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(page.queryClient.getQueryData(['reports', 'list', { per_page: 10 }])).toBe('cached');
+  });
+});
+
+describe('Settings: Test connection', () => {
+  it('connects with the typed values, sends the key only as a Bearer header and saves nothing', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: 'saved-but-wrong', remember: false });
+    const requests = recordRequests();
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), `${REMOTE}/api/v1`);
+    await page.user.clear(page.apiKey());
+    await page.user.type(page.apiKey(), REAL_API_KEY);
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Connected')).toBeInTheDocument();
+    expect(result).toHaveTextContent(`The API at ${REMOTE} accepted this key. Save to use these settings.`);
+
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request?.url).toMatch(new RegExp(`^${REMOTE}/api/v1/reports\\?`));
+    expect(request?.url).not.toContain(REAL_API_KEY);
+    expect(request?.headers.get('Authorization')).toBe(`Bearer ${REAL_API_KEY}`);
+    expect(readConnection()).toMatchObject({ baseUrl: '', apiKey: 'saved-but-wrong' });
+  });
+
+  it('says the key is invalid when the API answers 401', async () => {
+    useRealApi();
+    const page = renderSettings();
+    await page.user.type(page.apiKey(), 'wrong-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Invalid API key')).toBeInTheDocument();
+    expect(result).toHaveTextContent('The API key is missing or invalid.');
+    expect(result).not.toHaveTextContent('wrong-key');
+  });
+
+  it('says the account has no API access on a 403 "no access to this feature"', async () => {
+    server.use(
+      http.get('*/api/v1/reports', () =>
+        HttpResponse.json({ message: "You don't have access to this feature." }, { status: 403 }),
+      ),
+    );
+    const page = renderSettings();
+    await page.user.type(page.apiKey(), 'free-plan-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('No API access for this account')).toBeInTheDocument();
+    expect(result).toHaveTextContent('This account is not allowed to use the API.');
+  });
+
+  it('says the API is unreachable on a network failure, with the same-origin hint', async () => {
+    server.use(http.get(`${REMOTE}/api/v1/reports`, () => HttpResponse.error()));
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Could not reach the API')).toBeInTheDocument();
+    expect(result).toHaveTextContent(/CORS/);
+    expect(result).toHaveTextContent(/same origin/);
+    expect(result).toHaveTextContent(/proxy/);
+  });
+
+  it('says the address answers but is not this API when the body is something else', async () => {
+    server.use(
+      http.get(`${REMOTE}/api/v1/reports`, () =>
+        HttpResponse.html('<!doctype html><title>Welcome</title><h1>Welcome to nginx</h1>'),
+      ),
+    );
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('This is not the Webpage Report Service API')).toBeInTheDocument();
+    expect(result).toHaveTextContent(REMOTE);
+  });
+
+  it('asks for a key before testing, without sending anything', async () => {
+    const requests = recordRequests();
+    const page = renderSettings();
+    await page.user.click(page.test());
+
+    expect(await screen.findByText('Enter an API key to test the connection.')).toBeInTheDocument();
+    expect(page.apiKey()).toHaveFocus();
+    expect(requests).toHaveLength(0);
+  });
+
+  it('hides a result once the values it was run with are edited', async () => {
+    useRealApi();
+    const page = renderSettings();
+    await page.user.type(page.apiKey(), REAL_API_KEY);
+    await page.user.click(page.test());
+    expect(await screen.findByText('Connected')).toBeInTheDocument();
+
+    await page.user.type(page.apiKey(), 'x');
+    expect(screen.queryByText('Connected')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,23 @@
+// Styles first, so that every stylesheet imported later comes after Mantine's base.
+import '@/app/styles';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createQueryClient } from '@/api/query-client';
+import { App } from '@/app/app';
+import { createAppRouter } from '@/app/router';
+import { applySignInLink } from '@/app/sign-in-link';
+
+// Before the router reads the address: the key must not linger in it for even one render.
+applySignInLink();
+
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element.');
+
+createRoot(container).render(
+  <StrictMode>
+    <App queryClient={queryClient} router={router} />
+  </StrictMode>,
+);

@@ -1,0 +1,96 @@
+// Renders UI the way the app does: Mantine (test env: no transitions, no portals), a fresh
+// QueryClient with the app's wiring (401 message, cache cleared on a connection change) and a
+// memory data router. Pass one element to render it at every path, or route objects to route.
+import { Notifications, notifications } from '@mantine/notifications';
+import type { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { Outlet, RouterProvider, createMemoryRouter } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
+import { afterEach, vi } from 'vitest';
+import { createQueryClient } from '@/api/query-client';
+import { AppProviders } from '@/app/providers';
+
+// jsdom lacks what Mantine and the router reach for; these behave like a desktop browser with a
+// light colour scheme preference.
+if (typeof window.matchMedia !== 'function') {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+if (typeof window.ResizeObserver !== 'function') {
+  window.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+// jsdom reports window.scrollTo (called by ScrollRestoration) as "not implemented" on console.error.
+window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+// Mantine keeps notifications in a module-level store: without this they would leak between tests.
+afterEach(() => {
+  notifications.clean();
+});
+
+/** The app's QueryClient defaults, without retries, so a failure shows at once. */
+export function createTestQueryClient(): QueryClient {
+  const queryClient = createQueryClient();
+  const defaults = queryClient.getDefaultOptions();
+  queryClient.setDefaultOptions({
+    ...defaults,
+    queries: { ...defaults.queries, retry: false },
+    mutations: { ...defaults.mutations, retry: false },
+  });
+  return queryClient;
+}
+
+export interface RenderWithProvidersOptions {
+  /** The path to start at; '/' by default. */
+  route?: string;
+  queryClient?: QueryClient;
+}
+
+function WithNotifications() {
+  return (
+    <>
+      <Outlet />
+      <Notifications />
+    </>
+  );
+}
+
+/**
+ * Renders `ui` (at any path, with a notifications host) or the given routes (which bring their own
+ * shell, as the app's do) and returns Testing Library's result plus a user-event instance, the
+ * router and the QueryClient.
+ */
+export function renderWithProviders(
+  ui: ReactElement | RouteObject[],
+  options: RenderWithProvidersOptions = {},
+) {
+  const queryClient = options.queryClient ?? createTestQueryClient();
+  const routes: RouteObject[] = Array.isArray(ui)
+    ? ui
+    : [{ element: <WithNotifications />, children: [{ path: '*', element: ui }] }];
+  const router = createMemoryRouter(routes, { initialEntries: [options.route ?? '/'] });
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders queryClient={queryClient} env="test">
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, user, router, queryClient };
+}
