@@ -9,7 +9,7 @@ import { pageEnvelope, reportListQuerySchema } from '../http/pagination';
 import { projectFromUrl } from '../storage/text';
 import type { AnalysisFields } from '../storage/types';
 import { parseStoreInput, parseUpdateInput } from './report-input';
-import { reportBody } from './serialise';
+import { reportListResponse, reportResponse } from './serialise';
 
 /** A report id from the path, or null for anything that cannot be one (answered 404). */
 function parseId(value: string): number | null {
@@ -46,10 +46,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         limit: q.per_page,
         offset: (q.page - 1) * q.per_page,
       });
-      return c.json(
-        { data: page.items.map(reportBody), ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), status: 200 },
-        200,
-      );
+      return reportListResponse(c, page.items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
     })
     .post('/', async (c) => {
       const parsed = parseStoreInput(await readInput(c));
@@ -65,13 +62,13 @@ export function reportsRouter(deps: Required<AppDeps>) {
         ...analysed.analysis,
         now: now(),
       });
-      return c.json({ data: reportBody(report), status: 201 }, 201);
+      return reportResponse(c, report, 201);
     })
     .get('/:id', async (c) => {
       const id = parseId(c.req.param('id'));
       const report = id === null ? null : await storage.getReport(id);
       if (!report) return errorResponse(c, 404);
-      return c.json({ data: reportBody(report), status: 200 }, 200);
+      return reportResponse(c, report, 200);
     })
     .on(['PUT', 'PATCH'], '/:id', async (c) => {
       const id = parseId(c.req.param('id'));
@@ -90,11 +87,11 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
       // A request that changes nothing leaves updated_at alone, as the service does.
       if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined && !analysis) {
-        return c.json({ data: reportBody(current), status: 200 }, 200);
+        return reportResponse(c, current, 200);
       }
       const updated = await storage.updateReport(id, { privacy, passwordHash, analysis, now: now() });
       if (!updated) return errorResponse(c, 404);
-      return c.json({ data: reportBody(updated), status: 200 }, 200);
+      return reportResponse(c, updated, 200);
     })
     .delete('/:id', async (c) => {
       const id = parseId(c.req.param('id'));

@@ -3,8 +3,29 @@ import type { Db } from './database';
 
 const RESULT_CODES: Record<Result, number> = { bad: 0, decent: 1, good: 2 };
 const DELETED = -1;
-// Joins the URLs into one string; a search containing it falls back to testing URL by URL.
-const SEPARATOR = '\u0000';
+// Each URL's trigrams (three consecutive UTF-16 code units) set bits in a signature of this many
+// 32-bit words. A URL containing the search text has every bit of the text's own signature, so
+// URLs lacking one are skipped without looking at them. 256 bits: a typical URL sets about a
+// seventh of them, and a search of a few letters passes a few per cent of the other URLs.
+const SIGNATURE_WORDS = 8;
+const SIGNATURE_BITS = SIGNATURE_WORDS * 32;
+
+function trigramBit(a: number, b: number, c: number): number {
+  return (Math.imul(Math.imul((a << 16) | b, 0x9e3779b1) ^ c, 0x85ebca6b) >>> 0) % SIGNATURE_BITS;
+}
+
+/** The signature of `text`'s trigrams, written into `into` (SIGNATURE_WORDS words, cleared). */
+function sign(text: string, into: Int32Array): void {
+  into.fill(0);
+  for (let i = 2; i < text.length; i++) {
+    const bit = trigramBit(text.charCodeAt(i - 2), text.charCodeAt(i - 1), text.charCodeAt(i));
+    into[bit >>> 5] = (into[bit >>> 5] as number) | (1 << (bit & 31));
+  }
+}
+
+// Rows read per step of a build: small enough that a background step delays a request by a few
+// milliseconds at most, large enough that the steps' own overhead does not count.
+const CHUNK_ROWS = 5000;
 
 export interface SearchQuery {
   /** Already in searchForm(). */
@@ -22,66 +43,136 @@ export interface SearchQuery {
  * result), with the reports' order by each sort key as arrays of positions.
  *
  * A substring search cannot use a B-tree index, and SQLite tests every URL at a few hundred
- * nanoseconds each; a loop over JavaScript strings takes a tenth of that, and walking a
- * precomputed order finds a page of matches without sorting them, however many there are.
+ * nanoseconds each; a loop over JavaScript strings takes a tenth of that, a trigram signature
+ * per URL spares most of the URLs that cannot match even that, and walking a precomputed order
+ * finds a page of matches without sorting them, however many there are.
  * The copy follows this connection's own writes as they happen and is rebuilt from the
  * database when another connection has written (SQLite's `data_version` says so).
+ *
+ * The copy is read in chunks of rows in id order. warmUp() reads them in the background, a
+ * chunk per turn of the event loop, so that a server opening a large database has the copy
+ * ready before its first search without blocking the requests that come meanwhile; a search
+ * arriving earlier reads the chunks that are left itself.
  */
-export function createSearchIndex(db: Db) {
-  const readAll = db.prepare('SELECT id, url_search, project, result FROM reports ORDER BY id').raw();
+export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRows?: number } = {}) {
+  const readChunk = db
+    .prepare<[number, number], [number, string, string, Result]>(
+      'SELECT id, url_search, project, result FROM reports WHERE id > ? ORDER BY id LIMIT ?',
+    )
+    .raw();
   const readOrder = {
-    generated_at: db.prepare('SELECT id FROM reports ORDER BY generated_at, id').pluck(),
-    url: db.prepare('SELECT id FROM reports ORDER BY url, id').pluck(),
+    generated_at: db.prepare<[], number>('SELECT id FROM reports ORDER BY generated_at, id').pluck(),
+    url: db.prepare<[], number>('SELECT id FROM reports ORDER BY url, id').pluck(),
   };
+  const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
 
-  let built = false;
+  // 'partial': the rows up to lastReadId are in, read since the database was at buildVersion.
+  let state: 'empty' | 'partial' | 'built' = 'empty';
+  let buildVersion = -1;
+  let lastReadId = 0;
   let dataVersion = -1;
+  // Position i describes report ids[i]; ids ascend, so a position is found by binary search.
   let ids: number[] = [];
   let texts: string[] = [];
   let projects: string[] = [];
-  let results: number[] = [];
   let deleted = 0;
-  const positions = new Map<number, number>();
+  let interned = new Map<string, string>();
   let orders: Partial<Record<Exclude<ReportSortKey, 'id'>, Int32Array>> = {};
-  let haystack: { text: string; starts: Int32Array } | null = null;
+  // Per position, in typed arrays grown by doubling so that a search's scan reads few bytes:
+  // the result code (or DELETED), and the signature words, word by word (word w of position
+  // i at w * capacity + i), because a scan tests one word of every position first.
+  let capacity = 0;
+  let codes = new Int8Array(0);
+  let signatures = new Int32Array(0);
+  const scratch = new Int32Array(SIGNATURE_WORDS);
+  // How many URLs have each bit set (deletions not subtracted): a search tests its rarest bit
+  // first, which turns most URLs away with one test.
+  let bitCounts = new Int32Array(SIGNATURE_BITS);
+  let pending: NodeJS.Immediate | null = null;
+  let stopped = false;
+  let waiting: (() => void)[] = [];
 
-  function joined(): { text: string; starts: Int32Array } {
-    if (haystack) return haystack;
-    const starts = new Int32Array(texts.length);
-    let offset = 0;
-    for (let i = 0; i < texts.length; i++) {
-      starts[i] = offset;
-      offset += (texts[i] as string).length + SEPARATOR.length;
+  function positionOf(id: number): number | undefined {
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const at = ids[mid] as number;
+      if (at === id) return mid;
+      if (at < id) low = mid + 1;
+      else high = mid - 1;
     }
-    haystack = { text: texts.join(SEPARATOR), starts };
-    return haystack;
+    return undefined;
   }
 
-  function currentDataVersion(): number {
-    return db.pragma('data_version', { simple: true }) as number;
+  function grow(): void {
+    const larger = Math.max(1024, capacity * 2);
+    const grownCodes = new Int8Array(larger);
+    grownCodes.set(codes);
+    const grownSignatures = new Int32Array(SIGNATURE_WORDS * larger);
+    for (let word = 0; word < SIGNATURE_WORDS; word++) {
+      grownSignatures.set(signatures.subarray(word * capacity, (word + 1) * capacity), word * larger);
+    }
+    capacity = larger;
+    codes = grownCodes;
+    signatures = grownSignatures;
   }
 
-  function rebuild(): void {
+  function append(id: number, text: string, project: string, result: Result): void {
+    const position = ids.length;
+    if (position === capacity) grow();
+    codes[position] = RESULT_CODES[result];
+    sign(text, scratch);
+    for (let word = 0; word < SIGNATURE_WORDS; word++) {
+      const bits = scratch[word] as number;
+      signatures[word * capacity + position] = bits;
+      for (let rest = bits; rest !== 0; rest &= rest - 1) {
+        const bit = word * 32 + 31 - Math.clz32(rest & -rest);
+        bitCounts[bit] = (bitCounts[bit] as number) + 1;
+      }
+    }
+    ids.push(id);
+    texts.push(text);
+    projects.push(project);
+    lastReadId = id;
+  }
+
+  function reset(): void {
+    state = 'empty';
     ids = [];
     texts = [];
     projects = [];
-    results = [];
-    positions.clear();
+    interned = new Map();
     orders = {};
-    haystack = null;
+    capacity = 0;
+    codes = new Int8Array(0);
+    signatures = new Int32Array(0);
+    bitCounts = new Int32Array(SIGNATURE_BITS);
     deleted = 0;
-    const interned = new Map<string, string>();
-    for (const row of readAll.iterate() as IterableIterator<[number, string, string, Result]>) {
-      const [id, text, project, result] = row;
+    lastReadId = 0;
+  }
+
+  /** Reads the next chunk of rows; true once the copy is complete. */
+  function step(): boolean {
+    const version = readDataVersion.get() as number;
+    // Another connection wrote between two chunks: what was read may be out of date. (sync()
+    // would notice too, once built; starting over now spares reading the rest for nothing.)
+    if (state === 'partial' && version !== buildVersion) reset();
+    if (state === 'empty') {
+      state = 'partial';
+      buildVersion = version;
+    }
+    const rows = readChunk.all(lastReadId, chunkRows);
+    for (const [id, text, project, result] of rows) {
       let name = interned.get(project);
       if (name === undefined) interned.set(project, (name = project));
-      positions.set(id, ids.length);
-      ids.push(id);
-      texts.push(text);
-      projects.push(name);
-      results.push(RESULT_CODES[result]);
+      append(id, text, name, result);
     }
-    built = true;
+    if (rows.length === chunkRows) return false;
+    state = 'built';
+    dataVersion = buildVersion;
+    interned = new Map();
+    return true;
   }
 
   function order(key: Exclude<ReportSortKey, 'id'>): Int32Array {
@@ -92,12 +183,12 @@ export function createSearchIndex(db: Db) {
     if (key === 'result') {
       // Ascending result is bad, decent, good (also their alphabetical order), ties by id.
       for (let code = 0; code <= 2; code++) {
-        for (let i = 0; i < ids.length; i++) if (results[i] === code) positionsInOrder[n++] = i;
+        for (let i = 0; i < ids.length; i++) if (codes[i] === code) positionsInOrder[n++] = i;
       }
     } else {
-      for (const id of readOrder[key].iterate() as IterableIterator<number>) {
-        const position = positions.get(id);
-        if (position !== undefined) positionsInOrder[n++] = position;
+      for (const id of readOrder[key].all()) {
+        const position = positionOf(id);
+        if (position !== undefined && codes[position] !== DELETED) positionsInOrder[n++] = position;
       }
     }
     const complete = n === positionsInOrder.length ? positionsInOrder : positionsInOrder.slice(0, n);
@@ -107,9 +198,63 @@ export function createSearchIndex(db: Db) {
 
   /** Brings the copy up to date; call inside the read transaction that also reads the rows. */
   function sync(): void {
-    const version = currentDataVersion();
-    if (!built || version !== dataVersion || deleted > ids.length / 4) rebuild();
-    dataVersion = version;
+    if (state === 'built') {
+      const version = readDataVersion.get() as number;
+      if (version === dataVersion && deleted <= ids.length / 4) return;
+      reset();
+    }
+    while (!step());
+  }
+
+  // One piece of work per turn of the event loop: a chunk of rows, then the orders a sorted
+  // search needs; true while there is more to do. Any failure (the database closed under it,
+  // say) just ends the warm-up: a search builds what is missing itself, and reports the error
+  // if it persists.
+  function warmStep(): boolean {
+    if (stopped || !db.open) return false;
+    // A transaction left open across turns of the event loop (BEGIN by hand) may hold rows
+    // that are not committed; its own writes invalidate the copy and schedule this again.
+    if (db.inTransaction) return false;
+    try {
+      if (state !== 'built') {
+        step();
+        return true;
+      }
+      if (readDataVersion.get() !== dataVersion) {
+        reset();
+        return true;
+      }
+      const missing = (['generated_at', 'url', 'result'] as const).find((key) => !orders[key]);
+      if (missing) {
+        order(missing);
+        return true;
+      }
+    } catch {
+      // Left to the next search, as above.
+    }
+    return false;
+  }
+
+  function settle(): void {
+    const resolve = waiting;
+    waiting = [];
+    for (const done of resolve) done();
+  }
+
+  function invalidate(): void {
+    reset();
+    schedule();
+  }
+
+  function schedule(): void {
+    if (pending || stopped) return;
+    pending = setImmediate(() => {
+      pending = null;
+      if (warmStep()) schedule();
+      else settle();
+    });
+    // A command that opens the database and ends must not wait for this, unless it asked to.
+    if (waiting.length === 0) pending.unref();
   }
 
   return {
@@ -118,35 +263,38 @@ export function createSearchIndex(db: Db) {
       sync();
       const n = ids.length;
       const matches = new Uint8Array(n);
+      const { search, project } = query;
       const resultCode = query.result === undefined ? -2 : RESULT_CODES[query.result];
+      // The signature bits a matching URL must have, as (where the word's column starts, bits)
+      // pairs: the rarest bit alone first, then every word the search text sets bits in.
+      const wanted = new Int32Array(SIGNATURE_WORDS);
+      sign(search, wanted);
+      const checks: number[] = [];
+      let rarest = -1;
+      for (let bit = 0; bit < SIGNATURE_BITS; bit++) {
+        if (((wanted[bit >>> 5] as number) & (1 << (bit & 31))) === 0) continue;
+        if (rarest === -1 || (bitCounts[bit] as number) < (bitCounts[rarest] as number)) rarest = bit;
+      }
+      if (rarest !== -1) checks.push((rarest >>> 5) * capacity, 1 << (rarest & 31));
+      for (let word = 0; word < SIGNATURE_WORDS; word++) {
+        if (wanted[word] !== 0) checks.push(word * capacity, wanted[word] as number);
+      }
       let total = 0;
-      const consider = (i: number) => {
-        const code = results[i];
-        if (code === DELETED) return;
-        if (resultCode !== -2 && code !== resultCode) return;
-        if (query.project !== undefined && projects[i] !== query.project) return;
+      for (let i = 0; i < n; i++) {
+        const code = codes[i];
+        if (code === DELETED || (resultCode !== -2 && code !== resultCode)) continue;
+        if (project !== undefined && projects[i] !== project) continue;
+        let possible = true;
+        for (let k = 0; k < checks.length; k += 2) {
+          const bits = checks[k + 1] as number;
+          if (((signatures[(checks[k] as number) + i] as number) & bits) !== bits) {
+            possible = false;
+            break;
+          }
+        }
+        if (!possible || !(texts[i] as string).includes(search)) continue;
         matches[i] = 1;
         total++;
-      };
-      if (query.search.includes(SEPARATOR)) {
-        for (let i = 0; i < n; i++) if ((texts[i] as string).includes(query.search)) consider(i);
-      } else {
-        // One native indexOf over all URLs jumps from match to match; a loop of includes()
-        // calls would pay its per-call cost for every report.
-        const { text, starts } = joined();
-        let at = text.indexOf(query.search);
-        while (at !== -1) {
-          let low = 0;
-          let high = n - 1;
-          while (low < high) {
-            const mid = (low + high + 1) >> 1;
-            if ((starts[mid] as number) <= at) low = mid;
-            else high = mid - 1;
-          }
-          consider(low);
-          if (low + 1 >= n) break;
-          at = text.indexOf(query.search, starts[low + 1]);
-        }
       }
       const page: number[] = [];
       if (query.offset >= total) return { ids: page, total };
@@ -174,48 +322,62 @@ export function createSearchIndex(db: Db) {
       return { ids: page, total };
     },
 
+    /** Builds the copy in the background, a chunk at a time; a no-op once it is complete. */
+    warmUp(): void {
+      schedule();
+    },
+
+    /** Resolves once no background work is left to do (done, given up or stopped). */
+    whenWarm(): Promise<void> {
+      if (!pending) return Promise.resolve();
+      pending.ref();
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+
+    /** Ends any background work; call before closing the database. */
+    stop(): void {
+      stopped = true;
+      if (pending) clearImmediate(pending);
+      pending = null;
+      settle();
+    },
+
     /** After this connection committed a new report. */
     added(report: { id: number; urlSearch: string; project: string; result: Result }): void {
-      if (!built) return;
-      const last = ids.at(-1);
-      if (last !== undefined && report.id <= last) {
-        built = false;
+      if (state === 'empty') return;
+      if (report.id <= lastReadId) {
+        // Ids only grow; anything else means the copy cannot be trusted.
+        invalidate();
         return;
       }
-      positions.set(report.id, ids.length);
-      ids.push(report.id);
-      texts.push(report.urlSearch);
-      projects.push(report.project);
-      results.push(RESULT_CODES[report.result]);
+      // A build still reading chunks reads this row in a later one.
+      if (state === 'partial') return;
+      append(report.id, report.urlSearch, report.project, report.result);
       orders = {};
-      haystack = null;
     },
 
     /** After this connection committed new analysis results (result and generated_at moved). */
     reanalysed(id: number, result: Result): void {
-      const position = positions.get(id);
-      if (!built || position === undefined) return;
-      results[position] = RESULT_CODES[result];
+      // A row not read yet is read with its new result.
+      const position = positionOf(id);
+      if (position === undefined || codes[position] === DELETED) return;
+      codes[position] = RESULT_CODES[result];
       orders = {};
     },
 
     /** After this connection committed the deletion of reports. */
     removed(removedIds: Iterable<number>): void {
-      if (!built) return;
       for (const id of removedIds) {
-        const position = positions.get(id);
-        if (position === undefined) continue;
-        positions.delete(id);
-        results[position] = DELETED;
+        const position = positionOf(id);
+        if (position === undefined || codes[position] === DELETED) continue;
+        codes[position] = DELETED;
         deleted++;
       }
       // Orders skip deleted positions through `matches`, so they stay valid.
     },
 
-    /** Forgets everything: the next query reads the database again. */
-    invalidate(): void {
-      built = false;
-    },
+    /** Forgets everything: the copy is read again, in the background or by the next search. */
+    invalidate,
   };
 }
 

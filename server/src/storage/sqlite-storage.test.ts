@@ -316,4 +316,133 @@ describe('search', () => {
     expect(page.items.map((r) => r.url)).toEqual(['https://kept.example/shop']);
     await storage.close();
   });
+
+  describe('built in the background after opening', () => {
+    // More reports than the background build reads in one turn of the event loop, so that
+    // writes can land while it is half done.
+    const CHUNK = 100;
+    const REPORTS = CHUNK * 2.5;
+    const openStorage = (db: Db) => createSqliteStorage(db, { searchChunkRows: CHUNK });
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    /** A database file holding `count` reports, written by SQL for speed; every third URL has "shop". */
+    function filledFile(count = REPORTS): string {
+      const file = path.join(tempDir(), 'reports.db');
+      const db = openDatabase(file);
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?),
+           u(i, url, project) AS (
+             SELECT i, 'https://site' || (i % 7) || '.example/page-' || ((i * 7919) % 1000) || iif(i % 3 = 0, '/shop', ''), 'site' || (i % 7) || '.example' FROM n
+           )
+         INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at)
+         SELECT url, url, project, 0, CASE i % 3 WHEN 0 THEN 'good' WHEN 1 THEN 'bad' ELSE 'decent' END, 50,
+           printf('2026-01-%02dT00:00:00.000000Z', 1 + (i * 31) % 28), '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z'
+         FROM u`,
+      ).run(count);
+      db.exec(`INSERT INTO report_results (report_id, results) SELECT id, '{}' FROM reports;
+        INSERT INTO projects (project, project_search, reports, created_at)
+          SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project;`);
+      db.close();
+      return file;
+    }
+
+    const queries = [
+      { search: 'shop', sortBy: 'id', sort: 'desc', limit: 25, offset: 0 },
+      { search: 'shop', result: 'good', sortBy: 'url', sort: 'asc', limit: 25, offset: 10 },
+      { search: 'SHOP', project: 'site3.example', sortBy: 'generated_at', sort: 'desc', limit: 10, offset: 0 },
+      { search: 'page-1', sortBy: 'result', sort: 'asc', limit: 25, offset: 10 },
+      { search: 'e', sortBy: 'url', sort: 'desc', limit: 10, offset: REPORTS - 20 },
+    ] as const;
+    async function expectSqlAnswers(storage: ReturnType<typeof createSqliteStorage>, db: Db) {
+      for (const q of queries) {
+        const page = await storage.listReports(q);
+        expect({ total: page.total, ids: page.items.map((r) => r.id) }, JSON.stringify(q)).toEqual(bruteForce(db, q));
+      }
+    }
+    const late = (url: string) => ({ url, project: projectFromUrl(url), privacy: 0 as const, passwordHash: null, ...BAD, now: new Date('2026-03-01T00:00:00Z') });
+
+    it('is ready before the first search asks for it', async () => {
+      const db = openDatabase(filledFile());
+      const storage = openStorage(db);
+      await storage.searchWarmedUp();
+      // A row written past the storage on its own connection (which no other connection
+      // notices either) is in the database but not in the copy, so a search shows whether
+      // the copy was read before it was asked.
+      db.prepare(
+        `INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at)
+         VALUES ('https://unseen.example/shop', 'https://unseen.example/shop', 'unseen.example', 0, 'good', 90, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`,
+      ).run();
+      const page = await storage.listReports({ search: 'unseen', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 });
+      expect(page.total).toBe(0);
+      await storage.close();
+    });
+
+    it('answers as SQL would after this connection wrote while it was being built', async () => {
+      const db = openDatabase(filledFile());
+      const storage = openStorage(db);
+      await turn();
+      // Early ids are in the copy by now, late ones are not yet.
+      await storage.createReport(late('https://late.example/shop/1'));
+      await storage.deleteReport(3);
+      await storage.deleteReport(REPORTS - 3);
+      await storage.updateReport(6, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
+      await storage.updateReport(REPORTS - 6, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
+      await turn();
+      await storage.createReport(late('https://late.example/shop/2'));
+      await storage.deleteReport(REPORTS - 9);
+      await storage.searchWarmedUp();
+      await expectSqlAnswers(storage, db);
+      await storage.close();
+    });
+
+    it('answers as SQL would after another connection wrote while it was being built', async () => {
+      const file = filledFile();
+      const db = openDatabase(file);
+      const storage = openStorage(db);
+      await turn();
+      const other = openStorage(openDatabase(file));
+      await other.createReport(late('https://other.example/shop'));
+      await other.deleteReport(9);
+      await other.updateReport(12, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
+      await other.close();
+      await storage.searchWarmedUp();
+      await expectSqlAnswers(storage, db);
+      await storage.close();
+    });
+
+    it('answers as SQL would for more reports than it first makes room for, through writes', async () => {
+      const count = 2600;
+      const db = openDatabase(filledFile(count));
+      const storage = openStorage(db);
+      await storage.searchWarmedUp();
+      for (let i = 0; i < 3; i++) await storage.createReport(late(`https://late.example/shop/${i}`));
+      await storage.updateReport(count - 1, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
+      await storage.deleteReport(1500);
+      await expectSqlAnswers(storage, db);
+      await storage.close();
+    });
+
+    it('is finished by a search that comes before the background build is done', async () => {
+      const db = openDatabase(filledFile());
+      const storage = openStorage(db);
+      await turn();
+      await storage.deleteReport(12);
+      await expectSqlAnswers(storage, db);
+      await storage.close();
+    });
+
+    it('stops when the storage closes, and never touches a closed database', async () => {
+      const file = filledFile();
+      const storage = openStorage(openDatabase(file));
+      const warmed = storage.searchWarmedUp();
+      await turn();
+      await storage.close();
+      await warmed;
+      const db = openDatabase(file);
+      openStorage(db);
+      db.close();
+      // Any attempt to read the closed database would surface as an uncaught error here.
+      for (let i = 0; i < 5; i++) await turn();
+    });
+  });
 });

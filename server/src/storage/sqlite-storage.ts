@@ -1,5 +1,5 @@
+import type Database from 'better-sqlite3';
 import type { Privacy, Result } from '../../../src/api/contract';
-import type { StrictCheck } from '../../../src/api/schemas-strict';
 import type { Db } from './database';
 import { createSearchIndex } from './search-index';
 import { searchForm, toTimestamp } from './text';
@@ -27,6 +27,8 @@ interface ReportRow {
   generated_at: string;
   created_at: string;
   updated_at: string;
+  /** The stored JSON text of the results map; null only if its row were missing. */
+  results: string | null;
 }
 
 interface ApiKeyRow {
@@ -38,7 +40,7 @@ interface ApiKeyRow {
 }
 
 const REPORT_COLUMNS =
-  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at';
+  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, rr.results';
 
 // Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
 // Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
@@ -53,12 +55,36 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
   return { id: row.id, prefix: row.prefix, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
 }
 
+export interface SqliteStorage extends Storage {
+  /**
+   * Resolves once the background build of the in-memory search copy has nothing left to do.
+   * Nothing needs to wait for it (a search builds what is missing itself); benchmarks and
+   * tests do, to see the state a server reaches shortly after it starts.
+   */
+  searchWarmedUp(): Promise<void>;
+}
+
+export interface SqliteStorageOptions {
+  /** Reports the search copy reads per turn of the event loop while it is built; tests lower it. */
+  searchChunkRows?: number;
+}
+
 /** The SQLite implementation of Storage over a database from openDatabase(). */
-export function createSqliteStorage(db: Db): Storage {
-  const searchIndex = createSearchIndex(db);
+export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}): SqliteStorage {
+  const searchIndex = createSearchIndex(db, { chunkRows: options.searchChunkRows });
+  // A server opening a large database builds the search copy while it waits for its first
+  // requests, instead of making the first search wait ~0.5 s per 100,000 reports.
+  searchIndex.warmUp();
   const statements = {
-    getReport: db.prepare<[number], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports r WHERE r.id = ?`),
-    getResults: db.prepare<[number], { results: string }>('SELECT results FROM report_results WHERE report_id = ?'),
+    getReport: db.prepare<[number], ReportRow>(
+      `SELECT ${REPORT_COLUMNS} FROM reports r LEFT JOIN report_results rr ON rr.report_id = r.id WHERE r.id = ?`,
+    ),
+    reportExists: db.prepare<[number], number>('SELECT 1 FROM reports WHERE id = ?').pluck(),
+    // One statement for any page: the ids go in as a JSON array, and its order is the page's.
+    getPage: db.prepare<[string], ReportRow>(
+      `SELECT ${REPORT_COLUMNS} FROM json_each(?) AS j JOIN reports r ON r.id = j.value
+       LEFT JOIN report_results rr ON rr.report_id = r.id ORDER BY j.key`,
+    ),
     insertReport: db.prepare(
       `INSERT INTO reports (url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
        VALUES (@url, @url_search, @project, @privacy, @password_hash, @result, @score, @now, @now, @now)`,
@@ -95,7 +121,19 @@ export function createSqliteStorage(db: Db): Storage {
     revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
   };
 
-  function toReport(row: ReportRow, results: Record<string, StrictCheck>): ReportRecord {
+  // The statements whose text depends on the query (filters, sort key, the changed columns) are
+  // prepared once per distinct text: their number is small and fixed by the whitelists above.
+  const prepared = new Map<string, Database.Statement<unknown[], unknown>>();
+  function statement<Row>(sql: string): Database.Statement<unknown[], Row> {
+    let cached = prepared.get(sql);
+    if (!cached) prepared.set(sql, (cached = db.prepare<unknown[], unknown>(sql)));
+    return cached as Database.Statement<unknown[], Row>;
+  }
+  function pluck(sql: string): Database.Statement<unknown[], number> {
+    return statement<number>(sql).pluck();
+  }
+
+  function toReport(row: ReportRow): ReportRecord {
     return {
       id: row.id,
       url: row.url,
@@ -104,7 +142,7 @@ export function createSqliteStorage(db: Db): Storage {
       hasPassword: row.has_password === 1,
       result: row.result as Result,
       score: row.score,
-      results,
+      resultsJson: row.results ?? '{}',
       generatedAt: row.generated_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -113,35 +151,12 @@ export function createSqliteStorage(db: Db): Storage {
 
   function readReport(id: number): ReportRecord | null {
     const row = statements.getReport.get(id);
-    if (!row) return null;
-    const stored = statements.getResults.get(id);
-    return toReport(row, stored ? (JSON.parse(stored.results) as Record<string, StrictCheck>) : {});
-  }
-
-  const readReportConsistently = db.transaction(readReport);
-
-  function readResults(ids: number[]): Map<number, Record<string, StrictCheck>> {
-    const map = new Map<number, Record<string, StrictCheck>>();
-    if (ids.length === 0) return map;
-    const rows = db
-      .prepare<number[], { report_id: number; results: string }>(
-        `SELECT report_id, results FROM report_results WHERE report_id IN (${ids.map(() => '?').join(', ')})`,
-      )
-      .all(...ids);
-    for (const row of rows) map.set(row.report_id, JSON.parse(row.results) as Record<string, StrictCheck>);
-    return map;
+    return row ? toReport(row) : null;
   }
 
   function readPage(ids: number[]): ReportRecord[] {
     if (ids.length === 0) return [];
-    const placeholders = ids.map(() => '?').join(', ');
-    const rows = db.prepare<number[], ReportRow>(`SELECT ${REPORT_COLUMNS} FROM reports r WHERE r.id IN (${placeholders})`).all(...ids);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const results = readResults(ids);
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toReport(row, results.get(id) ?? {})] : [];
-    });
+    return statements.getPage.all(JSON.stringify(ids)).map(toReport);
   }
 
   const listReports = db.transaction((query: ReportListQuery): Page<ReportRecord> => {
@@ -160,16 +175,17 @@ export function createSqliteStorage(db: Db): Storage {
       params.push(query.result);
     }
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const total = db.prepare<unknown[], number>(`SELECT count(*) FROM reports r ${whereSql}`).pluck().get(...params) ?? 0;
+    const total = pluck(`SELECT count(*) FROM reports r ${whereSql}`).get(...params) ?? 0;
     if (query.offset >= total) return { items: [], total };
     const column = REPORT_SORT_COLUMNS[query.sortBy];
     const direction = DIRECTIONS[query.sort];
     const orderSql = column === 'id' ? `r.id ${direction}` : `r.${column} ${direction}, r.id ${direction}`;
     // Ids first, from a covering index, so a deep page skips its offset over index entries only.
-    const ids = db
-      .prepare<unknown[], number>(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
-      .pluck()
-      .all(...params, query.limit, query.offset);
+    const ids = pluck(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`).all(
+      ...params,
+      query.limit,
+      query.offset,
+    );
     return { items: readPage(ids), total };
   });
 
@@ -194,7 +210,7 @@ export function createSqliteStorage(db: Db): Storage {
   });
 
   const updateReport = db.transaction((id: number, changes: ReportChanges): ReportRecord | null => {
-    if (!statements.getReport.get(id)) return null;
+    if (statements.reportExists.get(id) === undefined) return null;
     const sets: string[] = ['updated_at = @now'];
     const params: Record<string, string | number | null> = { id, now: toTimestamp(changes.now) };
     if (changes.privacy !== undefined) {
@@ -211,7 +227,7 @@ export function createSqliteStorage(db: Db): Storage {
       params.result = changes.analysis.result;
       statements.replaceResults.run(JSON.stringify(changes.analysis.results), id);
     }
-    db.prepare(`UPDATE reports SET ${sets.join(', ')} WHERE id = @id`).run(params);
+    statement(`UPDATE reports SET ${sets.join(', ')} WHERE id = @id`).run(params);
     return readReport(id);
   });
 
@@ -228,16 +244,14 @@ export function createSqliteStorage(db: Db): Storage {
   const listProjects = db.transaction((query: ProjectListQuery): Page<ProjectRecord> => {
     const whereSql = query.search ? 'WHERE instr(project_search, ?) > 0' : '';
     const params = query.search ? [searchForm(query.search)] : [];
-    const total = db.prepare<unknown[], number>(`SELECT count(*) FROM projects ${whereSql}`).pluck().get(...params) ?? 0;
+    const total = pluck(`SELECT count(*) FROM projects ${whereSql}`).get(...params) ?? 0;
     if (query.offset >= total) return { items: [], total };
     const column = PROJECT_SORT_COLUMNS[query.sortBy];
     const direction = DIRECTIONS[query.sort];
     const orderSql = column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
-    const rows = db
-      .prepare<unknown[], { project: string; reports: number; created_at: string }>(
-        `SELECT project, reports, created_at FROM projects ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`,
-      )
-      .all(...params, query.limit, query.offset);
+    const rows = statement<{ project: string; reports: number; created_at: string }>(
+      `SELECT project, reports, created_at FROM projects ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset);
     return { items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: row.created_at })), total };
   });
 
@@ -269,7 +283,7 @@ export function createSqliteStorage(db: Db): Storage {
 
   return {
     listReports: async (query) => listReports.deferred(query),
-    getReport: async (id) => readReportConsistently.deferred(id),
+    getReport: async (id) => readReport(id),
     createReport: async (report) => {
       const created = createReport.immediate(report);
       afterCommit(() => searchIndex.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }));
@@ -296,7 +310,9 @@ export function createSqliteStorage(db: Db): Storage {
     listApiKeys: async () => statements.listKeys.all().map(toApiKey),
     activeApiKeyHashes: async () => statements.activeKeys.all(),
     revokeApiKey: async (id, now) => statements.revokeKey.run(toTimestamp(now), id).changes > 0,
+    searchWarmedUp: () => searchIndex.whenWarm(),
     close: async () => {
+      searchIndex.stop();
       db.close();
     },
   };

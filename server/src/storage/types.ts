@@ -10,7 +10,12 @@ export interface ReportRecord {
   hasPassword: boolean;
   result: Result;
   score: number;
-  results: Record<string, StrictCheck>;
+  /**
+   * The results map as JSON text, exactly as stored. Responses splice it in as it is: parsing
+   * and re-serialising kilobytes per report was most of a list request's time. Any valid JSON
+   * text of the map will do (a PostgreSQL adapter may hand over `results::text` of a jsonb).
+   */
+  resultsJson: string;
   generatedAt: string;
   createdAt: string;
   updatedAt: string;

@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
+import { pageEnvelope } from '../http/pagination';
+import type { ReportRecord } from '../storage/types';
+import { reportJson, reportListResponse, reportResponse } from './serialise';
+import { DECENT, GOOD } from './test-app';
+
+// Strings that JSON must escape, or that are easy to mangle when text is put together by hand.
+const AWKWARD = 'Straße "quoted" \\ back\\slash </script> \u2028\u2029 \u0000\u001f tab\t 🚀 \ud800 é';
+
+function record(overrides: Partial<ReportRecord> = {}): ReportRecord {
+  return {
+    id: 7,
+    url: `https://shop.example.com/${AWKWARD}`,
+    project: 'shop.example.com',
+    privacy: 2,
+    hasPassword: true,
+    result: GOOD.result,
+    score: GOOD.score,
+    resultsJson: JSON.stringify({ ...GOOD.results, title: { passed: true, importance: 'high', value: AWKWARD } }),
+    generatedAt: '2026-01-02T03:04:05.123456Z',
+    createdAt: '2026-01-01T00:00:00.000000Z',
+    updatedAt: '2026-01-02T03:04:05.123456Z',
+    ...overrides,
+  };
+}
+
+/** The body as it used to be built: an object with the results parsed, through JSON.stringify. */
+function viaObject(report: ReportRecord) {
+  return {
+    id: report.id,
+    url: report.url,
+    project: report.project,
+    privacy: report.privacy,
+    password: report.hasPassword,
+    result: report.result,
+    score: report.score,
+    results: JSON.parse(report.resultsJson) as unknown,
+    generated_at: report.generatedAt,
+    created_at: report.createdAt,
+    updated_at: report.updatedAt,
+  };
+}
+
+describe('report bodies written as text', () => {
+  it('are byte for byte what JSON.stringify gives for the same report', () => {
+    for (const report of [record(), record({ hasPassword: false, privacy: 0, resultsJson: '{}' }), record({ resultsJson: JSON.stringify(DECENT.results) })]) {
+      expect(reportJson(report)).toBe(JSON.stringify(viaObject(report)));
+    }
+  });
+
+  it('answer a single report as the contract says, with a JSON content type', async () => {
+    const report = record();
+    const app = new Hono().post('/', (c) => reportResponse(c, report, 201));
+    const res = await app.request('/', { method: 'POST' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('Content-Type')).toBe('application/json');
+    const text = await res.text();
+    expect(text).toBe(JSON.stringify({ data: viaObject(report), status: 201 }));
+    expect(strictReportEnvelope(201).parse(JSON.parse(text)).data.results.title?.value).toBe(AWKWARD);
+  });
+
+  it('answer a list in the contract envelope, in the order given', async () => {
+    const reports = [record({ id: 9 }), record({ id: 3, hasPassword: false, privacy: 1 }), record({ id: 5, resultsJson: JSON.stringify(DECENT.results) })];
+    const app = new Hono().get('/api/v1/reports', (c) =>
+      reportListResponse(c, reports, pageEnvelope(c.req.url, 2, 25, 28, reports.length)),
+    );
+    const res = await app.request('http://localhost/api/v1/reports?page=2&per_page=25&search=shop');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/json');
+    const text = await res.text();
+    const envelope = pageEnvelope('http://localhost/api/v1/reports?page=2&per_page=25&search=shop', 2, 25, 28, 3);
+    expect(text).toBe(JSON.stringify({ data: reports.map(viaObject), ...envelope, status: 200 }));
+    const body = strictReportListSchema.parse(JSON.parse(text));
+    expect(body.data.map((r) => r.id)).toEqual([9, 3, 5]);
+    expect(body.meta).toMatchObject({ current_page: 2, from: 26, to: 28, total: 28 });
+  });
+
+  it('answer an empty page with an empty list', async () => {
+    const app = new Hono().get('/', (c) => reportListResponse(c, [], pageEnvelope(c.req.url, 3, 25, 10, 0)));
+    const body = strictReportListSchema.parse(await (await app.request('http://localhost/?page=3')).json());
+    expect(body.data).toEqual([]);
+    expect(body.meta).toMatchObject({ from: null, to: null, total: 10 });
+  });
+});
