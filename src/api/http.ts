@@ -1,6 +1,6 @@
 // The one place that speaks HTTP to the service: URL building, headers, bodies, timeouts, and
 // turning every failure into an ApiError.
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { readConnection } from './connection';
 import { API_PREFIX } from './contract';
 import { ApiError, errorFromResponse, networkError, timeoutError, unexpectedResponseError } from './errors';
@@ -172,8 +172,14 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   }
 }
 
-/** Sends one request and parses a 2xx body with a schema; a body that does not fit is 'unexpected'. */
-export async function apiRequest<S extends z.ZodType>(request: ApiRequest, schema: S): Promise<z.output<S>> {
+/**
+ * Sends one request and parses a 2xx body with a schema; a body that does not fit is 'unexpected'.
+ * The bound admits zod/mini schemas only: a full-zod schema here would put full zod on every page.
+ */
+export async function apiRequest<S extends z.ZodMiniType>(
+  request: ApiRequest,
+  schema: S,
+): Promise<z.output<S>> {
   const answer = await apiFetch(request);
   const parsed = schema.safeParse(answer.body);
   if (!parsed.success) throw unexpectedResponseError(answer.status, parsed.error);

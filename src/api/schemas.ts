@@ -1,6 +1,9 @@
 // Lenient schemas: they accept everything the contract promises (schemas-strict.ts) and everything
 // its Tolerance list says real deployments send, and turn it into clean internal types.
-import * as z from 'zod';
+// zod/mini, not zod: every page that shows data loads these, and the full build would add about
+// 19 KB gzip to each first visit. schemas-strict.ts (full zod) is imported for its types only, so
+// none of it reaches the browser.
+import * as z from 'zod/mini';
 import { IMPORTANCE, RESULTS, resultForScore } from './contract';
 import type { Importance, Privacy, Result } from './contract';
 import type { strictProjectSchema, strictReportSchema } from './schemas-strict';
@@ -58,20 +61,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // PHP/Laravel deployments send some numbers as strings ("2", "10").
 const integer = z.union([
-  z.number().int(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/)
-    .transform(Number),
+  z.int(),
+  z.pipe(
+    z.string().check(z.trim(), z.regex(/^-?\d+$/)),
+    z.transform((text: string) => Number(text)),
+  ),
 ]);
 const decimal = z.union([
   z.number(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+(\.\d+)?$/)
-    .transform(Number),
+  z.pipe(
+    z.string().check(z.trim(), z.regex(/^-?\d+(\.\d+)?$/)),
+    z.transform((text: string) => Number(text)),
+  ),
 ]);
 
 // ISO 8601 with any number of fractional digits (the service sends 6), and Laravel's older
@@ -90,48 +91,67 @@ export function parseTimestamp(text: string): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
-const timestamp = z
-  .union([z.string(), z.null()])
-  .optional()
-  .transform((value, ctx) => {
+const timestamp = z.pipe(
+  z.optional(z.union([z.string(), z.null()])),
+  z.transform((value: string | null | undefined, ctx) => {
     if (value === null || value === undefined || value.trim() === '') return null;
     const at = parseTimestamp(value);
     if (at === null) {
-      ctx.addIssue({ code: 'custom', message: `Not a timestamp: ${value.slice(0, 40)}` });
+      ctx.issues.push({ code: 'custom', message: `Not a timestamp: ${value.slice(0, 40)}`, input: value });
       return z.NEVER;
     }
     return at;
-  });
+  }),
+);
 
-const privacy = z
-  .union([z.literal([0, 1, 2]), z.enum(['0', '1', '2']).transform(Number), z.null()])
-  .optional()
-  .transform((value): Privacy => (value === null || value === undefined ? 0 : (value as Privacy)));
+const privacy = z.pipe(
+  z.optional(
+    z.union([
+      z.literal([0, 1, 2]),
+      z.pipe(
+        z.enum(['0', '1', '2']),
+        z.transform((text: '0' | '1' | '2') => Number(text)),
+      ),
+      z.null(),
+    ]),
+  ),
+  z.transform((value: number | null | undefined): Privacy =>
+    value === null || value === undefined ? 0 : (value as Privacy),
+  ),
+);
 
 // The service only flags a stored password; a deployment that leaked the password itself must not
 // get it onto the screen, so a string becomes "there is one".
-const hasPassword = z
-  .union([z.boolean(), z.literal([0, 1]), z.string(), z.null()])
-  .optional()
-  .transform((value): boolean | null => {
+const hasPassword = z.pipe(
+  z.optional(z.union([z.boolean(), z.literal([0, 1]), z.string(), z.null()])),
+  z.transform((value: boolean | 0 | 1 | string | null | undefined): boolean | null => {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string') return value !== '';
     return Boolean(value);
-  });
+  }),
+);
 
 function importanceOf(value: unknown): Importance | null {
   const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
   return (IMPORTANCE as readonly string[]).includes(text) ? (text as Importance) : null;
 }
 
-export const checkSchema = z
-  .object({
-    passed: z.union([z.boolean(), z.literal([0, 1]).transform(Boolean)]),
-    importance: z.unknown().optional(),
-    value: z.unknown().optional(),
-    errors: z.unknown().optional(),
-  })
-  .transform((c): Check => ({
+const checkFields = z.object({
+  passed: z.union([
+    z.boolean(),
+    z.pipe(
+      z.literal([0, 1]),
+      z.transform((flag: 0 | 1) => Boolean(flag)),
+    ),
+  ]),
+  importance: z.optional(z.unknown()),
+  value: z.optional(z.unknown()),
+  errors: z.optional(z.unknown()),
+});
+
+export const checkSchema = z.pipe(
+  checkFields,
+  z.transform((c: z.output<typeof checkFields>): Check => ({
     passed: c.passed,
     importance: importanceOf(c.importance),
     value: c.value === undefined ? null : c.value,
@@ -143,7 +163,8 @@ export const checkSchema = z
       : isRecord(c.errors)
         ? c.errors
         : null,
-  }));
+  })),
+);
 
 function looksLikeCheck(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && 'passed' in value;
@@ -151,20 +172,19 @@ function looksLikeCheck(value: unknown): value is Record<string, unknown> {
 
 // Flat (`{title: {...}}`) or nested by category (`{seo: {title: {...}}}`); PHP's empty [] and null
 // mean no checks. Entries that are neither a check nor a group of checks are dropped.
-const resultsSchema = z
-  .unknown()
-  .optional()
-  .transform((input, ctx) => {
+const resultsSchema = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((input: unknown, ctx) => {
     const out: Record<string, Check> = {};
     if (input === null || input === undefined || (Array.isArray(input) && input.length === 0)) return out;
     if (!isRecord(input)) {
-      ctx.addIssue({ code: 'custom', message: 'results is not an object' });
+      ctx.issues.push({ code: 'custom', message: 'results is not an object', input });
       return z.NEVER;
     }
     const add = (key: string, raw: unknown, path: string[]) => {
       const parsed = checkSchema.safeParse(raw);
       if (parsed.success) out[key] = parsed.data;
-      else ctx.addIssue({ code: 'custom', message: `Check ${key} is not readable`, path });
+      else ctx.issues.push({ code: 'custom', message: `Check ${key} is not readable`, path, input });
     };
     for (const [key, value] of Object.entries(input)) {
       if (looksLikeCheck(value)) add(key, value, [key]);
@@ -174,7 +194,8 @@ const resultsSchema = z
       }
     }
     return out;
-  });
+  }),
+);
 
 function resultOf(value: string): Result | null {
   const text = value.trim().toLowerCase();
@@ -182,96 +203,113 @@ function resultOf(value: string): Result | null {
 }
 
 const reportFields = {
-  id: integer.pipe(z.number().positive()),
+  id: z.pipe(integer, z.number().check(z.positive())),
   url: z.string(),
   project: z.string(),
   privacy,
   password: hasPassword,
-  result: z.union([z.string(), z.number(), z.null()]).optional(),
-  score: decimal.nullish(),
+  result: z.optional(z.union([z.string(), z.number(), z.null()])),
+  score: z.nullish(decimal),
   results: resultsSchema,
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-} satisfies Record<keyof typeof strictReportSchema.shape, z.ZodType>;
+} satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
-export const reportSchema = z.object(reportFields).transform((r): Report => {
-  // `result` may be the word, or (1.x) the score as a number or numeric string; newer versions
-  // send `score` alone. A word wins; otherwise the score decides with the contract's thresholds.
-  let word: Result | null = null;
-  let numeric: number | null = null;
-  if (typeof r.result === 'number') numeric = r.result;
-  else if (typeof r.result === 'string') {
-    word = resultOf(r.result);
-    if (word === null && /^\s*-?\d+(\.\d+)?\s*$/.test(r.result)) numeric = Number(r.result);
-  }
-  const score = r.score ?? numeric;
-  return {
-    id: r.id,
-    url: r.url,
-    project: r.project,
-    privacy: r.privacy,
-    hasPassword: r.password,
-    result: word ?? (score === null ? null : resultForScore(score)),
-    score,
-    results: r.results,
-    generatedAt: r.generated_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-});
+const reportObject = z.object(reportFields);
+
+export const reportSchema = z.pipe(
+  reportObject,
+  z.transform((r: z.output<typeof reportObject>): Report => {
+    // `result` may be the word, or (1.x) the score as a number or numeric string; newer versions
+    // send `score` alone. A word wins; otherwise the score decides with the contract's thresholds.
+    let word: Result | null = null;
+    let numeric: number | null = null;
+    if (typeof r.result === 'number') numeric = r.result;
+    else if (typeof r.result === 'string') {
+      word = resultOf(r.result);
+      if (word === null && /^\s*-?\d+(\.\d+)?\s*$/.test(r.result)) numeric = Number(r.result);
+    }
+    const score = r.score ?? numeric;
+    return {
+      id: r.id,
+      url: r.url,
+      project: r.project,
+      privacy: r.privacy,
+      hasPassword: r.password,
+      result: word ?? (score === null ? null : resultForScore(score)),
+      score,
+      results: r.results,
+      generatedAt: r.generated_at,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }),
+);
 
 const projectFields = {
-  project: z.string().min(1),
-  reports: integer.nullish(),
+  project: z.string().check(z.minLength(1)),
+  reports: z.nullish(integer),
   created_at: timestamp,
-} satisfies Record<keyof typeof strictProjectSchema.shape, z.ZodType>;
+} satisfies Record<keyof typeof strictProjectSchema.shape, z.ZodMiniType>;
 
-export const projectSchema = z
-  .object({ ...projectFields, reports_count: integer.nullish() })
-  .transform((p): Project => ({
+const projectObject = z.object({ ...projectFields, reports_count: z.nullish(integer) });
+
+export const projectSchema = z.pipe(
+  projectObject,
+  z.transform((p: z.output<typeof projectObject>): Project => ({
     name: p.project,
     reports: p.reports ?? p.reports_count ?? null,
     createdAt: p.created_at,
-  }));
+  })),
+);
 
 const metaSchema = z.object({
-  current_page: integer.pipe(z.number().positive()),
-  last_page: integer.pipe(z.number().nonnegative()),
-  per_page: integer.pipe(z.number().positive()),
-  total: integer.pipe(z.number().nonnegative()),
-  from: integer.nullish(),
-  to: integer.nullish(),
+  current_page: z.pipe(integer, z.number().check(z.positive())),
+  last_page: z.pipe(integer, z.number().check(z.nonnegative())),
+  per_page: z.pipe(integer, z.number().check(z.positive())),
+  total: z.pipe(integer, z.number().check(z.nonnegative())),
+  from: z.nullish(integer),
+  to: z.nullish(integer),
 });
 
 /** A list envelope (`data` + `meta`; `links` optional) as items and clean meta. */
-export function pageSchema<T extends z.ZodType>(item: T) {
-  return z
-    .object({ data: z.array(item), meta: metaSchema })
-    .transform(({ data, meta }): Page<z.output<T>> => {
-      // Deployments that leave out from/to get them computed the way Laravel's paginator does.
-      const first = data.length > 0 ? (meta.current_page - 1) * meta.per_page + 1 : null;
-      const from = meta.from === undefined ? first : meta.from;
-      const to = meta.to === undefined ? (first === null ? null : first + data.length - 1) : meta.to;
-      return {
-        items: data,
-        meta: {
-          currentPage: meta.current_page,
-          lastPage: Math.max(1, meta.last_page),
-          perPage: meta.per_page,
-          total: meta.total,
-          from,
-          to,
-        },
-      };
-    });
+export function pageSchema<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(
+    z.object({ data: z.array(item), meta: metaSchema }),
+    z.transform(
+      ({ data, meta }: { data: z.output<T>[]; meta: z.output<typeof metaSchema> }): Page<z.output<T>> => {
+        // Deployments that leave out from/to get them computed the way Laravel's paginator does.
+        const first = data.length > 0 ? (meta.current_page - 1) * meta.per_page + 1 : null;
+        const from = meta.from === undefined ? first : meta.from;
+        const to = meta.to === undefined ? (first === null ? null : first + data.length - 1) : meta.to;
+        return {
+          items: data,
+          meta: {
+            currentPage: meta.current_page,
+            lastPage: Math.max(1, meta.last_page),
+            perPage: meta.per_page,
+            total: meta.total,
+            from,
+            to,
+          },
+        };
+      },
+    ),
+  );
 }
 
 export const reportPageSchema = pageSchema(reportSchema);
 export const projectPageSchema = pageSchema(projectSchema);
 
 /** `{data: Report}` of show, store and update. */
-export const reportEnvelopeSchema = z.object({ data: reportSchema }).transform((body) => body.data);
+export const reportEnvelopeSchema = z.pipe(
+  z.object({ data: reportSchema }),
+  z.transform((body: { data: Report }) => body.data),
+);
 
 /** A delete's answer: any JSON object (whatever its `object` says) or no body at all (204). */
-export const deletedSchema = z.union([z.undefined(), z.looseObject({})]).transform((): void => undefined);
+export const deletedSchema = z.pipe(
+  z.union([z.undefined(), z.looseObject({})]),
+  z.transform((): void => undefined),
+);
