@@ -1,0 +1,55 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi, afterEach } from 'vitest';
+import { renderWithProviders } from '../../test/render';
+import { formatAbsolute } from '@/lib/dates';
+import { DateText } from './date-text';
+import { PrivacyBadge } from './privacy-badge';
+import { ResultBadge } from './result-badge';
+
+describe('ResultBadge', () => {
+  it.each([
+    ['good', 'Good'],
+    ['decent', 'Decent'],
+    ['bad', 'Bad'],
+    [null, 'Unknown'],
+  ] as const)('shows %s as %s', (result, text) => {
+    renderWithProviders(<ResultBadge result={result} />);
+    expect(screen.getByText(text)).toBeInTheDocument();
+  });
+});
+
+describe('PrivacyBadge', () => {
+  it.each([
+    [0, 'Public'],
+    [1, 'Private'],
+    [2, 'Password'],
+  ] as const)('shows %s as %s', (privacy, text) => {
+    renderWithProviders(<PrivacyBadge privacy={privacy} />);
+    expect(screen.getByText(text)).toBeInTheDocument();
+  });
+});
+
+describe('DateText', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('shows how long ago, with the exact moment in a <time> element', () => {
+    vi.useFakeTimers({ now: new Date('2025-03-17T12:00:00Z'), toFake: ['Date'] });
+    const at = new Date('2025-03-14T09:05:00Z');
+    renderWithProviders(<DateText date={at} />);
+    const time = screen.getByText('3 days ago');
+    expect(time.tagName).toBe('TIME');
+    expect(time).toHaveAttribute('datetime', '2025-03-14T09:05:00.000Z');
+  });
+
+  it('shows the exact moment on hover', async () => {
+    const at = new Date('2025-03-14T09:05:00Z');
+    const { user } = renderWithProviders(<DateText date={at} />);
+    await user.hover(screen.getByText(/ago$/));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(formatAbsolute(at));
+  });
+
+  it('shows a dash for no date', () => {
+    renderWithProviders(<DateText date={null} />);
+    expect(screen.getByText('—')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,79 @@
+import '@mantine/core/styles/Pagination.css';
+import { Group, Pagination, Text } from '@mantine/core';
+import { useEffect, useEffectEvent } from 'react';
+import type { PageMeta } from '@/api/schemas';
+
+export type PageChange = (page: number, options?: { replace?: boolean }) => void;
+
+export interface ListPaginationProps {
+  /** The meta of the page on screen; nothing is shown without it. */
+  meta: PageMeta | undefined;
+  /** Plural, e.g. "reports". */
+  noun: string;
+  /** The page asked for (it may still be loading). */
+  page: number;
+  onPage: PageChange;
+  /** While the next page loads, so clicks do not run ahead of the data. */
+  disabled?: boolean;
+}
+
+function singular(noun: string): string {
+  return noun.endsWith('s') ? noun.slice(0, -1) : noun;
+}
+
+/** "11–20 of 47 reports"; "0 reports" when there are none. */
+export function rangeText(meta: PageMeta, noun: string): string {
+  if (meta.total === 0 || meta.from === null || meta.to === null) return `0 ${noun}`;
+  return `${meta.from}–${meta.to} of ${meta.total} ${meta.total === 1 ? singular(noun) : noun}`;
+}
+
+/** The range with the total, and page buttons when there is more than one page. */
+export function ListPagination({ meta, noun, page, onPage, disabled = false }: ListPaginationProps) {
+  if (meta === undefined) return null;
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {rangeText(meta, noun)}
+      </Text>
+      {meta.lastPage > 1 && (
+        <nav aria-label={`Pages of ${noun}`}>
+          <Pagination
+            total={meta.lastPage}
+            value={Math.min(page, meta.lastPage)}
+            onChange={(next) => onPage(next)}
+            disabled={disabled}
+            size="sm"
+            siblings={1}
+            boundaries={1}
+            getItemProps={(item) => ({
+              'aria-label': `Page ${item}`,
+              'aria-current': item === page ? 'page' : undefined,
+            })}
+            getControlProps={(control) => {
+              const labels = {
+                first: 'First page',
+                previous: 'Previous page',
+                next: 'Next page',
+                last: 'Last page',
+              } as const;
+              return { 'aria-label': labels[control] };
+            }}
+          />
+        </nav>
+      )}
+    </Group>
+  );
+}
+
+/**
+ * When `page` is past the last page (after deletions, or an old link), goes to the last page,
+ * replacing the history entry. Pass the meta of the answer for `page` itself, never a placeholder
+ * kept from another view, or a view change would be clamped by the old view's page count.
+ */
+export function useClampPage(page: number, meta: PageMeta | undefined, onPage: PageChange): void {
+  const lastPage = meta?.lastPage;
+  const clamp = useEffectEvent((to: number) => onPage(to, { replace: true }));
+  useEffect(() => {
+    if (lastPage !== undefined && page > lastPage) clamp(lastPage);
+  }, [page, lastPage]);
+}

@@ -1,0 +1,17 @@
+import '@mantine/core/styles/Badge.css';
+import { Badge } from '@mantine/core';
+import { IconKey, IconLock, IconWorld } from '@tabler/icons-react';
+import { PRIVACY_LABELS } from '@/api/contract';
+import type { Privacy } from '@/api/contract';
+
+const ICONS: Record<Privacy, typeof IconWorld> = { 0: IconWorld, 1: IconLock, 2: IconKey };
+
+/** Who may open a report's public page: Public, Private or Password. */
+export function PrivacyBadge({ privacy }: { privacy: Privacy }) {
+  const Icon = ICONS[privacy];
+  return (
+    <Badge variant="default" tt="none" radius="sm" leftSection={<Icon size={12} aria-hidden />}>
+      {PRIVACY_LABELS[privacy]}
+    </Badge>
+  );
+}
