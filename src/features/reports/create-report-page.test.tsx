@@ -1,0 +1,243 @@
+import { Notifications } from '@mantine/notifications';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { Outlet } from 'react-router-dom';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { reportQueries } from '@/api/reports';
+import type { Analyser } from '../../../server/src/analysis/analyse';
+import { AnalysisError } from '../../../server/src/analysis/analysis-error';
+import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as CreateReportPage } from './create-report-page';
+import { httpsSuggestion, urlProblem } from './create-report-schema';
+
+// The reference server behind these tests shares two cores with everything else running: give
+// it time, and load its modules once before the first test rather than inside one.
+vi.setConfig({ testTimeout: 20_000 });
+beforeAll(async () => {
+  configure({ asyncUtilTimeout: 5000 });
+  await realApi().backend();
+});
+
+const analysis = {
+  score: 88,
+  result: 'good',
+  results: { title: { passed: true, importance: 'high', value: 'Hi' } },
+} as const;
+const analyser: Analyser = (url) =>
+  url.includes('missing')
+    ? Promise.reject(new AnalysisError('The page answered 404.'))
+    : Promise.resolve(analysis);
+
+/** Every POST /reports body that reached the network, as an object. */
+function recordCreates() {
+  const bodies: Record<string, string>[] = [];
+  server.events.on('request:start', ({ request }) => {
+    if (request.method !== 'POST' || !request.url.endsWith('/api/v1/reports')) return;
+    void request
+      .clone()
+      .text()
+      .then((text) => bodies.push(Object.fromEntries(new URLSearchParams(text))));
+  });
+  return bodies;
+}
+
+function renderForm(options: { analyser?: Analyser } = {}) {
+  const api = realApi({ analyser: options.analyser ?? analyser });
+  server.use(...api.handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  const view = renderWithProviders(
+    [
+      {
+        element: (
+          <>
+            <Outlet />
+            <Notifications />
+          </>
+        ),
+        children: [
+          { path: '/reports/new', Component: CreateReportPage },
+          { path: '/reports/:id', element: <h1>One report</h1> },
+          { path: '/reports', element: <h1>Reports</h1> },
+        ],
+      },
+    ],
+    { route: '/reports/new' },
+  );
+  const form = () => screen.getByRole('form', { name: 'New report' });
+  return {
+    ...view,
+    api,
+    url: () => within(form()).getByRole('textbox', { name: 'URL' }),
+    privacy: (name: 'Public' | 'Private' | 'Password') =>
+      within(within(form()).getByRole('radiogroup', { name: 'Privacy' })).getByRole('radio', { name }),
+    password: () => within(form()).queryByLabelText(/^Password/, { selector: 'input:not([type=radio])' }),
+    submit: () => within(form()).getByRole('button', { name: 'Create report' }),
+  };
+}
+
+describe('urlProblem and httpsSuggestion', () => {
+  it.each([
+    ['', 'Enter the address of the page to analyse.'],
+    ['example.com/pricing', 'Start the URL with https:// or http://.'],
+    ['ftp://example.com/', 'Only http:// and https:// pages can be analysed.'],
+    ['javascript:alert(1)', 'Only http:// and https:// pages can be analysed.'],
+    ['not a url', 'This is not a valid URL.'],
+    ['https://exa mple.com/', 'This is not a valid URL.'],
+    [`https://example.com/${'a'.repeat(2048)}`, 'A URL can have at most 2048 characters.'],
+  ])('rejects %j', (url, message) => {
+    expect(urlProblem(url)).toBe(message);
+  });
+
+  it('accepts absolute http and https URLs', () => {
+    expect(urlProblem('https://example.com/pricing?a=1')).toBeNull();
+    expect(urlProblem('http://shop.example:4181/')).toBeNull();
+  });
+
+  it('suggests https only for what looks like an address without a scheme', () => {
+    expect(httpsSuggestion('example.com/pricing')).toBe('https://example.com/pricing');
+    expect(httpsSuggestion('shop.example:8080/x')).toBe('https://shop.example:8080/x');
+    expect(httpsSuggestion('https://example.com/')).toBeNull();
+    expect(httpsSuggestion('ftp://example.com/')).toBeNull();
+    expect(httpsSuggestion('javascript:alert(1)')).toBeNull();
+    expect(httpsSuggestion('hello')).toBeNull();
+  });
+});
+
+describe('Create report', () => {
+  it('catches invalid input before any request', async () => {
+    const creates = recordCreates();
+    const form = renderForm();
+
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Enter the address of the page to analyse.')).toBeInTheDocument();
+    expect(form.url()).toHaveAttribute('aria-invalid', 'true');
+    expect(form.url()).toHaveFocus();
+
+    await form.user.type(form.url(), 'ftp://example.com/file');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Only http:// and https:// pages can be analysed.')).toBeInTheDocument();
+    expect(creates).toEqual([]);
+  });
+
+  it('offers https:// for an address typed without a scheme', async () => {
+    const form = renderForm();
+    await form.user.type(form.url(), 'example.com/pricing');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Start the URL with https:// or http://.')).toBeInTheDocument();
+
+    await form.user.click(screen.getByRole('button', { name: 'Use https://example.com/pricing' }));
+    expect(form.url()).toHaveValue('https://example.com/pricing');
+    await waitFor(() =>
+      expect(screen.queryByText('Start the URL with https:// or http://.')).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByRole('button', { name: /^Use https/ })).not.toBeInTheDocument();
+  });
+
+  it('asks for a password only with Password privacy, and at most 128 characters', async () => {
+    const creates = recordCreates();
+    const form = renderForm();
+    expect(form.privacy('Public')).toBeChecked();
+    expect(form.password()).toBeNull();
+
+    await form.user.type(form.url(), 'https://shop.example/');
+    await form.user.click(form.privacy('Password'));
+    expect(form.password()).toBeInTheDocument();
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Enter the password that will protect the report.')).toBeInTheDocument();
+
+    await form.user.click(form.password()!);
+    await form.user.paste('x'.repeat(129));
+    await form.user.click(form.submit());
+    expect(await screen.findByText('A password can have at most 128 characters.')).toBeInTheDocument();
+    expect(creates).toEqual([]);
+
+    // Private needs none, and the typed one is not sent.
+    await form.user.click(form.privacy('Private'));
+    expect(form.password()).toBeNull();
+    await form.user.click(form.submit());
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+    expect(creates).toEqual([{ url: 'https://shop.example/', privacy: '1' }]);
+  });
+
+  it('creates the report, says so, opens it, and refreshes the lists', async () => {
+    const creates = recordCreates();
+    const form = renderForm();
+    const list = reportQueries.list();
+    form.queryClient.setQueryData(list.queryKey, {
+      items: [],
+      meta: { currentPage: 1, lastPage: 1, perPage: 10, total: 0, from: null, to: null },
+    });
+
+    await form.user.type(form.url(), '  https://shop.example/checkout ');
+    await form.user.click(form.privacy('Password'));
+    await form.user.type(form.password()!, 'open sesame');
+    await form.user.click(form.submit());
+
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+    expect(form.router.state.location.pathname).toBe('/reports/1');
+    expect(await screen.findByText('Report created')).toBeInTheDocument();
+    expect(creates).toEqual([
+      { url: 'https://shop.example/checkout', privacy: '2', password: 'open sesame' },
+    ]);
+    expect(form.queryClient.getQueryState(list.queryKey)?.isInvalidated).toBe(true);
+    expect(form.queryClient.getQueryData(reportQueries.detail(1).queryKey)).toMatchObject({
+      url: 'https://shop.example/checkout',
+      privacy: 2,
+    });
+  });
+
+  it('shows the analysis running and sends one request however often it is submitted', async () => {
+    let finish = () => {};
+    const slow: Analyser = () =>
+      new Promise((resolve) => {
+        finish = () => resolve(analysis);
+      });
+    const creates = recordCreates();
+    const form = renderForm({ analyser: slow });
+
+    await form.user.type(form.url(), 'https://blog.example/');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Analysing page…')).toBeInTheDocument();
+    expect(form.submit()).toBeDisabled();
+    await form.user.type(form.url(), '{Enter}');
+    await waitFor(() => expect(creates).toHaveLength(1));
+
+    finish();
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+    expect(creates).toHaveLength(1);
+  });
+
+  it('puts the server’s 422 errors on their fields and keeps what was typed', async () => {
+    const form = renderForm();
+    await form.user.type(form.url(), 'https://shop.example/missing');
+    await form.user.click(form.privacy('Private'));
+    await form.user.click(form.submit());
+
+    expect(await screen.findByText('The page answered 404.')).toBeInTheDocument();
+    expect(form.url()).toHaveAttribute('aria-invalid', 'true');
+    expect(form.url()).toHaveValue('https://shop.example/missing');
+    expect(form.privacy('Private')).toBeChecked();
+    expect(form.router.state.location.pathname).toBe('/reports/new');
+    expect(screen.queryByText('Analysing page…')).not.toBeInTheDocument();
+  });
+
+  it('shows other failures above the button, with a notification', async () => {
+    const form = renderForm();
+    server.use(
+      http.post('*/api/v1/reports', () =>
+        HttpResponse.json({ message: 'Server error.', status: 500 }, { status: 500 }),
+      ),
+    );
+    await form.user.type(form.url(), 'https://shop.example/');
+    await form.user.click(form.submit());
+
+    const alert = await within(screen.getByRole('form', { name: 'New report' })).findByRole('alert');
+    expect(alert).toHaveTextContent('The report was not created');
+    expect(alert).toHaveTextContent('Server error');
+    expect(await screen.findAllByText('The report was not created')).toHaveLength(2);
+    expect(form.url()).toHaveValue('https://shop.example/');
+    expect(form.submit()).toBeEnabled();
+  });
+});

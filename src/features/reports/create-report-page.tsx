@@ -1,0 +1,245 @@
+// Bases before dependants, as in Mantine's styles.css (Paper, Alert and buttons come with the entry).
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/RadioIndicator.css';
+import '@mantine/core/styles/Radio.css';
+import '@mantine/core/styles/PasswordInput.css';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router-dom';
+import { PASSWORD_MAX_LENGTH, PRIVACY_LABELS } from '@/api/contract';
+import { isApiError } from '@/api/errors';
+import { useCreateReport } from '@/api/reports';
+import { ApiKeyMessage } from '@/components/api-key-message';
+import { PRIVACY_CHOICES, createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
+import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
+
+const PRIVACY_DESCRIPTIONS = {
+  '0': 'Anyone with the link can open the report page.',
+  '1': 'Only your account can see the report.',
+  '2': 'The report page asks for a password.',
+} as const;
+
+const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
+type FormField = (typeof FORM_FIELDS)[number];
+
+function isFormField(key: string): key is FormField {
+  return (FORM_FIELDS as readonly string[]).includes(key);
+}
+
+function CreateReportPage() {
+  const navigate = useNavigate();
+  const createReport = useCreateReport();
+  // Errors the fields cannot show: network, server, or a 422 on a field this form does not have.
+  const [formError, setFormError] = useState<unknown>(null);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    setValue,
+    setFocus,
+    formState: { errors },
+  } = useForm<CreateReportFormInput, unknown, CreateReportFormValues>({
+    resolver: zodResolver(createReportSchema),
+    defaultValues: { url: '', privacy: '0', password: '' },
+  });
+  const typedUrl = useWatch({ control, name: 'url' });
+  const privacy = useWatch({ control, name: 'privacy' });
+  const suggestion = httpsSuggestion(typedUrl);
+  const pending = createReport.isPending;
+
+  const onSubmit = (values: CreateReportFormValues) => {
+    // The button is disabled while pending; Enter in a field must not send a second request either.
+    if (createReport.isPending) return;
+    setFormError(null);
+    createReport.mutate(toCreateInput(values), {
+      onSuccess: (report) => {
+        notifications.show({ color: 'teal', title: 'Report created', message: report.url });
+        void navigate(`/reports/${report.id}`);
+      },
+      onError: (error) => {
+        const unplaced: string[] = [];
+        if (isApiError(error) && error.kind === 'validation') {
+          let first: FormField | null = null;
+          for (const [field, messages] of Object.entries(error.fieldErrors)) {
+            if (isFormField(field)) {
+              setError(field, { type: 'server', message: messages.join(' ') });
+              first ??= field;
+            } else unplaced.push(...messages);
+          }
+          if (first !== null) {
+            setFocus(first);
+            if (unplaced.length === 0) return;
+          }
+        }
+        setFormError(error);
+        notifications.show({
+          color: 'red',
+          title: 'The report was not created',
+          message: isApiError(error) ? error.message : 'An unexpected error occurred in the dashboard.',
+        });
+      },
+    });
+  };
+
+  const applySuggestion = () => {
+    if (suggestion === null) return;
+    setValue('url', suggestion, { shouldValidate: errors.url !== undefined, shouldDirty: true });
+    setFocus('url');
+  };
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <div>
+        <Anchor component={Link} to="/reports" size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} aria-hidden />
+            Reports
+          </Group>
+        </Anchor>
+        <Title order={1} mt="xs">
+          New report
+        </Title>
+        <Text c="dimmed" mt={4}>
+          The service fetches the page and checks its SEO, performance and security. This takes a few seconds.
+        </Text>
+      </div>
+
+      <Paper withBorder p="lg" radius="md">
+        <form
+          onSubmit={handleSubmit(onSubmit)}
+          noValidate
+          aria-label="New report"
+          aria-busy={pending || undefined}
+        >
+          <Stack gap="md">
+            <div>
+              <TextInput
+                label="URL"
+                placeholder="https://example.com/pricing"
+                inputMode="url"
+                autoComplete="url"
+                spellCheck={false}
+                withAsterisk
+                readOnly={pending}
+                error={errors.url?.message}
+                {...register('url')}
+              />
+              {suggestion !== null && (
+                <Group gap="xs" mt={6} wrap="wrap">
+                  {/* The field's error already says what is missing when it shows. */}
+                  {errors.url === undefined && (
+                    <Text size="sm" c="dimmed">
+                      No http:// or https:// at the start.
+                    </Text>
+                  )}
+                  <Button variant="light" size="compact-sm" onClick={applySuggestion} disabled={pending}>
+                    Use {suggestion}
+                  </Button>
+                </Group>
+              )}
+            </div>
+
+            <Controller
+              control={control}
+              name="privacy"
+              render={({ field }) => (
+                <Radio.Group
+                  label="Privacy"
+                  value={field.value}
+                  onChange={(value) => field.onChange(value)}
+                  name={field.name}
+                  error={errors.privacy?.message}
+                  readOnly={pending}
+                >
+                  <Stack gap="xs" mt={6}>
+                    {PRIVACY_CHOICES.map((choice) => (
+                      <Radio
+                        key={choice}
+                        value={choice}
+                        label={PRIVACY_LABELS[Number(choice) as 0 | 1 | 2]}
+                        description={PRIVACY_DESCRIPTIONS[choice]}
+                        ref={choice === field.value ? field.ref : undefined}
+                        onBlur={field.onBlur}
+                      />
+                    ))}
+                  </Stack>
+                </Radio.Group>
+              )}
+            />
+
+            {privacy === '2' && (
+              <PasswordInput
+                label="Password"
+                description={`Needed to open the report page; at most ${PASSWORD_MAX_LENGTH} characters.`}
+                autoComplete="new-password"
+                withAsterisk
+                readOnly={pending}
+                error={errors.password?.message}
+                {...register('password')}
+              />
+            )}
+
+            {formError !== null && (
+              <Alert
+                color="red"
+                variant="light"
+                title="The report was not created"
+                icon={<IconAlertTriangle aria-hidden />}
+              >
+                {isApiError(formError) && formError.kind === 'unauthenticated' ? (
+                  <ApiKeyMessage />
+                ) : (
+                  <Text size="sm">
+                    {isApiError(formError)
+                      ? formError.message
+                      : 'An unexpected error occurred in the dashboard.'}
+                  </Text>
+                )}
+              </Alert>
+            )}
+
+            <Group justify="space-between" gap="sm">
+              <div role="status" aria-live="polite">
+                {pending && (
+                  <Group gap="xs" wrap="nowrap">
+                    <Loader size="xs" aria-hidden />
+                    <Text size="sm">Analysing page…</Text>
+                  </Group>
+                )}
+              </div>
+              <Group gap="sm">
+                <Button component={Link} to="/reports" variant="default">
+                  Cancel
+                </Button>
+                <Button type="submit" loading={pending}>
+                  Create report
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+export { CreateReportPage as Component };

@@ -1,0 +1,78 @@
+// The reports table's view as the URL holds it, under the API's own parameter names.
+import {
+  DEFAULT_PER_PAGE,
+  PER_PAGE_VALUES,
+  REPORT_SEARCH_BY,
+  REPORT_SORT_KEYS,
+  RESULTS,
+  SORT_ORDERS,
+} from '@/api/contract';
+import type { PerPage, ReportSortKey, Result, SortOrder } from '@/api/contract';
+import type { ReportListParams } from '@/api/reports';
+import { nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
+import type { UrlStateSpec } from '@/lib/url-state';
+
+export type ReportListState = {
+  search: string;
+  search_by: (typeof REPORT_SEARCH_BY)[number];
+  project: string;
+  result: Result | undefined;
+  sort_by: ReportSortKey;
+  sort: SortOrder;
+  per_page: PerPage;
+  page: number;
+};
+
+export const reportListSpec: UrlStateSpec<ReportListState> = {
+  params: {
+    search: urlParam.text(),
+    search_by: urlParam.oneOf(REPORT_SEARCH_BY),
+    project: urlParam.text(),
+    result: urlParam.oneOf(RESULTS),
+    sort_by: urlParam.oneOf(REPORT_SORT_KEYS),
+    sort: urlParam.oneOf(SORT_ORDERS),
+    per_page: urlParam.numberOf(PER_PAGE_VALUES),
+    page: urlParam.page(),
+  },
+  defaults: {
+    search: '',
+    search_by: 'url',
+    project: '',
+    result: undefined,
+    sort_by: 'id',
+    sort: 'desc',
+    per_page: DEFAULT_PER_PAGE,
+    page: 1,
+  },
+};
+
+/** What the API is asked for this view: the sort always spelled out, `search_by` only with a search. */
+export function reportListParams(state: ReportListState): ReportListParams {
+  return {
+    search: state.search || undefined,
+    search_by: state.search ? state.search_by : undefined,
+    project: state.project || undefined,
+    result: state.result,
+    sort_by: state.sort_by,
+    sort: state.sort,
+    per_page: state.per_page,
+    page: state.page,
+  };
+}
+
+export function hasFilters(state: ReportListState): boolean {
+  return state.search !== '' || state.project !== '' || state.result !== undefined;
+}
+
+export const NO_FILTERS = { search: '', project: '', result: undefined } satisfies Partial<ReportListState>;
+
+/** The `/reports?…` address of this view after `patch`, for links that change the view. */
+export function reportListHref(state: ReportListState, patch: Partial<ReportListState>): string {
+  const search = serialiseUrlState(reportListSpec, nextUrlState(state, patch)).toString();
+  return search ? `/reports?${search}` : '/reports';
+}
+
+/** The order a column starts in when first sorted by it: A–Z for text, newest or best first otherwise. */
+export function firstOrder(key: ReportSortKey): SortOrder {
+  return key === 'url' ? 'asc' : 'desc';
+}

@@ -1,0 +1,527 @@
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { resultForScore } from '@/api/contract';
+import { createReport } from '@/api/reports';
+import type { Analyser } from '../../../server/src/analysis/analyse';
+import { contractList, contractReport } from '../../../test/fixtures/contract';
+import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as ReportsPage } from './reports-page';
+
+// The reference server behind these tests shares two cores with everything else running: give
+// it time, and load its modules once before the first test rather than inside one.
+vi.setConfig({ testTimeout: 20_000 });
+beforeAll(async () => {
+  configure({ asyncUtilTimeout: 5000 });
+  await realApi().backend();
+});
+
+// Scores by page, so results differ: the analyser stands in for fetching real pages.
+const SCORES: Record<string, number> = {
+  'https://shop.example/': 91,
+  'https://shop.example/cart': 62,
+  'https://blog.example/': 35,
+};
+const scoreOf = (url: string) => SCORES[url] ?? 85;
+
+const analyser: Analyser = (url) => {
+  const score = scoreOf(url);
+  return Promise.resolve({
+    score,
+    result: resultForScore(score),
+    results: { title: { passed: score > 50, importance: 'high', value: 'A page' } },
+  });
+};
+
+/** A real API (reference server app, in memory) with these reports, created one minute apart in order. */
+async function withReports(urls: string[]) {
+  let clock = Date.parse('2026-01-10T09:00:00Z');
+  server.use(...realApi({ analyser, now: () => new Date(clock) }).handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  for (const url of urls) {
+    await createReport({ url });
+    clock += 60_000;
+  }
+}
+
+const twelve = Array.from(
+  { length: 12 },
+  (_, i) => `https://docs.example/page-${String(i + 1).padStart(2, '0')}`,
+);
+
+/** The query of every GET /reports that reached the network, as an object, in order. */
+function recordListRequests() {
+  const seen: Record<string, string>[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.pathname === '/api/v1/reports')
+      seen.push(Object.fromEntries(url.searchParams));
+  });
+  return seen;
+}
+
+function renderReports(route = '/reports') {
+  const view = renderWithProviders(
+    [
+      { path: '/reports', Component: ReportsPage },
+      { path: '/reports/new', element: <h1>New report</h1> },
+      { path: '/reports/:id', element: <h1>One report</h1> },
+    ],
+    { route },
+  );
+  return {
+    ...view,
+    search: () => view.router.state.location.search,
+    table: () => screen.getByRole('table', { name: 'Reports' }),
+    rows: () =>
+      within(screen.getByRole('table', { name: 'Reports' }))
+        .getAllByRole('row')
+        .slice(1),
+    urls: () =>
+      within(screen.getByRole('table', { name: 'Reports' }))
+        .getAllByRole('link')
+        .filter((link) => link.getAttribute('href')?.startsWith('/reports/'))
+        .map((link) => link.textContent),
+    control: (name: string) => screen.getByRole('combobox', { name }),
+  };
+}
+
+describe('Reports: the view in the URL', () => {
+  it('shows the reports, newest first, with every column', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const page = renderReports();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    expect(page.urls()).toEqual([
+      'https://blog.example/',
+      'https://shop.example/cart',
+      'https://shop.example/',
+    ]);
+    const first = within(page.rows()[0]!);
+    expect(first.getByRole('link', { name: 'https://blog.example/' })).toHaveAttribute('href', '/reports/3');
+    expect(first.getByRole('link', { name: 'blog.example' })).toHaveAttribute(
+      'href',
+      '/reports?project=blog.example',
+    );
+    expect(first.getByText('Bad')).toBeInTheDocument();
+    expect(first.getByText('35')).toBeInTheDocument();
+    expect(first.getByText('Public')).toBeInTheDocument();
+    expect(first.getByText(/ago$/).tagName).toBe('TIME');
+    expect(within(page.rows()[2]!).getByText('Good')).toBeInTheDocument();
+    expect(within(page.rows()[1]!).getByText('Decent')).toBeInTheDocument();
+    expect(screen.getByText('1–3 of 3 reports')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New report' })).toHaveAttribute('href', '/reports/new');
+  });
+
+  it('opens the view the URL describes and asks the API for exactly that', async () => {
+    await withReports([
+      'https://shop.example/',
+      'https://shop.example/cart',
+      'https://blog.example/',
+      ...twelve,
+    ]);
+    const requests = recordListRequests();
+    const page = renderReports(
+      '/reports?search=shop&project=shop.example&result=good&sort_by=url&sort=asc&per_page=25',
+    );
+
+    await waitFor(() => expect(page.urls()).toEqual(['https://shop.example/']));
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('shop');
+    expect(page.control('Project')).toHaveValue('shop.example');
+    expect(page.control('Result')).toHaveValue('good');
+    expect(page.control('Sort by')).toHaveValue('url');
+    expect(page.control('Order')).toHaveValue('asc');
+    expect(page.control('Per page')).toHaveValue('25');
+    expect(requests[0]).toEqual({
+      search: 'shop',
+      search_by: 'url',
+      project: 'shop.example',
+      result: 'good',
+      sort_by: 'url',
+      sort: 'asc',
+      per_page: '25',
+    });
+    expect(page.search()).toBe(
+      '?search=shop&project=shop.example&result=good&sort_by=url&sort=asc&per_page=25',
+    );
+  });
+
+  it('drops invalid values from the address bar and never sends them', async () => {
+    await withReports(['https://shop.example/']);
+    const requests = recordListRequests();
+    const page = renderReports(
+      '/reports?per_page=7&sort=up&result=great&page=-1&sort_by=password&search_by=title',
+    );
+
+    await waitFor(() => expect(page.rows()).toHaveLength(1));
+    expect(page.search()).toBe('');
+    expect(page.control('Per page')).toHaveValue('10');
+    expect(page.control('Result')).toHaveValue('');
+    for (const query of requests) expect(query).toEqual({ per_page: '10', sort_by: 'id', sort: 'desc' });
+  });
+
+  it('sends each control’s value, writes it to the URL and goes back to page 1', async () => {
+    await withReports([
+      'https://shop.example/',
+      'https://shop.example/cart',
+      'https://blog.example/',
+      ...twelve,
+    ]);
+    const requests = recordListRequests();
+    const page = renderReports('/reports?page=2');
+    await waitFor(() => expect(page.rows()).toHaveLength(5));
+
+    await page.user.selectOptions(page.control('Result'), 'Good');
+    await waitFor(() => expect(page.search()).toBe('?result=good'));
+    await waitFor(() =>
+      expect(requests).toContainEqual({ result: 'good', per_page: '10', sort_by: 'id', sort: 'desc' }),
+    );
+
+    await page.user.selectOptions(page.control('Sort by'), 'Date generated');
+    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at'));
+    await page.user.selectOptions(page.control('Order'), 'Ascending');
+    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at&sort=asc'));
+    await page.user.selectOptions(page.control('Per page'), '50');
+    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at&sort=asc&per_page=50'));
+    await waitFor(() =>
+      expect(requests).toContainEqual({
+        result: 'good',
+        sort_by: 'generated_at',
+        sort: 'asc',
+        per_page: '50',
+      }),
+    );
+    await waitFor(() => expect(page.rows()).toHaveLength(13));
+
+    // Back returns to the previous view.
+    act(() => void page.router.navigate(-1));
+    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at&sort=asc'));
+    expect(page.control('Per page')).toHaveValue('10');
+    expect(page.control('Order')).toHaveValue('asc');
+  });
+
+  it('filters by a project chosen in Project, or clicked in a row', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const requests = recordListRequests();
+    const page = renderReports('/reports?sort=asc');
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+
+    await page.user.click(page.control('Project'));
+    await page.user.click(await screen.findByRole('option', { name: 'blog.example' }));
+    await waitFor(() => expect(page.search()).toBe('?project=blog.example&sort=asc'));
+    await waitFor(() => expect(page.urls()).toEqual(['https://blog.example/']));
+    expect(requests.at(-1)).toMatchObject({ project: 'blog.example' });
+
+    await page.user.click(page.control('Project'));
+    await page.user.click(await screen.findByRole('option', { name: 'All projects' }));
+    await waitFor(() => expect(page.search()).toBe('?sort=asc'));
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+
+    await page.user.click(within(page.rows()[0]!).getByRole('link', { name: 'shop.example' }));
+    await waitFor(() => expect(page.search()).toBe('?project=shop.example&sort=asc'));
+    expect(page.control('Project')).toHaveValue('shop.example');
+    await waitFor(() => expect(page.urls()).toEqual(['https://shop.example/', 'https://shop.example/cart']));
+  });
+
+  it('finds projects beyond the first page of them by asking the API as one types', async () => {
+    const urls = Array.from({ length: 105 }, (_, i) => `https://site-${i + 1}.example/`);
+    await withReports(urls);
+    const projectSearches: (string | null)[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      if (url.pathname === '/api/v1/projects') {
+        expect(url.searchParams.get('per_page')).toBe('100');
+        projectSearches.push(url.searchParams.get('search'));
+      }
+    });
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+
+    await page.user.click(page.control('Project'));
+    expect(await screen.findByRole('option', { name: 'site-1.example' })).toBeInTheDocument();
+    // The real select has replaced the stand-in that was clicked, and has the focus.
+    const project = page.control('Project');
+    expect(project).toHaveFocus();
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(101);
+    expect(screen.queryByRole('option', { name: 'site-99.example' })).not.toBeInTheDocument();
+
+    expect(project).toHaveValue('');
+    expect(project).toHaveAttribute('placeholder', 'All projects');
+    await page.user.type(project, 'site-99.');
+    await page.user.click(await screen.findByRole('option', { name: 'site-99.example' }));
+    await waitFor(() => expect(page.search()).toBe('?project=site-99.example'));
+    await waitFor(() => expect(page.urls()).toEqual(['https://site-99.example/']));
+    expect(projectSearches).toEqual([null, 'site-99.']);
+  });
+
+  it('sorts from the column headers, in step with Sort by and Order', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    const header = (name: string) => screen.getByRole('columnheader', { name });
+
+    expect(header('URL')).toHaveAttribute('aria-sort', 'none');
+    await page.user.click(within(header('URL')).getByRole('button', { name: 'URL' }));
+    await waitFor(() => expect(page.search()).toBe('?sort_by=url&sort=asc'));
+    expect(header('URL')).toHaveAttribute('aria-sort', 'ascending');
+    expect(page.control('Sort by')).toHaveValue('url');
+    expect(page.control('Order')).toHaveValue('asc');
+    await waitFor(() =>
+      expect(page.urls()).toEqual([
+        'https://blog.example/',
+        'https://shop.example/',
+        'https://shop.example/cart',
+      ]),
+    );
+
+    await page.user.click(within(header('URL')).getByRole('button', { name: 'URL' }));
+    await waitFor(() => expect(page.search()).toBe('?sort_by=url'));
+    expect(header('URL')).toHaveAttribute('aria-sort', 'descending');
+    expect(page.control('Order')).toHaveValue('desc');
+
+    await page.user.selectOptions(page.control('Sort by'), 'Result');
+    await waitFor(() => expect(header('Result')).toHaveAttribute('aria-sort', 'descending'));
+    expect(header('URL')).toHaveAttribute('aria-sort', 'none');
+    await waitFor(() =>
+      expect(page.urls()).toEqual([
+        'https://shop.example/',
+        'https://shop.example/cart',
+        'https://blog.example/',
+      ]),
+    );
+    await page.user.selectOptions(page.control('Order'), 'Ascending');
+    await waitFor(() => expect(header('Result')).toHaveAttribute('aria-sort', 'ascending'));
+  });
+});
+
+describe('Reports: paging', () => {
+  it('shows the range, pages through, and fetches the next page ahead of the click', async () => {
+    await withReports(twelve);
+    const requests = recordListRequests();
+    const page = renderReports();
+
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    expect(screen.getByText('1–10 of 12 reports')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(requests).toContainEqual({ per_page: '10', sort_by: 'id', sort: 'desc', page: '2' }),
+    );
+    const before = requests.length;
+
+    await page.user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(page.search()).toBe('?page=2');
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(screen.getByText('11–12 of 12 reports')).toBeInTheDocument();
+    expect(page.urls()).toEqual([twelve[1], twelve[0]]);
+    // Page 2 came from the prefetch: no new request.
+    expect(requests).toHaveLength(before);
+    expect(screen.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('shows the last page when the URL asks for one past the end', async () => {
+    await withReports(twelve);
+    const page = renderReports('/reports?page=9');
+    await waitFor(() => expect(page.search()).toBe('?page=2'));
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(screen.getByText('11–12 of 12 reports')).toBeInTheDocument();
+    // Replaced, not pushed: Back does not return to the empty page.
+    expect(page.router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('keeps the previous rows on screen, dimmed and busy, while the next view loads', async () => {
+    await withReports(twelve);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get('*/api/v1/reports', async ({ request }) => {
+        // Falls through to the real API once released.
+        if (new URL(request.url).searchParams.get('sort') === 'asc') await gate;
+      }),
+    );
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+
+    await page.user.selectOptions(page.control('Order'), 'Ascending');
+    expect(page.search()).toBe('?sort=asc');
+    expect(page.table()).toHaveAttribute('aria-busy', 'true');
+    expect(page.urls()[0]).toBe(twelve[11]);
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+    release();
+    await waitFor(() => expect(page.urls()[0]).toBe(twelve[0]));
+    expect(page.table()).not.toHaveAttribute('aria-busy');
+  });
+
+  it('cancels the request of a view that was left before it answered', async () => {
+    await withReports(twelve);
+    const aborted: string[] = [];
+    server.use(
+      http.get('*/api/v1/reports', async ({ request }) => {
+        if (new URL(request.url).searchParams.get('result') !== 'bad') return undefined;
+        await new Promise<void>((resolve) => {
+          request.signal.addEventListener('abort', () => {
+            aborted.push(request.url);
+            resolve();
+          });
+        });
+        return HttpResponse.error();
+      }),
+    );
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+
+    await page.user.selectOptions(page.control('Result'), 'Bad');
+    await page.user.selectOptions(page.control('Result'), 'Good');
+    await waitFor(() => expect(aborted).toHaveLength(1));
+    expect(aborted[0]).toContain('result=bad');
+    await waitFor(() => expect(page.table()).not.toHaveAttribute('aria-busy'));
+    expect(page.search()).toBe('?result=good');
+  });
+});
+
+describe('Reports: search', () => {
+  it('sends one request once typing stops, not one per key', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const requests = recordListRequests();
+    const page = renderReports('/reports?page=2');
+    await waitFor(() => expect(page.search()).toBe(''));
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    const before = requests.length;
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const input = screen.getByRole('textbox', { name: 'Search' });
+    for (const text of ['c', 'ca', 'car', 'cart']) {
+      fireEvent.change(input, { target: { value: text } });
+      act(() => vi.advanceTimersByTime(120));
+    }
+    expect(page.search()).toBe('');
+    act(() => vi.advanceTimersByTime(300));
+    vi.useRealTimers();
+
+    expect(page.search()).toBe('?search=cart');
+    await waitFor(() => expect(page.urls()).toEqual(['https://shop.example/cart']));
+    const searches = requests.slice(before).filter((query) => 'search' in query);
+    expect(searches).toEqual([
+      { search: 'cart', search_by: 'url', per_page: '10', sort_by: 'id', sort: 'desc' },
+    ]);
+  });
+
+  it('focuses Search on "/"', async () => {
+    await withReports(['https://shop.example/']);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(1));
+    await page.user.keyboard('/');
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveFocus();
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+  });
+});
+
+describe('Reports on a phone', () => {
+  it('shows each report as a card with the same links and facts', async () => {
+    await withReports(['https://shop.example/', 'https://blog.example/']);
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          addListener: () => {},
+          removeListener: () => {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    renderReports();
+
+    const list = await screen.findByRole('list', { name: 'Reports' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const first = within(cards[0]!);
+    expect(first.getByRole('link', { name: 'https://blog.example/' })).toHaveAttribute('href', '/reports/2');
+    expect(first.getByRole('link', { name: 'blog.example' })).toHaveAttribute(
+      'href',
+      '/reports?project=blog.example',
+    );
+    expect(first.getByText('Bad')).toBeInTheDocument();
+    expect(first.getByText('Score 35')).toBeInTheDocument();
+    expect(first.getByText('Public')).toBeInTheDocument();
+  });
+});
+
+describe('Reports: empty, error, untrusted text', () => {
+  it('offers Clear filters when nothing matches', async () => {
+    await withReports(['https://shop.example/', 'https://blog.example/']);
+    const page = renderReports('/reports?search=nothing-like-this&result=bad&sort=asc');
+
+    expect(await screen.findByText('No reports match')).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(page.search()).toBe('?sort=asc'));
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+    expect(page.control('Result')).toHaveValue('');
+  });
+
+  it('says so when there are no reports at all, and leads to the form', async () => {
+    await withReports([]);
+    renderReports();
+    expect(await screen.findByText('No reports yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create a report' })).toHaveAttribute('href', '/reports/new');
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+  });
+
+  it('shows a failed load in the table area with Retry, the controls still usable', async () => {
+    await withReports(['https://shop.example/']);
+    server.use(
+      http.get(
+        '*/api/v1/reports',
+        () => HttpResponse.json({ message: 'Server error.', status: 500 }, { status: 500 }),
+        {
+          once: true,
+        },
+      ),
+    );
+    const page = renderReports();
+
+    expect(await screen.findByText('The reports could not be loaded')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Search' })).toBeEnabled();
+    expect(page.control('Result')).toBeEnabled();
+    await page.user.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(page.rows()).toHaveLength(1));
+    expect(screen.queryByText('The reports could not be loaded')).not.toBeInTheDocument();
+  });
+
+  it('shows a skeleton on the first load', async () => {
+    await withReports(['https://shop.example/']);
+    renderReports();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading reports');
+    expect(await screen.findByRole('table', { name: 'Reports' })).toBeInTheDocument();
+  });
+
+  it('shows URLs as the deployment sends them, as text, never as markup', async () => {
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    const hostile = 'https://example.com/?q=<img src=x onerror="alert(1)">';
+    server.use(
+      http.get('*/api/v1/reports', () =>
+        HttpResponse.json(
+          contractList([
+            { ...contractReport({ id: 7 }), url: 'example.com/pricing', result: null, score: null } as never,
+            contractReport({ id: 8, url: hostile }),
+          ]),
+        ),
+      ),
+    );
+    const page = renderReports();
+
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(screen.getByRole('link', { name: 'example.com/pricing' })).toHaveAttribute('href', '/reports/7');
+    expect(within(page.rows()[0]!).getByText('Unknown')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: hostile })).toHaveAttribute('href', '/reports/8');
+    expect(page.table().querySelector('img')).toBeNull();
+  });
+});

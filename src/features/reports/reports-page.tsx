@@ -1,0 +1,166 @@
+// Bases before dependants, as in Mantine's styles.css (Paper, Alert and buttons come with the entry).
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/Combobox.css';
+import '@mantine/core/styles/Table.css';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { reportQueries } from '@/api/reports';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { ListPagination, useClampPage } from '@/components/list-pagination';
+import { LoadingRows } from '@/components/loading-rows';
+import { useUrlState } from '@/lib/url-state';
+import type { ReportSortKey } from '@/api/contract';
+import {
+  NO_FILTERS,
+  firstOrder,
+  hasFilters,
+  reportListHref,
+  reportListParams,
+  reportListSpec,
+} from './report-list-state';
+import { ReportsFilters } from './reports-filters';
+import { ReportsTable } from './reports-table';
+
+function ReportsPage() {
+  const queryClient = useQueryClient();
+  const [state, setState] = useUrlState(reportListSpec);
+  const params = useMemo(() => reportListParams(state), [state]);
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
+    ...reportQueries.list(params),
+  });
+
+  // The data on screen is this view's own (not the previous view's, kept while this one loads).
+  const current = data !== undefined && !isPlaceholderData ? data : undefined;
+  const onPage = useCallback(
+    (page: number, options?: { replace?: boolean }) => setState({ page }, options),
+    [setState],
+  );
+  useClampPage(state.page, current?.meta, onPage);
+
+  // The likeliest next click is "next page": fetch it once this page has settled.
+  const nextPage =
+    current !== undefined && !isFetching && state.page < current.meta.lastPage ? state.page + 1 : null;
+  useEffect(() => {
+    if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
+  }, [queryClient, params, nextPage]);
+
+  const onSort = (key: ReportSortKey) =>
+    setState(
+      key === state.sort_by
+        ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
+        : { sort_by: key, sort: firstOrder(key) },
+    );
+  const clearFilters = () => setState(NO_FILTERS);
+  const filtered = hasFilters(state);
+
+  let body;
+  if (isPending) {
+    body = <LoadingRows rows={Math.min(state.per_page, 10)} height={40} label="Loading reports" />;
+  } else if (isError && data === undefined) {
+    body = (
+      <ErrorState
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+        title="The reports could not be loaded"
+      />
+    );
+  } else if (data.meta.total === 0) {
+    body = filtered ? (
+      <EmptyState
+        title="No reports match"
+        description="No report matches this search and these filters."
+        action={
+          <Button
+            variant="default"
+            leftSection={<IconFilterOff size={16} aria-hidden />}
+            onClick={clearFilters}
+          >
+            Clear filters
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyState
+        title="No reports yet"
+        description="Create a report to see how a page does."
+        action={
+          <Button
+            component={Link}
+            to="/reports/new"
+            variant="default"
+            leftSection={<IconPlus size={16} aria-hidden />}
+          >
+            Create a report
+          </Button>
+        }
+      />
+    );
+  } else if (data.items.length === 0) {
+    // Past the last page: useClampPage is moving to it.
+    body = <LoadingRows rows={3} height={40} label="Loading reports" />;
+  } else {
+    body = (
+      <ReportsTable
+        reports={data.items}
+        sortBy={state.sort_by}
+        sort={state.sort}
+        onSort={onSort}
+        projectHref={(project) => reportListHref(state, { project })}
+        stale={isPlaceholderData}
+      />
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={1}>Reports</Title>
+          <Text c="dimmed" mt={4}>
+            How each analysed page does, newest first unless sorted otherwise.
+          </Text>
+        </div>
+        <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
+          New report
+        </Button>
+      </Group>
+
+      <div role="search" aria-label="Filter reports">
+        <ReportsFilters state={state} onChange={(patch) => setState(patch)} />
+      </div>
+
+      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'sm' }}>
+        <Stack gap="sm">
+          {isError && data !== undefined && (
+            <ErrorState
+              error={error}
+              onRetry={() => void refetch()}
+              retrying={isFetching}
+              title="The reports could not be refreshed"
+            />
+          )}
+          {body}
+        </Stack>
+      </Paper>
+
+      {data !== undefined && data.meta.total > 0 && (
+        <ListPagination
+          meta={data.meta}
+          noun="reports"
+          page={state.page}
+          onPage={onPage}
+          disabled={isPlaceholderData}
+        />
+      )}
+    </Stack>
+  );
+}
+
+export { ReportsPage as Component };
