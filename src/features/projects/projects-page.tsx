@@ -1,0 +1,194 @@
+// Bases before dependants, as in Mantine's styles.css.
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/Combobox.css';
+import { Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  PER_PAGE_VALUES,
+  PROJECT_SORT_KEYS,
+  PROJECT_SORT_LABELS,
+  SORT_ORDERS,
+  SORT_ORDER_LABELS,
+} from '@/api/contract';
+import type { PerPage, ProjectSortKey, SortOrder } from '@/api/contract';
+import { projectQueries } from '@/api/projects';
+import type { Project } from '@/api/schemas';
+import { DebouncedSearch } from '@/components/debounced-search';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { ListPagination, useClampPage } from '@/components/list-pagination';
+import type { PageChange } from '@/components/list-pagination';
+import { LoadingRows } from '@/components/loading-rows';
+import { useUrlState } from '@/lib/url-state';
+import { ProjectsTable } from './projects-table';
+import { PROJECTS_VIEW, projectListParams } from './projects-view';
+
+// The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
+// needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
+// button, rather than with every visit of the table.
+const loadDeleteDialog = () => import('./delete-project-dialog');
+const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
+
+const SORT_BY_OPTIONS = PROJECT_SORT_KEYS.map((key) => ({ value: key, label: PROJECT_SORT_LABELS[key] }));
+const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
+const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
+
+function ProjectsPage() {
+  const [view, setView] = useUrlState(PROJECTS_VIEW);
+  const params = useMemo(() => projectListParams(view), [view]);
+  const queryClient = useQueryClient();
+  // Keeps the previous rows (dimmed) while another page, sort or search loads.
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery(
+    projectQueries.list(params),
+  );
+  // The answer for this view itself; a placeholder from another view says nothing about this one.
+  const meta = isPlaceholderData ? undefined : data?.meta;
+
+  const onPage = useCallback<PageChange>((page, options) => setView({ page }, options), [setView]);
+  useClampPage(view.page, meta, onPage);
+
+  // The next page is the likeliest next click; fetched ahead so it shows at once.
+  const nextPage = meta && meta.currentPage < meta.lastPage ? meta.currentPage + 1 : null;
+  useEffect(() => {
+    if (nextPage === null) return;
+    void queryClient.prefetchQuery(projectQueries.list({ ...params, page: nextPage }));
+  }, [queryClient, params, nextPage]);
+
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [target, setTarget] = useState<Project | null>(null);
+  const [dialogOpened, setDialogOpened] = useState(false);
+
+  const searching = view.search !== '';
+  let tableArea;
+  if (isPending) {
+    tableArea = <LoadingRows rows={Math.min(view.per_page, 8)} label="Loading projects" />;
+  } else if (isError && data === undefined) {
+    tableArea = (
+      <ErrorState
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+        title="The projects could not be loaded"
+      />
+    );
+  } else if (data !== undefined && data.meta.total === 0 && !isPlaceholderData) {
+    tableArea = searching ? (
+      <EmptyState
+        title="No projects match this search"
+        description={`No project name contains “${view.search}”.`}
+        action={
+          <Button variant="default" onClick={() => setView({ search: '' })}>
+            Clear search
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyState
+        title="No projects yet"
+        description="A project appears with the first report of its site."
+        action={
+          <Button component={Link} to="/reports/new">
+            New report
+          </Button>
+        }
+      />
+    );
+  } else if (data !== undefined && data.items.length === 0) {
+    // Past the last page (after deletions, or an old link): useClampPage is moving to it.
+    tableArea = <LoadingRows rows={3} label="Loading projects" />;
+  } else if (data !== undefined) {
+    tableArea = (
+      <Stack gap="sm">
+        {isError && (
+          <ErrorState
+            error={error}
+            onRetry={() => void refetch()}
+            retrying={isFetching}
+            title="The projects could not be refreshed"
+          />
+        )}
+        <ProjectsTable
+          projects={data.items}
+          stale={isPlaceholderData}
+          onDeleteIntent={() => void loadDeleteDialog()}
+          onDelete={(project) => {
+            setTarget(project);
+            setDialogOpened(true);
+          }}
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+          Projects
+        </Title>
+        <Text c="dimmed" size="sm">
+          Reports grouped by site. Open a project to see its reports.
+        </Text>
+      </div>
+
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
+          <DebouncedSearch
+            value={view.search}
+            onChange={(search) => setView({ search })}
+            placeholder="Project name"
+            focusShortcut
+          />
+        </div>
+        <NativeSelect
+          label="Sort by"
+          data={SORT_BY_OPTIONS}
+          value={view.sort_by}
+          onChange={(event) => setView({ sort_by: event.currentTarget.value as ProjectSortKey })}
+          style={{ flex: '1 1 9rem' }}
+        />
+        <NativeSelect
+          label="Order"
+          data={ORDER_OPTIONS}
+          value={view.sort}
+          onChange={(event) => setView({ sort: event.currentTarget.value as SortOrder })}
+          style={{ flex: '1 1 9rem' }}
+        />
+        <NativeSelect
+          label="Per page"
+          data={PER_PAGE_OPTIONS}
+          value={String(view.per_page)}
+          onChange={(event) => setView({ per_page: Number(event.currentTarget.value) as PerPage })}
+          style={{ flex: '0 1 6rem' }}
+        />
+      </Group>
+
+      <div>{tableArea}</div>
+
+      <ListPagination
+        // The empty state already says there is nothing; "0 projects" under it would repeat it.
+        meta={data?.meta.total === 0 ? undefined : data?.meta}
+        noun="projects"
+        page={view.page}
+        onPage={onPage}
+        disabled={isPlaceholderData}
+      />
+
+      {target !== null && (
+        <Suspense fallback={null}>
+          <DeleteProjectDialog
+            project={target}
+            opened={dialogOpened}
+            onClose={() => setDialogOpened(false)}
+            // The button that opened the dialog went with its row; the focus must not fall to the page's end.
+            onDeleted={() => headingRef.current?.focus()}
+          />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}
+
+export { ProjectsPage as Component };
