@@ -1,0 +1,79 @@
+import { Button, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTrash } from '@tabler/icons-react';
+import { Suspense, lazy, useState } from 'react';
+import { isApiError } from '@/api/errors';
+import { useDeleteReport } from '@/api/reports';
+import type { Report } from '@/api/schemas';
+
+// The dialog's code (Modal, focus trap, scroll lock) is fetched when the button is pointed at or
+// focused, not with the page.
+const loadConfirmDialog = () => import('@/components/confirm-dialog');
+const ConfirmDialog = lazy(() => loadConfirmDialog().then((m) => ({ default: m.ConfirmDialog })));
+
+export interface DeleteReportProps {
+  report: Report;
+  /** Called once the service has deleted it (the page then leaves). */
+  onDeleted: () => void;
+}
+
+function errorText(error: unknown): string {
+  return isApiError(error) ? error.message : 'An unexpected error occurred in the dashboard.';
+}
+
+/** "Delete report" and its confirmation; nothing is sent until Delete is pressed. */
+export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
+  const [opened, setOpened] = useState(false);
+  const remove = useDeleteReport();
+
+  const confirm = () => {
+    remove.mutate(report.id, {
+      onSuccess: () => {
+        notifications.show({
+          color: 'teal',
+          title: 'Report deleted',
+          message: `The report of ${report.url} was deleted.`,
+        });
+        onDeleted();
+      },
+      onError: (error) => {
+        notifications.show({ color: 'red', title: 'Report not deleted', message: errorText(error) });
+      },
+    });
+  };
+
+  return (
+    <>
+      <Button
+        variant="outline"
+        color="red"
+        leftSection={<IconTrash size={16} aria-hidden />}
+        onPointerEnter={() => void loadConfirmDialog()}
+        onFocus={() => void loadConfirmDialog()}
+        onClick={() => {
+          remove.reset();
+          setOpened(true);
+        }}
+      >
+        Delete report
+      </Button>
+      {opened && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            opened
+            title="Delete this report?"
+            onConfirm={confirm}
+            onCancel={() => setOpened(false)}
+            pending={remove.isPending}
+            error={remove.isError ? errorText(remove.error) : undefined}
+          >
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              The report of <strong>{report.url}</strong> and its results will be deleted for good. Its public
+              page stops working. This cannot be undone.
+            </Text>
+          </ConfirmDialog>
+        </Suspense>
+      )}
+    </>
+  );
+}

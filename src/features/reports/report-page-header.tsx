@@ -1,0 +1,145 @@
+import '@mantine/core/styles/SemiCircleProgress.css';
+import '@mantine/core/styles/DataList.css';
+import {
+  Anchor,
+  Box,
+  DataList,
+  Group,
+  SemiCircleProgress,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import { resultForScore } from '@/api/contract';
+import type { Result } from '@/api/contract';
+import type { Report } from '@/api/schemas';
+import { DateText } from '@/components/date-text';
+import { PrivacyBadge } from '@/components/privacy-badge';
+import { ResultBadge } from '@/components/result-badge';
+import { openPageHref } from '@/lib/urls';
+
+const GAUGE_COLOURS: Record<Result, string> = { good: 'teal.7', decent: 'orange.6', bad: 'red.7' };
+
+/** The reports table filtered to one project. */
+export function projectReportsHref(project: string): string {
+  return `/reports?${new URLSearchParams({ project }).toString()}`;
+}
+
+// A gauge rather than Mantine's RingProgress: that one wraps each arc in a floating tooltip, which
+// brings floating-ui (about 20 KB gzip) into the page for a tooltip that is never shown.
+function ScoreGauge({ score, result }: { score: number; result: Result | null }) {
+  const shown = Math.round(score * 10) / 10;
+  return (
+    <Box role="img" aria-label={`Score ${shown} of 100`} style={{ flex: 'none' }}>
+      <SemiCircleProgress
+        aria-hidden
+        value={Math.min(100, Math.max(0, score))}
+        size={128}
+        thickness={12}
+        filledSegmentColor={GAUGE_COLOURS[result ?? resultForScore(score)]}
+        labelPosition="bottom"
+        label={
+          <Stack gap={0} align="center" component="span">
+            <Text span fw={700} fz={26} lh={1}>
+              {shown}
+            </Text>
+            <Text span size="xs" c="dimmed">
+              of 100
+            </Text>
+          </Stack>
+        }
+      />
+    </Box>
+  );
+}
+
+/** The report's URL as the page heading, the way to open it, and its facts at a glance. */
+export function ReportHeader({ report }: { report: Report }) {
+  const href = openPageHref(report.url);
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/reports" size="sm" style={{ alignSelf: 'flex-start' }}>
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          All reports
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>
+            {report.url}
+          </Title>
+          {href && (
+            <Anchor
+              href={href}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              style={{ alignSelf: 'flex-start' }}
+            >
+              <Group gap={4} component="span">
+                Open page
+                <IconExternalLink size={14} aria-hidden />
+                <VisuallyHidden>(opens in a new tab)</VisuallyHidden>
+              </Group>
+            </Anchor>
+          )}
+        </Stack>
+        {report.score !== null && <ScoreGauge score={report.score} result={report.result} />}
+      </Group>
+      <DataList
+        size="sm"
+        gap={6}
+        labelWidth="7rem"
+        aria-label="Report details"
+        styles={{ itemValue: { minWidth: 0, overflowWrap: 'anywhere' } }}
+      >
+        <DataList.Item>
+          <DataList.ItemLabel>Project</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <Anchor component={Link} to={projectReportsHref(report.project)} size="sm">
+              {report.project}
+            </Anchor>
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Result</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <ResultBadge result={report.result} />
+          </DataList.ItemValue>
+        </DataList.Item>
+        {report.score === null && (
+          <DataList.Item>
+            <DataList.ItemLabel>Score</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Text span size="sm" c="dimmed">
+                Not given by the service
+              </Text>
+            </DataList.ItemValue>
+          </DataList.Item>
+        )}
+        <DataList.Item>
+          <DataList.ItemLabel>Privacy</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <PrivacyBadge privacy={report.privacy} />
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Generated</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <DateText date={report.generatedAt} />
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Created</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <DateText date={report.createdAt} />
+          </DataList.ItemValue>
+        </DataList.Item>
+      </DataList>
+    </Stack>
+  );
+}

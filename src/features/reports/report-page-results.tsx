@@ -1,0 +1,192 @@
+import '@mantine/core/styles/Badge.css';
+import '@mantine/core/styles/DataList.css';
+import '@mantine/core/styles/List.css';
+import { Badge, Box, DataList, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
+import type { Importance } from '@/api/contract';
+import type { Check } from '@/api/schemas';
+import { EmptyState } from '@/components/empty-state';
+import { checkAdvice, checkName } from './checks/check-info';
+import { describeProblems, formatEvidence, formatNumber } from './checks/evidence';
+import type { Shown } from './checks/evidence';
+import { groupResults } from './checks/group-results';
+
+const IMPORTANCE_TEXT: Record<Importance, string> = {
+  high: 'High importance',
+  medium: 'Medium importance',
+  low: 'Low importance',
+};
+
+/** Pass/fail as icon plus word, so it reads without colour. */
+export function CheckStatus({ passed }: { passed: boolean }) {
+  const Icon = passed ? IconCircleCheck : IconCircleX;
+  return (
+    <Badge
+      // Shade 9: white text on shade 8 of teal stays below 4.5:1.
+      color={passed ? 'teal.9' : 'red.9'}
+      variant="filled"
+      tt="none"
+      radius="sm"
+      leftSection={<Icon size={14} aria-hidden />}
+    >
+      {passed ? 'Passed' : 'Failed'}
+    </Badge>
+  );
+}
+
+function ShownValue({ shown }: { shown: Shown }) {
+  if (shown.kind === 'text') {
+    return (
+      <Text span inherit ff={shown.code ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+        {shown.text}
+      </Text>
+    );
+  }
+  if (shown.kind === 'list') {
+    const only = shown.items.length === 1 && shown.more === 0 ? shown.items[0] : undefined;
+    if (only) return <ShownValue shown={only} />;
+    if (shown.inline) {
+      return (
+        <Text span inherit style={{ overflowWrap: 'anywhere' }}>
+          {shown.items.map((item) => (item.kind === 'text' ? item.text : '')).join(', ')}
+          {shown.more > 0 && ` and ${formatNumber(shown.more)} more`}
+        </Text>
+      );
+    }
+    return (
+      <List size="sm" spacing={2} withPadding={false} styles={{ root: { paddingInlineStart: '1.1em' } }}>
+        {shown.items.map((item, index) => (
+          <List.Item key={index}>
+            <ShownValue shown={item} />
+          </List.Item>
+        ))}
+        {shown.more > 0 && (
+          <List.Item>
+            <Text span inherit c="dimmed">
+              and {formatNumber(shown.more)} more
+            </Text>
+          </List.Item>
+        )}
+      </List>
+    );
+  }
+  return (
+    <DataList
+      size="sm"
+      gap={4}
+      labelWidth="8rem"
+      styles={{ item: { flexWrap: 'wrap', rowGap: 0 }, itemValue: { minWidth: 0, flex: '1 1 9rem' } }}
+    >
+      {shown.rows.map((row, index) => (
+        <DataList.Item key={index}>
+          <DataList.ItemLabel>{row.label}</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <ShownValue shown={row.value} />
+          </DataList.ItemValue>
+        </DataList.Item>
+      ))}
+    </DataList>
+  );
+}
+
+/** One check: status, name, importance; for a failure what went wrong and how to fix it; then the evidence. */
+export function CheckItem({ checkKey, check }: { checkKey: string; check: Check }) {
+  const name = checkName(checkKey);
+  const problems = check.passed ? [] : describeProblems(checkKey, check.errors);
+  const advice = check.passed ? null : checkAdvice(checkKey);
+  return (
+    <Box
+      component="li"
+      py="sm"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)', listStyle: 'none' }}
+    >
+      <Stack gap={6}>
+        <Group gap="xs" wrap="wrap">
+          <CheckStatus passed={check.passed} />
+          <Title order={4} fz="md" style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Title>
+          <Badge variant="default" tt="none" radius="sm" fw={500}>
+            {check.importance ? IMPORTANCE_TEXT[check.importance] : 'Importance not given'}
+          </Badge>
+        </Group>
+        {problems.length > 0 && (
+          <List size="sm" spacing={2} withPadding={false} styles={{ root: { paddingInlineStart: '1.1em' } }}>
+            {problems.map((problem, index) => (
+              <List.Item key={index}>{problem}</List.Item>
+            ))}
+          </List>
+        )}
+        {advice && (
+          <Text size="sm">
+            <Text span inherit fw={600}>
+              How to fix:{' '}
+            </Text>
+            {advice}
+          </Text>
+        )}
+        <ShownValue shown={formatEvidence(checkKey, check.value)} />
+      </Stack>
+    </Box>
+  );
+}
+
+/** The results by category, each with its passed/total count; failed and important checks first. */
+export function ReportResults({ results }: { results: Record<string, Check> }) {
+  const groups = groupResults(results);
+  if (groups.length === 0) {
+    return (
+      <section aria-labelledby="results-heading">
+        <Title order={2} id="results-heading" mb="sm">
+          Results
+        </Title>
+        <EmptyState title="No results" description="The service sent no check results for this report." />
+      </section>
+    );
+  }
+  const passed = groups.reduce((sum, group) => sum + group.passed, 0);
+  const total = groups.reduce((sum, group) => sum + group.total, 0);
+  return (
+    <section aria-labelledby="results-heading">
+      <Group justify="space-between" align="baseline" mb="sm" gap="xs">
+        <Title order={2} id="results-heading">
+          Results
+        </Title>
+        <Text c="dimmed" size="sm">
+          {formatNumber(passed)} of {formatNumber(total)} checks passed
+        </Text>
+      </Group>
+      <Stack gap="md">
+        {groups.map((group) => {
+          const headingId = `results-${group.category}`;
+          return (
+            <Paper
+              key={group.category}
+              withBorder
+              radius="md"
+              px={{ base: 'sm', sm: 'md' }}
+              pt="sm"
+              pb={4}
+              component="section"
+              aria-labelledby={headingId}
+            >
+              <Group justify="space-between" align="baseline" gap="xs" pb="xs">
+                <Title order={3} fz="lg" id={headingId}>
+                  {group.label}
+                </Title>
+                <Text size="sm" c={group.passed === group.total ? 'dimmed' : undefined}>
+                  {group.passed} of {group.total} passed
+                </Text>
+              </Group>
+              <Box component="ul" m={0} p={0} aria-label={`${group.label} checks`}>
+                {group.checks.map(({ key, check }) => (
+                  <CheckItem key={key} checkKey={key} check={check} />
+                ))}
+              </Box>
+            </Paper>
+          );
+        })}
+      </Stack>
+    </section>
+  );
+}

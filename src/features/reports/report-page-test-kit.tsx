@@ -1,0 +1,164 @@
+// What the report page's tests share: the real API with a scripted analyser (so results and their
+// changes are known in advance), a recorder of the requests the page sends, and the page's routes.
+import { Title } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import type { QueryClient } from '@tanstack/react-query';
+import { Outlet, useLocation } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
+import { saveConnection } from '@/api/connection';
+import { createReport } from '@/api/reports';
+import type { CreateReportInput } from '@/api/reports';
+import type { Report } from '@/api/schemas';
+import type { Analyser, Analysis } from '../../../server/src/analysis/analyse';
+import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import type { RealApi } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as ReportPage } from './report-page';
+
+export const PAGE_URL = 'https://shop.example/pricing';
+
+/** The first analysis: decent, with failures of each importance and a check the dashboard does not know. */
+export const FIRST_ANALYSIS: Analysis = {
+  score: 62,
+  result: 'decent',
+  results: {
+    title: { passed: true, importance: 'high', value: 'Pricing - Example Shop' },
+    meta_description: { passed: false, importance: 'high', value: null, errors: { missing: true } },
+    headings: { passed: true, importance: 'high', value: { h1: ['Pricing'], h2: ['Plans', 'Questions'] } },
+    language: { passed: false, importance: 'medium', value: null, errors: { missing: true } },
+    favicon: { passed: false, importance: 'low', value: null, errors: { missing: true } },
+    load_time: { passed: false, importance: 'high', value: 2140, errors: { too_slow: 2140 } },
+    page_size: { passed: true, importance: 'medium', value: 350_000 },
+    https_encryption: { passed: true, importance: 'high', value: true },
+    charset: { passed: true, importance: 'medium', value: 'utf-8' },
+    page_speed_index: {
+      passed: false,
+      importance: 'low',
+      value: { lab: { first_paint: 1200, runs: [980, 1420] }, field: null },
+      errors: { over_budget: { limit: 1000 } },
+    },
+  },
+};
+
+/** After the site's owner fixed things (and broke the title): good. */
+export const SECOND_ANALYSIS: Analysis = {
+  score: 84,
+  result: 'good',
+  results: {
+    title: {
+      passed: false,
+      importance: 'high',
+      value: 'Pricing - Example Shop - Plans for every team, billed monthly or yearly',
+      errors: { too_long: 72 },
+    },
+    meta_description: { passed: true, importance: 'high', value: 'Plans and prices for every team size.' },
+    headings: { passed: true, importance: 'high', value: { h1: ['Pricing'] } },
+    language: { passed: false, importance: 'medium', value: null, errors: { missing: true } },
+    favicon: { passed: true, importance: 'low', value: 'https://shop.example/favicon.ico' },
+    load_time: { passed: true, importance: 'high', value: 420 },
+    page_size: { passed: true, importance: 'medium', value: 350_000 },
+    https_encryption: { passed: true, importance: 'high', value: true },
+    charset: { passed: true, importance: 'medium', value: 'utf-8' },
+    social: { passed: false, importance: 'low', value: {}, errors: { missing: ['og:title', 'og:image'] } },
+  },
+};
+
+/** Answers each analysis in turn (an Error is thrown instead), repeating the last one. */
+export function scriptedAnalyser(...answers: (Analysis | Error)[]): Analyser {
+  let next = 0;
+  return async () => {
+    const answer = answers[Math.min(next, answers.length - 1)];
+    next += 1;
+    if (answer === undefined) throw new Error('scriptedAnalyser needs at least one answer');
+    if (answer instanceof Error) throw answer;
+    return structuredClone(answer);
+  };
+}
+
+/** The real API (fresh in-memory database) with the given analyses, and the dashboard connected to it. */
+export function connectRealApi(...answers: (Analysis | Error)[]): RealApi {
+  const api = realApi({ analyser: scriptedAnalyser(...(answers.length > 0 ? answers : [FIRST_ANALYSIS])) });
+  server.use(...api.handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  return api;
+}
+
+/** Creates a report through the API, as the create form would. */
+export function seedReport(input: Partial<CreateReportInput> = {}): Promise<Report> {
+  return createReport({ url: PAGE_URL, privacy: 0, ...input });
+}
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  /** The form body as pairs, in order. */
+  body: [string, string][];
+}
+
+/** Records every API request from now on (until the test's MSW reset). */
+export function recordRequests(): { sent: SentRequest[]; settled: () => Promise<SentRequest[]> } {
+  const sent: SentRequest[] = [];
+  const pending: Promise<void>[] = [];
+  const listener = ({ request }: { request: Request }) => {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith('/api/v1/')) return;
+    pending.push(
+      request
+        .clone()
+        .text()
+        .then((text) => {
+          sent.push({
+            method: request.method,
+            path: url.pathname,
+            body: [...new URLSearchParams(text).entries()],
+          });
+        }),
+    );
+  };
+  server.events.on('request:start', listener);
+  return {
+    sent,
+    settled: async () => {
+      await Promise.all(pending);
+      return sent;
+    },
+  };
+}
+
+/** Stops every recorder (MSW keeps event listeners across handler resets). */
+export function stopRecording(): void {
+  server.events.removeAllListeners('request:start');
+}
+
+function ReportsLanding() {
+  const { search } = useLocation();
+  return (
+    <>
+      <Title order={1}>Reports</Title>
+      <p>Query: {search || '(none)'}</p>
+    </>
+  );
+}
+
+function Shell() {
+  return (
+    <>
+      <Outlet />
+      <Notifications />
+    </>
+  );
+}
+
+export const REPORT_ROUTES: RouteObject[] = [
+  {
+    element: <Shell />,
+    children: [
+      { path: '/reports/:id', Component: ReportPage },
+      { path: '/reports', Component: ReportsLanding },
+    ],
+  },
+];
+
+export function renderReportPage(path: string, queryClient?: QueryClient) {
+  return renderWithProviders(REPORT_ROUTES, { route: path, queryClient });
+}

@@ -1,0 +1,131 @@
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/List.css';
+import { CloseButton, Group, List, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  IconArrowRight,
+  IconCircleCheck,
+  IconCircleMinus,
+  IconCirclePlus,
+  IconCircleX,
+} from '@tabler/icons-react';
+import { useEffect, useMemo, useRef } from 'react';
+import { RESULT_LABELS } from '@/api/contract';
+import type { Result } from '@/api/contract';
+import type { Report } from '@/api/schemas';
+import { hasChanges, whatChanged } from '@/lib/what-changed';
+import type { CheckChange } from '@/lib/what-changed';
+import { checkName } from './checks/check-info';
+import { formatNumber } from './checks/evidence';
+
+function resultText(result: Result | null): string {
+  return result === null ? 'Unknown' : RESULT_LABELS[result];
+}
+
+function scoreText(score: number | null): string {
+  return score === null ? 'none' : formatNumber(score);
+}
+
+const CHANGE_TEXT: Record<CheckChange['kind'], (passed: boolean) => string> = {
+  'now-failing': () => 'passed before, fails now',
+  'now-passing': () => 'failed before, passes now',
+  added: (passed) => `new check, ${passed ? 'passes' : 'fails'}`,
+  removed: (passed) => `no longer checked (${passed ? 'passed' : 'failed'} before)`,
+};
+
+function ChangeIcon({ change }: { change: CheckChange }) {
+  const props = { size: 18, 'aria-hidden': true, style: { flex: 'none' } } as const;
+  if (change.kind === 'removed') return <IconCircleMinus {...props} color="var(--mantine-color-dimmed)" />;
+  if (change.kind === 'added' && change.passed)
+    return <IconCirclePlus {...props} color="var(--mantine-color-teal-7)" />;
+  return change.passed ? (
+    <IconCircleCheck {...props} color="var(--mantine-color-teal-7)" />
+  ) : (
+    <IconCircleX {...props} color="var(--mantine-color-red-7)" />
+  );
+}
+
+function BeforeAfter({ label, before, after }: { label: string; before: string; after: string }) {
+  return (
+    <Text size="sm">
+      <Text span inherit fw={600}>
+        {label}:
+      </Text>{' '}
+      {before} <IconArrowRight size={14} aria-hidden style={{ verticalAlign: 'middle' }} />
+      <VisuallyHidden>to</VisuallyHidden> {after}
+    </Text>
+  );
+}
+
+export interface WhatChangedSummaryProps {
+  before: Report;
+  after: Report;
+  onDismiss: () => void;
+}
+
+/**
+ * Score and result before → after, and every check that flipped, after "Refresh results". Loaded
+ * with the first refresh: most visits never need it.
+ */
+export function WhatChangedSummary({ before, after, onDismiss }: WhatChangedSummaryProps) {
+  const change = useMemo(() => whatChanged(before, after), [before, after]);
+  const { score, result, checks } = change;
+  // The summary appears above the form that asked for it, perhaps out of view: take the reader there.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [change]);
+  const delta =
+    score.delta === null || score.delta === 0
+      ? ''
+      : ` (${score.delta > 0 ? '+' : ''}${formatNumber(score.delta)})`;
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="what-changed-heading">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Title
+            order={2}
+            fz="h3"
+            id="what-changed-heading"
+            ref={heading}
+            tabIndex={-1}
+            style={{ outline: 'none' }}
+          >
+            What changed
+          </Title>
+          <CloseButton aria-label="Dismiss what changed" onClick={onDismiss} />
+        </Group>
+        <Stack gap={4}>
+          <BeforeAfter
+            label="Score"
+            before={scoreText(score.before)}
+            after={`${scoreText(score.after)}${delta}`}
+          />
+          <BeforeAfter label="Result" before={resultText(result.before)} after={resultText(result.after)} />
+        </Stack>
+        {checks.length > 0 ? (
+          <List spacing={4} size="sm" listStyleType="none" aria-label="Checks that changed">
+            {checks.map((c) => (
+              <List.Item key={c.key}>
+                <Group gap={6} wrap="nowrap" align="flex-start">
+                  <ChangeIcon change={c} />
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    <Text span inherit fw={600}>
+                      {checkName(c.key)}
+                    </Text>
+                    : {CHANGE_TEXT[c.kind](c.passed)}
+                  </Text>
+                </Group>
+              </List.Item>
+            ))}
+          </List>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {hasChanges(change)
+              ? 'Every check came out as before.'
+              : 'Nothing changed: the score, the result and every check came out as before.'}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,173 @@
+// `/reports/:id`: one report's details and results, its edit form (privacy, password, refresh
+// results, with what changed), and delete.
+import { Alert, Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconFileOff } from '@tabler/icons-react';
+import type { QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { LoaderFunctionArgs } from 'react-router-dom';
+import { isApiError } from '@/api/errors';
+import { reportQueries } from '@/api/reports';
+import type { Report } from '@/api/schemas';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { LoadingRows } from '@/components/loading-rows';
+import { DeleteReport } from './report-page-delete';
+import { EditReportForm } from './report-page-edit-form';
+import { ReportHeader } from './report-page-header';
+import { ReportResults } from './report-page-results';
+
+const REPORTS_PATH = '/reports';
+
+const loadWhatChanged = () => import('./report-page-what-changed');
+const WhatChangedSummary = lazy(() => loadWhatChanged().then((m) => ({ default: m.WhatChangedSummary })));
+
+/** Shown while the service fetches and analyses the page again. */
+function RefreshProgress() {
+  return (
+    <Alert variant="light" color="blue" role="status" aria-live="polite">
+      <Group gap="sm" wrap="nowrap">
+        <Loader size="sm" aria-hidden />
+        <Text size="sm">Analysing page again… This can take a few seconds.</Text>
+      </Group>
+    </Alert>
+  );
+}
+
+/** The id in the path, or null when it cannot be a report's (the service's ids are positive integers). */
+export function parseReportId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Starts loading the report with the page's code, without holding the page back. */
+export function createLoader(queryClient: QueryClient) {
+  return ({ params }: Pick<LoaderFunctionArgs, 'params'>) => {
+    const id = parseReportId(params.id);
+    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+    return null;
+  };
+}
+
+function ReportNotFound() {
+  return (
+    <Stack gap="md">
+      <Title order={1}>Report not found</Title>
+      <EmptyState
+        icon={<IconFileOff size={28} aria-hidden />}
+        title="There is no report here"
+        description="It may have been deleted, or the link may be mistyped."
+        action={
+          <Anchor component={Link} to={REPORTS_PATH} fw={600}>
+            Back to all reports
+          </Anchor>
+        }
+      />
+    </Stack>
+  );
+}
+
+type RefreshState = { status: 'running' } | { status: 'done'; before: Report; after: Report } | null;
+
+function ReportView({ report }: { report: Report }) {
+  const navigate = useNavigate();
+  const [refresh, setRefresh] = useState<RefreshState>(null);
+  // Once the report is deleted, leaving must not ask about unsaved changes to it.
+  const allowLeave = useRef(false);
+
+  return (
+    <Stack gap="xl">
+      <ReportHeader report={report} />
+
+      {refresh?.status === 'running' && <RefreshProgress />}
+      {refresh?.status === 'done' && (
+        <Suspense fallback={null}>
+          <WhatChangedSummary
+            before={refresh.before}
+            after={refresh.after}
+            onDismiss={() => setRefresh(null)}
+          />
+        </Suspense>
+      )}
+
+      <Paper
+        withBorder
+        p={{ base: 'md', sm: 'lg' }}
+        radius="md"
+        component="section"
+        aria-labelledby="edit-heading"
+      >
+        <Stack gap="md">
+          <div>
+            <Title order={2} fz="h3" id="edit-heading">
+              Report settings
+            </Title>
+            <Text size="sm" c="dimmed">
+              Change who may see this report, or analyse the page again.
+            </Text>
+          </div>
+          <EditReportForm
+            key={report.id}
+            report={report}
+            allowLeaveRef={allowLeave}
+            onRefreshStart={() => {
+              setRefresh({ status: 'running' });
+              void loadWhatChanged();
+            }}
+            onRefreshDone={(before, after) => setRefresh({ status: 'done', before, after })}
+            onRefreshFailed={() => setRefresh(null)}
+          />
+          <div
+            style={{
+              borderTop: '1px solid var(--mantine-color-default-border)',
+              paddingTop: 'var(--mantine-spacing-md)',
+            }}
+          >
+            <DeleteReport
+              report={report}
+              onDeleted={() => {
+                allowLeave.current = true;
+                void navigate(REPORTS_PATH);
+              }}
+            />
+          </div>
+        </Stack>
+      </Paper>
+
+      <ReportResults results={report.results} />
+    </Stack>
+  );
+}
+
+function ReportPage() {
+  const id = parseReportId(useParams().id);
+  const query = useQuery({ ...reportQueries.detail(id ?? 0), enabled: id !== null });
+
+  if (id === null) return <ReportNotFound />;
+  // A failed background refetch keeps the report on screen; only a first load that failed replaces it.
+  if (query.data) return <ReportView key={query.data.id} report={query.data} />;
+  if (query.isError) {
+    if (isApiError(query.error) && query.error.kind === 'not-found') return <ReportNotFound />;
+    return (
+      <Stack gap="md">
+        <Title order={1}>Report</Title>
+        <ErrorState
+          error={query.error}
+          title="The report could not be loaded"
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <Title order={1}>Report</Title>
+      <LoadingRows rows={6} label="Loading the report" />
+    </Stack>
+  );
+}
+
+export { ReportPage as Component };

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { hasChanges, whatChanged } from './what-changed';
+
+const pass = { passed: true };
+const fail = { passed: false };
+
+describe('whatChanged', () => {
+  it('lists each flipped, added and removed check, worst news first', () => {
+    const change = whatChanged(
+      {
+        score: 62,
+        result: 'decent',
+        results: {
+          title: pass,
+          load_time: fail,
+          favicon: fail,
+          charset: pass,
+          sitemap: pass,
+          old_check: fail,
+        },
+      },
+      {
+        score: 84,
+        result: 'good',
+        results: {
+          title: fail,
+          load_time: pass,
+          favicon: pass,
+          charset: pass,
+          sitemap: pass,
+          new_check: pass,
+        },
+      },
+    );
+    expect(change.checks).toEqual([
+      { key: 'title', kind: 'now-failing', passed: false },
+      // Contract order: favicon (SEO) before load_time (Performance).
+      { key: 'favicon', kind: 'now-passing', passed: true },
+      { key: 'load_time', kind: 'now-passing', passed: true },
+      { key: 'new_check', kind: 'added', passed: true },
+      { key: 'old_check', kind: 'removed', passed: false },
+    ]);
+    expect(change.unchangedChecks).toBe(2);
+    expect(change.score).toEqual({ before: 62, after: 84, delta: 22 });
+    expect(change.result).toEqual({ before: 'decent', after: 'good', changed: true });
+    expect(hasChanges(change)).toBe(true);
+  });
+
+  it('says nothing changed when the analysis came out the same', () => {
+    const same = { score: 87, result: 'good' as const, results: { title: pass, load_time: fail } };
+    const change = whatChanged(same, { ...same, results: { ...same.results } });
+    expect(change.checks).toEqual([]);
+    expect(change.unchangedChecks).toBe(2);
+    expect(change.score.delta).toBe(0);
+    expect(change.result.changed).toBe(false);
+    expect(hasChanges(change)).toBe(false);
+  });
+
+  it('copes with a deployment that sends no score or result', () => {
+    const change = whatChanged(
+      { score: null, result: null, results: {} },
+      { score: 40.1, result: 'bad', results: { title: fail } },
+    );
+    expect(change.score).toEqual({ before: null, after: 40.1, delta: null });
+    expect(change.result).toEqual({ before: null, after: 'bad', changed: true });
+    expect(change.checks).toEqual([{ key: 'title', kind: 'added', passed: false }]);
+  });
+
+  it('rounds fractional score differences', () => {
+    const change = whatChanged(
+      { score: 0.1, result: 'bad', results: {} },
+      { score: 0.3, result: 'bad', results: {} },
+    );
+    expect(change.score.delta).toBe(0.2);
+    expect(hasChanges(change)).toBe(true);
+  });
+
+  it('treats keys such as "constructor" as ordinary check keys', () => {
+    const change = whatChanged(
+      { score: 50, result: 'decent', results: {} },
+      { score: 50, result: 'decent', results: { constructor: pass } },
+    );
+    expect(change.checks).toEqual([{ key: 'constructor', kind: 'added', passed: true }]);
+  });
+});
