@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_API_KEY } from './test/e2e/support';
+import { E2E_API_KEY, E2E_DEMO_PORT } from './test/e2e/support';
 
 const PORT = Number(process.env.E2E_PORT ?? 4180);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -58,7 +58,9 @@ export default defineConfig({
       PORT: String(PORT),
       API_KEY: E2E_API_KEY,
       DATA_DIR: process.env.E2E_DATA_DIR,
-      DEMO: 'false',
+      // Demo data in several projects, and the demo sites kept served, so reports can be created and refreshed.
+      DEMO: 'true',
+      DEMO_PORT: String(E2E_DEMO_PORT),
       NODE_ENV: 'production',
     },
   },

@@ -14,8 +14,10 @@ function renderApp(route: string) {
 
 describe('app shell and routes', () => {
   it('leads from / to the start page', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const app = renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
     expect(app.router.state.location.pathname).toBe(HOME_PATH);
   });
 
@@ -32,13 +34,15 @@ describe('app shell and routes', () => {
   });
 
   it('shows Page not found for an unknown path, with a way back', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const app = renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Page not found · Webpage Reports'));
     expect(screen.getByText('/no/such/page')).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('link', { name: 'Go to the start page' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
   });
 
   it('skip link moves focus to the main content without touching the address', async () => {

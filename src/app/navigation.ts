@@ -1,5 +1,5 @@
-/** Where `/` leads. Settings until the reports table exists; then `/reports`, as ui-contract.md says. */
-export const HOME_PATH = '/settings';
+/** Where `/` leads, as ui-contract.md says. */
+export const HOME_PATH = '/reports';
 
 export const PRODUCT_NAME = 'Webpage Reports';
 
@@ -9,7 +9,11 @@ export interface NavItem {
 }
 
 /** The header's links, one per page that exists; a new page adds its entry here. */
-export const NAV_ITEMS: readonly NavItem[] = [{ to: '/settings', label: 'Settings' }];
+export const NAV_ITEMS: readonly NavItem[] = [
+  { to: '/reports', label: 'Reports' },
+  { to: '/projects', label: 'Projects' },
+  { to: '/settings', label: 'Settings' },
+];
 
 /** What a route puts in `handle`: its part of the document title. */
 export interface RouteHandle {

@@ -39,6 +39,26 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             // The loader redirects before anything renders; the component only quiets the router's check.
             { index: true, loader: () => redirect(HOME_PATH), Component: PageLoading },
             {
+              path: 'projects',
+              handle: handle('Projects'),
+              lazy: () => import('@/features/projects/projects-page').then((m) => page(m, queryClient)),
+            },
+            {
+              path: 'reports',
+              handle: handle('Reports'),
+              lazy: () => import('@/features/reports/reports-page').then((m) => page(m, queryClient)),
+            },
+            {
+              path: 'reports/new',
+              handle: handle('New report'),
+              lazy: () => import('@/features/reports/create-report-page').then((m) => page(m, queryClient)),
+            },
+            {
+              path: 'reports/:id',
+              handle: handle('Report'),
+              lazy: () => import('@/features/reports/report-page').then((m) => page(m, queryClient)),
+            },
+            {
               path: 'settings',
               handle: handle('Settings'),
               lazy: () => import('@/features/settings/settings-page').then((m) => page(m, queryClient)),

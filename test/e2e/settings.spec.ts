@@ -106,16 +106,16 @@ test.describe('Settings against the real server', () => {
     await expect(settingsForm(other).apiKey).toHaveValue('');
   });
 
-  test('/ leads to Settings, and an unknown path shows Page not found with a way back', async ({ page }) => {
+  test('/ leads to Reports, and an unknown path shows Page not found with a way back', async ({ page }) => {
     await page.goto('/');
-    await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(page).toHaveURL(/\/reports$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
 
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await expect(page).toHaveTitle('Page not found · Webpage Reports');
     await page.getByRole('link', { name: 'Go to the start page' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
   });
 
   test('the controls are reachable with the keyboard, in order', async ({ page }) => {

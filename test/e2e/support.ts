@@ -5,6 +5,9 @@ import type { Page } from '@playwright/test';
 /** The key the e2e server accepts (API_KEY in playwright.config.ts). */
 export const E2E_API_KEY = 'e2e-key';
 
+/** Port of the demo sites the e2e server serves (DEMO_PORT); e.g. `http://shop.example:${E2E_DEMO_PORT}/`. */
+export const E2E_DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4181);
+
 /** Fails with the list of serious or critical WCAG 2.1 A/AA violations on the page as it is now. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })

@@ -1,0 +1,185 @@
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations } from './support';
+
+// Each test creates its own report of a demo page and acts only on it.
+const PAGE_URL = `http://blog.example:${E2E_DEMO_PORT}/posts/hello-world`;
+const SHOTS = process.env.REPORT_SHOTS_DIR;
+
+const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+
+async function createReport(request: APIRequestContext): Promise<{ id: number; score: number }> {
+  const response = await request.post('/api/v1/reports', { headers: auth, form: { url: PAGE_URL } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: { id: number; score: number } }).data;
+}
+
+async function signIn(page: Page) {
+  await page.goto(`/settings#api_key=${E2E_API_KEY}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page).toHaveURL(/\/settings$/);
+}
+
+async function openReport(page: Page, id: number) {
+  await page.goto(`/reports/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: PAGE_URL })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'SEO' })).toBeVisible();
+}
+
+function editForm(page: Page) {
+  const form = page.getByRole('form', { name: 'Edit report' });
+  return {
+    form,
+    radio: (name: string) => form.getByRole('radio', { name, exact: true }),
+    password: form.locator('input[type="password"]'),
+    refresh: form.getByRole('switch', { name: 'Refresh results' }),
+    save: form.getByRole('button', { name: 'Save changes' }),
+  };
+}
+
+test.describe('One report against the real server', () => {
+  test('switch to Password, refresh results and see what changed, then delete', async ({ page, request }) => {
+    const report = await createReport(request);
+    await signIn(page);
+    await openReport(page, report.id);
+
+    const header = page.getByLabel('Report details');
+    await expect(page.getByRole('img', { name: `Score ${report.score} of 100` })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'blog.example' })).toHaveAttribute(
+      'href',
+      '/reports?project=blog.example',
+    );
+    const open = page.getByRole('link', { name: /open page/i });
+    await expect(open).toHaveAttribute('href', PAGE_URL);
+    await expect(open).toHaveAttribute('rel', 'noopener noreferrer');
+
+    // Password privacy needs a password.
+    const edit = editForm(page);
+    await expect(edit.save).toBeDisabled();
+    await edit.radio('Password').check();
+    await edit.save.click();
+    await expect(
+      edit.form.getByText('Enter a password: people will need it to open this report.'),
+    ).toBeVisible();
+    await edit.password.fill('correct horse');
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH');
+    await edit.save.click();
+    expect((await patch).postData()).toBe('privacy=2&password=correct+horse');
+    await expect(page.getByText('Changes saved')).toBeVisible();
+    await expect(header.getByText('Password', { exact: true })).toBeVisible();
+    await expect(edit.form.getByText('A password is set. Leave this empty to keep it')).toBeVisible();
+    await expect(edit.save).toBeDisabled();
+    const stored = await request.get(`/api/v1/reports/${report.id}`, { headers: auth });
+    expect(((await stored.json()) as { data: { privacy: number; password: boolean } }).data).toMatchObject({
+      privacy: 2,
+      password: true,
+    });
+
+    // Refresh results: progress, then what changed.
+    await edit.refresh.check();
+    await edit.save.click();
+    const summary = page.getByRole('region', { name: 'What changed' });
+    await expect(summary).toBeVisible({ timeout: 20_000 });
+    await expect(summary).toContainText(/Score: \d+(\.\d+)? to \d+/);
+    await expect(summary).toContainText(/Result: (Good|Decent|Bad) to (Good|Decent|Bad)/);
+    await expect(edit.refresh).not.toBeChecked();
+
+    // Delete: Cancel keeps it, Delete removes it and returns to /reports without it.
+    await page.getByRole('button', { name: 'Delete report' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this report?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await request.get(`/api/v1/reports/${report.id}`, { headers: auth })).status()).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete report' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/reports$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+    await expect(page.getByText('Report deleted')).toBeVisible();
+    await expect(page.locator(`a[href="/reports/${report.id}"]`)).toHaveCount(0);
+    expect((await request.get(`/api/v1/reports/${report.id}`, { headers: auth })).status()).toBe(404);
+
+    // Its address now says so.
+    await page.goto(`/reports/${report.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Report not found' })).toBeVisible();
+  });
+
+  test('asks before leaving with unsaved changes', async ({ page, request }) => {
+    const report = await createReport(request);
+    await signIn(page);
+    await openReport(page, report.id);
+    await editForm(page).radio('Private').check();
+    await page.getByRole('link', { name: 'All reports' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await expect(page).toHaveURL(`/reports/${report.id}`);
+    await page.getByRole('link', { name: 'All reports' }).click();
+    await dialog.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(/\/reports$/);
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the report page and its dialogs pass axe in ${scheme} mode`, async ({ page, request }) => {
+      const report = await createReport(request);
+      await page.emulateMedia({ colorScheme: scheme });
+      await signIn(page);
+      await openReport(page, report.id);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-${scheme}-desktop.png`, fullPage: true });
+      await expectNoSeriousA11yViolations(page);
+
+      // The password field, a validation error and the delete dialog.
+      const edit = editForm(page);
+      await edit.radio('Password').check();
+      await edit.save.click();
+      await expect(
+        edit.form.getByText('Enter a password: people will need it to open this report.'),
+      ).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+
+      await page.getByRole('button', { name: 'Delete report' }).click();
+      await expect(page.getByRole('dialog', { name: 'Delete this report?' })).toBeVisible();
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-${scheme}-delete-dialog.png` });
+      await expectNoSeriousA11yViolations(page);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+
+      // What changed after a refresh.
+      await edit.radio('Public').check();
+      await edit.refresh.check();
+      await edit.save.click();
+      await expect(page.getByRole('region', { name: 'What changed' })).toBeVisible({ timeout: 20_000 });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-${scheme}-what-changed.png` });
+      await expectNoSeriousA11yViolations(page);
+    });
+  }
+
+  test('fits a 390 px wide screen without scrolling sideways', async ({ page, request }) => {
+    const report = await createReport(request);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    await openReport(page, report.id);
+
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('heading', { level: 1, name: PAGE_URL })).toBeInViewport();
+    await expect(page.getByRole('img', { name: /^Score \d+/ })).toBeInViewport();
+    const save = editForm(page).save;
+    await save.scrollIntoViewIfNeeded();
+    await expect(save).toBeInViewport();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-${scheme}-390.png`, fullPage: true });
+    }
+
+    await page.getByRole('button', { name: 'Delete report' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this report?' });
+    await expect(dialog.getByRole('button', { name: 'Delete' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+});
