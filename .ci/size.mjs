@@ -44,7 +44,7 @@ const problems = [];
 for (const source of manifest[entryKey].dynamicImports ?? []) {
   if (!ROUTES.some((route) => route.source === source) && !ON_DEMAND.has(source)) {
     problems.push(
-      `${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of scripts/size.mjs.`,
+      `${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of .ci/size.mjs.`,
     );
   }
 }
