@@ -1,10 +1,10 @@
 // `npm run keys -- create [label] | list | revoke <id>`: manages the API keys stored in the database.
-import { pathToFileURL } from 'node:url';
 import { createKey, listKeys, revokeKey } from '../auth/keys';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
 import type { Storage } from '../storage/types';
+import { runWhenMain } from './run-cli';
 
 const USAGE = [
   'Usage: npm run keys -- <command>',
@@ -95,14 +95,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`keys: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(import.meta.url, 'keys', main);

@@ -1,6 +1,5 @@
 // `npm run seed`: analyses the bundled demo pages for real and stores a report for each in the
 // configured database, across several projects and with every kind of privacy.
-import { pathToFileURL } from 'node:url';
 import { PRIVACY_LABELS } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
 import { demoPort } from '../bootstrap';
@@ -11,6 +10,7 @@ import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
 import { openDatabase } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
 import type { Storage } from '../storage/types';
+import { runWhenMain } from './run-cli';
 
 export interface SeedIo {
   out: (line: string) => void;
@@ -98,14 +98,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`seed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(import.meta.url, 'seed', main);

@@ -13,7 +13,6 @@ import {
   Loader,
   Paper,
   PasswordInput,
-  Radio,
   Stack,
   Text,
   TextInput,
@@ -24,18 +23,13 @@ import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
-import { PASSWORD_MAX_LENGTH, PRIVACY_LABELS } from '@/api/contract';
+import { PASSWORD_MAX_LENGTH } from '@/api/contract';
 import { isApiError } from '@/api/errors';
 import { useCreateReport } from '@/api/reports';
 import { ApiKeyMessage } from '@/components/api-key-message';
-import { PRIVACY_CHOICES, createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
+import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
-
-const PRIVACY_DESCRIPTIONS = {
-  '0': 'Anyone with the link can open the report page.',
-  '1': 'Only your account can see the report.',
-  '2': 'The report page asks for a password.',
-} as const;
+import { PrivacyField } from './privacy-field';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
 type FormField = (typeof FORM_FIELDS)[number];
@@ -162,27 +156,12 @@ function CreateReportPage() {
               control={control}
               name="privacy"
               render={({ field }) => (
-                <Radio.Group
-                  label="Privacy"
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  name={field.name}
+                <PrivacyField
+                  field={field}
                   error={errors.privacy?.message}
                   readOnly={pending}
-                >
-                  <Stack gap="xs" mt={6}>
-                    {PRIVACY_CHOICES.map((choice) => (
-                      <Radio
-                        key={choice}
-                        value={choice}
-                        label={PRIVACY_LABELS[Number(choice) as 0 | 1 | 2]}
-                        description={PRIVACY_DESCRIPTIONS[choice]}
-                        ref={choice === field.value ? field.ref : undefined}
-                        onBlur={field.onBlur}
-                      />
-                    ))}
-                  </Stack>
-                </Radio.Group>
+                  layout="stack"
+                />
               )}
             />
 

@@ -6,19 +6,17 @@ import '@mantine/core/styles/RadioIndicator.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Switch.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, Radio, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRIVACY_LABELS, RESULT_LABELS } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
 import { isApiError } from '@/api/errors';
 import { useUpdateReport } from '@/api/reports';
 import type { Report } from '@/api/schemas';
 import {
-  PRIVACY_OPTIONS,
   editChanges,
   editDefaults,
   editReportSchema,
@@ -26,6 +24,7 @@ import {
   keepsStoredPassword,
 } from './report-page-edit-schema';
 import type { EditBaseline, EditChanges, EditReportValues } from './report-page-edit-schema';
+import { PrivacyField } from './privacy-field';
 import { LeaveGuard } from './report-page-leave-guard';
 
 export interface EditReportFormProps {
@@ -58,12 +57,6 @@ function savedMessage(changes: EditChanges, report: Report): string {
 }
 
 const FIELDS = ['privacy', 'password'] as const;
-
-const PRIVACY_DESCRIPTIONS: Record<EditReportValues['privacy'], string> = {
-  '0': 'Anyone with the link can open the report page.',
-  '1': 'Only your account can see the report.',
-  '2': 'The report page asks for a password.',
-};
 
 /** Privacy, password and "refresh results" of one report; mounted with the server's data as defaults. */
 export function EditReportForm({
@@ -183,27 +176,7 @@ export function EditReportForm({
           control={control}
           name="privacy"
           render={({ field }) => (
-            <Radio.Group
-              label="Privacy"
-              value={field.value}
-              onChange={(value) => field.onChange(value)}
-              name={field.name}
-              error={errors.privacy?.message}
-            >
-              <Group gap="xs" style={{ columnGap: 'var(--mantine-spacing-xl)' }} align="flex-start" mt={6}>
-                {PRIVACY_OPTIONS.map((option) => (
-                  <Radio
-                    key={option}
-                    value={option}
-                    label={PRIVACY_LABELS[Number(option) as Privacy]}
-                    description={PRIVACY_DESCRIPTIONS[option]}
-                    ref={option === field.value ? field.ref : undefined}
-                    onBlur={field.onBlur}
-                    disabled={saving}
-                  />
-                ))}
-              </Group>
-            </Radio.Group>
+            <PrivacyField field={field} error={errors.privacy?.message} disabled={saving} layout="row" />
           )}
         />
         {passwordShown && (

@@ -1,0 +1,19 @@
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Runs `main` when the module at `importMetaUrl` is the script node was started with (not when a
+ * test imports it), and makes its result the process exit code. A failure is printed as
+ * `<name>: <message>` and exits 1.
+ */
+export function runWhenMain(importMetaUrl: string, name: string, main: () => Promise<number>): void {
+  if (!process.argv[1] || importMetaUrl !== pathToFileURL(process.argv[1]).href) return;
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}
