@@ -4,7 +4,7 @@ import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations } from './sup
 
 // Each test creates its own report of a demo page and acts only on it.
 const PAGE_URL = `http://blog.example:${E2E_DEMO_PORT}/posts/hello-world`;
-const SHOTS = process.env.REPORT_SHOTS_DIR;
+const SHOTS = process.env.E2E_SHOTS_DIR;
 
 const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
 

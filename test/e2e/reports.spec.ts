@@ -15,7 +15,7 @@ const BLOG = Array.from(
   (_, i) =>
     `http://blog.example:${E2E_DEMO_PORT}/posts/hello-world?run=${MARK}-${String(i + 9).padStart(2, '0')}`,
 );
-const SHOTS = process.env.REPORTS_SHOTS_DIR;
+const SHOTS = process.env.E2E_SHOTS_DIR;
 const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
 
 type Created = { id: number; url: string; result: 'good' | 'decent' | 'bad' };
