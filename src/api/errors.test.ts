@@ -4,16 +4,11 @@ import { server } from '../../test/msw';
 import { saveConnection } from './connection';
 import { ApiError, errorFromResponse, parseRetryAfter, statusSentence } from './errors';
 import { apiFetch } from './http';
+import { failureOf as failureOfFetch } from '../../test/fixtures/api-failure';
 
 async function failureOf(response: () => Response): Promise<ApiError> {
   server.use(http.all('*/api/v1/*', response));
-  try {
-    await apiFetch({ path: ['reports', 1] });
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
+  return failureOfFetch(apiFetch({ path: ['reports', 1] }));
 }
 
 describe('errors of the contract', () => {

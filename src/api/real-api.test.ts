@@ -6,7 +6,7 @@ import { startPageServer } from '../../test/fixtures/page-server';
 import type { PageServer } from '../../test/fixtures/page-server';
 import { REAL_API_KEY, useRealApi } from '../../test/msw';
 import { saveConnection } from './connection';
-import { ApiError } from './errors';
+import { failureOf } from '../../test/fixtures/api-failure';
 import { deleteProject, fetchProjects } from './projects';
 import { createReport, deleteReport, fetchReport, fetchReports, updateReport } from './reports';
 
@@ -30,16 +30,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await pages.close();
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('the client against the reference server', () => {
   it('creates, lists, shows, updates and deletes a report', async () => {

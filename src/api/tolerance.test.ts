@@ -26,22 +26,12 @@ import unexpectedShape from '../../test/fixtures/tolerance/unexpected-shape.json
 import { server } from '../../test/msw';
 import { openPageHref } from '../lib/urls';
 import { categoryOf } from './contract';
-import { ApiError } from './errors';
+import { failureOf } from '../../test/fixtures/api-failure';
 import { deleteProject, fetchProjects } from './projects';
 import { deleteReport, fetchReport, fetchReports, updateReport } from './reports';
 
 function answer(method: 'get' | 'patch' | 'delete' | 'post', path: string, response: () => Response) {
   server.use(http[method](`*/api/v1/${path}`, response));
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
 }
 
 describe('tolerance of real deployments', () => {
