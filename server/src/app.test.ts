@@ -126,6 +126,28 @@ describe('rate limit', () => {
     expect(next.headers.get('X-RateLimit-Remaining')).toBe('2');
   });
 
+  it('uses a window of RATE_LIMIT_WINDOW_S seconds, starting at a multiple of it', async () => {
+    // 10:00:07.2 is 2.2 s into the 5-second window that started at 10:00:05.
+    let now = Date.parse('2026-11-20T10:00:07.200Z');
+    const t = createTestApp({ config: { rateLimit: 2, rateLimitWindowS: 5 }, now: () => new Date(now) });
+    expect((await t.call('GET', '/api/v1/reports')).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/reports')).status).toBe(200);
+    const limited = await t.call('GET', '/api/v1/reports');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('Retry-After')).toBe('3');
+    expect(strictErrorSchema.parse(await limited.json())).toEqual({ message: 'Too Many Attempts.', status: 429 });
+
+    now = Date.parse('2026-11-20T10:00:09.999Z');
+    const last = await t.call('GET', '/api/v1/reports');
+    expect(last.status).toBe(429);
+    expect(last.headers.get('Retry-After')).toBe('1');
+
+    now = Date.parse('2026-11-20T10:00:10.000Z');
+    const next = await t.call('GET', '/api/v1/reports');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('X-RateLimit-Remaining')).toBe('1');
+  });
+
   it('limits requests without a valid key too, so keys cannot be guessed fast', async () => {
     const t = createTestApp({ config: { rateLimit: 2 }, now: () => new Date('2026-11-20T10:00:59.500Z') });
     expect((await t.call('GET', '/api/v1/reports', { key: 'guess-1' })).status).toBe(401);

@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps): Hono {
   const resolved: Required<AppDeps> = { now: () => new Date(), logError: defaultLogError, ...deps };
   const { config, storage, now, logError } = resolved;
   const verify = createKeyVerifier(storage, config.apiKeys);
-  const hit = createRateLimiter(config.rateLimit, () => now().getTime());
+  const hit = createRateLimiter(config.rateLimit, config.rateLimitWindowS, () => now().getTime());
 
   const app = new Hono();
 

@@ -13,9 +13,11 @@ describe('loadConfig', () => {
       allowPrivateUrls: false,
       corsOrigins: [],
       rateLimit: 600,
+      rateLimitWindowS: 60,
       upstreamUrl: null,
       bodyLimitBytes: 65536,
       demo: true,
+      requestLog: false,
     });
   });
 
@@ -29,9 +31,11 @@ describe('loadConfig', () => {
         ALLOW_PRIVATE_URLS: 'true',
         CORS_ORIGINS: 'https://dash.example.com/, http://localhost:5173',
         RATE_LIMIT: '60',
+        RATE_LIMIT_WINDOW_S: '5',
         UPSTREAM_URL: 'https://reports.example.com/',
         BODY_LIMIT: '1024',
         DEMO: 'false',
+        REQUEST_LOG: 'true',
       }),
     ).toEqual({
       port: 3000,
@@ -42,9 +46,11 @@ describe('loadConfig', () => {
       allowPrivateUrls: true,
       corsOrigins: ['https://dash.example.com', 'http://localhost:5173'],
       rateLimit: 60,
+      rateLimitWindowS: 5,
       upstreamUrl: 'https://reports.example.com',
       bodyLimitBytes: 1024,
       demo: false,
+      requestLog: true,
     });
   });
 
@@ -69,6 +75,10 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, /PORT/],
     [{ RATE_LIMIT: '0' }, /RATE_LIMIT/],
     [{ RATE_LIMIT: '-5' }, /RATE_LIMIT/],
+    [{ RATE_LIMIT_WINDOW_S: '0' }, /RATE_LIMIT_WINDOW_S/],
+    [{ RATE_LIMIT_WINDOW_S: '2.5' }, /RATE_LIMIT_WINDOW_S/],
+    [{ RATE_LIMIT_WINDOW_S: '86401' }, /RATE_LIMIT_WINDOW_S/],
+    [{ REQUEST_LOG: 'sometimes' }, /REQUEST_LOG/],
     [{ BODY_LIMIT: '1.5' }, /BODY_LIMIT/],
     [{ DEMO: 'maybe' }, /DEMO/],
     [{ CORS_ORIGINS: 'dash.example.com' }, /CORS_ORIGINS/],

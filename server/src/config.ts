@@ -9,9 +9,13 @@ export interface ServerConfig {
   allowPrivateUrls: boolean;
   corsOrigins: string[];
   rateLimit: number;
+  /** Length of the rate limit's fixed window, seconds (RATE_LIMIT requests per window). */
+  rateLimitWindowS: number;
   upstreamUrl: string | null;
   bodyLimitBytes: number;
   demo: boolean;
+  /** Test aid: remember every API request answered and list it at /__test/requests. Off by default. */
+  requestLog: boolean;
 }
 
 export class ConfigError extends Error {
@@ -85,8 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     allowPrivateUrls: flag('ALLOW_PRIVATE_URLS', env.ALLOW_PRIVATE_URLS, false),
     corsOrigins: list(env.CORS_ORIGINS).map(origin),
     rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),
+    rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', env.RATE_LIMIT_WINDOW_S, 60, 1, 86_400),
     upstreamUrl: upstream(env.UPSTREAM_URL),
     bodyLimitBytes: integer('BODY_LIMIT', env.BODY_LIMIT, 65536, 1, 1024 * 1024 * 1024),
     demo: flag('DEMO', env.DEMO, true),
+    requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
   };
 }

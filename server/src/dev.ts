@@ -16,6 +16,7 @@ import {
   ROOT_DIR,
 } from './bootstrap';
 import { loadConfig } from './config';
+import { REQUEST_LOG_PATH } from './http/request-log';
 import { mountApi, securityHeaders } from './web';
 
 // No Content-Security-Policy here: Vite's client and React Refresh run inline scripts in development.
@@ -26,9 +27,10 @@ const DEV_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+/** The API, and the request log's test route (REQUEST_LOG), which the API app serves too. */
 function isApiPath(url: string | undefined): boolean {
   const path = (url ?? '/').split('?')[0] ?? '/';
-  return path === '/api' || path.startsWith('/api/');
+  return path === '/api' || path.startsWith('/api/') || path === REQUEST_LOG_PATH;
 }
 
 async function main(): Promise<void> {

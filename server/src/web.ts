@@ -6,9 +6,12 @@ import { Hono } from 'hono';
 import type { Handler, MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
+import { brotliAssets } from './brotli-assets';
 import { ConfigError } from './config';
 import type { ServerConfig } from './config';
+import { createRequestLog } from './http/request-log';
 import { createProxyApp } from './proxy';
+import { createManifestReader, withPreloads } from './route-preload';
 
 export interface WebAppOptions {
   config: ServerConfig;
@@ -94,7 +97,10 @@ function notFoundJson(): Response {
   });
 }
 
-/** The API app, or the proxy when there is none, mounted at /api/v1; other /api paths are JSON 404s. */
+/**
+ * The API app, or the proxy when there is none, mounted at /api/v1; other /api paths are JSON 404s.
+ * With REQUEST_LOG, every answer under /api/v1 is recorded and listed at /__test/requests.
+ */
 export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api' | 'logError'>): void {
   const { config } = options;
   let api = options.api;
@@ -105,6 +111,12 @@ export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api
   const target = api;
   // The API app is self-contained (its own auth, CORS, errors); the node bindings go along for connection info.
   const handle: Handler = (c) => target.fetch(c.req.raw, c.env);
+  if (config.requestLog) {
+    const log = createRequestLog();
+    // Hono's `/api/v1/*` matches /api/v1 itself too.
+    app.use(`${API_PREFIX}/*`, log.record);
+    app.route('/', log.routes);
+  }
   app.all(API_PREFIX, handle);
   app.all(`${API_PREFIX}/*`, handle);
   app.all('/api', () => notFoundJson());
@@ -115,6 +127,7 @@ export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api
 export function createWebApp(options: WebAppOptions): Hono {
   const { distDir } = options;
   const indexFile = join(distDir, 'index.html');
+  const readManifest = createManifestReader(distDir);
   const app = new Hono();
 
   app.use(securityHeaders(contentSecurityPolicy(options.connectSrc)));
@@ -130,7 +143,7 @@ export function createWebApp(options: WebAppOptions): Hono {
     }
     // Revalidate every time: it names the current hashed assets, and a rebuild changes them.
     c.header('Cache-Control', 'no-cache');
-    return c.html(html);
+    return c.html(withPreloads(html, await readManifest(html), c.req.path));
   };
 
   app.get('/index.html', sendIndex);
@@ -144,7 +157,12 @@ export function createWebApp(options: WebAppOptions): Hono {
       if (c.res.ok) c.res.headers.set('Cache-Control', value);
     };
 
-  app.use('/assets/*', cacheFound(IMMUTABLE), serveStatic({ root: distDir }));
+  app.use(
+    '/assets/*',
+    cacheFound(IMMUTABLE),
+    brotliAssets(distDir, { onError: options.logError }),
+    serveStatic({ root: distDir }),
+  );
   // A missing hashed asset is a stale page asking for an old build: say so, don't send HTML as script.
   app.get('/assets/*', (c) => c.text('Not found', 404));
 

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_DIR } from './bootstrap';
+import { loadConfig } from './config';
+import { ROUTE_MODULES, preloadTags, withPreloads } from './route-preload';
+import type { Manifest } from './route-preload';
+import { createWebApp } from './web';
+
+const moduleFor = (path: string) => ROUTE_MODULES.find((route) => route.pattern.test(path))?.module;
+
+describe('ROUTE_MODULES', () => {
+  it('names, for a URL of every route in src/app/routes.tsx, the module that route loads', () => {
+    const source = readFileSync(join(ROOT_DIR, 'src/app/routes.tsx'), 'utf8');
+    const routes = [...source.matchAll(/path: '([^']+)',[^}]*?import\('([^']+)'\)/g)].map(
+      ([, path, from]) => ({
+        path: path!,
+        module: `${from!.replace(/^@\//, 'src/').replace(/^\.\//, 'src/app/')}.tsx`,
+      }),
+    );
+    // The routes.tsx of today has these six pages; a new one fails here until it has a row.
+    expect(routes.map((route) => route.path)).toEqual(
+      expect.arrayContaining(['projects', 'reports', 'reports/new', 'reports/:id', 'settings', '*']),
+    );
+    for (const route of routes) {
+      const url = `/${route.path.replace(':id', '42').replace('*', 'no/such/page')}`;
+      expect(moduleFor(url), url).toBe(route.module);
+      expect(moduleFor(`${url}/`), `${url}/`).toBe(route.module);
+    }
+    expect(moduleFor('/')).toBe('src/features/reports/reports-page.tsx');
+    expect(moduleFor('/reports/new')).toBe('src/features/reports/create-report-page.tsx');
+    expect(moduleFor('/reports/12/extra')).toBe('src/app/not-found-page.tsx');
+  });
+});
+
+// A build in small: the entry imports `shared`; the reports page imports `shared` and `table`.
+const MANIFEST: Manifest = {
+  'index.html': {
+    file: 'assets/index-A1.js',
+    isEntry: true,
+    imports: ['_shared'],
+    css: ['assets/index-A1.css'],
+  },
+  _shared: { file: 'assets/shared-B2.js', css: ['assets/shared-B2.css'] },
+  _table: {
+    file: 'assets/table-C3.js',
+    imports: ['_shared'],
+    css: ['assets/table-C3.css', 'assets/shared-B2.css'],
+  },
+  'src/features/reports/reports-page.tsx': {
+    file: 'assets/reports-page-D4.js',
+    imports: ['_shared', '_table'],
+    css: ['assets/reports-page-D4.css'],
+  },
+  'src/features/settings/settings-page.tsx': { file: 'assets/settings-page-E5.js', imports: ['_odd'] },
+  _odd: { file: 'assets/odd"><script>alert(1)</script>.js' },
+};
+
+describe('preloadTags', () => {
+  it("adds the page's chunk, its imports and their CSS, and nothing index.html already names", () => {
+    const tags = preloadTags(MANIFEST, '/reports');
+    expect(tags.split('\n').map((line) => line.trim())).toEqual([
+      '<link rel="modulepreload" crossorigin href="/assets/reports-page-D4.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/table-C3.js">',
+      '<link rel="preload" as="style" crossorigin href="/assets/reports-page-D4.css">',
+      '<link rel="preload" as="style" crossorigin href="/assets/table-C3.css">',
+    ]);
+  });
+
+  it('writes no file name that is not a plain built asset into the page', () => {
+    expect(preloadTags(MANIFEST, '/settings')).toBe(
+      '<link rel="modulepreload" crossorigin href="/assets/settings-page-E5.js">',
+    );
+  });
+
+  it('adds nothing for a page the build does not have, or without an entry', () => {
+    expect(preloadTags(MANIFEST, '/projects')).toBe('');
+    const { 'index.html': _entry, ...noEntry } = MANIFEST;
+    expect(preloadTags(noEntry, '/reports')).toBe('');
+  });
+
+  it('puts the tags at the end of the head, and leaves the page alone without a manifest', () => {
+    const html = '<html><head><title>x</title></head><body></body></html>';
+    const out = withPreloads(html, MANIFEST, '/settings');
+    expect(out).toMatch(
+      /<title>x<\/title>\s*<link rel="modulepreload" crossorigin href="\/assets\/settings-page-E5.js">\s*<\/head>/,
+    );
+    expect(withPreloads(html, null, '/settings')).toBe(html);
+  });
+});
+
+describe('index.html from the web app', () => {
+  let dist: string;
+  let app: Hono;
+  const html = (version: string) =>
+    `<!doctype html><html><head><title>${version}</title></head><body></body></html>`;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'route-preload-'));
+    await mkdir(join(dist, '.vite'));
+    await writeFile(join(dist, 'index.html'), html('one'));
+    await writeFile(join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+    app = createWebApp({ config: loadConfig({}), api: new Hono(), distDir: dist });
+  });
+
+  afterAll(async () => {
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('names the chunks of the page asked for, deep links and query strings included', async () => {
+    const reports = await (await app.request('/reports?search=shop')).text();
+    expect(reports).toContain('href="/assets/reports-page-D4.js"');
+    expect(reports).not.toContain('settings-page');
+    const home = await (await app.request('/')).text();
+    expect(home).toContain('href="/assets/reports-page-D4.js"');
+    const settings = await (await app.request('/settings')).text();
+    expect(settings).toContain('href="/assets/settings-page-E5.js"');
+    expect(settings).not.toContain('reports-page');
+  });
+
+  it('reads the manifest of a new build', async () => {
+    await writeFile(
+      join(dist, '.vite', 'manifest.json'),
+      JSON.stringify({
+        ...MANIFEST,
+        'src/features/settings/settings-page.tsx': { file: 'assets/settings-page-F6.js' },
+      }),
+    );
+    await writeFile(join(dist, 'index.html'), html('two'));
+    const settings = await (await app.request('/settings')).text();
+    expect(settings).toContain('<title>two</title>');
+    expect(settings).toContain('href="/assets/settings-page-F6.js"');
+    expect(settings).not.toContain('settings-page-E5');
+  });
+});
