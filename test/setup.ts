@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { forgetRateLimit } from '../src/api/http';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
 
@@ -25,6 +26,7 @@ afterEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
   resetAllowedConsoleErrors();
+  forgetRateLimit();
   vi.useRealTimers();
   vi.restoreAllMocks();
   const errors = consoleErrors;

@@ -213,3 +213,96 @@ describe('apiFetch', () => {
     expect((error as Error).message).toBe('Bad header: Bearer [hidden]');
   });
 });
+
+describe('apiFetch after a 429 with Retry-After', () => {
+  // A server that refuses the first request with 429 and Retry-After, and answers the rest.
+  function limitedServer(base: string, retryAfter: string) {
+    const sent: { method: string; path: string; key: string | null; at: number }[] = [];
+    let refused = false;
+    server.use(
+      http.all(`${base}/api/v1/*`, ({ request }) => {
+        const url = new URL(request.url);
+        sent.push({
+          method: request.method,
+          path: url.pathname,
+          key: request.headers.get('Authorization'),
+          at: Date.now(),
+        });
+        if (!refused) {
+          refused = true;
+          return HttpResponse.json(
+            { message: 'Too Many Attempts.', status: 429 },
+            { status: 429, headers: { 'Retry-After': retryAfter } },
+          );
+        }
+        return HttpResponse.json({ data: [], status: 200 });
+      }),
+    );
+    return sent;
+  }
+
+  it('holds every read to that server and key, from any query, until the wait is over', async () => {
+    saveConnection({ baseUrl: 'https://limited-1.example', apiKey: 'key-one', remember: false });
+    const sent = limitedServer('https://limited-1.example', '1');
+    const limited = await rejection(apiFetch({ path: ['reports'] }));
+    expect(limited).toMatchObject({ kind: 'rate-limited', retryAfter: 1 });
+
+    // Another query (the projects list) asks during the wait: it is sent once the wait is over.
+    const projects = apiFetch({ path: ['projects'] });
+    await delay(300);
+    expect(sent.map((r) => r.path)).toEqual(['/api/v1/reports']);
+    await expect(projects).resolves.toMatchObject({ status: 200 });
+    expect(sent.map((r) => r.path)).toEqual(['/api/v1/reports', '/api/v1/projects']);
+    // A second after the 429 was answered (a timer may fire a millisecond early).
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(995);
+
+    // Afterwards requests go out as usual.
+    await expect(apiFetch({ path: ['reports'] })).resolves.toMatchObject({ status: 200 });
+    expect(sent).toHaveLength(3);
+  });
+
+  it('fails a write during the wait at once, without sending it', async () => {
+    saveConnection({ baseUrl: 'https://limited-2.example', apiKey: 'key-two', remember: false });
+    const sent = limitedServer('https://limited-2.example', '30');
+    await rejection(apiFetch({ path: ['reports'] }));
+    const error = await rejection(
+      apiFetch({ method: 'POST', path: ['reports'], form: { url: 'https://a.example/' } }),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'rate-limited', status: 429 });
+    expect((error as ApiError).retryAfter).toBeGreaterThanOrEqual(29);
+    expect((error as ApiError).retryAfter).toBeLessThanOrEqual(30);
+    expect((error as Error).message).toMatch(/Try again in (29|30) seconds/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('fails a read at once when the wait is longer than reads sit out, so the error shows', async () => {
+    saveConnection({ baseUrl: 'https://limited-3.example', apiKey: 'key-three', remember: false });
+    const sent = limitedServer('https://limited-3.example', '600');
+    await rejection(apiFetch({ path: ['reports'] }));
+    const error = await rejection(apiFetch({ path: ['projects'] }));
+    expect(error).toMatchObject({ kind: 'rate-limited' });
+    expect((error as ApiError).retryAfter).toBeGreaterThan(590);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('does not hold requests with another key, and lets a held read be cancelled', async () => {
+    saveConnection({ baseUrl: 'https://limited-4.example', apiKey: 'key-four', remember: false });
+    const sent = limitedServer('https://limited-4.example', '30');
+    await rejection(apiFetch({ path: ['reports'] }));
+
+    await apiFetch({
+      path: ['reports'],
+      connection: { baseUrl: 'https://limited-4.example', apiKey: 'another-key' },
+    });
+    expect(sent.map((r) => r.key)).toEqual(['Bearer key-four', 'Bearer another-key']);
+
+    const controller = new AbortController();
+    const held = rejection(apiFetch({ path: ['projects'], signal: controller.signal }));
+    setTimeout(() => controller.abort(), 20);
+    const error = await held;
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).name).toBe('AbortError');
+    expect(sent).toHaveLength(2);
+  });
+});
