@@ -6,19 +6,25 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const JS_LIMIT_BYTES = 200_000;
 const CSS_LIMIT_BYTES = 30_000;
 
-// Route -> the module its `lazy()` imports (src/app/routes.tsx). A new page adds a row here; the
-// check below fails the run when a lazy chunk of the entry is in neither this table nor ON_DEMAND.
+// Route -> the module its `lazy()` imports (src/app/routes.tsx) and the route's JS budget: what it
+// reached when last lowered plus 1 to 2 KB, so that growth is a decision, not an accident. A new page
+// adds a row here; the check below fails the run when a lazy chunk of the entry is in neither this
+// table nor ON_DEMAND. Last lowered 2026-11-22 (/reports 168.5 KB).
 const ROUTES = [
-  { path: '/', source: 'src/features/reports/reports-page.tsx', note: 'redirects to /reports' },
-  { path: '/reports', source: 'src/features/reports/reports-page.tsx' },
-  { path: '/reports/new', source: 'src/features/reports/create-report-page.tsx' },
-  { path: '/reports/:id', source: 'src/features/reports/report-page.tsx' },
-  { path: '/projects', source: 'src/features/projects/projects-page.tsx' },
-  { path: '/settings', source: 'src/features/settings/settings-page.tsx' },
-  { path: '* (not found)', source: 'src/app/not-found-page.tsx' },
+  {
+    path: '/',
+    source: 'src/features/reports/reports-page.tsx',
+    jsLimit: 170_000,
+    note: 'redirects to /reports',
+  },
+  { path: '/reports', source: 'src/features/reports/reports-page.tsx', jsLimit: 170_000 },
+  { path: '/reports/new', source: 'src/features/reports/create-report-page.tsx', jsLimit: 177_000 },
+  { path: '/reports/:id', source: 'src/features/reports/report-page.tsx', jsLimit: 198_000 },
+  { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 167_000 },
+  { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 173_000 },
+  { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_000 },
 ];
 
 // Lazy chunks no first visit loads: fetched later, on a person's action or the first notification.
@@ -43,13 +49,12 @@ const entryKey = entryKeys[0];
 const problems = [];
 for (const source of manifest[entryKey].dynamicImports ?? []) {
   if (!ROUTES.some((route) => route.source === source) && !ON_DEMAND.has(source)) {
-    problems.push(
-      `${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of .ci/size.mjs.`,
-    );
+    problems.push(`${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of .ci/size.mjs.`);
   }
 }
 for (const route of ROUTES) {
   if (!manifest[route.source]) problems.push(`${route.path}: ${route.source} is not a chunk of this build.`);
+  if (!Number.isFinite(route.jsLimit)) problems.push(`${route.path}: no jsLimit in ROUTES of .ci/size.mjs.`);
 }
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);
@@ -82,12 +87,14 @@ function firstVisit(source) {
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const rows = ROUTES.map((route) => ({ ...route, ...firstVisit(route.source) }));
 
-const header = ['Route', 'JS (gzip)', 'CSS (gzip)', 'Files', ''];
+const header = ['Route', 'JS (gzip)', 'JS budget', 'CSS (gzip)', 'Files', ''];
+const noteColumn = header.length - 1;
 const table = [
   header,
   ...rows.map((row) => [
     row.path,
-    kb(row.jsBytes) + (row.jsBytes > JS_LIMIT_BYTES ? ' OVER' : ''),
+    kb(row.jsBytes) + (row.jsBytes > row.jsLimit ? ' OVER' : ''),
+    kb(row.jsLimit),
     kb(row.cssBytes) + (row.cssBytes > CSS_LIMIT_BYTES ? ' OVER' : ''),
     String(row.files),
     row.note ?? '',
@@ -95,13 +102,13 @@ const table = [
 ];
 const widths = header.map((_, column) => Math.max(...table.map((line) => line[column].length)));
 console.log(
-  `First visit of each route; budget ${kb(JS_LIMIT_BYTES)} JS and ${kb(CSS_LIMIT_BYTES)} CSS (gzip level 9, KB = 1000 bytes).`,
+  `First visit of each route; JS budget per route, ${kb(CSS_LIMIT_BYTES)} CSS (gzip level 9, KB = 1000 bytes).`,
 );
 for (const [index, line] of table.entries()) {
   console.log(
     line
       .map((cell, column) =>
-        column === 0 || column === 4 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
+        column === 0 || column === noteColumn ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
       )
       .join('  ')
       .trimEnd(),
@@ -115,7 +122,7 @@ for (const [index, line] of table.entries()) {
     );
 }
 
-const over = rows.filter((row) => row.jsBytes > JS_LIMIT_BYTES || row.cssBytes > CSS_LIMIT_BYTES);
+const over = rows.filter((row) => row.jsBytes > row.jsLimit || row.cssBytes > CSS_LIMIT_BYTES);
 if (over.length > 0) {
   console.error(`\nOver budget: ${over.map((row) => row.path).join(', ')}.`);
   process.exit(1);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { contractList, contractProject, contractReport } from '../../test/fixtures/contract';
 import { fakeApi, testQueryClient, withClient } from '../../test/fixtures/query-harness';
 import { server } from '../../test/msw';
-import { deleteProject, fetchProjects, projectQueries, useDeleteProject } from './projects';
+import { deleteProject, fetchProjects, projectQueries } from './projects';
+import { useDeleteProject } from './projects-mutations';
 import { reportQueries } from './reports';
 
 describe('project fetchers', () => {

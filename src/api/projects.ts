@@ -1,13 +1,12 @@
-// Projects: fetchers, the query factory and the delete mutation with its cache work.
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
+// Projects: fetchers and the query factory. The delete mutation is in projects-mutations.ts, so that
+// the list's first visit does not download React Query's mutation code.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from './contract';
 import type { PerPage, ProjectSortKey, SortOrder } from './contract';
 import { apiRequest } from './http';
-import { projectKeys, reportKeys } from './query-keys';
-import type { ReportListParams } from './reports';
+import { projectKeys } from './query-keys';
 import { deletedSchema, projectPageSchema } from './schemas';
-import type { Page, Project, Report } from './schemas';
+import type { Page, Project } from './schemas';
 
 export interface ProjectListParams {
   search?: string;
@@ -53,38 +52,3 @@ export const projectQueries = {
     });
   },
 };
-
-/**
- * Drops every cached report of a deleted project: its details (a refetch would only 404) and its
- * filtered lists nobody is looking at; then refetches the report lists still on screen (a filtered
- * one comes back empty, the others lose rows and change totals).
- */
-export async function dropProjectReports(queryClient: QueryClient, project: string): Promise<void> {
-  const ofProject = {
-    queryKey: reportKeys.details(),
-    predicate: (query: { state: { data: unknown } }) =>
-      (query.state.data as Report | undefined)?.project === project,
-  };
-  await queryClient.cancelQueries(ofProject);
-  queryClient.removeQueries(ofProject);
-  queryClient.removeQueries({
-    queryKey: reportKeys.lists(),
-    predicate: (query) =>
-      (query.queryKey[2] as ReportListParams | undefined)?.project === project &&
-      query.getObserversCount() === 0,
-  });
-  await queryClient.invalidateQueries({ queryKey: reportKeys.lists() });
-}
-
-/** Deletes a project and all its reports; project lists and every affected report query follow. */
-export function useDeleteProject() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name: string) => deleteProject(name),
-    onSuccess: (_data, name) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-        dropProjectReports(queryClient, name),
-      ]).then(() => undefined),
-  });
-}

@@ -14,10 +14,8 @@ import {
   fetchReports,
   reportQueries,
   updateReport,
-  useCreateReport,
-  useDeleteReport,
-  useUpdateReport,
 } from './reports';
+import { useCreateReport, useDeleteReport, useUpdateReport } from './reports-mutations';
 
 function captureRequests(answer: () => Response) {
   const seen: Request[] = [];

@@ -1,9 +1,10 @@
-// Reports: fetchers, the query factory and the mutations with their cache work.
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+// Reports: fetchers and the query factory. The mutations are in reports-mutations.ts, so that a page
+// that only reads (the list) does not download React Query's mutation code with them.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from './contract';
 import type { PerPage, Privacy, ReportSortKey, Result, SortOrder } from './contract';
 import { apiRequest } from './http';
-import { projectKeys, reportKeys } from './query-keys';
+import { reportKeys } from './query-keys';
 import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from './schemas';
 import type { Page, Report } from './schemas';
 
@@ -116,82 +117,3 @@ export const reportQueries = {
       queryFn: ({ signal }) => fetchReport(id, signal),
     }),
 };
-
-/** Creates a report; its detail is cached at once (the next screen opens it), lists refetch. */
-export function useCreateReport() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CreateReportInput) => createReport(input),
-    onSuccess: (report) => {
-      queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-      ]);
-    },
-  });
-}
-
-/**
- * Updates a report; the answer becomes its cached detail, lists refetch (result, date may change).
- * A privacy change shows in the cached detail at once and is rolled back if the service refuses it.
- */
-export function useUpdateReport() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: UpdateReportInput) => updateReport(input),
-    onMutate: async (input) => {
-      if (input.privacy === undefined) return { previous: undefined };
-      const { queryKey } = reportQueries.detail(input.id);
-      await queryClient.cancelQueries({ queryKey, exact: true });
-      const previous = queryClient.getQueryData(queryKey);
-      if (previous) {
-        // Leaving privacy 2 discards the stored password; entering it stores the one given.
-        const hasPassword =
-          input.privacy === 2 ? input.password !== undefined || previous.hasPassword : false;
-        queryClient.setQueryData(queryKey, { ...previous, privacy: input.privacy, hasPassword });
-      }
-      return { previous };
-    },
-    onError: (_error, input, context) => {
-      if (context?.previous)
-        queryClient.setQueryData(reportQueries.detail(input.id).queryKey, context.previous);
-    },
-    onSuccess: (report) => {
-      queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
-      return queryClient.invalidateQueries({ queryKey: reportKeys.lists() });
-    },
-  });
-}
-
-function withoutReport(page: Page<Report>, id: number): Page<Report> {
-  const items = page.items.filter((report) => report.id !== id);
-  if (items.length === page.items.length) return page;
-  const total = Math.max(0, page.meta.total - 1);
-  const from = items.length === 0 ? null : page.meta.from;
-  const to = items.length === 0 || page.meta.to === null ? null : page.meta.to - 1;
-  const lastPage = Math.max(1, Math.ceil(total / page.meta.perPage));
-  return { items, meta: { ...page.meta, total, from, to, lastPage } };
-}
-
-/** Deletes a report: gone from its detail and every cached list at once; lists and projects refetch. */
-export function useDeleteReport() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => deleteReport(id),
-    onSuccess: async (_data, id) => {
-      const { queryKey } = reportQueries.detail(id);
-      await queryClient.cancelQueries({ queryKey, exact: true });
-      queryClient.removeQueries({ queryKey, exact: true });
-      // Lists not on screen are only marked stale: without this, the next visit would show the
-      // deleted row until the refetch came back.
-      queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) =>
-        page ? withoutReport(page, id) : page,
-      );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-      ]);
-    },
-  });
-}

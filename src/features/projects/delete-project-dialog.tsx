@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { isApiError } from '@/api/errors';
-import { useDeleteProject } from '@/api/projects';
+import { useDeleteProject } from '@/api/projects-mutations';
 import type { Project } from '@/api/schemas';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 

@@ -1,8 +1,8 @@
-import '@mantine/core/styles/Table.css';
-import { ActionIcon, Anchor, Box, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Box, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { Project } from '@/api/schemas';
+import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { projectReportsHref } from './projects-view';
 
@@ -19,26 +19,27 @@ export interface ProjectsTableProps {
 export function ProjectsTable({ projects, stale, onDelete, onDeleteIntent }: ProjectsTableProps) {
   const withCounts = projects.some((project) => project.reports !== null);
   return (
-    <Table
-      verticalSpacing="xs"
-      highlightOnHover
-      aria-busy={stale}
-      style={{ opacity: stale ? 0.55 : 1, transition: 'opacity 150ms' }}
-    >
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Name</Table.Th>
-          <Table.Th visibleFrom="xs">Created</Table.Th>
-          {withCounts && <Table.Th ta="right">Reports</Table.Th>}
-          <Table.Th w={1}>
+    <DataTable aria-label="Projects" stale={stale}>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <Box component="th" scope="col" visibleFrom="xs">
+            Created
+          </Box>
+          {withCounts && (
+            <Box component="th" scope="col" ta="right">
+              Reports
+            </Box>
+          )}
+          <Box component="th" scope="col" w={1}>
             <VisuallyHidden>Actions</VisuallyHidden>
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
+          </Box>
+        </tr>
+      </thead>
+      <tbody>
         {projects.map((project) => (
-          <Table.Tr key={project.name}>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+          <tr key={project.name}>
+            <td style={{ overflowWrap: 'anywhere' }}>
               <Anchor component={Link} to={projectReportsHref(project.name)} size="sm" fw={500}>
                 {project.name}
               </Anchor>
@@ -46,18 +47,16 @@ export function ProjectsTable({ projects, stale, onDelete, onDeleteIntent }: Pro
               <Box hiddenFrom="xs" c="dimmed">
                 <DateText date={project.createdAt} />
               </Box>
-            </Table.Td>
-            <Table.Td visibleFrom="xs">
+            </td>
+            <Box component="td" visibleFrom="xs">
               <DateText date={project.createdAt} />
-            </Table.Td>
+            </Box>
             {withCounts && (
-              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                <Text span size="sm">
-                  {project.reports ?? '—'}
-                </Text>
-              </Table.Td>
+              <Box component="td" ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {project.reports ?? '—'}
+              </Box>
             )}
-            <Table.Td>
+            <td>
               <ActionIcon
                 variant="subtle"
                 color="red"
@@ -68,10 +67,10 @@ export function ProjectsTable({ projects, stale, onDelete, onDeleteIntent }: Pro
               >
                 <IconTrash size={18} aria-hidden />
               </ActionIcon>
-            </Table.Td>
-          </Table.Tr>
+            </td>
+          </tr>
         ))}
-      </Table.Tbody>
-    </Table>
+      </tbody>
+    </DataTable>
   );
 }

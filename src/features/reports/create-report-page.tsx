@@ -25,7 +25,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { PASSWORD_MAX_LENGTH } from '@/api/contract';
 import { isApiError } from '@/api/errors';
-import { useCreateReport } from '@/api/reports';
+import { useCreateReport } from '@/api/reports-mutations';
 import { ApiKeyMessage } from '@/components/api-key-message';
 import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import { isApiError } from '@/api/errors';
-import { useDeleteReport } from '@/api/reports';
+import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
 
 // The dialog's code (Modal, focus trap, scroll lock) is fetched when the button is pointed at or

@@ -14,7 +14,7 @@ import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRIVACY_LABELS, RESULT_LABELS } from '@/api/contract';
 import { isApiError } from '@/api/errors';
-import { useUpdateReport } from '@/api/reports';
+import { useUpdateReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
 import {
   editChanges,

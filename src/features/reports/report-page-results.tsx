@@ -3,6 +3,7 @@ import '@mantine/core/styles/DataList.css';
 import '@mantine/core/styles/List.css';
 import { Badge, Box, DataList, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
+import { useDeferredValue } from 'react';
 import type { Importance } from '@/api/contract';
 import type { Check } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
@@ -131,8 +132,17 @@ export function CheckItem({ checkKey, check }: { checkKey: string; check: Check 
   );
 }
 
-/** The results by category, each with its passed/total count; failed and important checks first. */
+/**
+ * The results by category, each with its passed/total count; failed and important checks first.
+ * Dozens of checks take a few hundred milliseconds to render on a slow machine, so they come after
+ * the rest of the page, in a render React interrupts for input: the page never stops responding.
+ */
 export function ReportResults({ results }: { results: Record<string, Check> }) {
+  const shown = useDeferredValue<Record<string, Check> | null>(results, null);
+  return shown === null ? null : <Results results={shown} />;
+}
+
+function Results({ results }: { results: Record<string, Check> }) {
   const groups = groupResults(results);
   if (groups.length === 0) {
     return (

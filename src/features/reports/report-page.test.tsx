@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/connection';
@@ -21,6 +21,8 @@ import {
 // Each test runs the real API (SQLite) and renders the whole page for every keystroke: seconds, not
 // milliseconds, on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
+// The results render in the background, in slices, after the rest of the page: wait for them as long.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   stopRecording();

@@ -3,7 +3,6 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Combobox.css';
-import '@mantine/core/styles/Table.css';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -50,12 +49,17 @@ function ReportsPage() {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  const onSort = (key: ReportSortKey) =>
-    setState(
-      key === state.sort_by
-        ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
-        : { sort_by: key, sort: firstOrder(key) },
-    );
+  // Stable between renders of the same view, so that the table's rows need not render again.
+  const onSort = useCallback(
+    (key: ReportSortKey) =>
+      setState(
+        key === state.sort_by
+          ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
+          : { sort_by: key, sort: firstOrder(key) },
+      ),
+    [setState, state.sort_by, state.sort],
+  );
+  const projectHref = useCallback((project: string) => reportListHref(state, { project }), [state]);
   const clearFilters = () => setState(NO_FILTERS);
   const filtered = hasFilters(state);
 
@@ -112,7 +116,7 @@ function ReportsPage() {
         sortBy={state.sort_by}
         sort={state.sort}
         onSort={onSort}
-        projectHref={(project) => reportListHref(state, { project })}
+        projectHref={projectHref}
         stale={isPlaceholderData}
       />
     );

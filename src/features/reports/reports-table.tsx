@@ -1,10 +1,13 @@
-import { Anchor, Group, Paper, Table, Text, UnstyledButton, em } from '@mantine/core';
+import { Anchor, Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { memo } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import type { Report } from '@/api/schemas';
+import { AnchorLink } from '@/components/anchor-link';
+import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
@@ -37,7 +40,7 @@ function SortableTh({
   const active = column === sortBy;
   const Icon = !active ? IconArrowsSort : sort === 'asc' ? IconArrowUp : IconArrowDown;
   return (
-    <Table.Th aria-sort={active ? (sort === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <th scope="col" aria-sort={active ? (sort === 'asc' ? 'ascending' : 'descending') : 'none'}>
       <UnstyledButton
         className={classes.sortButton}
         onClick={() => onSort(column)}
@@ -48,9 +51,39 @@ function SortableTh({
           <Icon size={14} aria-hidden className={classes.sortIcon} />
         </Group>
       </UnstyledButton>
-    </Table.Th>
+    </th>
   );
 }
+
+// One row, memoised: while the next view loads, the table renders again (dimmed) with the same
+// reports, and 100 rows need not render again for that.
+const ReportRow = memo(function ReportRow({ report, projectHref }: { report: Report; projectHref: string }) {
+  return (
+    <tr>
+      <td className={classes.url}>
+        {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
+        <AnchorLink to={`/reports/${report.id}`} look="strong">
+          {report.url}
+        </AnchorLink>
+      </td>
+      <td>
+        <AnchorLink to={projectHref} look="dimmed" title={`Show only the reports of ${report.project}`}>
+          {report.project}
+        </AnchorLink>
+      </td>
+      <td>
+        <ResultBadge result={report.result} />
+      </td>
+      <td className={classes.numeric}>{report.score === null ? '—' : Math.round(report.score)}</td>
+      <td>
+        <PrivacyBadge privacy={report.privacy} />
+      </td>
+      <td>
+        <DateText date={report.generatedAt} />
+      </td>
+    </tr>
+  );
+});
 
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
@@ -110,69 +143,30 @@ export function ReportsTable({
   const sortable = { sortBy, sort, onSort };
   if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
-      <Table
-        aria-label="Reports"
-        aria-busy={stale || undefined}
-        className={classes.table}
-        data-stale={stale || undefined}
-        highlightOnHover
-        verticalSpacing="sm"
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <SortableTh column="url" {...sortable}>
-              URL
-            </SortableTh>
-            <Table.Th>Project</Table.Th>
-            <SortableTh column="result" {...sortable}>
-              Result
-            </SortableTh>
-            <Table.Th className={classes.numeric}>Score</Table.Th>
-            <Table.Th>Privacy</Table.Th>
-            <SortableTh column="generated_at" {...sortable}>
-              Generated
-            </SortableTh>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {reports.map((report) => (
-            <Table.Tr key={report.id}>
-              <Table.Td className={classes.url}>
-                {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
-                <Anchor component={Link} to={`/reports/${report.id}`} size="sm" fw={500}>
-                  {report.url}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Anchor
-                  component={Link}
-                  to={projectHref(report.project)}
-                  size="sm"
-                  c="dimmed"
-                  title={`Show only the reports of ${report.project}`}
-                >
-                  {report.project}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <ResultBadge result={report.result} />
-              </Table.Td>
-              <Table.Td className={classes.numeric}>
-                <Text size="sm" span>
-                  {report.score === null ? '—' : Math.round(report.score)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <PrivacyBadge privacy={report.privacy} />
-              </Table.Td>
-              <Table.Td>
-                <DateText date={report.generatedAt} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable aria-label="Reports" minWidth={760} verticalSpacing="sm" stale={stale}>
+      <thead>
+        <tr>
+          <SortableTh column="url" {...sortable}>
+            URL
+          </SortableTh>
+          <th scope="col">Project</th>
+          <SortableTh column="result" {...sortable}>
+            Result
+          </SortableTh>
+          <th scope="col" className={classes.numeric}>
+            Score
+          </th>
+          <th scope="col">Privacy</th>
+          <SortableTh column="generated_at" {...sortable}>
+            Generated
+          </SortableTh>
+        </tr>
+      </thead>
+      <tbody>
+        {reports.map((report) => (
+          <ReportRow key={report.id} report={report} projectHref={projectHref(report.project)} />
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
