@@ -4,10 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT } from './test/e2e/support';
+import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED, E2E_PORT } from './test/e2e/support';
 
-const PORT = Number(process.env.E2E_PORT ?? 4180);
+const PORT = E2E_PORT;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+const LIMITED_URL = `http://127.0.0.1:${E2E_LIMITED.port}`;
 
 // Workers load this file again; they inherit the runner's environment, so the directory is made once.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'webpage-reports-e2e-'));
@@ -45,23 +46,50 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // Build first so the tests always see the current sources, then the server exactly as `npm start` runs it.
-    command: 'npx vite build --logLevel warn && npx tsx server/src/index.ts',
-    url: `${BASE_URL}/settings`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      API_KEY: E2E_API_KEY,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      // Demo data in several projects, and the demo sites kept served, so reports can be created and refreshed.
-      DEMO: 'true',
-      DEMO_PORT: String(E2E_DEMO_PORT),
-      NODE_ENV: 'production',
+  // Started one after the other: the first builds the dashboard, the second serves that build.
+  webServer: [
+    {
+      // Build first so the tests always see the current sources, then the server exactly as `npm start` runs it.
+      command: 'npx vite build --logLevel warn && npx tsx server/src/index.ts',
+      url: `${BASE_URL}/settings`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(PORT),
+        API_KEY: E2E_API_KEY,
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        // Demo data in several projects, and the demo sites kept served, so reports can be created and refreshed.
+        DEMO: 'true',
+        DEMO_PORT: String(E2E_DEMO_PORT),
+        // The request-count assertions (requests.spec.ts) read what the dashboard asked for at /__test/requests.
+        REQUEST_LOG: 'true',
+        NODE_ENV: 'production',
+      },
     },
-  },
+    {
+      // The 429 test's server: a limit a test can use up, and a Retry-After of seconds, not a minute.
+      command: 'npx tsx server/src/index.ts',
+      url: `${LIMITED_URL}/settings`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(E2E_LIMITED.port),
+        API_KEY: E2E_API_KEY,
+        DB_FILE: ':memory:',
+        DEMO: 'true',
+        // Its demo reports are made afresh at each start, so any free port does for their pages.
+        DEMO_PORT: '0',
+        RATE_LIMIT: String(E2E_LIMITED.limit),
+        RATE_LIMIT_WINDOW_S: String(E2E_LIMITED.windowSeconds),
+        REQUEST_LOG: 'true',
+        NODE_ENV: 'production',
+      },
+    },
+  ],
 });

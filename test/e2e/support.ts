@@ -8,6 +8,19 @@ export const E2E_API_KEY = 'e2e-key';
 /** Port of the demo sites the e2e server serves (DEMO_PORT); e.g. `http://shop.example:${E2E_DEMO_PORT}/`. */
 export const E2E_DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4181);
 
+/** Port of the e2e server itself (PORT); the tests reach it as their baseURL. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4180);
+
+/**
+ * A second server with a small, short rate limit (RATE_LIMIT requests per RATE_LIMIT_WINDOW_S), so
+ * a test can run into a 429 and sit out its Retry-After in seconds without starving the other specs.
+ */
+export const E2E_LIMITED = {
+  port: Number(process.env.E2E_LIMITED_PORT ?? E2E_PORT + 2),
+  limit: 30,
+  windowSeconds: 5,
+};
+
 /** Fails with the list of serious or critical WCAG 2.1 A/AA violations on the page as it is now. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })
