@@ -4,22 +4,21 @@
 // Options (environment): BENCH_REPORTS (default 100000), BENCH_RUNS (default 60 per case),
 // BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_KEEP=1 keeps the database file,
 // BENCH_DB=<file> measures a kept database again without loading.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, REPORT_SORT_KEYS, resultForScore, SORT_ORDERS } from '../../src/api/contract';
-import type { Importance } from '../../src/api/contract';
-import type { StrictCheck } from '../../src/api/schemas-strict';
+import { REPORT_SORT_KEYS, SORT_ORDERS } from '../../src/api/contract';
 import { AnalysisError } from '../src/analysis/analysis-error';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/storage/database';
 import { createSqliteStorage } from '../src/storage/sqlite-storage';
 import { projectFromUrl } from '../src/storage/text';
+import { createGenerator, fillDatabase } from './synthetic-reports';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -28,68 +27,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const TARGET_P95_MS = 15;
 const KEY = 'bench-key-0123456789abcdef0123456789';
-
-// A seeded generator, so that every run benchmarks the same data.
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(42);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-
-const BRANDS = ['shop', 'blog', 'news', 'docs', 'store', 'travel', 'café', 'bäckerei', 'studio', 'atelier', 'garden', 'mode'];
-const TLDS = ['com', 'de', 'fr', 'io', 'org', 'net', 'co.uk', 'ch'];
-const SEGMENTS = [
-  'products', 'pricing', 'about', 'contact', 'blog', 'news', 'category', 'shoes', 'jackets', 'größen',
-  'über-uns', 'straße', 'résumé', 'menü', 'niño', 'kontakt', 'angebote', 'impressum', 'help', 'careers',
-  'post', 'article', 'guide', 'checkout', 'cart', 'search', 'faq', 'events', 'team', 'zürich',
-];
-
-// About 200 projects, some reached with www. and some with an upper-case host, as people paste them.
-const HOSTS = Array.from({ length: 200 }, (_, i) => `${pick(BRANDS)}-${i}.example.${pick(TLDS)}`);
-
-function makeUrl(): string {
-  const host = pick(HOSTS);
-  const www = random() < 0.3 ? 'www.' : '';
-  const depth = Math.floor(random() * 4);
-  const path = Array.from({ length: depth }, () => pick(SEGMENTS)).join('/');
-  const suffix = random() < 0.4 ? `-${Math.floor(random() * 5000)}` : '';
-  const query = random() < 0.1 ? `?ref=${Math.floor(random() * 100)}` : '';
-  return `https://${www}${host}/${path}${path ? suffix : ''}${query}`;
-}
-
-const CHECK_IMPORTANCE: Importance[] = ['high', 'medium', 'low'];
-
-// Every check of the contract except gsb (which needs credentials), with evidence of the usual kind.
-function makeResults(): { score: number; results: Record<string, StrictCheck> } {
-  const results: Record<string, StrictCheck> = {};
-  let earned = 0;
-  let possible = 0;
-  const quality = random();
-  for (const key of Object.keys(CHECK_CATEGORIES)) {
-    if (key === 'gsb') continue;
-    const importance = pick(CHECK_IMPORTANCE);
-    const passed = random() < 0.25 + quality * 0.7;
-    const check: StrictCheck = { passed, importance, value: null };
-    if (key === 'title') check.value = `Page ${Math.floor(random() * 1e6)} - Example`;
-    else if (key === 'load_time') check.value = Math.floor(random() * 4000);
-    else if (key === 'page_size') check.value = Math.floor(random() * 900_000);
-    else if (key === 'headings') check.value = { h1: ['Welcome'], h2: ['Offers', 'News'] };
-    else if (key === 'image_keywords') check.value = Math.floor(random() * 12);
-    else check.value = passed;
-    if (!passed) check.errors = { [`${key}_failed`]: check.value };
-    results[key] = check;
-    possible += IMPORTANCE_WEIGHTS[importance];
-    if (passed) earned += IMPORTANCE_WEIGHTS[importance];
-  }
-  return { score: Math.round((earned / possible) * 100), results };
-}
+const SEED = 42;
 
 function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
@@ -102,50 +40,17 @@ const dir = reuse ? null : mkdtempSync(join(tmpdir(), 'bench-server-'));
 const dbFile = reuse ?? join(dir ?? '', 'reports.db');
 
 // --- Load -------------------------------------------------------------------------------------
-if (!reuse) {
-  const db = openDatabase(dbFile);
-  const storage = createSqliteStorage(db);
-  const started = performance.now();
-  const start = Date.UTC(2025, 0, 1);
-  const span = 365 * 24 * 3600 * 1000;
-  const reanalyse: { id: number; at: Date; analysis: ReturnType<typeof makeResults> }[] = [];
-  // One transaction around the storage layer's own writes (they nest as savepoints): the storage
-  // functions run synchronously on better-sqlite3, their promises only carry the result.
-  db.transaction(() => {
-    for (let i = 0; i < REPORTS; i++) {
-      const url = makeUrl();
-      const { score, results } = makeResults();
-      const now = new Date(start + Math.floor((i / REPORTS) * span));
-      void storage.createReport({
-        url,
-        project: projectFromUrl(url),
-        privacy: pick([0, 0, 0, 1, 2] as const),
-        passwordHash: null,
-        score,
-        result: resultForScore(score),
-        results,
-        now,
-      });
-      // Some reports were refreshed later, so that generated_at does not follow id.
-      if (random() < 0.15) {
-        reanalyse.push({ id: i + 1, at: new Date(now.getTime() + Math.floor(random() * 60) * 24 * 3600 * 1000), analysis: makeResults() });
-      }
-    }
-    for (const { id, at, analysis } of reanalyse) {
-      void storage.updateReport(id, {
-        analysis: { score: analysis.score, result: resultForScore(analysis.score), results: analysis.results },
-        now: at,
-      });
-    }
-  })();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.exec('ANALYZE');
-  const size = statSync(dbFile).size / 1024 / 1024;
+let HOSTS: string[];
+if (reuse) {
+  // The hosts are the seed's first draws: the same as when the kept database was loaded.
+  HOSTS = createGenerator(SEED).hosts;
+} else {
+  const loaded = await fillDatabase(dbFile, REPORTS, SEED);
+  HOSTS = loaded.hosts;
   console.log(
-    `Loaded ${REPORTS.toLocaleString('en')} reports (${reanalyse.length.toLocaleString('en')} re-analysed) across ${HOSTS.length} projects ` +
-      `in ${((performance.now() - started) / 1000).toFixed(1)} s; database ${size.toFixed(0)} MB at ${dbFile}`,
+    `Loaded ${REPORTS.toLocaleString('en')} reports (${loaded.reanalysed.toLocaleString('en')} re-analysed) across ${HOSTS.length} projects ` +
+      `in ${loaded.seconds.toFixed(1)} s; database ${(loaded.bytes / 1024 / 1024).toFixed(0)} MB at ${dbFile}`,
   );
-  await storage.close();
 }
 
 // --- Start ------------------------------------------------------------------------------------

@@ -1,0 +1,155 @@
+// Synthetic reports for the benchmarks (`bench:server`, `bench:ui`): seeded, so that every run
+// measures the same data, and written through the real storage layer.
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, resultForScore } from '../../src/api/contract';
+import type { Importance } from '../../src/api/contract';
+import type { StrictCheck } from '../../src/api/schemas-strict';
+import { openDatabase } from '../src/storage/database';
+import { createSqliteStorage } from '../src/storage/sqlite-storage';
+import { projectFromUrl } from '../src/storage/text';
+
+/** A seeded generator (mulberry32), so that every run benchmarks the same data. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// prettier-ignore
+const BRANDS = ['shop', 'blog', 'news', 'docs', 'store', 'travel', 'café', 'bäckerei', 'studio', 'atelier', 'garden', 'mode'];
+const TLDS = ['com', 'de', 'fr', 'io', 'org', 'net', 'co.uk', 'ch'];
+// prettier-ignore
+const SEGMENTS = [
+  'products', 'pricing', 'about', 'contact', 'blog', 'news', 'category', 'shoes', 'jackets', 'größen',
+  'über-uns', 'straße', 'résumé', 'menü', 'niño', 'kontakt', 'angebote', 'impressum', 'help', 'careers',
+  'post', 'article', 'guide', 'checkout', 'cart', 'search', 'faq', 'events', 'team', 'zürich',
+];
+const CHECK_IMPORTANCE: Importance[] = ['high', 'medium', 'low'];
+const PROJECTS = 200;
+
+export interface SyntheticGenerator {
+  random: () => number;
+  pick: <T>(items: readonly T[]) => T;
+  /** About 200 hosts (projects); the first numbers drawn from the seed, so they depend on it alone. */
+  hosts: string[];
+  makeUrl(): string;
+  makeResults(): { score: number; results: Record<string, StrictCheck> };
+}
+
+/** The generator of one seed; its hosts are drawn first, so `createGenerator(seed).hosts` is stable. */
+export function createGenerator(seed: number): SyntheticGenerator {
+  const random = rng(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+  // About 200 projects, some reached with www. and some with an upper-case host, as people paste them.
+  const hosts = Array.from({ length: PROJECTS }, (_, i) => `${pick(BRANDS)}-${i}.example.${pick(TLDS)}`);
+
+  function makeUrl(): string {
+    const host = pick(hosts);
+    const www = random() < 0.3 ? 'www.' : '';
+    const depth = Math.floor(random() * 4);
+    const path = Array.from({ length: depth }, () => pick(SEGMENTS)).join('/');
+    const suffix = random() < 0.4 ? `-${Math.floor(random() * 5000)}` : '';
+    const query = random() < 0.1 ? `?ref=${Math.floor(random() * 100)}` : '';
+    return `https://${www}${host}/${path}${path ? suffix : ''}${query}`;
+  }
+
+  // Every check of the contract except gsb (which needs credentials), with evidence of the usual kind.
+  function makeResults(): { score: number; results: Record<string, StrictCheck> } {
+    const results: Record<string, StrictCheck> = {};
+    let earned = 0;
+    let possible = 0;
+    const quality = random();
+    for (const key of Object.keys(CHECK_CATEGORIES)) {
+      if (key === 'gsb') continue;
+      const importance = pick(CHECK_IMPORTANCE);
+      const passed = random() < 0.25 + quality * 0.7;
+      const check: StrictCheck = { passed, importance, value: null };
+      if (key === 'title') check.value = `Page ${Math.floor(random() * 1e6)} - Example`;
+      else if (key === 'load_time') check.value = Math.floor(random() * 4000);
+      else if (key === 'page_size') check.value = Math.floor(random() * 900_000);
+      else if (key === 'headings') check.value = { h1: ['Welcome'], h2: ['Offers', 'News'] };
+      else if (key === 'image_keywords') check.value = Math.floor(random() * 12);
+      else check.value = passed;
+      if (!passed) check.errors = { [`${key}_failed`]: check.value };
+      results[key] = check;
+      possible += IMPORTANCE_WEIGHTS[importance];
+      if (passed) earned += IMPORTANCE_WEIGHTS[importance];
+    }
+    return { score: Math.round((earned / possible) * 100), results };
+  }
+
+  return { random, pick, hosts, makeUrl, makeResults };
+}
+
+export interface FillOutcome {
+  reports: number;
+  /** Reports analysed again later, so that generated_at does not follow id. */
+  reanalysed: number;
+  hosts: string[];
+  seconds: number;
+  bytes: number;
+}
+
+/**
+ * Writes `count` synthetic reports into the SQLite file `dbFile` (created when missing), dated
+ * over 2025, about 15 % re-analysed later; then checkpoints, analyses and closes the database.
+ */
+export async function fillDatabase(dbFile: string, count: number, seed = 42): Promise<FillOutcome> {
+  const { random, pick, hosts, makeUrl, makeResults } = createGenerator(seed);
+  const db = openDatabase(dbFile);
+  const storage = createSqliteStorage(db);
+  const started = performance.now();
+  const start = Date.UTC(2025, 0, 1);
+  const span = 365 * 24 * 3600 * 1000;
+  const reanalyse: { id: number; at: Date; analysis: ReturnType<typeof makeResults> }[] = [];
+  // One transaction around the storage layer's own writes (they nest as savepoints): the storage
+  // functions run synchronously on better-sqlite3, their promises only carry the result.
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const url = makeUrl();
+      const { score, results } = makeResults();
+      const now = new Date(start + Math.floor((i / count) * span));
+      void storage.createReport({
+        url,
+        project: projectFromUrl(url),
+        privacy: pick([0, 0, 0, 1, 2] as const),
+        passwordHash: null,
+        score,
+        result: resultForScore(score),
+        results,
+        now,
+      });
+      // Some reports were refreshed later, so that generated_at does not follow id.
+      if (random() < 0.15) {
+        reanalyse.push({
+          id: i + 1,
+          at: new Date(now.getTime() + Math.floor(random() * 60) * 24 * 3600 * 1000),
+          analysis: makeResults(),
+        });
+      }
+    }
+    for (const { id, at, analysis } of reanalyse) {
+      void storage.updateReport(id, {
+        analysis: {
+          score: analysis.score,
+          result: resultForScore(analysis.score),
+          results: analysis.results,
+        },
+        now: at,
+      });
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('ANALYZE');
+  const seconds = (performance.now() - started) / 1000;
+  const bytes = dbFile === ':memory:' ? 0 : statSync(dbFile).size;
+  await storage.close();
+  return { reports: count, reanalysed: reanalyse.length, hosts, seconds, bytes };
+}
