@@ -120,6 +120,8 @@ test.describe('One report against the real server', () => {
 
   for (const scheme of ['light', 'dark'] as const) {
     test(`the report page and its dialogs pass axe in ${scheme} mode`, async ({ page, request }) => {
+      // Three axe scans of a page with ~40 checks: about 15 s on a quiet 2-core machine, more under load.
+      test.slow();
       const report = await createReport(request);
       await page.emulateMedia({ colorScheme: scheme });
       await signIn(page);
