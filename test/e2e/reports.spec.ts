@@ -146,6 +146,23 @@ test.describe('Reports against the real server', () => {
     await expect(page).toHaveURL(/\/reports\/\d+$/);
   });
 
+  test('pointing at a report link fetches the report page’s code before the click, and no report', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/reports');
+    const table = reportsPage(page);
+    await expect(table.reportLinks.first()).toBeVisible();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    expect(requested.filter((path) => /\/assets\/report-page-[\w-]+\.js$/.test(path))).toEqual([]);
+    const chunk = page.waitForRequest((request) => /\/assets\/report-page-[\w-]+\.js$/.test(request.url()));
+    await table.reportLinks.first().hover();
+    await chunk;
+    // Code only: a report nobody opens costs the deployment's rate limit nothing.
+    expect(requested.filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
+
   test('invalid values in the address are dropped', async ({ page }) => {
     await signIn(page);
     await page.goto(`/reports?per_page=7&sort=up&result=great&page=-1&search=${MARK}`);
