@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations } from './support';
+import type { APIRequestContext } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
 
 // This spec owns the project old-site.example (one of the demo hosts): it adds a report of it and
 // deletes the whole project. No other spec may rely on that project's reports.
@@ -28,11 +28,6 @@ async function reportsOfProject(request: APIRequestContext, project: string): Pr
 }
 
 /** Saves the key for this tab through the sign-in link, as the local server prints it. */
-async function signIn(page: Page) {
-  await page.goto(`/settings#api_key=${E2E_API_KEY}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page).toHaveURL(/\/settings$/);
-}
 
 test.describe('Projects against the real server', () => {
   test('deleting a project through the dialog removes it and all its reports', async ({ page, request }) => {

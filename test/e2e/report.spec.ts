@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
 
 // Each test creates its own report of a demo page and acts only on it.
 const PAGE_URL = `http://blog.example:${E2E_DEMO_PORT}/posts/hello-world`;
@@ -12,12 +12,6 @@ async function createReport(request: APIRequestContext): Promise<{ id: number; s
   const response = await request.post('/api/v1/reports', { headers: auth, form: { url: PAGE_URL } });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: number; score: number } }).data;
-}
-
-async function signIn(page: Page) {
-  await page.goto(`/settings#api_key=${E2E_API_KEY}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page).toHaveURL(/\/settings$/);
 }
 
 async function openReport(page: Page, id: number) {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
 
 // The table tests read reports of their own, marked in the query string (the demo sites ignore it),
 // so that reports other specs create or delete do not change what these see.
@@ -31,11 +31,6 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   }
   await api.dispose();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`/settings#api_key=${E2E_API_KEY}`);
-  await expect(page).toHaveURL(/\/settings$/);
-}
 
 function reportsPage(page: Page) {
   const table = page.getByRole('table', { name: 'Reports' });

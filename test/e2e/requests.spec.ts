@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { STALE_TIME_MS } from '../../src/api/query-client';
-import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED, signIn } from './support';
 
 interface Logged {
   method: string;
@@ -71,12 +71,6 @@ function dataKey(path: string): string {
 
 function apiGets(log: Logged[]): Logged[] {
   return log.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/api/v1/'));
-}
-
-async function signIn(page: Page, origin = '') {
-  await page.goto(`${origin}/settings#api_key=${E2E_API_KEY}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page).toHaveURL(/\/settings$/);
 }
 
 function reportsPage(page: Page) {

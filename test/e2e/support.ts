@@ -36,3 +36,10 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     }));
   expect(serious).toEqual([]);
 }
+
+/** Signs in with the sign-in link (`/settings#api_key=…`) of the server at `origin` (the test's own by default). */
+export async function signIn(page: Page, origin = ''): Promise<void> {
+  await page.goto(`${origin}/settings#api_key=${E2E_API_KEY}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page).toHaveURL(/\/settings$/);
+}
