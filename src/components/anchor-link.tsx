@@ -1,36 +1,42 @@
 import { Anchor, Text } from '@mantine/core';
 import { memo } from 'react';
-import type { CSSProperties, ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import classes from './anchor-link.module.css';
 
-// Anchor's and Text's classes, the static ones the Styles API adds, and size sm's variables.
+// Anchor's and Text's classes and the static ones the Styles API adds (size sm's variables: the CSS).
 const CLASS = `mantine-focus-auto ${Anchor.classes.root} ${Text.classes.root} mantine-Text-root mantine-Anchor-root`;
-const SIZE_SM = { '--text-fz': 'var(--mantine-font-size-sm)', '--text-lh': 'var(--mantine-line-height-sm)' };
-const STYLES = {
-  plain: SIZE_SM as CSSProperties,
-  strong: { ...SIZE_SM, fontWeight: 500 } as CSSProperties,
-  dimmed: { ...SIZE_SM, color: 'var(--mantine-color-dimmed)' } as CSSProperties,
-};
 
 /**
  * What `<Anchor component={Link} to size="sm">` renders (anchor-link.test compares the two), with
- * `fw={500}` for `strong` and `c="dimmed"` for `dimmed`, without the two Mantine components: a page
- * of reports has 200 links, and Anchor and Text work out their props and styles again for each.
+ * `fw={500}` for `strong` and `c="dimmed"` for `dimmed`, without the two Mantine components and
+ * without `Link`: a page of reports has 200 links, and Anchor and Text work out their props and
+ * styles again for each, and each `Link` renders again on every navigation.
+ *
+ * A plain `<a href>`: a container must navigate its clicks in the app (`useRouterLinkClicks`), or a
+ * click loads the whole dashboard again. `href` is a path of the app ("/reports/7").
  */
 export const AnchorLink = memo(function AnchorLink({
-  to,
+  href,
   look = 'plain',
   title,
+  className,
   children,
 }: {
-  to: string;
-  look?: keyof typeof STYLES;
+  href: string;
+  look?: 'plain' | 'strong' | 'dimmed';
   title?: string;
+  className?: string;
   children: ReactNode;
 }) {
   return (
-    <Link to={to} className={CLASS} style={STYLES[look]} data-size="sm" data-underline="hover" title={title}>
+    <a
+      href={href}
+      className={`${CLASS} ${classes[look]}${className ? ` ${className}` : ''}`}
+      data-size="sm"
+      data-underline="hover"
+      title={title}
+    >
       {children}
-    </Link>
+    </a>
   );
 });

@@ -2,27 +2,32 @@ import { Badge } from '@mantine/core';
 import { IconWorld } from '@tabler/icons-react';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { ruleDeclarations, styleDeclarations } from '../../test/css-rules';
 import { renderWithProviders } from '../../test/render';
-import { BadgeMarkup } from './badge-markup';
+import { BADGE_LOOKS, BadgeMarkup } from './badge-markup';
 import type { BadgeLook } from './badge-markup';
 
+interface Shape {
+  tag: string;
+  attributes: string[];
+  classes: string[];
+  style: string[];
+  children: Shape[];
+}
+
 /** The badge's element tree as tags, sorted classes, attributes and style declarations. */
-function shape(element: ReactElement): unknown {
+function shape(element: ReactElement): Shape {
   const { container, unmount } = renderWithProviders(element);
   const root = container.querySelector('.mantine-Badge-root');
   if (root === null) throw new Error('no badge rendered');
-  const describe = (node: Element): unknown => ({
+  const describe = (node: Element): Shape => ({
     tag: node.tagName,
     attributes: Array.from(node.attributes)
       .filter((a) => a.name !== 'class' && a.name !== 'style')
       .map((a) => `${a.name}=${a.value}`)
       .sort(),
     classes: Array.from(node.classList).sort(),
-    style: (node.getAttribute('style') ?? '')
-      .split(';')
-      .map((declaration) => declaration.trim())
-      .filter(Boolean)
-      .sort(),
+    style: styleDeclarations(node.getAttribute('style')),
     children: Array.from(node.children).map(describe),
   });
   const result = describe(root);
@@ -31,51 +36,29 @@ function shape(element: ReactElement): unknown {
 }
 
 describe('BadgeMarkup', () => {
-  it.each<[string, BadgeLook, Record<string, string>]>([
-    [
-      'light teal, text colour kept',
-      { variant: 'light', color: 'teal', radius: 'sm' },
-      { c: 'var(--mantine-color-text)' },
-    ],
-    ['light orange', { variant: 'light', color: 'orange', radius: 'sm' }, {}],
-    ['light red', { variant: 'light', color: 'red', radius: 'sm' }, {}],
-    ['default', { variant: 'default', radius: 'sm' }, {}],
-  ])('renders what Mantine Badge renders: %s', (_name, look, extra) => {
+  it.each(Object.keys(BADGE_LOOKS) as BadgeLook[])('renders what Mantine Badge renders: %s', (look) => {
     const icon = <IconWorld size={12} aria-hidden />;
-    const style = { textTransform: 'none' as const, ...(extra.c ? { color: extra.c } : {}) };
     const mantine = shape(
-      <Badge
-        variant={look.variant}
-        color={look.color}
-        radius={look.radius}
-        tt="none"
-        c={extra.c}
-        leftSection={icon}
-      >
+      <Badge {...BADGE_LOOKS[look]} leftSection={icon}>
         Word
       </Badge>,
     );
-    const markup = shape(
-      <BadgeMarkup look={look} style={style} leftSection={icon}>
+    const ours = shape(
+      <BadgeMarkup look={look} leftSection={icon}>
         Word
       </BadgeMarkup>,
     );
-    expect(markup).toEqual(mantine);
+    // Badge's inline style is the look's class instead: the rule declares exactly that style.
+    expect(ours.classes).toContain(look);
+    expect({ ...ours, classes: ours.classes.filter((c) => c !== look) }).toEqual({ ...mantine, style: [] });
+    expect(ruleDeclarations('src/components/badge-markup.module.css', `.${look}[data-variant]`)).toEqual(
+      mantine.style,
+    );
   });
 
   it('renders what Mantine Badge renders without a section', () => {
-    expect(
-      shape(
-        <BadgeMarkup look={{ variant: 'default', radius: 'sm' }} style={{ textTransform: 'none' }}>
-          Word
-        </BadgeMarkup>,
-      ),
-    ).toEqual(
-      shape(
-        <Badge variant="default" radius="sm" tt="none">
-          Word
-        </Badge>,
-      ),
-    );
+    const ours = shape(<BadgeMarkup look="neutral">Word</BadgeMarkup>);
+    const mantine = shape(<Badge {...BADGE_LOOKS.neutral}>Word</Badge>);
+    expect({ ...ours, classes: ours.classes.filter((c) => c !== 'neutral') }).toEqual({ ...mantine, style: [] });
   });
 });

@@ -9,7 +9,7 @@ export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 
   minWidth?: number;
   /** Space above and below each cell's content, a Mantine spacing key. */
   verticalSpacing?: 'xs' | 'sm' | 'md';
-  /** Rows of the previous view kept on screen while the next one loads: dimmed and marked busy. */
+  /** Rows of the previous view kept on screen while the next one loads: marked busy, dimmed after 250 ms. */
   stale?: boolean;
 }
 
@@ -29,6 +29,7 @@ export function DataTable({
 }: DataTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolls = useScrollsSideways(scrollRef);
+  const dimmed = useAfter(stale, DIM_AFTER_MS);
   const label = tableProps['aria-label'];
   return (
     // Keyboard users can only scroll what they can focus, so a region that scrolls takes focus.
@@ -42,7 +43,7 @@ export function DataTable({
       <table
         {...tableProps}
         aria-busy={stale || undefined}
-        data-stale={stale || undefined}
+        data-stale={dimmed || undefined}
         className={className ? `${classes.table} ${className}` : classes.table}
         style={
           {
@@ -56,6 +57,25 @@ export function DataTable({
       </table>
     </div>
   );
+}
+
+// Busy at once (for assistive technology), dimmed only when the next view is slow to come: a quick
+// answer then changes the table once. An attribute that a style depends on would make the browser
+// style and paint all the rows again for the flag alone, and again when it goes.
+const DIM_AFTER_MS = 250;
+
+/** True once `flag` has been true for `ms` without a break; false as soon as it is false. */
+function useAfter(flag: boolean, ms: number): boolean {
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    if (!flag) return;
+    const timer = setTimeout(() => setLate(true), ms);
+    return () => {
+      clearTimeout(timer);
+      setLate(false);
+    };
+  }, [flag, ms]);
+  return flag && late;
 }
 
 /** Whether the element's content is wider than the element, kept up to date as either changes size. */

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { ruleDeclarations, styleDeclarations } from '../../test/css-rules';
 import { renderWithProviders } from '../../test/render';
 import { DateText } from './date-text';
 
@@ -12,11 +13,7 @@ function shape(element: ReactElement) {
   const result = {
     tag: node.tagName,
     classes: Array.from(node.classList).sort(),
-    style: (node.getAttribute('style') ?? '')
-      .split(';')
-      .map((declaration) => declaration.trim())
-      .filter(Boolean)
-      .sort(),
+    style: styleDeclarations(node.getAttribute('style')),
     text: node.textContent,
   };
   unmount();
@@ -32,16 +29,18 @@ describe('DateText markup', () => {
         {date.text}
       </Text>,
     );
-    expect(date).toEqual(text);
+    // Text's inline style is the class `time` instead: the rule declares exactly that style.
+    expect(date).toEqual({ ...text, classes: [...text.classes, 'time'].sort(), style: [] });
+    expect(ruleDeclarations('src/components/date-text.module.css', 'time.time')).toEqual(text.style);
   });
 
   it('is what <Text span size="sm" c="dimmed"> renders for no date', () => {
-    expect(shape(<DateText date={null} />)).toEqual(
-      shape(
-        <Text span size="sm" c="dimmed">
-          —
-        </Text>,
-      ),
+    const text = shape(
+      <Text span size="sm" c="dimmed">
+        —
+      </Text>,
     );
+    expect(shape(<DateText date={null} />)).toEqual({ ...text, classes: [...text.classes, 'none'].sort(), style: [] });
+    expect(ruleDeclarations('src/components/date-text.module.css', 'span.none')).toEqual(text.style);
   });
 });

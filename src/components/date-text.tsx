@@ -1,26 +1,16 @@
 import { Text } from '@mantine/core';
 import { Suspense, lazy, memo, useState } from 'react';
-import type { CSSProperties } from 'react';
 import { formatAbsolute, formatRelative } from '@/lib/dates';
+import classes from './date-text.module.css';
 
 // Lists show dozens of dates and nobody hovers most of them: the tooltip (and floating-ui with it)
 // loads on the first hover or touch.
 const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 
-// What <Text span size="sm"> renders (its classes and variables; date-text.test compares the two),
-// without the component: a page of reports shows 100 dates, and Text works out its props and styles
-// again for each.
+// What <Text span size="sm"> renders (its classes; its inline variables as date-text.module.css;
+// date-text.test compares the two), without the component: a page of reports shows 100 dates, and
+// Text works out its props and styles again for each.
 const TEXT_CLASS = `mantine-focus-auto ${Text.classes.root} mantine-Text-root`;
-const TIME_STYLE = {
-  '--text-fz': 'var(--mantine-font-size-sm)',
-  '--text-lh': 'var(--mantine-line-height-sm)',
-  whiteSpace: 'nowrap',
-} as CSSProperties;
-const NONE_STYLE = {
-  '--text-fz': 'var(--mantine-font-size-sm)',
-  '--text-lh': 'var(--mantine-line-height-sm)',
-  color: 'var(--mantine-color-dimmed)',
-} as CSSProperties;
 
 /** A date as relative text ("3 days ago"), the exact moment in a tooltip and in `<time dateTime>`; "—" for none. */
 export const DateText = memo(function DateText({ date }: { date: Date | null }) {
@@ -28,16 +18,15 @@ export const DateText = memo(function DateText({ date }: { date: Date | null }) 
   const [pointerOver, setPointerOver] = useState(false);
   if (date === null) {
     return (
-      <span className={TEXT_CLASS} style={NONE_STYLE}>
+      <span className={`${TEXT_CLASS} ${classes.none}`}>
         —
       </span>
     );
   }
   const time = (
     <time
-      className={TEXT_CLASS}
+      className={`${TEXT_CLASS} ${classes.time}`}
       dateTime={date.toISOString()}
-      style={TIME_STYLE}
       onPointerEnter={() => {
         setWanted(true);
         setPointerOver(true);

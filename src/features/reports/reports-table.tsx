@@ -1,15 +1,15 @@
-import { Anchor, Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
+import { Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { memo } from 'react';
 import type { SyntheticEvent } from 'react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import type { Report } from '@/api/schemas';
 import { AnchorLink } from '@/components/anchor-link';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
+import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
 import classes from './reports-table.module.css';
@@ -63,12 +63,12 @@ const ReportRow = memo(function ReportRow({ report, projectHref }: { report: Rep
     <tr>
       <td className={classes.url}>
         {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
-        <AnchorLink to={`/reports/${report.id}`} look="strong">
+        <AnchorLink href={`/reports/${report.id}`} look="strong">
           {report.url}
         </AnchorLink>
       </td>
       <td>
-        <AnchorLink to={projectHref} look="dimmed" title={`Show only the reports of ${report.project}`}>
+        <AnchorLink href={projectHref} look="dimmed" title={`Show only the reports of ${report.project}`}>
           {report.project}
         </AnchorLink>
       </td>
@@ -105,8 +105,10 @@ function ReportCards({
   projectHref,
   stale,
 }: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale'>) {
+  const onLinkClick = useRouterLinkClicks();
   return (
     <ul
+      onClick={onLinkClick}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
       aria-label="Reports"
@@ -116,19 +118,13 @@ function ReportCards({
     >
       {reports.map((report) => (
         <Paper component="li" key={report.id} withBorder radius="sm" p="sm">
-          <Anchor
-            component={Link}
-            to={`/reports/${report.id}`}
-            size="sm"
-            fw={500}
-            className={classes.cardUrl}
-          >
+          <AnchorLink href={`/reports/${report.id}`} look="strong" className={classes.cardUrl}>
             {report.url}
-          </Anchor>
+          </AnchorLink>
           <Group gap="xs" mt={6} wrap="wrap">
-            <Anchor component={Link} to={projectHref(report.project)} size="sm" c="dimmed">
+            <AnchorLink href={projectHref(report.project)} look="dimmed">
               {report.project}
-            </Anchor>
+            </AnchorLink>
             <ResultBadge result={report.result} />
             {report.score !== null && (
               <Text size="sm" span>
@@ -154,6 +150,7 @@ export function ReportsTable({
   stale = false,
 }: ReportsTableProps) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const onLinkClick = useRouterLinkClicks();
   const sortable = { sortBy, sort, onSort };
   if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
   return (
@@ -162,6 +159,7 @@ export function ReportsTable({
       minWidth={760}
       verticalSpacing="sm"
       stale={stale}
+      onClick={onLinkClick}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
     >
@@ -184,8 +182,8 @@ export function ReportsTable({
         </tr>
       </thead>
       <tbody>
-        {reports.map((report) => (
-          <ReportRow key={report.id} report={report} projectHref={projectHref(report.project)} />
+        {reports.map((report, index) => (
+          <ReportRow key={index} report={report} projectHref={projectHref(report.project)} />
         ))}
       </tbody>
     </DataTable>
