@@ -68,6 +68,31 @@ describe('DataTable', () => {
     expect(screen.getByRole('table', { name: 'Things' })).toHaveAttribute('aria-busy', 'true');
   });
 
+  it('dims stale rows only after 250 ms, and stops at once when they are current again', () => {
+    vi.useFakeTimers();
+    try {
+      const { rerender } = renderWithProviders(<DataTable aria-label="Things">{null}</DataTable>);
+      const table = () => screen.getByRole('table', { name: 'Things' });
+      rerender(<DataTable aria-label="Things" stale>{null}</DataTable>);
+      expect(table()).toHaveAttribute('aria-busy', 'true');
+      act(() => vi.advanceTimersByTime(240));
+      expect(table()).not.toHaveAttribute('data-stale');
+      act(() => vi.advanceTimersByTime(10));
+      expect(table()).toHaveAttribute('data-stale');
+      rerender(<DataTable aria-label="Things">{null}</DataTable>);
+      expect(table()).not.toHaveAttribute('aria-busy');
+      expect(table()).not.toHaveAttribute('data-stale');
+      // A quick answer: busy for a moment, never dimmed.
+      rerender(<DataTable aria-label="Things" stale>{null}</DataTable>);
+      act(() => vi.advanceTimersByTime(100));
+      rerender(<DataTable aria-label="Things">{null}</DataTable>);
+      act(() => vi.advanceTimersByTime(500));
+      expect(table()).not.toHaveAttribute('data-stale');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('is no region and takes no focus while it fits', () => {
     renderTable();
     expect(screen.queryByRole('region')).not.toBeInTheDocument();
