@@ -11,6 +11,8 @@ export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 
   verticalSpacing?: 'xs' | 'sm' | 'md';
   /** Rows of the previous view kept on screen while the next one loads: marked busy, dimmed after 250 ms. */
   stale?: boolean;
+  /** Rows being brought up to date (not dimmed): marked busy. */
+  busy?: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export function DataTable({
   minWidth,
   verticalSpacing = 'xs',
   stale = false,
+  busy = false,
   className,
   style,
   children,
@@ -42,7 +45,7 @@ export function DataTable({
     >
       <table
         {...tableProps}
-        aria-busy={stale || undefined}
+        aria-busy={stale || busy || undefined}
         data-stale={dimmed || undefined}
         className={className ? `${classes.table} ${className}` : classes.table}
         style={

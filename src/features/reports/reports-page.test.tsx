@@ -356,6 +356,30 @@ describe('Reports: paging', () => {
     expect(page.table()).not.toHaveAttribute('aria-busy');
   });
 
+  it('shows a long page\'s first screenful at once and then brings every row up to date', async () => {
+    // A window of 400 px shows 10 rows at most: rows 11 and 12 come right after the first ten.
+    const height = window.innerHeight;
+    window.innerHeight = 400;
+    try {
+      await withReports(twelve);
+      const page = renderReports('/reports?per_page=25');
+      await waitFor(() => expect(page.rows()).toHaveLength(12));
+      expect(page.urls()).toEqual([...twelve].reverse());
+
+      await page.user.selectOptions(page.control('Order'), 'Ascending');
+      await waitFor(() => expect(page.urls()).toEqual(twelve));
+      await waitFor(() => expect(page.table()).not.toHaveAttribute('aria-busy'));
+      // Every row's project link is the new view's, filtered by the project.
+      const projectLinks = within(page.table())
+        .getAllByRole('link', { name: 'docs.example' })
+        .map((link) => link.getAttribute('href'));
+      expect(projectLinks).toHaveLength(12);
+      for (const href of projectLinks) expect(href).toBe('/reports?project=docs.example&sort=asc&per_page=25');
+    } finally {
+      window.innerHeight = height;
+    }
+  });
+
   it('cancels the request of a view that was left before it answered', async () => {
     await withReports(twelve);
     const aborted: string[] = [];

@@ -1,9 +1,10 @@
 import { Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { memo } from 'react';
+import { memo, startTransition, useEffect, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import type { ReactNode } from 'react';
+import { useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import type { Report } from '@/api/schemas';
 import { AnchorLink } from '@/components/anchor-link';
@@ -97,6 +98,41 @@ function preloadReportPage(event: SyntheticEvent) {
   void import('./report-page');
 }
 
+/**
+ * The rows a screen shows at most: a row is at least 41 px high, and the table starts below the
+ * page's heading and filters. Read when a view changes, so a resized window counts.
+ */
+function rowsOnAScreen(): number {
+  return Math.max(10, Math.ceil(window.innerHeight / 40));
+}
+
+/**
+ * The rows to render now. A new view of a table already on screen shows its first screenful at
+ * once; the rows below it keep the previous view's content until a background render (a
+ * transition, right after the first screenful is painted) brings them up to date: a page of 100
+ * rows is three to four screens, and rendering and painting all of them before the first made
+ * every sort and page wait for rows nobody can see yet. Every list change starts at the top of the
+ * page (ScrollRestoration), so the first screenful is what is on screen. Back and Forward restore
+ * a scroll position anywhere on the page: those render every row at once. `filling` is true until
+ * every row is current.
+ */
+function useFirstScreenFirst(reports: Report[], projectHref: (project: string) => string) {
+  const restoring = useNavigationType() === 'POP';
+  const [filled, setFilled] = useState({ reports, projectHref });
+  const current = filled.reports === reports && filled.projectHref === projectHref;
+  useEffect(() => {
+    if (!current) startTransition(() => setFilled({ reports, projectHref }));
+  }, [current, reports, projectHref]);
+  const first = rowsOnAScreen();
+  if (current || restoring || reports.length <= first)
+    return { rows: reports, hrefOf: () => projectHref, filling: false };
+  return {
+    rows: [...reports.slice(0, first), ...filled.reports.slice(first, reports.length)],
+    hrefOf: (index: number) => (index < first ? projectHref : filled.projectHref),
+    filling: true,
+  };
+}
+
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
 
@@ -151,6 +187,7 @@ export function ReportsTable({
 }: ReportsTableProps) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const onLinkClick = useRouterLinkClicks();
+  const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const sortable = { sortBy, sort, onSort };
   if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
   return (
@@ -159,6 +196,7 @@ export function ReportsTable({
       minWidth={760}
       verticalSpacing="sm"
       stale={stale}
+      busy={filling}
       onClick={onLinkClick}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
@@ -182,8 +220,9 @@ export function ReportsTable({
         </tr>
       </thead>
       <tbody>
-        {reports.map((report, index) => (
-          <ReportRow key={index} report={report} projectHref={projectHref(report.project)} />
+        {rows.map((report, index) => (
+          // Keyed by position: a new view changes the rows' text, not 1,800 elements.
+          <ReportRow key={index} report={report} projectHref={hrefOf(index)(report.project)} />
         ))}
       </tbody>
     </DataTable>
