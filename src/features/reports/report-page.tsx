@@ -13,6 +13,7 @@ import type { Report } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
+import { parseReportId } from './report-id';
 import { DeleteReport } from './report-page-delete';
 import { EditReportForm } from './report-page-edit-form';
 import { ReportHeader } from './report-page-header';
@@ -33,13 +34,6 @@ function RefreshProgress() {
       </Group>
     </Alert>
   );
-}
-
-/** The id in the path, or null when it cannot be a report's (the service's ids are positive integers). */
-export function parseReportId(raw: string | undefined): number | null {
-  if (raw === undefined || !/^[1-9]\d{0,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) ? id : null;
 }
 
 /** Starts loading the report with the page's code, without holding the page back. */

@@ -407,6 +407,57 @@ describe('Reports: paging', () => {
   });
 });
 
+describe('Reports: loading starts with the press', () => {
+  /** The path and query of every GET to the API that reached the network. */
+  function recordGets() {
+    const seen: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      if (request.method === 'GET' && url.pathname.startsWith('/api/v1/')) seen.push(url.pathname + url.search);
+    });
+    return seen;
+  }
+
+  it('a mouse pressing a report link asks for the report before the click; a touch does not', async () => {
+    await withReports(twelve.slice(0, 2));
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    const gets = recordGets();
+    const [first, second] = within(page.table())
+      .getAllByRole('link')
+      .filter((link) => link.getAttribute('href')?.startsWith('/reports/'));
+
+    fireEvent.pointerDown(second!, { button: 0, pointerType: 'touch' });
+    fireEvent.pointerDown(first!, { button: 2, pointerType: 'mouse' });
+    fireEvent.pointerDown(first!, { button: 0, pointerType: 'mouse' });
+    const id = first!.getAttribute('href')!.split('/').pop();
+    await waitFor(() => expect(gets).toEqual([`/api/v1/reports/${id}`]));
+    // Nothing navigated yet: the click does that.
+    expect(page.router.state.location.pathname).toBe('/reports');
+  });
+
+  it('a mouse pressing a sort header asks for the sorted view; the click then makes no second request', async () => {
+    await withReports(twelve);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    const gets = recordGets();
+    const header = within(page.table()).getByRole('button', { name: /^URL/ });
+
+    fireEvent.pointerDown(header, { button: 0, pointerType: 'mouse' });
+    const sortedFirstPage = () =>
+      gets
+        .map((get) => new URL(get, 'http://x').searchParams)
+        .filter((query) => query.get('sort_by') === 'url' && !query.has('page'));
+    await waitFor(() => expect(sortedFirstPage()).toHaveLength(1));
+    expect(page.search()).toBe('');
+
+    await page.user.click(header);
+    await waitFor(() => expect(page.search()).toBe('?sort_by=url&sort=asc'));
+    await waitFor(() => expect(page.table()).not.toHaveAttribute('aria-busy'));
+    expect(sortedFirstPage()).toHaveLength(1);
+  });
+});
+
 describe('Reports: search', () => {
   it('sends one request once typing stops, not one per key', async () => {
     await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);

@@ -1,11 +1,13 @@
 import { Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { memo, startTransition, useEffect, useState } from 'react';
-import type { SyntheticEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { memo, startTransition, useCallback, useEffect, useState } from 'react';
+import type { PointerEvent, SyntheticEvent } from 'react';
 import type { ReactNode } from 'react';
 import { useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
+import { reportQueries } from '@/api/reports';
 import type { Report } from '@/api/schemas';
 import { AnchorLink } from '@/components/anchor-link';
 import { DataTable } from '@/components/data-table';
@@ -13,6 +15,7 @@ import { DateText } from '@/components/date-text';
 import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
+import { parseReportId } from './report-id';
 import classes from './reports-table.module.css';
 
 export interface ReportsTableProps {
@@ -20,6 +23,8 @@ export interface ReportsTableProps {
   sortBy: ReportSortKey;
   sort: SortOrder;
   onSort: (key: ReportSortKey) => void;
+  /** A mouse pressed a sort header (its click follows): a moment to start loading that view. */
+  onSortPress?: (key: ReportSortKey) => void;
   /** The address of this view filtered by one project. */
   projectHref: (project: string) => string;
   /** Rows of the previous view, kept on screen while the next one loads. */
@@ -31,12 +36,14 @@ function SortableTh({
   sortBy,
   sort,
   onSort,
+  onSortPress,
   children,
 }: {
   column: ReportSortKey;
   sortBy: ReportSortKey;
   sort: SortOrder;
   onSort: (key: ReportSortKey) => void;
+  onSortPress?: (key: ReportSortKey) => void;
   children: ReactNode;
 }) {
   const active = column === sortBy;
@@ -46,6 +53,9 @@ function SortableTh({
       <UnstyledButton
         className={classes.sortButton}
         onClick={() => onSort(column)}
+        onPointerDown={(event) => {
+          if (isMousePress(event)) onSortPress?.(column);
+        }}
         data-active={active || undefined}
       >
         <Group gap={4} wrap="nowrap" component="span">
@@ -133,6 +143,29 @@ function useFirstScreenFirst(reports: Report[], projectHref: (project: string) =
   };
 }
 
+/** A press of the main mouse button (or a pen): its click follows. Not touch, which may start a scroll. */
+function isMousePress(event: PointerEvent): boolean {
+  return event.button === 0 && (event.pointerType === 'mouse' || event.pointerType === 'pen');
+}
+
+/**
+ * Pressing a report's link with a mouse starts loading the report: the click follows the press by
+ * about a tenth of a second, and the report page then opens with its content instead of a loading
+ * state first. Hovering only fetches the page's code (above): a pointer passes over many links.
+ */
+function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (event: PointerEvent<HTMLElement>) => {
+      if (!isMousePress(event) || !(event.target instanceof Element)) return;
+      const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
+      const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
+      if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+    },
+    [queryClient],
+  );
+}
+
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
 
@@ -182,13 +215,15 @@ export function ReportsTable({
   sortBy,
   sort,
   onSort,
+  onSortPress,
   projectHref,
   stale = false,
 }: ReportsTableProps) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const onLinkClick = useRouterLinkClicks();
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
-  const sortable = { sortBy, sort, onSort };
+  const onPointerDown = usePrefetchReportOnPress();
+  const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
   return (
     <DataTable
@@ -198,6 +233,7 @@ export function ReportsTable({
       stale={stale}
       busy={filling}
       onClick={onLinkClick}
+      onPointerDown={onPointerDown}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
     >
