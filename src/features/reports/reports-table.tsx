@@ -109,11 +109,13 @@ function preloadReportPage(event: SyntheticEvent) {
 }
 
 /**
- * The rows a screen shows at most: a row is at least 41 px high, and the table starts below the
- * page's heading and filters. Read when a view changes, so a resized window counts.
+ * The rows a screen shows at most, with room to spare: a row is at least 44 px high (one line of
+ * text between its padding and border), and above the table there are at least 250 px of header,
+ * heading, filters and column headers (phones show cards, not this table). Read when a view
+ * changes, so a resized window counts.
  */
 function rowsOnAScreen(): number {
-  return Math.max(10, Math.ceil(window.innerHeight / 40));
+  return Math.max(10, Math.ceil((window.innerHeight - 250) / 44));
 }
 
 /**
