@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, reportsPage, signIn } from './support';
 
 // The table tests read reports of their own, marked in the query string (the demo sites ignore it),
 // so that reports other specs create or delete do not change what these see.
@@ -31,22 +30,6 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   }
   await api.dispose();
 });
-
-function reportsPage(page: Page) {
-  const table = page.getByRole('table', { name: 'Reports' });
-  return {
-    table,
-    search: page.getByRole('textbox', { name: 'Search' }),
-    project: page.getByRole('combobox', { name: 'Project' }),
-    result: page.getByRole('combobox', { name: 'Result' }),
-    sortBy: page.getByRole('combobox', { name: 'Sort by' }),
-    order: page.getByRole('combobox', { name: 'Order' }),
-    perPage: page.getByRole('combobox', { name: 'Per page' }),
-    rows: table.locator('tbody tr'),
-    reportLinks: table.locator('tbody tr td:first-child a'),
-    range: (text: string) => page.getByText(text, { exact: true }),
-  };
-}
 
 const RESULT_LABEL = { good: 'Good', decent: 'Decent', bad: 'Bad' } as const;
 

@@ -43,3 +43,28 @@ export async function signIn(page: Page, origin = ''): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page).toHaveURL(/\/settings$/);
 }
+
+/** The reports list's table, filters and range text, by role and name as ui-contract.md gives them. */
+export function reportsPage(page: Page) {
+  const table = page.getByRole('table', { name: 'Reports' });
+  return {
+    table,
+    search: page.getByRole('textbox', { name: 'Search' }),
+    project: page.getByRole('combobox', { name: 'Project' }),
+    result: page.getByRole('combobox', { name: 'Result' }),
+    sortBy: page.getByRole('combobox', { name: 'Sort by' }),
+    order: page.getByRole('combobox', { name: 'Order' }),
+    perPage: page.getByRole('combobox', { name: 'Per page' }),
+    rows: table.locator('tbody tr'),
+    reportLinks: table.locator('tbody tr td:first-child a'),
+    /** The range text exactly, e.g. "1–10 of 12 reports". */
+    range: (text: string) => page.getByText(text, { exact: true }),
+    /** The range text of the page that starts at `from`: "11–20 of 31 reports". */
+    rangeFrom: (from: number) => page.getByText(new RegExp(`^${from}–\\d+ of \\d+ reports$`)),
+    /** Rows are shown, and every one of them matches: the new view's answer, not the previous one's kept while it loads. */
+    async expectRowsAll(match: RegExp, options?: { timeout?: number }) {
+      await expect(table.locator('tbody tr').first()).toBeVisible(options);
+      await expect(table.locator('tbody tr').filter({ hasNotText: match })).toHaveCount(0, options);
+    },
+  };
+}
