@@ -16,7 +16,8 @@
 // BENCH_UI_REPORTS (1000), BENCH_UI_PORT (0: any free port), BENCH_UI_DIST (dist/),
 // CHROMIUM_PATH (/usr/bin/chromium), BENCH_UI_TRACE=<dir> (a Chrome performance trace of each
 // case's measured runs, for DevTools' Performance panel; every measured interval is a User Timing
-// measure named "bench: <case>"), BENCH_UI_PROFILE=<dir> (a V8 CPU profile of every measured run).
+// measure named "bench: <case>"), BENCH_UI_PROFILE=<dir> (a V8 CPU profile of every measured run),
+// BENCH_UI_CASES=<text> (only the cases whose name contains it, e.g. "open report"; all by default).
 // Tracing and profiling slow the page: the times of such a run are not the page's own.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -36,6 +37,7 @@ const DIST = process.env.BENCH_UI_DIST || fileURLToPath(new URL('../../dist', im
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TRACE_DIR = process.env.BENCH_UI_TRACE || null;
 const PROFILE_DIR = process.env.BENCH_UI_PROFILE || null;
+const CASE_FILTER = process.env.BENCH_UI_CASES?.trim() || null;
 const TARGET_P95_MS = 100;
 const KEY = 'bench-ui-key-0123456789abcdef012345';
 const SERVER_FILE = fileURLToPath(new URL('./bench-ui-server.ts', import.meta.url));
@@ -511,7 +513,9 @@ try {
   await page.waitForFunction(() => !window.location.hash.includes('api_key'));
 
   const rows: Row[] = [];
-  for (const c of CASES) {
+  const cases = CASES.filter((c) => CASE_FILTER === null || c.name.includes(CASE_FILTER));
+  if (cases.length === 0) throw new Error(`No case's name contains BENCH_UI_CASES="${CASE_FILTER}".`);
+  for (const c of cases) {
     process.stdout.write(`${c.name}: ${WARMUP} warm-up + ${RUNS} runs `);
     rows.push(summarise(c.name, await measureCase(browser, page, server.origin, c)));
   }
