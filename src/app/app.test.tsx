@@ -53,6 +53,28 @@ describe('app shell and routes', () => {
     expect(app.router.state.location.hash).toBe('');
   });
 
+  it('puts focus on the main content after moving to another page', async () => {
+    const app = renderApp('/no/such/page');
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await app.user.click(within(nav).getByRole('link', { name: 'Settings' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+
+  it('leaves focus where the person put it right after moving to another page', async () => {
+    const app = renderApp('/no/such/page');
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await app.user.click(within(nav).getByRole('link', { name: 'Settings' }));
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    // Before the new page's first frame: the focus on the main content is still to come.
+    const toggle = screen.getByRole('button', { name: /Switch to (dark|light) mode/ });
+    toggle.focus();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(toggle).toHaveFocus();
+  });
+
   it('switches between light and dark', async () => {
     const app = renderApp('/settings');
     await screen.findByRole('heading', { level: 1, name: 'Settings' });

@@ -11,6 +11,7 @@ import {
   useMatches,
   useNavigation,
 } from 'react-router-dom';
+import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
 import { NAV_ITEMS, PRODUCT_NAME, documentTitle } from './navigation';
@@ -18,6 +19,7 @@ import type { NavItem, RouteHandle } from './navigation';
 import classes from './shell-layout.module.css';
 
 const MAIN_ID = 'main-content';
+const PAGE_SPINNER_AFTER_MS = 250;
 // Mantine's `sm` breakpoint (48em), where the header links replace the burger.
 const SM_BREAKPOINT_PX = 768;
 
@@ -36,14 +38,30 @@ function useDocumentTitle() {
   }, [title]);
 }
 
-/** After moving to another page, put focus on the new content so screen readers start there. */
+/**
+ * After moving to another page, put focus on the new content so screen readers start there.
+ * The focus waits for the new page's first frame: focusing makes the browser lay the page out at
+ * once (a few ms for a long page), which the first paint need not wait for. Focus someone moved in
+ * the meantime stays where they put it.
+ */
 function useFocusMainOnNavigation() {
   const { pathname } = useLocation();
   const previous = useRef(pathname);
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
-    document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
+    const focusedBefore = document.activeElement;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        if (document.activeElement === focusedBefore || document.activeElement === document.body)
+          document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, [pathname]);
 }
 
@@ -89,7 +107,8 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
 
 export function ShellLayout() {
   const [navOpened, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
-  const navigation = useNavigation();
+  // A page whose code and data come quickly shows no spinner: the header would change twice for nothing.
+  const loadingPage = useAfter(useNavigation().state === 'loading', PAGE_SPINNER_AFTER_MS);
   const wide = useMediaQuery(`(min-width: ${em(SM_BREAKPOINT_PX)})`);
   // The drawer only exists on narrow screens: widening the window closes it.
   useEffect(() => {
@@ -128,7 +147,7 @@ export function ShellLayout() {
             </Group>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            {navigation.state === 'loading' && <Loader size="sm" aria-label="Loading page" />}
+            {loadingPage && <Loader size="sm" aria-label="Loading page" />}
             <ColorSchemeToggle />
           </Group>
         </Group>

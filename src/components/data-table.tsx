@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CSSProperties, ComponentPropsWithoutRef, RefObject } from 'react';
+import { useAfter } from '@/lib/use-after';
 import classes from './data-table.module.css';
 
 export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 'aria-label'> {
@@ -66,20 +67,6 @@ export function DataTable({
 // answer then changes the table once. An attribute that a style depends on would make the browser
 // style and paint all the rows again for the flag alone, and again when it goes.
 const DIM_AFTER_MS = 250;
-
-/** True once `flag` has been true for `ms` without a break; false as soon as it is false. */
-function useAfter(flag: boolean, ms: number): boolean {
-  const [late, setLate] = useState(false);
-  useEffect(() => {
-    if (!flag) return;
-    const timer = setTimeout(() => setLate(true), ms);
-    return () => {
-      clearTimeout(timer);
-      setLate(false);
-    };
-  }, [flag, ms]);
-  return flag && late;
-}
 
 /** Whether the element's content is wider than the element, kept up to date as either changes size. */
 function useScrollsSideways(ref: RefObject<HTMLElement | null>): boolean {

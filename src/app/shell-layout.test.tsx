@@ -1,0 +1,53 @@
+import { act, screen } from '@testing-library/react';
+import { Link } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../test/render';
+import { ShellLayout } from './shell-layout';
+
+/** A shell with two pages; the second one's loader takes `loadMs`. */
+function renderShell(loadMs: number) {
+  return renderWithProviders(
+    [
+      {
+        Component: ShellLayout,
+        children: [
+          { path: '/', element: <Link to="/slow">To the slow page</Link> },
+          {
+            path: '/slow',
+            loader: () => new Promise((resolve) => setTimeout(() => resolve(null), loadMs)),
+            element: <h1>Slow page</h1>,
+          },
+        ],
+      },
+    ],
+    { route: '/' },
+  );
+}
+
+describe('shell: the page spinner', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows no spinner for a page that comes quickly', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const app = renderShell(200);
+    await app.user.click(screen.getByRole('link', { name: 'To the slow page' }));
+    await act(() => vi.advanceTimersByTimeAsync(150));
+    expect(screen.queryByLabelText('Loading page')).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(screen.getByRole('heading', { name: 'Slow page' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading page')).not.toBeInTheDocument();
+  });
+
+  it('shows the spinner while a slow page loads, and not after', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const app = renderShell(1000);
+    await app.user.click(screen.getByRole('link', { name: 'To the slow page' }));
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(screen.getByLabelText('Loading page')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(800));
+    expect(screen.getByRole('heading', { name: 'Slow page' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading page')).not.toBeInTheDocument();
+  });
+});
