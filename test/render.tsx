@@ -89,7 +89,8 @@ export function renderWithProviders(
   const user = userEvent.setup();
   const result = render(
     <AppProviders queryClient={queryClient} env="test">
-      <RouterProvider router={router} />
+      {/* As the app's (app.tsx): router updates render at once, not in a transition. */}
+      <RouterProvider router={router} useTransitions={false} />
     </AppProviders>,
   );
   return { ...result, user, router, queryClient };

@@ -6,7 +6,7 @@ import type { AppRouter } from './router';
 export function App({ queryClient, router }: { queryClient: QueryClient; router: AppRouter }) {
   return (
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} useTransitions={false} />
     </AppProviders>
   );
 }

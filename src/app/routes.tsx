@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { memo } from 'react';
 import type { ComponentType } from 'react';
 import { redirect } from 'react-router-dom';
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
@@ -15,8 +16,13 @@ interface PageModule {
   createLoader?: (queryClient: QueryClient) => LoaderFunction;
 }
 
+/**
+ * The router renders every route's element again on each change of its state, the "loading" state
+ * of a navigation included. A page takes no props: memo keeps it from rendering again for that; it
+ * still renders when something it reads (location, search, queries) changes.
+ */
 function page(module: PageModule, queryClient: QueryClient): Pick<RouteObject, 'Component' | 'loader'> {
-  return { Component: module.Component, loader: module.createLoader?.(queryClient) };
+  return { Component: memo(module.Component), loader: module.createLoader?.(queryClient) };
 }
 
 function handle(title: string): RouteHandle {

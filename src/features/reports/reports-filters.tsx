@@ -1,6 +1,6 @@
 import { NativeSelect, TextInput } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, memo, useState } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_SORT_KEYS,
@@ -62,8 +62,8 @@ const SORT_OPTIONS = REPORT_SORT_KEYS.map((key) => ({ value: key, label: REPORT_
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
-/** Search, the filters and the sort of the reports table; every change goes to the URL. */
-export function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
+/** Search, the filters and the sort of the reports table; every change goes to the URL. Memoised, as the table. */
+export const ReportsFilters = memo(function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
   return (
     <div className={classes.grid}>
       <div className={classes.wide}>
@@ -105,4 +105,4 @@ export function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
       />
     </div>
   );
-}
+});

@@ -162,7 +162,7 @@ function ReportsPage() {
       </Group>
 
       <div role="search" aria-label="Filter reports">
-        <ReportsFilters state={state} onChange={(patch) => setState(patch)} />
+        <ReportsFilters state={state} onChange={setState} />
       </div>
 
       <Paper withBorder radius="md" p={{ base: 'xs', sm: 'sm' }}>

@@ -211,8 +211,12 @@ function ReportCards({
   );
 }
 
-/** One page of reports: a table whose URL, result and generated date headers sort it; cards on phones. */
-export function ReportsTable({
+/**
+ * One page of reports: a table whose URL, result and generated date headers sort it; cards on phones.
+ * Memoised: the page renders again for router changes that leave the list as it is (the "loading"
+ * state of a navigation to a report, for one).
+ */
+export const ReportsTable = memo(function ReportsTable({
   reports,
   sortBy,
   sort,
@@ -265,4 +269,4 @@ export function ReportsTable({
       </tbody>
     </DataTable>
   );
-}
+});
