@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contractReport } from '../../test/fixtures/contract';
 import { server } from '../../test/msw';
 import { saveConnection } from './connection';
@@ -54,6 +54,21 @@ describe('apiFetch', () => {
     expect(request?.url).toBe('https://svc.example/api/v1/reports/7');
     expect(request?.headers.get('Accept')).toBe('application/json');
     expect(request?.headers.get('Authorization')).toBe('Bearer secret-key-1');
+  });
+
+  it('sends the request in the caller’s task, before anything the caller does next', async () => {
+    const seen = capture();
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    try {
+      saveConnection({ baseUrl: '', apiKey: 'k-123', remember: false });
+      const answer = apiFetch({ path: ['reports', 1] });
+      // A click starts its request and then renders: the request must not wait for the render.
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      await answer;
+      expect(seen).toHaveLength(1);
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 
   it('sends no Authorization header when there is no key', async () => {

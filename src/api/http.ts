@@ -149,13 +149,16 @@ function noteRateLimit(scope: string, error: ApiError): void {
  * the person's back, and a wait longer than reads ever sit out is not hidden behind a spinner: both
  * fail at once with the rate-limit error and the seconds left, as the server would answer.
  */
+function rateLimitWaitMs(scope: string): number {
+  return rateLimit?.scope === scope ? Math.max(0, rateLimit.until - Date.now()) : 0;
+}
+
 async function waitOutRateLimit(
   scope: string,
   method: HttpMethod,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  if (rateLimit?.scope !== scope) return;
-  const ms = rateLimit.until - Date.now();
+  const ms = rateLimitWaitMs(scope);
   if (ms <= 0) return;
   if (method !== 'GET' || ms > MAX_RETRY_AFTER_S * 1000) {
     const retryAfter = String(Math.ceil(ms / 1000));
@@ -181,7 +184,9 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   const { baseUrl, apiKey } = request.connection ?? readConnection();
   const url = apiUrl(baseUrl, request.path, request.query);
   const scope = rateLimitScope(url, apiKey);
-  await waitOutRateLimit(scope, method, request.signal);
+  // Only a wait is awaited: without one, the request goes out in the caller's task, before the
+  // render that a click starts along with it (an await would queue the request behind that render).
+  if (rateLimitWaitMs(scope) > 0) await waitOutRateLimit(scope, method, request.signal);
 
   const headers = new Headers({ Accept: 'application/json' });
   const auth = authorization(apiKey);
