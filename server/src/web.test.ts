@@ -31,6 +31,7 @@ beforeAll(async () => {
   await writeFile(join(dist, 'index.html'), INDEX_HTML);
   await writeFile(join(dist, 'assets', 'index-Ab12Cd34.js'), ASSET_JS);
   await writeFile(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(join(dist, 'color-scheme.js'), '// colour scheme');
   app = createWebApp({
     config: loadConfig({}),
     api: fakeApi(),
@@ -123,10 +124,17 @@ describe('dashboard', () => {
   });
 
   it('serves other files of the build, revalidated', async () => {
+    const res = await get('/color-scheme.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/javascript/);
+    expect(res.headers.get('Cache-Control')).toBe('no-cache');
+  });
+
+  it('lets the browser keep the icon for a day: it asks again after every move between pages', async () => {
     const res = await get('/favicon.svg');
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toMatch(/^image\/svg\+xml/);
-    expect(res.headers.get('Cache-Control')).toBe('no-cache');
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400');
   });
 
   it('answers a missing file that a page asked for with 404', async () => {

@@ -27,6 +27,7 @@ export interface WebAppOptions {
 
 // Vite names every file under assets/ by its content hash, so a URL there never changes meaning.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const FAVICON_CACHE = 'public, max-age=86400';
 
 /**
  * The API origins the dashboard may call besides its own: `CONNECT_SRC` (comma- or space-separated
@@ -166,6 +167,9 @@ export function createWebApp(options: WebAppOptions): Hono {
   // A missing hashed asset is a stale page asking for an old build: say so, don't send HTML as script.
   app.get('/assets/*', (c) => c.text('Not found', 404));
 
+  // The browser asks for the icon again after each move between pages (history.pushState): kept
+  // for a day, it comes from its cache instead of costing a request each time.
+  app.use('/favicon.svg', cacheFound(FAVICON_CACHE));
   app.use('*', cacheFound('no-cache'), serveStatic({ root: distDir }));
 
   // Deep links (/reports/42, /settings) are the dashboard's routes: it decides what they show.
