@@ -17,7 +17,8 @@
 // CHROMIUM_PATH (/usr/bin/chromium), BENCH_UI_TRACE=<dir> (a Chrome performance trace of each
 // case's measured runs, for DevTools' Performance panel; every measured interval is a User Timing
 // measure named "bench: <case>"), BENCH_UI_PROFILE=<dir> (a V8 CPU profile of every measured run),
-// BENCH_UI_CASES=<text> (only the cases whose name contains it, e.g. "open report"; all by default).
+// BENCH_UI_CASES=<text> (only the cases whose name contains it, e.g. "open report"; all by default),
+// BENCH_UI_VERBOSE=1 (print each measured run's times as it ends).
 // Tracing and profiling slow the page: the times of such a run are not the page's own.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -37,6 +38,7 @@ const DIST = process.env.BENCH_UI_DIST || fileURLToPath(new URL('../../dist', im
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TRACE_DIR = process.env.BENCH_UI_TRACE || null;
 const PROFILE_DIR = process.env.BENCH_UI_PROFILE || null;
+const VERBOSE = process.env.BENCH_UI_VERBOSE === '1';
 const CASE_FILTER = process.env.BENCH_UI_CASES?.trim() || null;
 const TARGET_P95_MS = 100;
 const KEY = 'bench-ui-key-0123456789abcdef012345';
@@ -117,13 +119,19 @@ function installHarness() {
     spin();
   }
 
+  /** Called in an animation frame: resolves with the time of a task after that frame's paint. */
+  const afterThisFrame = () =>
+    new Promise<number>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(null);
+    });
+
   /** Resolves with the time of the first frame painted after now: a task after the next animation frame. */
   const afterNextPaint = () =>
     new Promise<number>((resolve) =>
       requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => resolve(performance.now());
-        channel.port2.postMessage(null);
+        void afterThisFrame().then(resolve);
       }),
     );
 
@@ -135,28 +143,30 @@ function installHarness() {
         expectation.kind === 'heading' ? (reportLinks()[expectation.rowIndex]?.textContent ?? null) : null;
       // On screen: what a person sees of the new view. Lists start at the top after every change, so
       // that is the top of the table: its first row, or for more rows, as many as fill the window.
-      const onScreen: () => boolean =
+      // 'at-frame': more rows than before, but whether they reach the window's bottom edge takes
+      // layout: that is read in the next frame (below), where the browser lays the page out anyway.
+      // Read here, on every DOM change, it would force layouts the page itself never asks for.
+      const onScreen: () => boolean | 'at-frame' =
         expectation.kind === 'first-url-changed'
           ? () => (reportLinks()[0]?.textContent ?? null) !== before
           : expectation.kind === 'rows'
             ? () => {
                 const links = reportLinks();
                 if (links.length === expectation.count) return true;
-                const last = links[links.length - 1];
-                return (
-                  links.length > rowsBefore &&
-                  last !== undefined &&
-                  last.getBoundingClientRect().bottom >= window.innerHeight
-                );
+                return links.length > rowsBefore ? 'at-frame' : false;
               }
             : () => Array.from(document.querySelectorAll('h1')).some((h) => h.textContent === target);
+      const fillsWindow = () => {
+        const last = reportLinks().at(-1);
+        return last !== undefined && last.getBoundingClientRect().bottom >= window.innerHeight;
+      };
       // Complete: every row of the new view is there and the table no longer says it is busy.
       const complete: () => boolean =
         expectation.kind === 'heading'
-          ? onScreen
+          ? () => onScreen() === true
           : expectation.kind === 'rows'
             ? () => settled() && reportLinks().length === expectation.count
-            : () => settled() && onScreen();
+            : () => settled() && onScreen() === true;
 
       let start: number | null = null;
       let pressed: number | null = null;
@@ -182,11 +192,32 @@ function installHarness() {
         }, 10_000);
         let committed: number | null = null;
         let painted: Promise<number> | null = null;
+        let changedAt: number | null = null;
+        let frameCheck = false;
         const check = () => {
           if (start === null) return;
-          if (painted === null && onScreen()) {
-            committed = performance.now();
-            painted = afterNextPaint();
+          if (painted === null) {
+            const seen = onScreen();
+            if (seen === true) {
+              committed = performance.now();
+              painted = afterNextPaint();
+            } else if (seen === 'at-frame') {
+              changedAt ??= performance.now();
+              if (!frameCheck) {
+                frameCheck = true;
+                requestAnimationFrame(() => {
+                  frameCheck = false;
+                  if (painted !== null) return;
+                  if (!fillsWindow()) {
+                    changedAt = null;
+                    return;
+                  }
+                  committed = changedAt;
+                  painted = afterThisFrame();
+                  check();
+                });
+              }
+            }
           }
           if (painted === null || !complete()) return;
           const from = start;
@@ -420,6 +451,13 @@ async function measureCase(browser: Browser, page: Page, origin: string, c: Case
       writeFileSync(join(PROFILE_DIR, `${slug(c.name)}-${run}.cpuprofile`), JSON.stringify(profile));
     }
     if (run >= WARMUP) measured.push(m);
+    if (VERBOSE && run >= WARMUP) {
+      const api = m.api.map((a) => `${a.duration.toFixed(0)} (TTFB ${a.ttfb.toFixed(0)})`).join(', ') || '—';
+      process.stdout.write(
+        `\n  run ${run - WARMUP + 1}: ${m.total.toFixed(1)} ms, to commit ${m.toCommit.toFixed(1)}, ` +
+          `all rows ${m.complete.toFixed(1)}, API ${api}, long task ${m.longestTask.toFixed(0)}`,
+      );
+    }
     process.stdout.write('.');
   }
   if (TRACE_DIR) await browser.stopTracing();
