@@ -1,16 +1,9 @@
 import { Burger, Button, Container, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
-import {
-  Link,
-  Outlet,
-  ScrollRestoration,
-  useLocation,
-  useMatch,
-  useMatches,
-  useNavigation,
-} from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
+import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
@@ -65,39 +58,92 @@ function useFocusMainOnNavigation() {
   }, [pathname]);
 }
 
-function HeaderLink({ item }: { item: NavItem }) {
-  const active = useMatch({ path: item.to, end: false }) !== null;
+/** The entry of NAV_ITEMS that `pathname` is in (itself or a page below it), as `useMatch` with `end: false`. */
+export function sectionOf(pathname: string): string | null {
+  return NAV_ITEMS.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
+}
+
+function NavLink({ item, section, drawer }: { item: NavItem; section: string | null; drawer?: boolean }) {
+  const active = section === item.to;
   return (
     <Button
-      component={Link}
-      to={item.to}
+      component="a"
+      href={item.to}
       variant={active ? 'light' : 'subtle'}
       color={active ? undefined : 'gray'}
       aria-current={active ? 'page' : undefined}
+      {...(drawer ? { justify: 'flex-start', fullWidth: true, size: 'md' } : {})}
     >
       {item.label}
     </Button>
   );
 }
 
-function DrawerLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
-  const active = useMatch({ path: item.to, end: false }) !== null;
-  return (
-    <Button
-      component={Link}
-      to={item.to}
-      variant={active ? 'light' : 'subtle'}
-      color={active ? undefined : 'gray'}
-      justify="flex-start"
-      fullWidth
-      size="md"
-      aria-current={active ? 'page' : undefined}
-      onClick={onNavigate}
-    >
-      {item.label}
-    </Button>
-  );
+interface ShellNavProps {
+  /** The NAV_ITEMS entry shown as current. */
+  section: string | null;
+  navOpened: boolean;
+  onToggleNav: () => void;
+  loadingPage: boolean;
+  /** Navigates the clicks on the header's and the menu's links inside the app (they are plain `<a href>`). */
+  onLinkClick: (event: MouseEvent<HTMLElement>) => void;
 }
+
+/**
+ * The header and the narrow-screen menu. Memoised, with plain links: they render again when the
+ * section, the menu or the spinner changes, not on every move between pages or change of a list's
+ * URL (react-router's `Link` and `useMatch` would render again for each).
+ */
+const ShellNav = memo(function ShellNav({
+  section,
+  navOpened,
+  onToggleNav,
+  loadingPage,
+  onLinkClick,
+}: ShellNavProps) {
+  return (
+    <>
+      <header className={classes.header} onClick={onLinkClick}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpened}
+              onClick={onToggleNav}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={navOpened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={navOpened}
+              aria-controls="app-navigation"
+            />
+            <a href="/" className={classes.brand}>
+              <img src="/favicon.svg" alt="" width={28} height={28} />
+              {PRODUCT_NAME}
+            </a>
+            <Group component="nav" aria-label="Main" gap={4} ml="lg" visibleFrom="sm">
+              {NAV_ITEMS.map((item) => (
+                <NavLink key={item.to} item={item} section={section} />
+              ))}
+            </Group>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {loadingPage && <Loader size="sm" aria-label="Loading page" />}
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </header>
+      {/* The narrow-screen menu exists only while open, so its links are never in the tab order hidden. */}
+      {navOpened && (
+        <nav id="app-navigation" aria-label="Main" className={classes.drawer} onClick={onLinkClick}>
+          <Stack gap={4}>
+            {NAV_ITEMS.map((item) => (
+              <NavLink key={item.to} item={item} section={section} drawer />
+            ))}
+          </Stack>
+        </nav>
+      )}
+    </>
+  );
+});
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
   // Focus the target by hand: following the #fragment would put it in the address bar and history.
@@ -117,6 +163,17 @@ export function ShellLayout() {
   useDocumentTitle();
   useFocusMainOnNavigation();
 
+  const { pathname } = useLocation();
+  const followLink = useRouterLinkClicks();
+  const onLinkClick = useCallback(
+    (event: MouseEvent<HTMLElement>) => {
+      followLink(event);
+      // A choice in the narrow-screen menu closes it.
+      if (event.defaultPrevented) closeNav();
+    },
+    [followLink, closeNav],
+  );
+
   // A plain header/nav/main layout instead of Mantine's AppShell: the same landmarks for about 7 KB
   // gzip less on every first visit (AppShell brings its aside, footer and scroll-lock code along).
   return (
@@ -124,44 +181,13 @@ export function ShellLayout() {
       <a href={`#${MAIN_ID}`} className={classes.skipLink} onClick={skipToMain}>
         Skip to main content
       </a>
-      <header className={classes.header}>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={navOpened}
-              onClick={toggleNav}
-              hiddenFrom="sm"
-              size="sm"
-              aria-label={navOpened ? 'Close navigation' : 'Open navigation'}
-              aria-expanded={navOpened}
-              aria-controls="app-navigation"
-            />
-            <Link to="/" className={classes.brand}>
-              <img src="/favicon.svg" alt="" width={28} height={28} />
-              {PRODUCT_NAME}
-            </Link>
-            <Group component="nav" aria-label="Main" gap={4} ml="lg" visibleFrom="sm">
-              {NAV_ITEMS.map((item) => (
-                <HeaderLink key={item.to} item={item} />
-              ))}
-            </Group>
-          </Group>
-          <Group gap="sm" wrap="nowrap">
-            {loadingPage && <Loader size="sm" aria-label="Loading page" />}
-            <ColorSchemeToggle />
-          </Group>
-        </Group>
-      </header>
-      {/* The narrow-screen menu exists only while open, so its links are never in the tab order hidden. */}
-      {navOpened && (
-        <nav id="app-navigation" aria-label="Main" className={classes.drawer}>
-          <Stack gap={4}>
-            {NAV_ITEMS.map((item) => (
-              <DrawerLink key={item.to} item={item} onNavigate={closeNav} />
-            ))}
-          </Stack>
-        </nav>
-      )}
+      <ShellNav
+        section={sectionOf(pathname)}
+        navOpened={navOpened}
+        onToggleNav={toggleNav}
+        loadingPage={loadingPage}
+        onLinkClick={onLinkClick}
+      />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Container size="lg" px={0}>
           <Outlet />
