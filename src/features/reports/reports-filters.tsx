@@ -1,6 +1,6 @@
 import { NativeSelect, TextInput } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
-import { Suspense, lazy, memo, useState } from 'react';
+import { Suspense, lazy, memo, useCallback, useState } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_SORT_KEYS,
@@ -22,7 +22,13 @@ const ProjectFilter = lazy(() => loadProjectFilter().then((module) => ({ default
 const ALL_PROJECTS = 'All projects';
 
 /** The Project field: a look-alike stand-in that becomes the real select once focused. */
-function ProjectField({ value, onChange }: { value: string; onChange: (project: string) => void }) {
+const ProjectField = memo(function ProjectField({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: (project: string) => void;
+}) {
   const [active, setActive] = useState(false);
   const standIn = (
     <TextInput
@@ -47,7 +53,7 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
       <ProjectFilter value={value} onChange={onChange} autoFocus />
     </Suspense>
   );
-}
+});
 
 export interface ReportsFiltersProps {
   state: ReportListState;
@@ -62,46 +68,79 @@ const SORT_OPTIONS = REPORT_SORT_KEYS.map((key) => ({ value: key, label: REPORT_
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
-/** Search, the filters and the sort of the reports table; every change goes to the URL. Memoised, as the table. */
+const resultPatch = (value: string): Partial<ReportListState> => ({
+  result: (value || undefined) as Result | undefined,
+});
+const sortByPatch = (value: string): Partial<ReportListState> => ({ sort_by: value as ReportSortKey });
+const orderPatch = (value: string): Partial<ReportListState> => ({ sort: value as SortOrder });
+const perPagePatch = (value: string): Partial<ReportListState> => ({ per_page: Number(value) as PerPage });
+
+/** One select of the filters; it renders again only when its own value changes. */
+const SelectFilter = memo(function SelectFilter({
+  label,
+  data,
+  value,
+  toPatch,
+  onChange,
+}: {
+  label: string;
+  data: readonly (string | { value: string; label: string })[];
+  value: string;
+  toPatch: (value: string) => Partial<ReportListState>;
+  onChange: ReportsFiltersProps['onChange'];
+}) {
+  return (
+    <NativeSelect
+      label={label}
+      data={data}
+      value={value}
+      onChange={(event) => onChange(toPatch(event.currentTarget.value))}
+    />
+  );
+});
+
+/**
+ * Search, the filters and the sort of the reports table; every change goes to the URL. Each field
+ * renders again only for a change of its own value (with an `onChange` that keeps its identity).
+ */
 export const ReportsFilters = memo(function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
+  const onSearch = useCallback((search: string) => onChange({ search }), [onChange]);
+  const onProject = useCallback((project: string) => onChange({ project }), [onChange]);
   return (
     <div className={classes.grid}>
       <div className={classes.wide}>
-        <DebouncedSearch
-          value={state.search}
-          onChange={(search) => onChange({ search })}
-          placeholder="Part of a URL"
-          focusShortcut
-        />
+        <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
       </div>
       <div className={classes.wide}>
-        <ProjectField value={state.project} onChange={(project) => onChange({ project })} />
+        <ProjectField value={state.project} onChange={onProject} />
       </div>
-      <NativeSelect
+      <SelectFilter
         label="Result"
         data={RESULT_OPTIONS}
         value={state.result ?? ''}
-        onChange={(event) =>
-          onChange({ result: (event.currentTarget.value || undefined) as Result | undefined })
-        }
+        toPatch={resultPatch}
+        onChange={onChange}
       />
-      <NativeSelect
+      <SelectFilter
         label="Sort by"
         data={SORT_OPTIONS}
         value={state.sort_by}
-        onChange={(event) => onChange({ sort_by: event.currentTarget.value as ReportSortKey })}
+        toPatch={sortByPatch}
+        onChange={onChange}
       />
-      <NativeSelect
+      <SelectFilter
         label="Order"
         data={ORDER_OPTIONS}
         value={state.sort}
-        onChange={(event) => onChange({ sort: event.currentTarget.value as SortOrder })}
+        toPatch={orderPatch}
+        onChange={onChange}
       />
-      <NativeSelect
+      <SelectFilter
         label="Per page"
         data={PER_PAGE_OPTIONS}
         value={String(state.per_page)}
-        onChange={(event) => onChange({ per_page: Number(event.currentTarget.value) as PerPage })}
+        toPatch={perPagePatch}
+        onChange={onChange}
       />
     </div>
   );

@@ -13,7 +13,9 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
+import { useStableCallback } from '@/lib/use-stable-callback';
 import type { ReportSortKey } from '@/api/contract';
 import type { ReportListState } from './report-list-state';
 import {
@@ -37,13 +39,12 @@ function ReportsPage() {
       void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch)))),
     [queryClient, state],
   );
-  const setState = useCallback(
-    (patch: Partial<ReportListState>, options?: { replace?: boolean }) => {
-      prefetchView(patch);
-      setUrlState(patch, options);
-    },
-    [prefetchView, setUrlState],
-  );
+  // Stable for the page's life: the filters, the table and the pagination are memoised, and a
+  // change of one field renders only what shows it.
+  const setState = useStableCallback((patch: Partial<ReportListState>, options?: { replace?: boolean }) => {
+    prefetchView(patch);
+    setUrlState(patch, options);
+  });
   const params = useMemo(() => reportListParams(state), [state]);
   const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
     ...reportQueries.list(params),
@@ -51,9 +52,8 @@ function ReportsPage() {
 
   // The data on screen is this view's own (not the previous view's, kept while this one loads).
   const current = data !== undefined && !isPlaceholderData ? data : undefined;
-  const onPage = useCallback(
-    (page: number, options?: { replace?: boolean }) => setState({ page }, options),
-    [setState],
+  const onPage = useStableCallback((page: number, options?: { replace?: boolean }) =>
+    setState({ page }, options),
   );
   useClampPage(state.page, current?.meta, onPage);
 
@@ -64,26 +64,20 @@ function ReportsPage() {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  // Stable between renders of the same view, so that the table's rows need not render again.
-  const sortPatch = useCallback(
-    (key: ReportSortKey): Partial<ReportListState> =>
-      key === state.sort_by
-        ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
-        : { sort_by: key, sort: firstOrder(key) },
-    [state.sort_by, state.sort],
-  );
-  const onSort = useCallback((key: ReportSortKey) => setState(sortPatch(key)), [setState, sortPatch]);
+  const sortPatch = (key: ReportSortKey): Partial<ReportListState> =>
+    key === state.sort_by
+      ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
+      : { sort_by: key, sort: firstOrder(key) };
+  const onSort = useStableCallback((key: ReportSortKey) => setState(sortPatch(key)));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
-  const onSortPress = useCallback((key: ReportSortKey) => prefetchView(sortPatch(key)), [prefetchView, sortPatch]);
+  const onSortPress = useStableCallback((key: ReportSortKey) => prefetchView(sortPatch(key)));
+  const onLinkClick = useRouterLinkClicks();
   // A row's project link is its view filtered by the project. The rows on screen are those of the
   // view they were loaded for until the next view's rows arrive, so their links stay that view's:
   // the rows need not render again for a click that only starts loading.
   const [shownState, setShownState] = useState(state);
   if (current !== undefined && shownState !== state) setShownState(state);
-  const projectHref = useCallback(
-    (project: string) => reportListHref(shownState, { project }),
-    [shownState],
-  );
+  const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
   const clearFilters = () => setState(NO_FILTERS);
   const filtered = hasFilters(state);
 
@@ -143,6 +137,7 @@ function ReportsPage() {
         onSortPress={onSortPress}
         projectHref={projectHref}
         stale={isPlaceholderData}
+        onLinkClick={onLinkClick}
       />
     );
   }

@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useCallback, useEffect, useState } from 'react';
-import type { PointerEvent, SyntheticEvent } from 'react';
+import type { MouseEvent, PointerEvent, SyntheticEvent } from 'react';
 import type { ReactNode } from 'react';
 import { useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
@@ -12,7 +12,6 @@ import type { Report } from '@/api/schemas';
 import { AnchorLink } from '@/components/anchor-link';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
-import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
 import { parseReportId } from './report-id';
@@ -29,6 +28,11 @@ export interface ReportsTableProps {
   projectHref: (project: string) => string;
   /** Rows of the previous view, kept on screen while the next one loads. */
   stale?: boolean;
+  /**
+   * Navigates clicks on the rows' plain links inside the app (`useRouterLinkClicks`). From the page,
+   * which renders on every router change anyway: read here, it would render the table for each.
+   */
+  onLinkClick: (event: MouseEvent<HTMLElement>) => void;
 }
 
 function SortableTh({
@@ -175,8 +179,8 @@ function ReportCards({
   reports,
   projectHref,
   stale,
-}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale'>) {
-  const onLinkClick = useRouterLinkClicks();
+  onLinkClick,
+}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'onLinkClick'>) {
   return (
     <ul
       onClick={onLinkClick}
@@ -224,13 +228,16 @@ export const ReportsTable = memo(function ReportsTable({
   onSortPress,
   projectHref,
   stale = false,
+  onLinkClick,
 }: ReportsTableProps) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-  const onLinkClick = useRouterLinkClicks();
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
   const sortable = { sortBy, sort, onSort, onSortPress };
-  if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
+  if (phone)
+    return (
+      <ReportCards reports={reports} projectHref={projectHref} stale={stale} onLinkClick={onLinkClick} />
+    );
   return (
     <DataTable
       aria-label="Reports"
