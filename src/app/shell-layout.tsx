@@ -1,4 +1,4 @@
-import { Burger, Button, Container, Group, Loader, Stack, em } from '@mantine/core';
+import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
@@ -189,9 +189,9 @@ export function ShellLayout() {
         onLinkClick={onLinkClick}
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
-        <Container size="lg" px={0}>
+        <div className={classes.content}>
           <Outlet />
-        </Container>
+        </div>
       </main>
       <LazyNotifications />
       <ScrollRestoration />
