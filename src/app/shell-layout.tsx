@@ -4,6 +4,7 @@ import { memo, useCallback, useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { useRouterLinkClicks } from '@/lib/router-link-clicks';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
@@ -44,17 +45,10 @@ function useFocusMainOnNavigation() {
     if (previous.current === pathname) return;
     previous.current = pathname;
     const focusedBefore = document.activeElement;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        if (document.activeElement === focusedBefore || document.activeElement === document.body)
-          document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
-      }, 0);
+    return afterNextPaint(() => {
+      if (document.activeElement === focusedBefore || document.activeElement === document.body)
+        document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
     });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
   }, [pathname]);
 }
 

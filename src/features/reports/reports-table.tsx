@@ -14,6 +14,7 @@ import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { parseReportId } from './report-id';
 import classes from './reports-table.module.css';
 
@@ -137,7 +138,11 @@ function useFirstScreenFirst(reports: Report[], projectHref: (project: string) =
   const [filled, setFilled] = useState({ reports, projectHref });
   const current = filled.reports === reports && filled.projectHref === projectHref;
   useEffect(() => {
-    if (!current) startTransition(() => setFilled({ reports, projectHref }));
+    if (current) return;
+    // Not at once: after a commit that React finishes synchronously (the answer to a query), this
+    // effect runs before the paint, and the background render could commit every row before the
+    // browser paints the first screenful.
+    return afterNextPaint(() => startTransition(() => setFilled({ reports, projectHref })));
   }, [current, reports, projectHref]);
   const first = rowsOnAScreen();
   if (current || restoring || reports.length <= first)
