@@ -36,6 +36,8 @@ export default defineConfig(({ command }) => ({
           css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'non-scoped' } },
           include: ['src/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['test/setup.ts'],
+          // Room for test/setup.ts's 10 s waits on a busy machine; a test that passes stays quick.
+          testTimeout: 30_000,
         },
       },
       {

@@ -15,13 +15,13 @@ const CSS_LIMIT_BYTES = 30_000;
 const ROUTES = [
   {
     path: '/',
-    source: 'src/features/reports/reports-page.tsx',
+    source: 'src/features/reports-list/reports-page.tsx',
     jsLimit: 170_000,
     note: 'redirects to /reports',
   },
-  { path: '/reports', source: 'src/features/reports/reports-page.tsx', jsLimit: 170_000 },
-  { path: '/reports/new', source: 'src/features/reports/create-report-page.tsx', jsLimit: 177_000 },
-  { path: '/reports/:id', source: 'src/features/reports/report-page.tsx', jsLimit: 198_000 },
+  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 170_000 },
+  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 177_000 },
+  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 198_000 },
   { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 167_000 },
   { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 173_000 },
   { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_000 },

@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { forgetRateLimit } from '../src/api/http';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
+
+// Tests wait for the state they need; on a busy machine (CI beside other work) that state can take
+// seconds to come, so the waits give up only after 10 s, not Testing Library's default 1 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 // A request no handler answers is a test bug, not something to pass through to the network.
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

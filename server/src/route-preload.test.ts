@@ -30,8 +30,8 @@ describe('ROUTE_MODULES', () => {
       expect(moduleFor(url), url).toBe(route.module);
       expect(moduleFor(`${url}/`), `${url}/`).toBe(route.module);
     }
-    expect(moduleFor('/')).toBe('src/features/reports/reports-page.tsx');
-    expect(moduleFor('/reports/new')).toBe('src/features/reports/create-report-page.tsx');
+    expect(moduleFor('/')).toBe('src/features/reports-list/reports-page.tsx');
+    expect(moduleFor('/reports/new')).toBe('src/features/create-report/create-report-page.tsx');
     expect(moduleFor('/reports/12/extra')).toBe('src/app/not-found-page.tsx');
   });
 });
@@ -50,7 +50,7 @@ const MANIFEST: Manifest = {
     imports: ['_shared'],
     css: ['assets/table-C3.css', 'assets/shared-B2.css'],
   },
-  'src/features/reports/reports-page.tsx': {
+  'src/features/reports-list/reports-page.tsx': {
     file: 'assets/reports-page-D4.js',
     imports: ['_shared', '_table'],
     css: ['assets/reports-page-D4.css'],

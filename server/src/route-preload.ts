@@ -10,9 +10,9 @@ import { join } from 'node:path';
  */
 export const ROUTE_MODULES: readonly { pattern: RegExp; module: string }[] = [
   // `/` redirects to /reports before anything renders.
-  { pattern: /^\/(reports\/?)?$/, module: 'src/features/reports/reports-page.tsx' },
-  { pattern: /^\/reports\/new\/?$/, module: 'src/features/reports/create-report-page.tsx' },
-  { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/reports/report-page.tsx' },
+  { pattern: /^\/(reports\/?)?$/, module: 'src/features/reports-list/reports-page.tsx' },
+  { pattern: /^\/reports\/new\/?$/, module: 'src/features/create-report/create-report-page.tsx' },
+  { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/report/report-page.tsx' },
   { pattern: /^\/projects\/?$/, module: 'src/features/projects/projects-page.tsx' },
   { pattern: /^\/settings\/?$/, module: 'src/features/settings/settings-page.tsx' },
   { pattern: /^/, module: 'src/app/not-found-page.tsx' },

@@ -1,7 +1,7 @@
 // The client against the reference server itself (its real app, storage and analyser), so the two
 // cannot drift apart: every operation, and the errors the server really produces.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnalyser } from '../../server/src/analysis/analyse';
+import { createAnalyser } from '../../test/reference-server';
 import { startPageServer } from '../../test/fixtures/page-server';
 import type { PageServer } from '../../test/fixtures/page-server';
 import { REAL_API_KEY, useRealApi } from '../../test/msw';

@@ -52,17 +52,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               path: 'reports',
               handle: handle('Reports'),
-              lazy: () => import('@/features/reports/reports-page').then((m) => page(m, queryClient)),
+              lazy: () => import('@/features/reports-list/reports-page').then((m) => page(m, queryClient)),
             },
             {
               path: 'reports/new',
               handle: handle('New report'),
-              lazy: () => import('@/features/reports/create-report-page').then((m) => page(m, queryClient)),
+              lazy: () => import('@/features/create-report/create-report-page').then((m) => page(m, queryClient)),
             },
             {
               path: 'reports/:id',
               handle: handle('Report'),
-              lazy: () => import('@/features/reports/report-page').then((m) => page(m, queryClient)),
+              lazy: () => import('@/features/report/report-page').then((m) => page(m, queryClient)),
             },
             {
               path: 'settings',

@@ -29,7 +29,7 @@ import { useCreateReport } from '@/api/reports-mutations';
 import { ApiKeyMessage } from '@/components/api-key-message';
 import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
-import { PrivacyField } from './privacy-field';
+import { PrivacyField } from '@/components/privacy-field';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
 type FormField = (typeof FORM_FIELDS)[number];

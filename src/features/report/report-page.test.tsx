@@ -1,6 +1,6 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/api/schemas';
@@ -16,13 +16,10 @@ import {
   renderReportPage,
   seedReport,
   stopRecording,
-} from './report-page-test-kit';
+} from '../../../test/report-page-kit';
 
 // Each test runs the real API (SQLite) and renders the whole page for every keystroke: seconds, not
 // milliseconds, on a busy machine.
-vi.setConfig({ testTimeout: 20_000 });
-// The results render in the background, in slices, after the rest of the page: wait for them as long.
-configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   stopRecording();

@@ -14,8 +14,8 @@ import type { Result } from '@/api/contract';
 import type { Report } from '@/api/schemas';
 import { hasChanges, whatChanged } from '@/lib/what-changed';
 import type { CheckChange } from '@/lib/what-changed';
-import { checkName } from './checks/check-info';
-import { formatNumber } from './checks/evidence';
+import { checkName } from '@/checks/check-info';
+import { formatNumber } from '@/checks/evidence';
 
 function resultText(result: Result | null): string {
   return result === null ? 'Unknown' : RESULT_LABELS[result];

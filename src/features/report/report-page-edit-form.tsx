@@ -24,7 +24,7 @@ import {
   keepsStoredPassword,
 } from './report-page-edit-schema';
 import type { EditBaseline, EditChanges, EditReportValues } from './report-page-edit-schema';
-import { PrivacyField } from './privacy-field';
+import { PrivacyField } from '@/components/privacy-field';
 import { LeaveGuard } from './report-page-leave-guard';
 
 export interface EditReportFormProps {

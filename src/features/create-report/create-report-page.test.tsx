@@ -1,12 +1,11 @@
 import { Notifications } from '@mantine/notifications';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { Outlet } from 'react-router-dom';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
-import type { Analyser } from '../../../server/src/analysis/analyse';
-import { AnalysisError } from '../../../server/src/analysis/analysis-error';
+import { AnalysisError, type Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
 import { renderWithProviders } from '../../../test/render';
 import { Component as CreateReportPage } from './create-report-page';
@@ -14,9 +13,7 @@ import { httpsSuggestion, urlProblem } from './create-report-schema';
 
 // The reference server behind these tests shares two cores with everything else running: give
 // it time, and load its modules once before the first test rather than inside one.
-vi.setConfig({ testTimeout: 20_000 });
 beforeAll(async () => {
-  configure({ asyncUtilTimeout: 5000 });
   await realApi().backend();
 });
 

@@ -9,11 +9,11 @@ import { saveConnection } from '@/api/connection';
 import { createReport } from '@/api/reports';
 import type { CreateReportInput } from '@/api/reports';
 import type { Report } from '@/api/schemas';
-import type { Analyser, Analysis } from '../../../server/src/analysis/analyse';
-import { REAL_API_KEY, realApi, server } from '../../../test/msw';
-import type { RealApi } from '../../../test/msw';
-import { renderWithProviders } from '../../../test/render';
-import { Component as ReportPage } from './report-page';
+import type { Analyser, Analysis } from '../server/src/analysis/analyse';
+import { REAL_API_KEY, realApi, server } from './msw';
+import type { RealApi } from './msw';
+import { renderWithProviders } from './render';
+import { Component as ReportPage } from '@/features/report/report-page';
 
 export const PAGE_URL = 'https://shop.example/pricing';
 

@@ -7,10 +7,10 @@ import { useDeferredValue } from 'react';
 import type { Importance } from '@/api/contract';
 import type { Check } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
-import { checkAdvice, checkName } from './checks/check-info';
-import { describeProblems, formatEvidence, formatNumber } from './checks/evidence';
-import type { Shown } from './checks/evidence';
-import { groupResults } from './checks/group-results';
+import { checkAdvice, checkName } from '@/checks/check-info';
+import { describeProblems, formatEvidence, formatNumber } from '@/checks/evidence';
+import type { Shown } from '@/checks/evidence';
+import { groupResults } from '@/checks/group-results';
 
 const IMPORTANCE_TEXT: Record<Importance, string> = {
   high: 'High importance',

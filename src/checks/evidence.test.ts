@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_KEYS } from '@/api/contract';
 import type { Check } from '@/api/schemas';
-import { createAnalyser } from '../../../../server/src/analysis/analyse';
-import type { Analysis } from '../../../../server/src/analysis/analyse';
-import { useRealApi } from '../../../../test/msw';
+import { createAnalyser } from '../../test/reference-server';
+import type { Analysis } from '../../test/reference-server';
+import { useRealApi } from '../../test/msw';
 import { CHECK_INFO, checkAdvice, checkName, humanise } from './check-info';
 import {
   MAX_DEPTH,

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AnalysisError } from '../../../server/src/analysis/analyse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnalysisError } from '../../../test/reference-server';
 import { reportQueries, updateReport } from '@/api/reports';
 import { server } from '../../../test/msw';
 import {
@@ -19,11 +19,10 @@ import {
   renderReportPage,
   seedReport,
   stopRecording,
-} from './report-page-test-kit';
+} from '../../../test/report-page-kit';
 
 // Each test runs the real API (SQLite) and renders the whole page for every keystroke: seconds, not
 // milliseconds, on a busy machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
   stopRecording();
@@ -279,7 +278,7 @@ describe('refresh results', () => {
 
     const summary = await screen.findByRole('region', { name: 'What changed' });
     expect(screen.queryByText(/Analysing page again/)).not.toBeInTheDocument();
-    expect(within(summary).getByRole('heading', { name: 'What changed' })).toHaveFocus();
+    await waitFor(() => expect(within(summary).getByRole('heading', { name: 'What changed' })).toHaveFocus());
     expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
     expect(within(summary).getByText(/^Result:/).parentElement?.textContent).toBe('Result: Decent to Good');
     expect(

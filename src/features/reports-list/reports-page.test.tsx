@@ -1,10 +1,10 @@
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { resultForScore } from '@/api/contract';
 import { createReport } from '@/api/reports';
-import type { Analyser } from '../../../server/src/analysis/analyse';
+import type { Analyser } from '../../../test/reference-server';
 import { contractList, contractReport } from '../../../test/fixtures/contract';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
 import { renderWithProviders } from '../../../test/render';
@@ -12,9 +12,7 @@ import { Component as ReportsPage } from './reports-page';
 
 // The reference server behind these tests shares two cores with everything else running: give
 // it time, and load its modules once before the first test rather than inside one.
-vi.setConfig({ testTimeout: 20_000 });
 beforeAll(async () => {
-  configure({ asyncUtilTimeout: 5000 });
   await realApi().backend();
 });
 

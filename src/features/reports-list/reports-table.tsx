@@ -15,7 +15,8 @@ import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
 import { afterNextPaint } from '@/lib/after-next-paint';
-import { parseReportId } from './report-id';
+import { preloadRouteCode } from '@/lib/route-code';
+import { parseReportId } from '@/lib/report-id';
 import classes from './reports-table.module.css';
 
 export interface ReportsTableProps {
@@ -108,9 +109,10 @@ const ReportRow = memo(function ReportRow({ report, projectHref }: { report: Rep
 let reportPageRequested = false;
 function preloadReportPage(event: SyntheticEvent) {
   if (reportPageRequested || !(event.target instanceof Element)) return;
-  if (!event.target.closest('a[href^="/reports/"]')) return;
+  const link = event.target.closest('a[href^="/reports/"]');
+  if (!link) return;
   reportPageRequested = true;
-  void import('./report-page');
+  preloadRouteCode(link.getAttribute('href') ?? '');
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Report } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
-import { parseReportId } from './report-id';
+import { parseReportId } from '@/lib/report-id';
 import { DeleteReport } from './report-page-delete';
 import { EditReportForm } from './report-page-edit-form';
 import { ReportHeader } from './report-page-header';
