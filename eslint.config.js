@@ -1,7 +1,43 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+const FEATURES = ['reports-list', 'report', 'create-report', 'projects', 'settings'];
+
+const BOUNDARIES = [
+  ...FEATURES.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message:
+      'A feature never imports another feature: shared data goes in src/api, shared UI in src/components.',
+  })),
+  {
+    target: ['./src/components', './src/lib', './src/api', './src/checks'],
+    from: ['./src/app', './src/features'],
+    message: 'components, lib, api and checks never import app or features.',
+  },
+  {
+    target: './src/features',
+    from: './src/app',
+    message: 'Only src/app composes features; nothing imports from app.',
+  },
+  {
+    target: './src',
+    from: './server',
+    message: 'The dashboard never imports the server (tests use test/reference-server.ts).',
+  },
+  {
+    target: './server',
+    from: './src',
+    except: ['./api/contract.ts', './api/schemas-strict.ts', './checks'],
+    message:
+      'The server takes from src/ only the contract (api/contract.ts, api/schemas-strict.ts) and the check catalogue (checks/).',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
@@ -19,48 +55,54 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Imports flow one way: app -> features -> components/lib/api. A feature never imports another.
+  // Boundaries, on resolved paths (relative imports and the @/ alias alike). Imports flow one way:
+  // app -> features -> components / lib / api / checks; a feature never imports another; src/ never
+  // imports server/; server/ takes from src/ only the contract and the check catalogue; product code
+  // never imports test helpers; no import cycle anywhere.
   {
-    files: ['src/features/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}', 'src/api/**/*.{ts,tsx}'],
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
-      'no-restricted-imports': [
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
         'error',
         {
-          patterns: [
-            { group: ['@/app/*', '**/app/*'], message: 'Only src/app composes features; nothing imports from app.' },
-          ],
+          zones: BOUNDARIES,
         },
       ],
     },
   },
   {
-    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}', 'src/api/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', 'server/bench/**'],
+    plugins: { 'import-x': importX },
     rules: {
-      'no-restricted-imports': [
+      'import-x/no-restricted-paths': [
         'error',
         {
-          patterns: [
-            { group: ['@/app/*', '**/app/*', '@/features/*', '**/features/*'], message: 'components, lib and api never import app or features.' },
+          zones: [
+            ...BOUNDARIES,
+            { target: './', from: './test', message: 'Only tests import test helpers (test/).' },
           ],
         },
       ],
     },
-  },
-  {
-    files: ['src/features/reports/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/projects/*', '@/features/settings/*', '@/app/*'], message: 'A feature never imports another feature.' }] }] },
-  },
-  {
-    files: ['src/features/projects/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/reports/*', '@/features/settings/*', '@/app/*'], message: 'A feature never imports another feature.' }] }] },
-  },
-  {
-    files: ['src/features/settings/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/reports/*', '@/features/projects/*', '@/app/*'], message: 'A feature never imports another feature.' }] }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "Import zod as `import * as z from 'zod'`." }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message: "Import zod as `import * as z from 'zod'`.",
+        },
+      ],
+    },
   },
 );
