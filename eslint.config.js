@@ -92,6 +92,24 @@ export default tseslint.config(
       ],
     },
   },
+  // The HTTP layer (fetch wrapper, errors, connection, contract) knows nothing of React Query:
+  // the query set-up depends on it, not the other way round.
+  {
+    files: ['src/api/http.ts', 'src/api/errors.ts', 'src/api/connection.ts', 'src/api/contract.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@tanstack/*', './query-client', '@/api/query-client'],
+              message: 'The HTTP layer depends on nothing of React Query.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}'],

@@ -50,6 +50,12 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** What to tell a person about a failure: an ApiError's words, or that the dashboard itself failed. */
+export function errorMessage(error: unknown, fallback = 'An unexpected error occurred in the dashboard.'): string {
+  // Anything but an ApiError is a bug in the dashboard, not a message written for people.
+  return isApiError(error) ? error.message : fallback;
+}
+
 export const API_ERROR_TEXT = {
   unauthenticated: 'The API key is missing or invalid.',
   forbidden: 'This report does not exist or does not belong to your API key.',

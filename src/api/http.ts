@@ -4,7 +4,9 @@ import type * as z from 'zod/mini';
 import { readConnection } from './connection';
 import { API_PREFIX } from './contract';
 import { ApiError, errorFromResponse, networkError, timeoutError, unexpectedResponseError } from './errors';
-import { MAX_RETRY_AFTER_S } from './query-client';
+
+/** Longer Retry-After waits are not sat out silently: the error is shown instead. */
+export const MAX_RETRY_AFTER_S = 60;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ParamValue = string | number | boolean | null | undefined;

@@ -3,12 +3,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { readConnection, subscribeConnection } from './connection';
 import { isApiError } from './errors';
+import { MAX_RETRY_AFTER_S } from './http';
 
 export const STALE_TIME_MS = 30_000;
 export const MAX_READ_RETRIES = 3;
 export const MAX_RETRY_DELAY_MS = 30_000;
-/** Longer Retry-After waits are not sat out silently: the error is shown instead. */
-export const MAX_RETRY_AFTER_S = 60;
 
 /** Whether a failed read is tried again: network, timeout, 5xx and 429 up to 3 times; never another 4xx. */
 export function shouldRetryRead(failureCount: number, error: unknown): boolean {

@@ -2,7 +2,9 @@
 // in ms, counts, lists of the offending items, and one sentence per problem. The shapes known here
 // are the reference server's (server/src/analysis/page-checks.ts, site-checks.ts); any other shape,
 // from another deployment or a newer service, falls back to generic rows, never to "[object Object]".
+import type { CheckKey } from '@/api/contract';
 import { humanise } from './check-info';
+import type { ProblemReason } from './problems';
 
 export type Shown =
   | { kind: 'text'; text: string; code?: boolean }
@@ -192,7 +194,8 @@ const HTTP_REQUEST_LABELS: Record<string, string> = {
   total: 'Total',
 };
 
-const FORMATTERS: Record<string, Formatter> = {
+/** How each check's evidence reads; a check without an entry gets generic rows. */
+const FORMATTERS: Partial<Record<CheckKey, Formatter>> = {
   title: textCheck('Title'),
   meta_description: textCheck('Description'),
   headings: (value) => {
@@ -335,7 +338,7 @@ const FORMATTERS: Record<string, Formatter> = {
 
 /** The evidence of a known key in a shape this file knows; null otherwise. */
 export function formatKnownEvidence(key: string, value: unknown): Shown | null {
-  const formatter = Object.hasOwn(FORMATTERS, key) ? FORMATTERS[key] : undefined;
+  const formatter = Object.hasOwn(FORMATTERS, key) ? FORMATTERS[key as CheckKey] : undefined;
   return formatter?.(value) ?? null;
 }
 
@@ -365,7 +368,8 @@ function fixed(sentence: string): ProblemText {
   return () => sentence;
 }
 
-const PROBLEMS: Record<string, Record<string, ProblemText>> = {
+/** A sentence for every reason of every check (ProblemReason), and for no other. */
+const PROBLEMS: { [K in CheckKey]: Record<ProblemReason<K>, ProblemText> } = {
   title: {
     missing: fixed('The page has no title.'),
     too_long: withNumber(
@@ -473,11 +477,14 @@ const PROBLEMS: Record<string, Record<string, ProblemText>> = {
         ? `Deprecated tags in use: ${detail.map((tag) => `<${tag}>`).join(', ')}.`
         : null,
   },
+  gsb: {},
 };
 
 /** The worded sentence for a known key and reason with a detail of the expected shape; null otherwise. */
 export function describeKnownProblem(key: string, reason: string, detail: unknown): string | null {
-  const known = Object.hasOwn(PROBLEMS, key) ? PROBLEMS[key] : undefined;
+  const known: Record<string, ProblemText> | undefined = Object.hasOwn(PROBLEMS, key)
+    ? PROBLEMS[key as CheckKey]
+    : undefined;
   return (known && Object.hasOwn(known, reason) ? known[reason]?.(detail) : null) ?? null;
 }
 

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconKey, IconRefresh } from '@tabler/icons-react';
-import { isApiError } from '@/api/errors';
+import { errorMessage, isApiError } from '@/api/errors';
 import { ApiKeyMessage } from './api-key-message';
 
 export interface ErrorStateProps {
@@ -12,12 +12,6 @@ export interface ErrorStateProps {
   title?: string;
   /** True while the retry is running. */
   retrying?: boolean;
-}
-
-function messageOf(error: unknown): string {
-  if (isApiError(error)) return error.message;
-  // Anything else is a bug in the dashboard, not a message written for people.
-  return 'An unexpected error occurred in the dashboard.';
 }
 
 /** A failed load, shown where the data would be, with Retry; a bad key also points to Settings. */
@@ -36,7 +30,7 @@ export function ErrorState({
       icon={keyProblem ? <IconKey aria-hidden /> : <IconAlertTriangle aria-hidden />}
     >
       <Stack gap="sm" align="flex-start">
-        {keyProblem ? <ApiKeyMessage /> : <Text size="sm">{messageOf(error)}</Text>}
+        {keyProblem ? <ApiKeyMessage /> : <Text size="sm">{errorMessage(error)}</Text>}
         <Group gap="sm">
           <Button
             size="xs"

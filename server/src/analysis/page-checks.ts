@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { makeCheck } from './check';
-import type { Check, JsonValue, RunnableCheckKey } from './check';
+import type { Check, JsonValue, Problems, RunnableCheckKey } from './check';
 import type { FetchedPage } from './fetcher';
 import {
   DEPRECATED_TAGS,
@@ -78,7 +78,7 @@ function relTokens(value: string | undefined): string[] {
 function titleCheck({ $ }: PageContext): Check {
   const titles = pageTitles($);
   const text = titles.length > 0 ? collapse(titles.first().text()) : '';
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'title'> = {};
   if (text === '') errors.missing = true;
   else if (text.length > THRESHOLDS.titleMaxLength) errors.too_long = text.length;
   if (titles.length > 1) errors.multiple = titles.length;
@@ -87,7 +87,7 @@ function titleCheck({ $ }: PageContext): Check {
 
 function metaDescriptionCheck({ $ }: PageContext): Check {
   const text = metaContent($, 'name', 'description');
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'meta_description'> = {};
   if (!text) errors.missing = true;
   else if (text.length > THRESHOLDS.descriptionMaxLength) errors.too_long = text.length;
   return makeCheck('meta_description', text || null, errors);
@@ -103,7 +103,7 @@ function headingsCheck({ $ }: PageContext): Check {
     if (texts.length > 0) value[level] = listed(texts);
   }
   const h1Count = $('h1').filter((_, el) => collapse($(el).text()) !== '').length;
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'headings'> = {};
   if (h1Count === 0) errors.missing_h1 = true;
   else if (h1Count > 1) errors.multiple_h1 = h1Count;
   return makeCheck('headings', value, errors);
@@ -120,7 +120,7 @@ function contentKeywordsCheck(ctx: PageContext): Check {
   const keywords = keywordsOf(title);
   const bodyWords = new Set(visibleText($).toLowerCase().match(WORD) ?? []);
   const found = keywords.filter((k) => bodyWords.has(k));
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'content_keywords'> = {};
   if (keywords.length === 0) errors.no_keywords = true;
   else if (found.length === 0) errors.not_found = listed(keywords);
   return makeCheck('content_keywords', { keywords: listed(keywords), found: listed(found) }, errors);
@@ -133,7 +133,7 @@ function imageKeywordsCheck({ $, url }: PageContext): Check {
   const sources = withoutAlt
     .map((_, el) => absolute(url, $(el).attr('src')) ?? $(el).attr('src') ?? '')
     .get();
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'image_keywords'> = {};
   if (withoutAlt.length > 0) errors.missing_alt = withoutAlt.length;
   return makeCheck(
     'image_keywords',
@@ -145,7 +145,7 @@ function imageKeywordsCheck({ $, url }: PageContext): Check {
 const DYNAMIC_EXTENSION = /\.(php\d?|aspx?|jsp|cgi|pl|cfm)$/i;
 
 function seoFriendlyUrlCheck({ url }: PageContext): Check {
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'seo_friendly_url'> = {};
   if (url.href.length > THRESHOLDS.urlMaxLength) errors.too_long = url.href.length;
   let path = url.pathname;
   try {
@@ -173,7 +173,7 @@ function noindexCheck({ $, page }: PageContext): Check {
   const rawHeader = page.headers['x-robots-tag'];
   const header = Array.isArray(rawHeader) ? rawHeader.join(', ') : (rawHeader ?? null);
   const headerNoindex = header !== null && /\b(noindex|none)\b/i.test(header);
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'noindex'> = {};
   if (meta) errors.meta = meta;
   if (headerNoindex) errors.header = header;
   return makeCheck('noindex', { meta: directives[0] ?? null, header }, errors);
@@ -189,7 +189,7 @@ function inPageLinksCheck({ $, url }: PageContext): Check {
     else external += 1;
   });
   const total = internal + external;
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'in_page_links'> = {};
   if (total >= THRESHOLDS.maxLinks) errors.too_many = total;
   return makeCheck('in_page_links', { total, internal, external }, errors);
 }
@@ -225,7 +225,7 @@ function loadTimeCheck({ page }: PageContext): Check {
 
 function pageSizeCheck({ page }: PageContext): Check {
   const bytes = page.body.length;
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'page_size'> = {};
   if (bytes >= THRESHOLDS.pageSizeBytes || page.truncated) errors.too_large = bytes;
   if (page.truncated) errors.truncated = true;
   return makeCheck('page_size', bytes, errors);
@@ -413,7 +413,7 @@ function structuredDataCheck({ $ }: PageContext): Check {
     microdata: listed([...new Set(microdata)]),
     invalid_json_ld: invalid,
   };
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'structured_data'> = {};
   if (jsonLd.length + microdata.length === 0) {
     if (invalid > 0) errors.invalid_json_ld = invalid;
     else errors.missing = true;
@@ -423,7 +423,7 @@ function structuredDataCheck({ $ }: PageContext): Check {
 
 function metaViewportCheck({ $ }: PageContext): Check {
   const content = metaContent($, 'name', 'viewport');
-  const errors: Record<string, JsonValue> = {};
+  const errors: Problems<'meta_viewport'> = {};
   if (content === null || content === '') errors.missing = true;
   else if (!/width\s*=\s*device-width/i.test(content)) errors.not_device_width = content;
   return makeCheck('meta_viewport', content || null, errors);

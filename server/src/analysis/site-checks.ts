@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AnalysisError } from './analysis-error';
 import { makeCheck } from './check';
-import type { Check, JsonValue } from './check';
+import type { Check, Problems } from './check';
 import type { FetchedPage } from './fetcher';
 import { disallowingRule, parseRobots } from './robots';
 import type { RobotsFile } from './robots';
@@ -91,7 +91,7 @@ async function sitemapCheck(pageUrl: URL, robots: RobotsOutcome, fetchSite: Fetc
       !looksLikeHtml(answer.body)
     );
   });
-  const errors: Record<string, JsonValue> = found.length === 0 ? { missing: true } : {};
+  const errors: Problems<'sitemap'> = found.length === 0 ? { missing: true } : {};
   return makeCheck('sitemap', { found, checked: candidates, named_in_robots: named.length > 0 }, errors);
 }
 

@@ -24,19 +24,15 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { PASSWORD_MAX_LENGTH } from '@/api/contract';
-import { isApiError } from '@/api/errors';
+import { errorMessage, isApiError } from '@/api/errors';
 import { useCreateReport } from '@/api/reports-mutations';
 import { ApiKeyMessage } from '@/components/api-key-message';
+import { placeFieldErrors } from '@/lib/form-errors';
 import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
 import { PrivacyField } from '@/components/privacy-field';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
-type FormField = (typeof FORM_FIELDS)[number];
-
-function isFormField(key: string): key is FormField {
-  return (FORM_FIELDS as readonly string[]).includes(key);
-}
 
 function CreateReportPage() {
   const navigate = useNavigate();
@@ -70,26 +66,13 @@ function CreateReportPage() {
         void navigate(`/reports/${report.id}`);
       },
       onError: (error) => {
-        const unplaced: string[] = [];
-        if (isApiError(error) && error.kind === 'validation') {
-          let first: FormField | null = null;
-          for (const [field, messages] of Object.entries(error.fieldErrors)) {
-            if (isFormField(field)) {
-              setError(field, { type: 'server', message: messages.join(' ') });
-              first ??= field;
-            } else unplaced.push(...messages);
-          }
-          if (first !== null) {
-            setFocus(first);
-            if (unplaced.length === 0) return;
-          }
+        const { placed, unplaced } = placeFieldErrors(error, FORM_FIELDS, setError);
+        if (placed[0] !== undefined) {
+          setFocus(placed[0]);
+          if (unplaced.length === 0) return;
         }
         setFormError(error);
-        notifications.show({
-          color: 'red',
-          title: 'The report was not created',
-          message: isApiError(error) ? error.message : 'An unexpected error occurred in the dashboard.',
-        });
+        notifications.show({ color: 'red', title: 'The report was not created', message: errorMessage(error) });
       },
     });
   };
@@ -187,11 +170,7 @@ function CreateReportPage() {
                 {isApiError(formError) && formError.kind === 'unauthenticated' ? (
                   <ApiKeyMessage />
                 ) : (
-                  <Text size="sm">
-                    {isApiError(formError)
-                      ? formError.message
-                      : 'An unexpected error occurred in the dashboard.'}
-                  </Text>
+                  <Text size="sm">{errorMessage(formError)}</Text>
                 )}
               </Alert>
             )}

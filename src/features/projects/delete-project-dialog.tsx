@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { isApiError } from '@/api/errors';
+import { errorMessage } from '@/api/errors';
 import { useDeleteProject } from '@/api/projects-mutations';
 import type { Project } from '@/api/schemas';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -16,11 +16,7 @@ function goneText(project: Project): string {
   return `${project.name} and its ${project.reports} ${project.reports === 1 ? 'report were' : 'reports were'} deleted.`;
 }
 
-function errorText(error: unknown): string {
-  return isApiError(error)
-    ? error.message
-    : 'The project could not be deleted because of an unexpected error.';
-}
+const UNEXPECTED = 'The project could not be deleted because of an unexpected error.';
 
 export interface DeleteProjectDialogProps {
   /** The project asked about; kept while the dialog closes so its text does not vanish mid-animation. */
@@ -36,7 +32,7 @@ export function DeleteProjectDialog({ project, opened, onClose, onDeleted }: Del
   const deletion = useDeleteProject();
   // An error belongs to the attempt on this project, not to one made earlier on another.
   const error =
-    deletion.isError && deletion.variables === project?.name ? errorText(deletion.error) : undefined;
+    deletion.isError && deletion.variables === project?.name ? errorMessage(deletion.error, UNEXPECTED) : undefined;
 
   const close = () => {
     deletion.reset();
@@ -55,7 +51,7 @@ export function DeleteProjectDialog({ project, opened, onClose, onDeleted }: Del
         notifications.show({
           color: 'red',
           title: `Project ${project.name} was not deleted`,
-          message: errorText(failure),
+          message: errorMessage(failure, UNEXPECTED),
         });
       },
     });

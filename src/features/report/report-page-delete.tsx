@@ -2,7 +2,7 @@ import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
-import { isApiError } from '@/api/errors';
+import { errorMessage } from '@/api/errors';
 import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
 
@@ -15,10 +15,6 @@ export interface DeleteReportProps {
   report: Report;
   /** Called once the service has deleted it (the page then leaves). */
   onDeleted: () => void;
-}
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : 'An unexpected error occurred in the dashboard.';
 }
 
 /** "Delete report" and its confirmation; nothing is sent until Delete is pressed. */
@@ -37,7 +33,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
         onDeleted();
       },
       onError: (error) => {
-        notifications.show({ color: 'red', title: 'Report not deleted', message: errorText(error) });
+        notifications.show({ color: 'red', title: 'Report not deleted', message: errorMessage(error) });
       },
     });
   };
@@ -65,7 +61,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
             onConfirm={confirm}
             onCancel={() => setOpened(false)}
             pending={remove.isPending}
-            error={remove.isError ? errorText(remove.error) : undefined}
+            error={remove.isError ? errorMessage(remove.error) : undefined}
           >
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               The report of <strong>{report.url}</strong> and its results will be deleted for good. Its public

@@ -13,7 +13,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRIVACY_LABELS, RESULT_LABELS } from '@/api/contract';
-import { isApiError } from '@/api/errors';
+import { errorMessage } from '@/api/errors';
+import { placeFieldErrors } from '@/lib/form-errors';
 import { useUpdateReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
 import {
@@ -36,10 +37,6 @@ export interface EditReportFormProps {
   /** It finished: the report as it was before, and as the service now has it. */
   onRefreshDone?: (before: Report, after: Report) => void;
   onRefreshFailed?: () => void;
-}
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : 'An unexpected error occurred in the dashboard.';
 }
 
 function savedMessage(changes: EditChanges, report: Report): string {
@@ -146,16 +143,11 @@ export function EditReportForm({
           // The rollback has restored the cached report: measure against it again.
           setPinned(null);
           if (toSend.refreshResults) onRefreshFailed?.();
-          const fieldErrors = isApiError(error) ? error.fieldErrors : {};
-          const other: string[] = [];
-          for (const [field, messages] of Object.entries(fieldErrors)) {
-            if ((FIELDS as readonly string[]).includes(field))
-              setError(field as (typeof FIELDS)[number], { message: messages.join(' ') });
-            else other.push(...messages);
+          const { placed, unplaced } = placeFieldErrors(error, FIELDS, setError);
+          if (placed.length === 0 || unplaced.length > 0) {
+            setFormError(unplaced.length > 0 ? unplaced.join(' ') : errorMessage(error));
           }
-          const message = other.length > 0 ? other.join(' ') : errorText(error);
-          if (Object.keys(fieldErrors).length === 0 || other.length > 0) setFormError(message);
-          notifications.show({ color: 'red', title: 'Changes not saved', message: errorText(error) });
+          notifications.show({ color: 'red', title: 'Changes not saved', message: errorMessage(error) });
         },
         onSettled: () => {
           inFlight.current = false;
