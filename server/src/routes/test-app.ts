@@ -3,7 +3,8 @@ import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } fr
 import type { StrictCheck } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
-import { createApp, type AppDeps } from '../app';
+import { createApp } from '../app';
+import type { AppDeps } from '../app-deps';
 import { loadConfig, type ServerConfig } from '../config';
 import { openDatabase, type Db } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
