@@ -1,13 +1,11 @@
 // `npm start`: builds the dashboard when needed, then serves it and the API (or the proxy) on one port.
-import {
-  buildTimeApiBase,
-  consoleLogger,
-  ensureDashboardBuilt,
-  exitOnStartupError,
-  onShutdown,
-  startServer,
-} from './bootstrap';
 import { loadConfig } from './config';
+import { buildTimeApiBase } from './start/build-env';
+import { ensureDashboardBuilt } from './start/build-freshness';
+import { onShutdown } from './start/listen';
+import { consoleLogger } from './start/logger';
+import { startServer } from './start/start-server';
+import { exitOnStartupError } from './start/startup-error';
 import { connectSources } from './web';
 
 try {

@@ -2,12 +2,12 @@
 // configured database, across several projects and with every kind of privacy.
 import { PRIVACY_LABELS } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
-import { demoPort } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
 import type { ServerConfig } from '../config';
 import { DEMO_HOST_MAP, demoUrls, startFixtureServer } from '../demo/fixture-server';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
 import { openDatabase } from '../storage/database';
+import { demoPort } from '../start/backend';
 import { createSqliteStorage } from '../storage/sqlite-storage';
 import type { Storage } from '../storage/types';
 import { runWhenMain } from './run-cli';
