@@ -294,13 +294,13 @@ try {
     DATA_DIR: join(work, 'data'),
     API_KEY,
     DEMO: 'true',
+    DEMO_PORT: String(DEMO_PORT),
   });
   mkdirSync(config.dataDir, { recursive: true });
   progress('Starting the server with demo data…');
   server = await startServer({
     config,
     distDir: DIST_DIR,
-    env: { DEMO_PORT: String(DEMO_PORT) },
     log: { info: () => {}, error: (line) => progress(`server: ${line}`) },
   });
   const { origin } = server;

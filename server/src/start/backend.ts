@@ -3,7 +3,6 @@ import { API_PREFIX } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
 import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
-import { ConfigError } from '../config';
 import type { ServerConfig } from '../config';
 import { startFixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
@@ -13,17 +12,6 @@ import { createSqliteStorage } from '../storage/sqlite-storage';
 import { signInMessage } from './key-banner';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
-
-const DEFAULT_DEMO_PORT = 8081;
-
-/** DEMO_PORT: where the demo pages are served. Fixed, because the stored demo reports' URLs carry it. */
-export function demoPort(env: NodeJS.ProcessEnv): number {
-  const raw = env.DEMO_PORT?.trim();
-  if (!raw) return DEFAULT_DEMO_PORT;
-  const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ConfigError(`DEMO_PORT must be a port number, got "${raw}".`);
-  return port;
-}
 
 export interface Backend {
   /** The API app; null in proxy mode, where the web app forwards to `config.upstreamUrl`. */
@@ -39,9 +27,8 @@ export interface Backend {
  */
 export async function createBackend(
   config: ServerConfig,
-  options: { env?: NodeJS.ProcessEnv; log?: Logger } = {},
+  options: { log?: Logger } = {},
 ): Promise<Backend> {
-  const env = options.env ?? process.env;
   const log = options.log ?? consoleLogger;
 
   if (config.upstreamUrl) {
@@ -70,7 +57,7 @@ export async function createBackend(
     let hostMap: Record<string, string> | undefined;
     let demoUrls: string[] = [];
     if (config.demo) {
-      const port = demoPort(env);
+      const port = config.demoPort;
       try {
         const fixtures = await startFixtureServer({ port });
         closers.push(() => fixtures.close());

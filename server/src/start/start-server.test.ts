@@ -35,7 +35,7 @@ async function tempDataDir(): Promise<string> {
 
 async function start(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningServer> {
   const full = { PORT: '0', HOST: '127.0.0.1', ...env };
-  const server = await startServer({ config: loadConfig(full), env: full, distDir: dist, log });
+  const server = await startServer({ config: loadConfig(full), distDir: dist, log });
   running.push(server);
   return server;
 }

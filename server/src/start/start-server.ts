@@ -19,19 +19,16 @@ export interface RunningServer {
 export async function startServer(options: {
   config: ServerConfig;
   distDir?: string;
-  connectSrc?: string[];
-  env?: NodeJS.ProcessEnv;
   log?: Logger;
 }): Promise<RunningServer> {
   const { config } = options;
   const log = options.log ?? consoleLogger;
-  const backend = await createBackend(config, { env: options.env, log });
+  const backend = await createBackend(config, { log });
   try {
     const app = createWebApp({
       config,
       api: backend.api,
       distDir: options.distDir ?? DIST_DIR,
-      connectSrc: options.connectSrc ?? [],
       logError: log.error,
     });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
