@@ -6,7 +6,7 @@ import {
   strictValidationErrorSchema,
 } from '../../src/api/schemas-strict';
 import { createKey, revokeKey } from './auth/keys';
-import { createTestApp, TEST_KEY } from './routes/test-app';
+import { createTestApp, TEST_KEY } from '../../test/server/test-app';
 import { openDatabase } from './storage/database';
 import { createSqliteStorage } from './storage/sqlite-storage';
 import type { Storage } from './storage/types';

@@ -3,25 +3,13 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { API_PREFIX } from '../../src/api/contract';
-import type { Analyser } from './analysis/analyse';
+import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
-import type { ServerConfig } from './config';
 import { corsFor } from './http/cors';
 import { errorResponse, ValidationError, validationResponse } from './http/errors';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { projectsRouter } from './routes/projects';
 import { reportsRouter } from './routes/reports';
-import type { Storage } from './storage/types';
-
-export interface AppDeps {
-  storage: Storage;
-  config: ServerConfig;
-  analyser: Analyser;
-  /** The clock for timestamps and the rate-limit window; tests pin it. */
-  now?: () => Date;
-  /** Where unexpected errors are reported; never given request headers, so never a key. */
-  logError?: (error: unknown, request: { method: string; path: string }) => void;
-}
 
 function defaultLogError(error: unknown, request: { method: string; path: string }): void {
   console.error(`[api] ${request.method} ${request.path} failed:`, error);

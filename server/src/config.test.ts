@@ -17,6 +17,8 @@ describe('loadConfig', () => {
       upstreamUrl: null,
       bodyLimitBytes: 65536,
       demo: true,
+      demoPort: 8081,
+      connectSrc: [],
       requestLog: false,
     });
   });
@@ -35,6 +37,9 @@ describe('loadConfig', () => {
         UPSTREAM_URL: 'https://reports.example.com/',
         BODY_LIMIT: '1024',
         DEMO: 'false',
+        DEMO_PORT: '9000',
+        CONNECT_SRC: 'https://api.example.com',
+        VITE_API_BASE_URL: 'https://base.example.com/api/v1',
         REQUEST_LOG: 'true',
       }),
     ).toEqual({
@@ -50,6 +55,8 @@ describe('loadConfig', () => {
       upstreamUrl: 'https://reports.example.com',
       bodyLimitBytes: 1024,
       demo: false,
+      demoPort: 9000,
+      connectSrc: ['https://api.example.com', 'https://base.example.com'],
       requestLog: true,
     });
   });
@@ -70,22 +77,88 @@ describe('loadConfig', () => {
     expect(loadConfig({ ALLOW_PRIVATE_URLS: value }).allowPrivateUrls).toBe(expected);
   });
 
+  const port = (name: string, value: string) =>
+    `Invalid ${name}: must be a whole number between 0 and 65535, got "${value}".`;
+  const flag = (name: string, value: string) =>
+    `Invalid ${name}: must be true or false (or 1/0, yes/no, on/off), got "${value}".`;
   it.each([
-    [{ PORT: 'eighty' }, /PORT/],
-    [{ PORT: '70000' }, /PORT/],
-    [{ RATE_LIMIT: '0' }, /RATE_LIMIT/],
-    [{ RATE_LIMIT: '-5' }, /RATE_LIMIT/],
-    [{ RATE_LIMIT_WINDOW_S: '0' }, /RATE_LIMIT_WINDOW_S/],
-    [{ RATE_LIMIT_WINDOW_S: '2.5' }, /RATE_LIMIT_WINDOW_S/],
-    [{ RATE_LIMIT_WINDOW_S: '86401' }, /RATE_LIMIT_WINDOW_S/],
-    [{ REQUEST_LOG: 'sometimes' }, /REQUEST_LOG/],
-    [{ BODY_LIMIT: '1.5' }, /BODY_LIMIT/],
-    [{ DEMO: 'maybe' }, /DEMO/],
-    [{ CORS_ORIGINS: 'dash.example.com' }, /CORS_ORIGINS/],
-    [{ CORS_ORIGINS: 'ftp://dash.example.com' }, /CORS_ORIGINS/],
-    [{ UPSTREAM_URL: 'reports.example.com' }, /UPSTREAM_URL/],
-  ])('refuses %j with a message naming the variable', (env, message) => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(message);
+    [{ PORT: 'eighty' }, port('PORT', 'eighty')],
+    [{ PORT: '70000' }, port('PORT', '70000')],
+    [{ PORT: '-1' }, port('PORT', '-1')],
+    [{ DEMO_PORT: 'abc' }, port('DEMO_PORT', 'abc')],
+    [{ DEMO_PORT: '65536' }, port('DEMO_PORT', '65536')],
+    [{ RATE_LIMIT: '0' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "0".'],
+    [{ RATE_LIMIT: '-5' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "-5".'],
+    [
+      { RATE_LIMIT_WINDOW_S: '0' },
+      'Invalid RATE_LIMIT_WINDOW_S: must be a whole number between 1 and 86400, got "0".',
+    ],
+    [
+      { RATE_LIMIT_WINDOW_S: '2.5' },
+      'Invalid RATE_LIMIT_WINDOW_S: must be a whole number between 1 and 86400, got "2.5".',
+    ],
+    [
+      { RATE_LIMIT_WINDOW_S: '86401' },
+      'Invalid RATE_LIMIT_WINDOW_S: must be a whole number between 1 and 86400, got "86401".',
+    ],
+    [
+      { BODY_LIMIT: '1.5' },
+      'Invalid BODY_LIMIT: must be a whole number between 1 and 1073741824, got "1.5".',
+    ],
+    [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
+    [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],
+    [{ REQUEST_LOG: 'sometimes' }, flag('REQUEST_LOG', 'sometimes')],
+    [
+      { CORS_ORIGINS: 'https://ok.example.com, dash.example.com' },
+      'Invalid CORS_ORIGINS: every entry must be an http(s) origin such as https://dashboard.example.com, got "dash.example.com".',
+    ],
+    [
+      { CORS_ORIGINS: 'ftp://dash.example.com' },
+      'Invalid CORS_ORIGINS: every entry must be an http(s) origin such as https://dashboard.example.com, got "ftp://dash.example.com".',
+    ],
+    [
+      { UPSTREAM_URL: 'reports.example.com' },
+      'Invalid UPSTREAM_URL: must be an http(s) URL such as https://reports.example.com, got "reports.example.com".',
+    ],
+    [
+      { CONNECT_SRC: 'https://evil.example;' },
+      'Invalid CONNECT_SRC: every entry must be an http(s) origin such as https://api.example.com, got "https://evil.example;".',
+    ],
+    [
+      { VITE_API_BASE_URL: 'https://' },
+      'Invalid VITE_API_BASE_URL: must be a path or an http(s) URL such as https://api.example.com/api/v1, got "https://".',
+    ],
+  ])('refuses %j with the message `Invalid NAME: …, got "value".`', (env, message) => {
+    let thrown: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).message).toBe(message);
   });
+});
+
+describe('connect-src', () => {
+  it('collects CONNECT_SRC origins and the build-time API base', () => {
+    expect(
+      loadConfig({
+        CONNECT_SRC: 'https://a.example.com/ignored/path, http://127.0.0.1:9000 https://a.example.com',
+        VITE_API_BASE_URL: 'https://api.example.org/prefix/api/v1',
+      }).connectSrc,
+    ).toEqual(['https://a.example.com', 'http://127.0.0.1:9000', 'https://api.example.org']);
+  });
+
+  it('adds nothing for a same-origin build', () => {
+    expect(loadConfig({ VITE_API_BASE_URL: '' }).connectSrc).toEqual([]);
+    expect(loadConfig({ VITE_API_BASE_URL: '/service' }).connectSrc).toEqual([]);
+  });
+
+  it.each(["'unsafe-eval'", 'https://evil.example;', 'data:', 'ftp://files.example.com', '*'])(
+    'refuses %s, which would change the policy',
+    (value) => {
+      expect(() => loadConfig({ CONNECT_SRC: value })).toThrow(/^Invalid CONNECT_SRC: /);
+    },
+  );
 });

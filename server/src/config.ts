@@ -1,3 +1,5 @@
+// Every environment variable the server reads is parsed here, and a bad value is refused with one
+// message format: `Invalid NAME: <what it must be>, got "<value>".`
 import path from 'node:path';
 
 export interface ServerConfig {
@@ -14,6 +16,13 @@ export interface ServerConfig {
   upstreamUrl: string | null;
   bodyLimitBytes: number;
   demo: boolean;
+  /** Where the demo pages are served on 127.0.0.1. Fixed, because the stored demo reports' URLs carry it. */
+  demoPort: number;
+  /**
+   * Origins, besides its own, the dashboard may call (the CSP's connect-src): CONNECT_SRC and the
+   * origin of VITE_API_BASE_URL, the base the dashboard was built to use.
+   */
+  connectSrc: string[];
   /** Test aid: remember every API request answered and list it at /__test/requests. Off by default. */
   requestLog: boolean;
 }
@@ -22,10 +31,21 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-function list(value: string | undefined): string[] {
+// What a value must be, for the messages.
+const CORS_ORIGIN = 'every entry must be an http(s) origin such as https://dashboard.example.com';
+const CONNECT_ORIGIN = 'every entry must be an http(s) origin such as https://api.example.com';
+const UPSTREAM = 'must be an http(s) URL such as https://reports.example.com';
+const API_BASE = 'must be a path or an http(s) URL such as https://api.example.com/api/v1';
+
+/** The one way a bad value is reported. */
+function invalid(name: string, requirement: string, value: string): ConfigError {
+  return new ConfigError(`Invalid ${name}: ${requirement}, got "${value}".`);
+}
+
+function list(value: string | undefined, separator: RegExp = /,/): string[] {
   if (!value) return [];
   return value
-    .split(',')
+    .split(separator)
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 }
@@ -35,44 +55,67 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
   const v = value.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${value}".`);
+  throw invalid(name, 'must be true or false (or 1/0, yes/no, on/off)', value);
 }
 
-function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function integer(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined || value.trim() === '') return fallback;
-  const v = value.trim();
-  if (!/^\d+$/.test(v)) throw new ConfigError(`${name} must be a whole number, got "${value}".`);
-  const n = Number(v);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}.`);
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(n >= min && n <= max)) throw invalid(name, `must be a whole number between ${min} and ${max}`, value);
   return n;
 }
 
-function origin(value: string): string {
+/** An http(s) URL, or null for anything else. */
+function httpUrl(value: string): URL | null {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`CORS_ORIGINS entry "${value}" is not a URL such as https://dashboard.example.com.`);
+    return null;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`CORS_ORIGINS entry "${value}" must use http or https.`);
-  }
-  // Browsers send the bare origin, so compare against that and not against what was typed.
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+/** Browsers send the bare origin, so origins are compared as that and not as they were typed. */
+function origin(name: string, value: string, requirement: string): string {
+  const url = httpUrl(value);
+  if (!url) throw invalid(name, requirement, value);
   return url.origin;
+}
+
+/** An origin that goes into the Content-Security-Policy. */
+function policyOrigin(name: string, value: string, requirement: string): string {
+  const result = origin(name, value, requirement);
+  // The URL parser lets `;` and other policy syntax through in a host name: allow host characters only.
+  if (!/^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d+)?$/i.test(result))
+    throw invalid(name, requirement, value);
+  return result;
 }
 
 function upstream(value: string | undefined): string | null {
   if (!value || value.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new ConfigError(`UPSTREAM_URL "${value}" is not a URL such as https://reports.example.com.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`UPSTREAM_URL "${value}" must use http or https.`);
-  }
+  const url = httpUrl(value.trim());
+  if (!url) throw invalid('UPSTREAM_URL', UPSTREAM, value);
   return url.href.replace(/\/+$/, '');
+}
+
+/** CONNECT_SRC (comma- or space-separated origins) and the origin of an absolute VITE_API_BASE_URL. */
+function connectSources(connectSrc: string | undefined, apiBase: string | undefined): string[] {
+  const origins = list(connectSrc, /[\s,]+/).map((value) =>
+    policyOrigin('CONNECT_SRC', value, CONNECT_ORIGIN),
+  );
+  const base = apiBase?.trim();
+  // A relative base (or none) is this origin, which 'self' already allows.
+  if (base && /^https?:\/\//i.test(base)) {
+    origins.push(policyOrigin('VITE_API_BASE_URL', base, API_BASE));
+  }
+  return [...new Set(origins)];
 }
 
 /** Reads the server's settings from environment variables, with the documented defaults. */
@@ -87,12 +130,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir,
     dbFile,
     allowPrivateUrls: flag('ALLOW_PRIVATE_URLS', env.ALLOW_PRIVATE_URLS, false),
-    corsOrigins: list(env.CORS_ORIGINS).map(origin),
+    corsOrigins: list(env.CORS_ORIGINS).map((value) => origin('CORS_ORIGINS', value, CORS_ORIGIN)),
     rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', env.RATE_LIMIT_WINDOW_S, 60, 1, 86_400),
     upstreamUrl: upstream(env.UPSTREAM_URL),
     bodyLimitBytes: integer('BODY_LIMIT', env.BODY_LIMIT, 65536, 1, 1024 * 1024 * 1024),
     demo: flag('DEMO', env.DEMO, true),
+    demoPort: integer('DEMO_PORT', env.DEMO_PORT, 8081, 0, 65535),
+    connectSrc: connectSources(env.CONNECT_SRC, env.VITE_API_BASE_URL),
     requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
   };
 }

@@ -5,18 +5,13 @@ import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createServer as createViteServer } from 'vite';
-import {
-  closeServer,
-  consoleLogger,
-  createBackend,
-  exitOnStartupError,
-  listen,
-  onShutdown,
-  originFor,
-  ROOT_DIR,
-} from './bootstrap';
 import { loadConfig } from './config';
 import { REQUEST_LOG_PATH } from './http/request-log';
+import { createBackend } from './start/backend';
+import { closeServer, listen, onShutdown, originFor } from './start/listen';
+import { consoleLogger } from './start/logger';
+import { ROOT_DIR } from './start/paths';
+import { exitOnStartupError } from './start/startup-error';
 import { mountApi, securityHeaders } from './web';
 
 // No Content-Security-Policy here: Vite's client and React Refresh run inline scripts in development.

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_DIR } from './bootstrap';
 import { loadConfig } from './config';
 import { ROUTE_MODULES, preloadTags, withPreloads } from './route-preload';
 import type { Manifest } from './route-preload';
+import { ROOT_DIR } from './start/paths';
 import { createWebApp } from './web';
 
 const moduleFor = (path: string) => ROUTE_MODULES.find((route) => route.pattern.test(path))?.module;

@@ -7,7 +7,6 @@ import type { Handler, MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
 import { brotliAssets } from './brotli-assets';
-import { ConfigError } from './config';
 import type { ServerConfig } from './config';
 import { createRequestLog } from './http/request-log';
 import { createProxyApp } from './proxy';
@@ -19,8 +18,6 @@ export interface WebAppOptions {
   api: Hono | null;
   /** The Vite build output: index.html and assets/. */
   distDir: string;
-  /** Origins, besides this one, the dashboard may call (the CSP's connect-src). See `connectSources`. */
-  connectSrc?: string[];
   /** Where the proxy reports an unreachable upstream. */
   logError?: (line: string) => void;
 }
@@ -28,35 +25,6 @@ export interface WebAppOptions {
 // Vite names every file under assets/ by its content hash, so a URL there never changes meaning.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const FAVICON_CACHE = 'public, max-age=86400';
-
-/**
- * The API origins the dashboard may call besides its own: `CONNECT_SRC` (comma- or space-separated
- * origins) and the origin of `VITE_API_BASE_URL`, the base the dashboard was built to use.
- * Throws on a value that is not an http(s) origin, so that nothing can be smuggled into the policy.
- */
-export function connectSources(env: { CONNECT_SRC?: string; VITE_API_BASE_URL?: string }): string[] {
-  const origins = new Set<string>();
-  const add = (value: string, name: string) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new ConfigError(`${name} must list absolute http(s) URLs or origins; "${value}" is not one.`);
-    }
-    // The URL parser lets `;` and other policy syntax through in a host name: allow host characters only.
-    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9a-f:.]+\](:\d+)?$/i.test(url.origin)) {
-      throw new ConfigError(`${name} must list http(s) origins; "${value}" is not one.`);
-    }
-    origins.add(url.origin);
-  };
-  for (const value of (env.CONNECT_SRC ?? '').split(/[\s,]+/)) {
-    if (value) add(value, 'CONNECT_SRC');
-  }
-  const base = env.VITE_API_BASE_URL?.trim();
-  // A relative base (or none) is this origin, which 'self' already allows.
-  if (base && /^https?:\/\//i.test(base)) add(base, 'VITE_API_BASE_URL');
-  return [...origins];
-}
 
 /** The dashboard's Content-Security-Policy. Mantine sets style attributes and injects CSS variables. */
 export function contentSecurityPolicy(connectSrc: readonly string[] = []): string {
@@ -131,7 +99,7 @@ export function createWebApp(options: WebAppOptions): Hono {
   const readManifest = createManifestReader(distDir);
   const app = new Hono();
 
-  app.use(securityHeaders(contentSecurityPolicy(options.connectSrc)));
+  app.use(securityHeaders(contentSecurityPolicy(options.config.connectSrc)));
   app.use(compress());
   mountApi(app, options);
 

@@ -2,7 +2,9 @@
 // server exactly as `npm start` builds it (startServer), on the configuration from the environment
 // and the built dashboard in BENCH_UI_DIST, without the build step of `npm start`. It tells the
 // parent its address over the IPC channel and stops when the parent goes away.
-import { DIST_DIR, consoleLogger, startServer } from '../../server/src/bootstrap';
+import { consoleLogger } from '../../server/src/start/logger';
+import { DIST_DIR } from '../../server/src/start/paths';
+import { startServer } from '../../server/src/start/start-server';
 import { loadConfig } from '../../server/src/config';
 
 const send = (message: unknown) => {

@@ -16,8 +16,9 @@ import type { LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import type { Flags, Result } from 'lighthouse';
 import { API_PREFIX } from '../../src/api/contract';
-import { ROOT_DIR, startServer } from '../../server/src/bootstrap';
-import type { RunningServer } from '../../server/src/bootstrap';
+import { ROOT_DIR } from '../../server/src/start/paths';
+import { startServer } from '../../server/src/start/start-server';
+import type { RunningServer } from '../../server/src/start/start-server';
 import { loadConfig } from '../../server/src/config';
 
 const PORT = port('LIGHTHOUSE_PORT', 4480);
@@ -293,13 +294,13 @@ try {
     DATA_DIR: join(work, 'data'),
     API_KEY,
     DEMO: 'true',
+    DEMO_PORT: String(DEMO_PORT),
   });
   mkdirSync(config.dataDir, { recursive: true });
   progress('Starting the server with demo data…');
   server = await startServer({
     config,
     distDir: DIST_DIR,
-    env: { DEMO_PORT: String(DEMO_PORT) },
     log: { info: () => {}, error: (line) => progress(`server: ${line}`) },
   });
   const { origin } = server;

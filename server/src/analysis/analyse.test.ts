@@ -11,7 +11,7 @@ import type { FixtureServer } from '../demo/fixture-server';
 import { AnalysisError, createAnalyser } from './analyse';
 import type { Analyser, Analysis, Check } from './analyse';
 import { IMPORTANCE_OF } from './rules';
-import { html, startTestServer } from './test-server';
+import { html, startTestServer } from '../../../test/server/test-server';
 
 let fixtures: FixtureServer;
 let analyse: Analyser;

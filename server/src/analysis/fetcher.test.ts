@@ -7,8 +7,8 @@ import { AnalysisError } from './analysis-error';
 import { DEFAULT_USER_AGENT, fetchUrl } from './fetcher';
 import type { FetchOptions } from './fetcher';
 import { createResolver } from './resolve';
-import { html, startTestServer } from './test-server';
-import type { TestServer } from './test-server';
+import { html, startTestServer } from '../../../test/server/test-server';
+import type { TestServer } from '../../../test/server/test-server';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnalysisError, createAnalyser } from './analyse';
 import type { AnalyserOptions } from './analyse';
-import { html, startTestServer } from './test-server';
-import type { TestServer } from './test-server';
+import { html, startTestServer } from '../../../test/server/test-server';
+import type { TestServer } from '../../../test/server/test-server';
 
 const PAGE =
   '<!doctype html><html lang="en"><head><title>Inside</title></head><body><h1>Secret</h1></body></html>';

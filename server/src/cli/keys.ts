@@ -1,6 +1,6 @@
 // `npm run keys -- create [label] | list | revoke <id>`: manages the API keys stored in the database.
 import { createKey, listKeys, revokeKey } from '../auth/keys';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
 import { openDatabase } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
 import type { Storage } from '../storage/types';
@@ -73,16 +73,7 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
 
 async function main(): Promise<number> {
   const io: KeysCommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  const config = loadConfig();
   if (config.dbFile === ':memory:') {
     io.err('DB_FILE is :memory:, so a key made here would vanish at once. Point DB_FILE or DATA_DIR at the server\'s database.');
     return 2;

@@ -2,8 +2,7 @@
 // configured database, across several projects and with every kind of privacy.
 import { PRIVACY_LABELS } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
-import { demoPort } from '../bootstrap';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
 import type { ServerConfig } from '../config';
 import { DEMO_HOST_MAP, demoUrls, startFixtureServer } from '../demo/fixture-server';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
@@ -71,18 +70,7 @@ export async function runSeed(options: {
 
 async function main(): Promise<number> {
   const io: SeedIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
-  let config: ServerConfig;
-  let port: number;
-  try {
-    config = loadConfig();
-    port = demoPort(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  const config = loadConfig();
   if (config.dbFile === ':memory:') {
     io.err(
       "DB_FILE is :memory:, so seeded reports would vanish at once. Point DB_FILE or DATA_DIR at the server's database.",
@@ -92,7 +80,7 @@ async function main(): Promise<number> {
   const storage = createSqliteStorage(openDatabase(config.dbFile));
   try {
     io.out(`Seeding demo reports into ${config.dbFile}…`);
-    return await runSeed({ storage, config, port, io });
+    return await runSeed({ storage, config, port: config.demoPort, io });
   } finally {
     await storage.close();
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config';
-import { createTestApp, TEST_KEY, testConfig } from '../routes/test-app';
+import { createTestApp, TEST_KEY, testConfig } from '../../../test/server/test-app';
 import { createWebApp } from '../web';
 import { REQUEST_LOG_PATH, createRequestLog } from './request-log';
 import type { LoggedRequest } from './request-log';

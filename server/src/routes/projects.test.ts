@@ -6,7 +6,7 @@ import {
   strictReportListSchema,
 } from '../../../src/api/schemas-strict';
 import type { Storage } from '../storage/types';
-import { createTestApp, GOOD } from './test-app';
+import { createTestApp, GOOD } from '../../../test/server/test-app';
 
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');
 

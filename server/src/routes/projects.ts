@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../app-deps';
 import { errorResponse } from '../http/errors';
 import { pageEnvelope, projectListQuerySchema } from '../http/pagination';
 import { projectBody } from './serialise';

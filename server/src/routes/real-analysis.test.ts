@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_KEYS, resultForScore } from '../../../src/api/contract';
 import { strictReportEnvelope, strictValidationErrorSchema } from '../../../src/api/schemas-strict';
 import { createAnalyser } from '../analysis/analyse';
-import { createTestApp } from './test-app';
+import { createTestApp } from '../../../test/server/test-app';
 
 let title = 'Fresh fruit delivered - Example Shop';
 function page(): string {

@@ -3,7 +3,7 @@ import { REPORT_SORT_KEYS, type Result } from '../../../src/api/contract';
 import { strictReportListSchema } from '../../../src/api/schemas-strict';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
-import { BAD, createTestApp, DECENT, GOOD } from './test-app';
+import { BAD, createTestApp, DECENT, GOOD } from '../../../test/server/test-app';
 
 const ANALYSIS = { good: GOOD, decent: DECENT, bad: BAD };
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');

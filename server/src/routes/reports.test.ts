@@ -7,7 +7,7 @@ import {
 } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
-import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from './test-app';
+import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from '../../../test/server/test-app';
 
 async function store(t: ReturnType<typeof createTestApp>, form: Record<string, string>) {
   const res = await t.call('POST', '/api/v1/reports', { form });

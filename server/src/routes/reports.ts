@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { AnalysisError } from '../analysis/analysis-error';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
 import { readInput } from '../http/body';
 import { errorResponse, validationResponse } from '../http/errors';

@@ -4,7 +4,7 @@ import { strictReportEnvelope, strictReportListSchema } from '../../../src/api/s
 import { pageEnvelope } from '../http/pagination';
 import type { ReportRecord } from '../storage/types';
 import { reportJson, reportListResponse, reportResponse } from './serialise';
-import { DECENT, GOOD } from './test-app';
+import { DECENT, GOOD } from '../../../test/server/test-app';
 
 // Strings that JSON must escape, or that are easy to mangle when text is put together by hand.
 const AWKWARD = 'Straße "quoted" \\ back\\slash </script> \u2028\u2029 \u0000\u001f tab\t 🚀 \ud800 é';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
-import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../routes/test-app';
+import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { MIGRATIONS, openDatabase, type Db } from './database';
 import { createSqliteStorage } from './sqlite-storage';
 import { projectFromUrl, searchForm, toTimestamp } from './text';

@@ -1,13 +1,14 @@
 // Shared by the server's route tests: a fresh app on its own in-memory database.
-import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } from '../../../src/api/contract';
-import type { StrictCheck } from '../../../src/api/schemas-strict';
-import type { Analyser } from '../analysis/analyse';
-import { AnalysisError } from '../analysis/analysis-error';
-import { createApp, type AppDeps } from '../app';
-import { loadConfig, type ServerConfig } from '../config';
-import { openDatabase, type Db } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
-import type { AnalysisFields, Storage } from '../storage/types';
+import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } from '../../src/api/contract';
+import type { StrictCheck } from '../../src/api/schemas-strict';
+import type { Analyser } from '../../server/src/analysis/analyse';
+import { AnalysisError } from '../../server/src/analysis/analysis-error';
+import { createApp } from '../../server/src/app';
+import type { AppDeps } from '../../server/src/app-deps';
+import { loadConfig, type ServerConfig } from '../../server/src/config';
+import { openDatabase, type Db } from '../../server/src/storage/database';
+import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import type { AnalysisFields, Storage } from '../../server/src/storage/types';
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
 

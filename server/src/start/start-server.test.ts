@@ -1,15 +1,16 @@
 import { once } from 'node:events';
-import { mkdtemp, rm, utimes, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { strictListSchema, strictReportSchema, strictProjectSchema } from '../../src/api/schemas-strict';
-import { buildIsStale, startServer } from './bootstrap';
-import type { Logger, RunningServer } from './bootstrap';
-import { loadConfig } from './config';
+import { strictListSchema, strictReportSchema, strictProjectSchema } from '../../../src/api/schemas-strict';
+import { loadConfig } from '../config';
+import type { Logger } from './logger';
+import { startServer } from './start-server';
+import type { RunningServer } from './start-server';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Persistence test page</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -27,14 +28,14 @@ function capture(): Logger & { lines: string[] } {
 }
 
 async function tempDataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'bootstrap-data-'));
+  const dir = await mkdtemp(join(tmpdir(), 'start-server-data-'));
   dataDirs.push(dir);
   return dir;
 }
 
 async function start(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningServer> {
   const full = { PORT: '0', HOST: '127.0.0.1', ...env };
-  const server = await startServer({ config: loadConfig(full), env: full, distDir: dist, log });
+  const server = await startServer({ config: loadConfig(full), distDir: dist, log });
   running.push(server);
   return server;
 }
@@ -45,7 +46,7 @@ async function stop(server: RunningServer): Promise<void> {
 }
 
 beforeAll(async () => {
-  dist = await mkdtemp(join(tmpdir(), 'bootstrap-dist-'));
+  dist = await mkdtemp(join(tmpdir(), 'start-server-dist-'));
   await writeFile(join(dist, 'index.html'), '<!doctype html><title>Webpage Reports</title>');
   pages = createServer((req, res) => {
     if (req.url === '/') {
@@ -184,36 +185,5 @@ describe('startServer', () => {
     await expect(
       start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k', PORT: String(taken.port) }, capture()),
     ).rejects.toThrow(`Port ${taken.port} on 127.0.0.1 is in use`);
-  });
-});
-
-describe('buildIsStale', () => {
-  it('asks for a build when there is none, and when a source is newer than the build', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'bootstrap-root-'));
-    try {
-      const out = join(root, 'dist');
-      await mkdir(join(root, 'src', 'app'), { recursive: true });
-      await writeFile(join(root, 'index.html'), '<!doctype html>');
-      await writeFile(join(root, 'src', 'app', 'app.tsx'), 'export {}');
-      expect(await buildIsStale(root, out)).toBe(true);
-
-      await mkdir(out);
-      await writeFile(join(out, 'index.html'), 'built');
-      const past = new Date(Date.now() - 60_000);
-      await utimes(join(root, 'index.html'), past, past);
-      await utimes(join(root, 'src', 'app', 'app.tsx'), past, past);
-      expect(await buildIsStale(root, out)).toBe(false);
-
-      // A test file is not part of the build.
-      await writeFile(join(root, 'src', 'app', 'app.test.tsx'), 'test');
-      expect(await buildIsStale(root, out)).toBe(false);
-
-      await writeFile(join(root, 'src', 'app', 'app.tsx'), 'export const changed = 1');
-      const future = new Date(Date.now() + 60_000);
-      await utimes(join(root, 'src', 'app', 'app.tsx'), future, future);
-      expect(await buildIsStale(root, out)).toBe(true);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
   });
 });

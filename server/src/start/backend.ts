@@ -1,0 +1,104 @@
+import type { Hono } from 'hono';
+import { API_PREFIX } from '../../../src/api/contract';
+import { createAnalyser } from '../analysis/analyse';
+import { ensureInitialKey } from '../auth/keys';
+import { createApp } from '../app';
+import type { ServerConfig } from '../config';
+import { startFixtureServer } from '../demo/fixture-server';
+import { seedDemo } from '../demo/seed';
+import { normaliseUpstreamUrl } from '../proxy';
+import { openDatabase } from '../storage/database';
+import { createSqliteStorage } from '../storage/sqlite-storage';
+import { signInMessage } from './key-banner';
+import { consoleLogger } from './logger';
+import type { Logger } from './logger';
+
+export interface Backend {
+  /** The API app; null in proxy mode, where the web app forwards to `config.upstreamUrl`. */
+  api: Hono | null;
+  /** Prints how to sign in, once the server listens at `origin`. */
+  announce(origin: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, starts the demo pages when asked, and builds the API app; in proxy mode
+ * none of that: the deployment behind UPSTREAM_URL has its own.
+ */
+export async function createBackend(
+  config: ServerConfig,
+  options: { log?: Logger } = {},
+): Promise<Backend> {
+  const log = options.log ?? consoleLogger;
+
+  if (config.upstreamUrl) {
+    const upstream = normaliseUpstreamUrl(config.upstreamUrl);
+    return {
+      api: null,
+      announce: (origin) => {
+        log.info(`Proxy mode: ${origin}${API_PREFIX} forwards to ${upstream}${API_PREFIX}; no local database.`);
+        log.info(`Sign in with your deployment's API key at ${origin}/settings`);
+      },
+      close: async () => {},
+    };
+  }
+
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((error: unknown) => log.error(`Shutdown: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  };
+
+  try {
+    const storage = createSqliteStorage(openDatabase(config.dbFile));
+    closers.push(() => storage.close());
+
+    let hostMap: Record<string, string> | undefined;
+    let demoUrls: string[] = [];
+    if (config.demo) {
+      const port = config.demoPort;
+      try {
+        const fixtures = await startFixtureServer({ port });
+        closers.push(() => fixtures.close());
+        hostMap = fixtures.hostMap;
+        demoUrls = fixtures.urls;
+        log.info(`Demo pages: ${Object.keys(fixtures.hostMap).join(', ')} on 127.0.0.1:${fixtures.port}`);
+      } catch (error) {
+        // Everything else works without the demo pages; say what is missing and how to fix it.
+        const code = (error as NodeJS.ErrnoException).code;
+        log.error(
+          code === 'EADDRINUSE'
+            ? `Demo pages not served: port ${port} is in use. Set DEMO_PORT to a free port, or DEMO=false.`
+            : `Demo pages not served: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+
+    // Names pinned to the demo server are trusted by the address guard; nothing else is.
+    const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) });
+
+    if (demoUrls.length > 0 && (await storage.countReports()) === 0) {
+      const started = Date.now();
+      log.info(`Demo data: analysing ${demoUrls.length} demo pages…`);
+      const outcome = await seedDemo(storage, analyser, demoUrls);
+      const projects = new Set(outcome.created.map((report) => report.project)).size;
+      log.info(
+        `Demo data: ${outcome.created.length} reports in ${projects} projects, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
+      for (const { url, reason } of outcome.failed) log.error(`Demo page ${url} not analysed: ${reason}`);
+    }
+
+    const initialKey = await ensureInitialKey(storage, config);
+    const api = createApp({ storage, config, analyser });
+
+    return {
+      api,
+      announce: (origin) => log.info(signInMessage(origin, initialKey, config.apiKeys.length > 0)),
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
