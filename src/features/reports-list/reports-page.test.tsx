@@ -378,6 +378,33 @@ describe('Reports: paging', () => {
     }
   });
 
+  it('renders every row at once on Back, which may restore a scroll position anywhere on the page', async () => {
+    // A window of 400 px shows 10 rows at most. The rows below the first screenful are brought up to
+    // date after a paint; holding that paint back shows which rows each kind of move renders at once.
+    const height = window.innerHeight;
+    window.innerHeight = 400;
+    try {
+      await withReports(twelve);
+      const page = renderReports('/reports?per_page=25');
+      await waitFor(() => expect(page.urls()).toEqual([...twelve].reverse()));
+      vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+
+      // A new view (here a sort) starts at the top of the page: its first screenful first.
+      await page.user.selectOptions(page.control('Order'), 'Ascending');
+      await waitFor(() => expect(page.urls().slice(0, 10)).toEqual(twelve.slice(0, 10)));
+      expect(page.urls().slice(10)).toEqual([twelve[1], twelve[0]]);
+      expect(page.table()).toHaveAttribute('aria-busy', 'true');
+
+      // Back: every row of the view it returns to, in the same render, and nothing left to fill in.
+      await act(() => page.router.navigate(-1));
+      expect(page.search()).toBe('?per_page=25');
+      expect(page.urls()).toEqual([...twelve].reverse());
+      expect(page.table()).not.toHaveAttribute('aria-busy');
+    } finally {
+      window.innerHeight = height;
+    }
+  });
+
   it('cancels the request of a view that was left before it answered', async () => {
     await withReports(twelve);
     const aborted: string[] = [];
