@@ -72,34 +72,6 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
-  {
-    version: 2,
-    name: 'trigram full-text index of report URLs',
-    sql: `
-      -- The search form of each URL (already case-folded by searchForm(), so the tokenizer
-      -- folds nothing and removes no diacritics), indexed by trigram: a search of three or more
-      -- characters is a phrase of trigrams, which matches exactly the URLs containing it.
-      -- External content: the text stays in reports.url_search; triggers keep the index in step
-      -- with every write, whichever connection or statement makes it.
-      CREATE VIRTUAL TABLE reports_fts USING fts5(
-        url_search, content = 'reports', content_rowid = 'id', tokenize = 'trigram case_sensitive 1'
-      );
-      INSERT INTO reports_fts (reports_fts) VALUES ('rebuild');
-      CREATE TRIGGER reports_fts_insert AFTER INSERT ON reports BEGIN
-        INSERT INTO reports_fts (rowid, url_search) VALUES (new.id, new.url_search);
-      END;
-      CREATE TRIGGER reports_fts_delete AFTER DELETE ON reports BEGIN
-        INSERT INTO reports_fts (reports_fts, rowid, url_search) VALUES ('delete', old.id, old.url_search);
-      END;
-      CREATE TRIGGER reports_fts_update AFTER UPDATE OF url_search ON reports BEGIN
-        INSERT INTO reports_fts (reports_fts, rowid, url_search) VALUES ('delete', old.id, old.url_search);
-        INSERT INTO reports_fts (rowid, url_search) VALUES (new.id, new.url_search);
-      END;
-      -- Searches of one or two characters, and searches most URLs match, test every URL with
-      -- instr(): this narrow covering index is what they read instead of the whole rows.
-      CREATE INDEX reports_search ON reports (url_search, result, project);
-    `,
-  },
 ];
 
 function migrate(db: Db): void {

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../routes/test-app';
 import { MIGRATIONS, openDatabase, type Db } from './database';
-import { createSqliteStorage, type SqliteStorageOptions } from './sqlite-storage';
+import { createSqliteStorage } from './sqlite-storage';
 import { projectFromUrl, searchForm, toTimestamp } from './text';
 
 const dirs: string[] = [];
@@ -204,12 +203,6 @@ describe('search', () => {
     ['result', 'r.result'],
   ] as const;
 
-  // Each search under test.
-  const SETUPS = [
-    ['in-memory index', { search: 'index' }],
-    ['FTS5', { search: 'fts5' }],
-  ] as const satisfies readonly (readonly [string, SqliteStorageOptions])[];
-
   /** The same search answered by SQL alone, the slow and obviously right way. */
   function bruteForce(db: Db, q: { search: string; project?: string; result?: string; sortBy: string; sort: 'asc' | 'desc'; limit: number; offset: number }) {
     const column = SORTS.find(([key]) => key === q.sortBy)?.[1] ?? 'r.id';
@@ -226,9 +219,9 @@ describe('search', () => {
     };
   }
 
-  it.each(SETUPS)('answers exactly as SQL would, through a random mix of stores, refreshes and deletes (%s)', async (_name, options) => {
+  it('answers exactly as SQL would, through a random mix of stores, refreshes and deletes', async () => {
     const db = openDatabase(':memory:');
-    const storage = createSqliteStorage(db, options);
+    const storage = createSqliteStorage(db);
     let seed = 11;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
@@ -273,8 +266,8 @@ describe('search', () => {
     await storage.close();
   });
 
-  it.each(SETUPS)('never matches across the end of one URL and the start of the next (%s)', async (_name, options) => {
-    const storage = createSqliteStorage(openDatabase(':memory:'), options);
+  it('never matches across the end of one URL and the start of the next', async () => {
+    const storage = createSqliteStorage(openDatabase(':memory:'));
     for (const url of ['https://a.example/ends-with-x', 'https://b.example/', 'https://c.example/x']) {
       await storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     }
@@ -289,10 +282,31 @@ describe('search', () => {
     await storage.close();
   });
 
-  it.each(SETUPS)('sees reports written through another connection to the same file (%s)', async (_name, options) => {
+  it('folds case but not diacritics or spellings, and takes quotes and NUL literally', async () => {
+    const storage = createSqliteStorage(openDatabase(':memory:'));
+    const urls = ['https://a.example/Größe', 'https://b.example/grosse', 'https://c.example/é', 'https://d.example/say-"hi"', 'https://e.example/a*b OR c'];
+    for (const url of urls) {
+      await storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    }
+    const search = async (text: string) =>
+      (await storage.listReports({ search: text, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.url);
+    expect(await search('GRÖßE')).toEqual([urls[0]]);
+    // As searchForm() has it: upper-case SS is not ß, and e is not é.
+    expect(await search('GRÖSSE')).toEqual([]);
+    expect(await search('grosse')).toEqual([urls[1]]);
+    expect(await search('e/é')).toEqual([urls[2]]);
+    expect(await search('É')).toEqual([urls[2]]);
+    expect(await search('c.example/e')).toEqual([]);
+    expect(await search('-"hi"')).toEqual([urls[3]]);
+    expect(await search('a*b OR')).toEqual([urls[4]]);
+    expect(await search('exa\u0000mple')).toEqual([]);
+    await storage.close();
+  });
+
+  it('sees reports written through another connection to the same file', async () => {
     const file = path.join(tempDir(), 'reports.db');
-    const a = createSqliteStorage(openDatabase(file), options);
-    const b = createSqliteStorage(openDatabase(file), options);
+    const a = createSqliteStorage(openDatabase(file));
+    const b = createSqliteStorage(openDatabase(file));
     const add = (storage: typeof a, url: string) =>
       storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     const search = async (storage: typeof a, text: string) =>
@@ -307,9 +321,9 @@ describe('search', () => {
     await b.close();
   });
 
-  it.each(SETUPS)('does not show a report whose surrounding transaction was rolled back (%s)', async (_name, options) => {
+  it('does not show a report whose surrounding transaction was rolled back', async () => {
     const db = openDatabase(':memory:');
-    const storage = createSqliteStorage(db, options);
+    const storage = createSqliteStorage(db);
     const add = (url: string) => storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     await add('https://kept.example/shop');
     expect((await storage.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
@@ -322,61 +336,6 @@ describe('search', () => {
     const page = await storage.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 });
     expect(page.items.map((r) => r.url)).toEqual(['https://kept.example/shop']);
     await storage.close();
-  });
-
-  describe('by FTS5', () => {
-    const add = (storage: ReturnType<typeof createSqliteStorage>, url: string) =>
-      storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
-    const urlsFound = async (storage: ReturnType<typeof createSqliteStorage>, text: string) =>
-      (await storage.listReports({ search: text, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.url);
-
-    it('folds case but not diacritics or spellings, and takes quotes, NUL and FTS syntax literally', async () => {
-      const storage = createSqliteStorage(openDatabase(':memory:'), { search: 'fts5' });
-      const urls = ['https://a.example/Größe', 'https://b.example/grosse', 'https://c.example/é', 'https://d.example/say-"hi"', 'https://e.example/a*b OR c'];
-      for (const url of urls) await add(storage, url);
-      expect(await urlsFound(storage, 'GRÖßE')).toEqual([urls[0]]);
-      expect(await urlsFound(storage, 'größe')).toEqual([urls[0]]);
-      // As searchForm() has it: upper-case SS is not ß.
-      expect(await urlsFound(storage, 'GRÖSSE')).toEqual([]);
-      expect(await urlsFound(storage, 'grosse')).toEqual([urls[1]]);
-      expect(await urlsFound(storage, 'e/é')).toEqual([urls[2]]);
-      expect(await urlsFound(storage, 'É')).toEqual([urls[2]]);
-      expect(await urlsFound(storage, '-"hi"')).toEqual([urls[3]]);
-      expect(await urlsFound(storage, '"hi')).toEqual([urls[3]]);
-      expect(await urlsFound(storage, 'a*b OR')).toEqual([urls[4]]);
-      expect(await urlsFound(storage, 'b OR c')).toEqual([urls[4]]);
-      expect(await urlsFound(storage, 'exa\u0000mple')).toEqual([]);
-      await storage.close();
-    });
-
-    it('indexes the reports of a database from before the index, when it opens it', async () => {
-      const file = path.join(tempDir(), 'reports.db');
-      const old = new Database(file);
-      old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-      const first = MIGRATIONS[0];
-      if (!first) throw new Error('no migrations');
-      old.exec(first.sql);
-      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(first.version, first.name, 'before');
-      const insert = old.prepare(
-        `INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at)
-         VALUES (?, ?, ?, 0, 'good', 90, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`,
-      );
-      const urls = ['https://one.example/Größe', 'https://two.example/shop', 'https://three.example/Shop/x'];
-      for (const url of urls) insert.run(url, searchForm(url), projectFromUrl(url));
-      old.close();
-
-      const db = openDatabase(file);
-      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
-      const storage = createSqliteStorage(db, { search: 'fts5' });
-      expect(await urlsFound(storage, 'SHOP')).toEqual([urls[1], urls[2]]);
-      expect(await urlsFound(storage, 'gRÖße')).toEqual([urls[0]]);
-      await storage.deleteReport(2);
-      await add(storage, 'https://four.example/shop');
-      expect(await urlsFound(storage, 'shop')).toEqual([urls[2], 'https://four.example/shop']);
-      // Throws SQLITE_CORRUPT_VTAB if the index and the reports differ.
-      db.prepare("INSERT INTO reports_fts (reports_fts, rank) VALUES ('integrity-check', 1)").run();
-      await storage.close();
-    });
   });
 
   describe('built in the background after opening', () => {
@@ -422,17 +381,6 @@ describe('search', () => {
       }
     }
     const late = (url: string) => ({ url, project: projectFromUrl(url), privacy: 0 as const, passwordHash: null, ...BAD, now: new Date('2026-03-01T00:00:00Z') });
-
-    it('answers as SQL would by FTS5 too, before and after writes', async () => {
-      const db = openDatabase(filledFile());
-      const storage = createSqliteStorage(db, { search: 'fts5' });
-      await expectSqlAnswers(storage, db);
-      await storage.createReport(late('https://late.example/shop/1'));
-      await storage.deleteReport(3);
-      await storage.updateReport(6, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
-      await expectSqlAnswers(storage, db);
-      await storage.close();
-    });
 
     it('is ready before the first search asks for it', async () => {
       const db = openDatabase(filledFile());

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Privacy, Result } from '../../../src/api/contract';
 import type { Db } from './database';
-import { createFtsSearch, reportFilters } from './search-fts';
 import { createSearchIndex } from './search-index';
 import { searchForm, toTimestamp } from './text';
 import type {
@@ -68,19 +67,14 @@ export interface SqliteStorage extends Storage {
 export interface SqliteStorageOptions {
   /** Reports the search copy reads per turn of the event loop while it is built; tests lower it. */
   searchChunkRows?: number;
-  /**
-   * Which search to use while the two are compared (issue item: FTS5 trigram vs. the in-memory
-   * index); only one of them stays.
-   */
-  search?: 'index' | 'fts5';
 }
 
 /** The SQLite implementation of Storage over a database from openDatabase(). */
 export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}): SqliteStorage {
-  const searchIndex = options.search === 'fts5' ? null : createSearchIndex(db, { chunkRows: options.searchChunkRows });
+  const searchIndex = createSearchIndex(db, { chunkRows: options.searchChunkRows });
   // A server opening a large database builds the search copy while it waits for its first
   // requests, instead of making the first search wait ~0.5 s per 100,000 reports.
-  searchIndex?.warmUp();
+  searchIndex.warmUp();
   const statements = {
     getReport: db.prepare<[number], ReportRow>(
       `SELECT ${REPORT_COLUMNS} FROM reports r LEFT JOIN report_results rr ON rr.report_id = r.id WHERE r.id = ?`,
@@ -139,8 +133,6 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     return statement<number>(sql).pluck();
   }
 
-  const ftsSearch = createFtsSearch(db, statement);
-
   function toReport(row: ReportRow): ReportRecord {
     return {
       id: row.id,
@@ -169,23 +161,31 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
 
   const listReports = db.transaction((query: ReportListQuery): Page<ReportRecord> => {
     if (query.search) {
-      const search = { ...query, search: searchForm(query.search) };
-      const { ids, total } = searchIndex ? searchIndex.query(search) : ftsSearch.query(search);
+      const { ids, total } = searchIndex.query({ ...query, search: searchForm(query.search) });
       return { items: readPage(ids), total };
     }
-    const { conditions: where, params } = reportFilters(query);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.project !== undefined) {
+      where.push('r.project = ?');
+      params.push(query.project);
+    }
+    if (query.result !== undefined) {
+      where.push('r.result = ?');
+      params.push(query.result);
+    }
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const total = pluck(`SELECT count(*) FROM reports r ${whereSql}`).get(params) ?? 0;
+    const total = pluck(`SELECT count(*) FROM reports r ${whereSql}`).get(...params) ?? 0;
     if (query.offset >= total) return { items: [], total };
     const column = REPORT_SORT_COLUMNS[query.sortBy];
     const direction = DIRECTIONS[query.sort];
     const orderSql = column === 'id' ? `r.id ${direction}` : `r.${column} ${direction}, r.id ${direction}`;
     // Ids first, from a covering index, so a deep page skips its offset over index entries only.
-    const ids = pluck(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT @limit OFFSET @offset`).all({
+    const ids = pluck(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`).all(
       ...params,
-      limit: query.limit,
-      offset: query.offset,
-    });
+      query.limit,
+      query.offset,
+    );
     return { items: readPage(ids), total };
   });
 
@@ -265,7 +265,6 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
   // Inside a caller's own transaction the write may still be rolled back, so the search index
   // is not told about it but reads the database again once asked.
   function afterCommit(update: () => void): void {
-    if (!searchIndex) return;
     if (db.inTransaction) searchIndex.invalidate();
     else update();
   }
@@ -287,33 +286,33 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     getReport: async (id) => readReport(id),
     createReport: async (report) => {
       const created = createReport.immediate(report);
-      afterCommit(() => searchIndex?.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }));
+      afterCommit(() => searchIndex.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }));
       return created;
     },
     updateReport: async (id, changes) => {
       const updated = updateReport.immediate(id, changes);
-      if (updated && changes.analysis) afterCommit(() => searchIndex?.reanalysed(id, updated.result));
+      if (updated && changes.analysis) afterCommit(() => searchIndex.reanalysed(id, updated.result));
       return updated;
     },
     deleteReport: async (id) => {
       const deleted = deleteReport.immediate(id);
-      if (deleted) afterCommit(() => searchIndex?.removed([id]));
+      if (deleted) afterCommit(() => searchIndex.removed([id]));
       return deleted;
     },
     countReports: async () => statements.countReports.get() ?? 0,
     listProjects: async (query) => listProjects.deferred(query),
     deleteProject: async (project) => {
       const count = deleteProject.immediate(project);
-      if (count > 0) searchIndex?.invalidate();
+      if (count > 0) searchIndex.invalidate();
       return count;
     },
     createApiKey: async (key) => createApiKey.immediate(key),
     listApiKeys: async () => statements.listKeys.all().map(toApiKey),
     activeApiKeyHashes: async () => statements.activeKeys.all(),
     revokeApiKey: async (id, now) => statements.revokeKey.run(toTimestamp(now), id).changes > 0,
-    searchWarmedUp: () => searchIndex?.whenWarm() ?? Promise.resolve(),
+    searchWarmedUp: () => searchIndex.whenWarm(),
     close: async () => {
-      searchIndex?.stop();
+      searchIndex.stop();
       db.close();
     },
   };
