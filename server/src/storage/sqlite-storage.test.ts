@@ -282,6 +282,27 @@ describe('search', () => {
     await storage.close();
   });
 
+  it('folds case but not diacritics or spellings, and takes quotes and NUL literally', async () => {
+    const storage = createSqliteStorage(openDatabase(':memory:'));
+    const urls = ['https://a.example/Größe', 'https://b.example/grosse', 'https://c.example/é', 'https://d.example/say-"hi"', 'https://e.example/a*b OR c'];
+    for (const url of urls) {
+      await storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    }
+    const search = async (text: string) =>
+      (await storage.listReports({ search: text, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.url);
+    expect(await search('GRÖßE')).toEqual([urls[0]]);
+    // As searchForm() has it: upper-case SS is not ß, and e is not é.
+    expect(await search('GRÖSSE')).toEqual([]);
+    expect(await search('grosse')).toEqual([urls[1]]);
+    expect(await search('e/é')).toEqual([urls[2]]);
+    expect(await search('É')).toEqual([urls[2]]);
+    expect(await search('c.example/e')).toEqual([]);
+    expect(await search('-"hi"')).toEqual([urls[3]]);
+    expect(await search('a*b OR')).toEqual([urls[4]]);
+    expect(await search('exa\u0000mple')).toEqual([]);
+    await storage.close();
+  });
+
   it('sees reports written through another connection to the same file', async () => {
     const file = path.join(tempDir(), 'reports.db');
     const a = createSqliteStorage(openDatabase(file));
