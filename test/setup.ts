@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { forgetRateLimit } from '../src/api/http';
+import { forgetRateLimit } from '../src/api/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
 

@@ -3,7 +3,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { readConnection, subscribeConnection } from './connection';
 import { isApiError } from './errors';
-import { MAX_RETRY_AFTER_S } from './http';
+import { MAX_RETRY_AFTER_S } from './rate-limit';
 
 export const STALE_TIME_MS = 30_000;
 export const MAX_READ_RETRIES = 3;

@@ -1,0 +1,61 @@
+// The client's side of the service's rate limit: after a 429, what may be sent and when.
+import type { ApiError } from './errors';
+import { errorFromResponse } from './errors';
+
+/** Longer Retry-After waits are not sat out silently: the error is shown instead. */
+export const MAX_RETRY_AFTER_S = 60;
+
+// After a 429 with Retry-After the service has said when it will answer again. Until then nothing is
+// sent to it with that key, whichever query or screen asks: each request would only be refused and
+// counted too, and each query's own retry timer knows only of its own 429.
+let rateLimit: { scope: string; until: number } | null = null;
+
+/** Forgets a Retry-After still running; for tests, which each start from a fresh client. */
+export function forgetRateLimit(): void {
+  rateLimit = null;
+}
+
+export function rateLimitScope(url: URL, apiKey: string | null): string {
+  return `${url.origin}\n${apiKey?.trim() ?? ''}`;
+}
+
+export function noteRateLimit(scope: string, error: ApiError): void {
+  if (error.kind !== 'rate-limited' || error.retryAfter === null || error.retryAfter <= 0) return;
+  const until = Date.now() + error.retryAfter * 1000;
+  if (rateLimit?.scope === scope && rateLimit.until >= until) return;
+  rateLimit = { scope, until };
+}
+
+/**
+ * Holds a read until the Retry-After of an earlier 429 has run out. A write is not sent later behind
+ * the person's back, and a wait longer than reads ever sit out is not hidden behind a spinner: both
+ * fail at once with the rate-limit error and the seconds left, as the server would answer.
+ */
+export function rateLimitWaitMs(scope: string): number {
+  return rateLimit?.scope === scope ? Math.max(0, rateLimit.until - Date.now()) : 0;
+}
+
+export async function waitOutRateLimit(
+  scope: string,
+  method: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const ms = rateLimitWaitMs(scope);
+  if (ms <= 0) return;
+  if (method !== 'GET' || ms > MAX_RETRY_AFTER_S * 1000) {
+    const retryAfter = String(Math.ceil(ms / 1000));
+    throw errorFromResponse({ status: 429, headers: new Headers({ 'Retry-After': retryAfter }) }, '');
+  }
+  await new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      window.clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = window.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
