@@ -154,6 +154,32 @@ describe('startServer', () => {
     expect(after.meta.total).toBe(reports.meta.total);
   }, 60_000);
 
+  it('with the demo on, trusts the demo names on the demo port only, not for other local services', async () => {
+    const log = capture();
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-key' }, log);
+    const demoPort = /Demo pages: .* on 127\.0\.0\.1:(\d+)/.exec(log.lines.join('\n'))?.[1];
+    expect(demoPort).toBeDefined();
+    const create = (url: string) =>
+      fetch(`${server.origin}/api/v1/reports`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer demo-key', Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ url }).toString(),
+      });
+    const pagePort = new URL(pageOrigin).port;
+    for (const url of [
+      `http://shop.example:${pagePort}/`,
+      `http://SHOP.EXAMPLE.:${pagePort}/`,
+      `http://blog.example:${server.port}/`,
+    ]) {
+      const res = await create(url);
+      expect(res.status, url).toBe(422);
+      const text = await res.text();
+      expect(text, url).not.toContain('Persistence test page');
+      expect(text, url).not.toContain('Webpage Reports');
+    }
+    expect((await create(`http://shop.example:${demoPort}/`)).status).toBe(201);
+  }, 60_000);
+
   it('in proxy mode forwards to another server and opens no database', async () => {
     const backendDir = await tempDataDir();
     const backend = await start({ DATA_DIR: backendDir, DEMO: 'false', API_KEY: 'upstream-key' }, capture());
