@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +180,34 @@ describe('startServer', () => {
     }
     expect((await create(`http://shop.example:${demoPort}/`)).status).toBe(201);
   }, 60_000);
+
+  it('answers requests Node cannot parse (over-long URL or headers, a broken request line) in JSON', async () => {
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k' }, capture());
+    const longQuery = await fetch(`${server.origin}/api/v1/reports?search=${'a'.repeat(20 * 1024)}`, {
+      headers: { Authorization: 'Bearer k' },
+    });
+    const longHeader = await fetch(`${server.origin}/api/v1/reports`, {
+      headers: { Authorization: 'Bearer k', 'X-Padding': 'p'.repeat(20 * 1024) },
+    });
+    for (const res of [longQuery, longHeader]) {
+      expect(res.status).toBe(431);
+      expect(res.headers.get('Content-Type')).toBe('application/json');
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+      // The contract's shape; the client's strict schema knows only the statuses the API itself sends.
+      expect(await res.json()).toEqual({
+        message: 'The request line or headers are too large.',
+        status: 431,
+      });
+    }
+
+    const socket = connect(server.port, '127.0.0.1');
+    socket.end('GET /api/v1/reports HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ message: 'The request could not be read.', status: 400 });
+  });
 
   it('in proxy mode forwards to another server and opens no database', async () => {
     const backendDir = await tempDataDir();
