@@ -62,7 +62,7 @@ export function securityHeaders(csp: string | null): MiddlewareHandler {
 function notFoundJson(): Response {
   return new Response(JSON.stringify({ message: ERROR_MESSAGES[404], status: 404 }), {
     status: 404,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 }
 
