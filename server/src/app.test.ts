@@ -250,7 +250,7 @@ describe('CORS', () => {
     const res = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin } });
     expect(res.status).toBe(200);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
-    expect(res.headers.get('Access-Control-Expose-Headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After');
+    expect(res.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']);
     expect(res.headers.get('Vary')).toContain('Origin');
     const denied = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin }, key: 'wrong' });
     expect(denied.status).toBe(401);
