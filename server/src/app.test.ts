@@ -176,6 +176,38 @@ describe('rate limit', () => {
   });
 });
 
+describe('Cache-Control', () => {
+  it('is no-store on every answer under /api/v1: success, errors, 401, 404, 405, 413, 429 and 500', async () => {
+    const t = createTestApp({ config: { rateLimit: 8, bodyLimitBytes: 64, corsOrigins: ['https://dash.example'] } });
+    const broken = createTestApp({
+      logError: () => {},
+      analyser: async () => {
+        throw new Error('boom');
+      },
+    });
+    const answers = [
+      await t.call('GET', '/api/v1/reports'),
+      await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/' } }),
+      await t.call('POST', '/api/v1/reports', { form: {} }),
+      await t.call('GET', '/api/v1/reports/404'),
+      await t.call('GET', '/api/v1/nothing-here'),
+      await t.call('DELETE', '/api/v1/reports'),
+      await t.call('POST', '/api/v1/reports', { form: { url: `https://example.com/${'x'.repeat(100)}` } }),
+      await t.call('GET', '/api/v1/reports', { key: 'wrong' }),
+      await t.app.request('/api/v1/reports', {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://dash.example', 'Access-Control-Request-Method': 'POST' },
+      }),
+      await broken.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/' } }),
+    ];
+    let limited = await t.call('GET', '/api/v1/reports', { key: 'wrong' });
+    while (limited.status !== 429) limited = await t.call('GET', '/api/v1/reports', { key: 'wrong' });
+    answers.push(limited);
+    expect(answers.map((r) => r.status)).toEqual([200, 201, 422, 404, 404, 405, 413, 401, 204, 500, 429]);
+    for (const res of answers) expect(res.headers.get('Cache-Control'), String(res.status)).toBe('no-store');
+  });
+});
+
 describe('request body limit', () => {
   it('answers 413 for a body over BODY_LIMIT, and takes one at the limit', async () => {
     const t = createTestApp({ config: { bodyLimitBytes: 100 } });
@@ -218,7 +250,7 @@ describe('CORS', () => {
     const res = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin } });
     expect(res.status).toBe(200);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
-    expect(res.headers.get('Access-Control-Expose-Headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After');
+    expect(res.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']);
     expect(res.headers.get('Vary')).toContain('Origin');
     const denied = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin }, key: 'wrong' });
     expect(denied.status).toBe(401);
@@ -325,6 +357,42 @@ describe('form and JSON bodies', () => {
     });
     expect(xml.status).toBe(422);
     expect(Object.keys(strictValidationErrorSchema.parse(await xml.json()).message)).toEqual(['body']);
+  });
+
+  it('answers 422, not 500, for a malformed multipart body on POST, PUT and PATCH', async () => {
+    const t = createTestApp();
+    const created = strictReportEnvelope(201).parse(
+      await (await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/' } })).json(),
+    );
+    const malformed = [
+      { 'Content-Type': 'multipart/form-data; boundary=xyz', body: '--xyz\r\nContent-Disposition: form-data\r\n\r\nno end' },
+      { 'Content-Type': 'multipart/form-data', body: 'url=https://example.com/' },
+      { 'Content-Type': 'multipart/form-data; boundary=xyz', body: 'not multipart at all' },
+    ];
+    for (const [method, path] of [
+      ['POST', '/api/v1/reports'],
+      ['PUT', `/api/v1/reports/${created.data.id}`],
+      ['PATCH', `/api/v1/reports/${created.data.id}`],
+    ] as const) {
+      for (const { body, ...headers } of malformed) {
+        const res = await t.app.request(path, { method, headers: { Authorization: `Bearer ${TEST_KEY}`, ...headers }, body });
+        expect(res.status, `${method} ${headers['Content-Type']} ${body}`).toBe(422);
+        expect(strictValidationErrorSchema.parse(await res.json()).message).toEqual({
+          body: ['The request body is not valid multipart/form-data.'],
+        });
+      }
+    }
+    expect(await t.storage.countReports()).toBe(1);
+  });
+
+  it('takes a well-formed multipart body', async () => {
+    const t = createTestApp();
+    const form = new FormData();
+    form.set('url', 'https://example.com/');
+    form.set('privacy', '1');
+    const res = await t.app.request('/api/v1/reports', { method: 'POST', headers: { Authorization: `Bearer ${TEST_KEY}` }, body: form });
+    expect(res.status).toBe(201);
+    expect(strictReportEnvelope(201).parse(await res.json()).data).toMatchObject({ url: 'https://example.com/', privacy: 1 });
   });
 
   it('serves lists after writes through either body type', async () => {

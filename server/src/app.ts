@@ -43,6 +43,11 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound((c) => errorResponse(c, 404));
 
   const api = `${API_PREFIX}/*`;
+  // Every answer, errors and refusals included, is about one key's data at one moment.
+  app.use(api, async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
   if (config.corsOrigins.length > 0) app.use(api, corsFor(config.corsOrigins));
 
   app.use(api, async (c, next) => {

@@ -12,18 +12,10 @@ export interface ProxyOptions {
   logError?: (line: string) => void;
 }
 
-// Hop-by-hop headers (RFC 9110 7.6.1) belong to one connection, not to the message.
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-];
+// Hop-by-hop headers (RFC 9110 7.6.1) belong to one connection, not to the message; so does
+// Expect: Node has already answered `100-continue` to the browser, and fetch refuses the header.
+// Every Proxy-* header is for the proxy itself (see isHopByHop).
+const HOP_BY_HOP = ['connection', 'expect', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 
 // Host names the upstream, which fetch sets itself. Accept-Encoding is left to fetch because it
 // decodes the body it receives, and it cannot decode every encoding a browser accepts.
@@ -35,6 +27,12 @@ const REQUEST_DROP = new Set([...HOP_BY_HOP, 'host', 'accept-encoding', 'cookie'
 const RESPONSE_DROP = new Set([...HOP_BY_HOP, 'content-encoding', 'content-length', 'set-cookie']);
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** Whether a header must not cross the proxy: a hop-by-hop one, or one the Connection header names. */
+function dropper(fixed: Set<string>, connection: string | null): (name: string) => boolean {
+  const named = new Set((connection ?? '').split(',').map((token) => token.trim().toLowerCase()));
+  return (name) => fixed.has(name) || name.startsWith('proxy-') || named.has(name);
+}
 
 /** `https://host/prefix/` or `https://host/prefix/api/v1` -> `https://host/prefix`. */
 export function normaliseUpstreamUrl(input: string): string {
@@ -76,8 +74,9 @@ export function createProxyApp(options: ProxyOptions): Hono {
     const target = `${upstream}${incoming.pathname}${incoming.search}`;
 
     const headers = new Headers();
+    const dropRequest = dropper(REQUEST_DROP, request.headers.get('connection'));
     request.headers.forEach((value, name) => {
-      if (!REQUEST_DROP.has(name)) headers.set(name, value);
+      if (!dropRequest(name)) headers.set(name, value);
     });
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
 
@@ -106,8 +105,9 @@ export function createProxyApp(options: ProxyOptions): Hono {
     }
 
     const responseHeaders = new Headers();
+    const dropResponse = dropper(RESPONSE_DROP, answer.headers.get('connection'));
     answer.headers.forEach((value, name) => {
-      if (!RESPONSE_DROP.has(name)) responseHeaders.append(name, value);
+      if (!dropResponse(name)) responseHeaders.append(name, value);
     });
     // The proxy caches nothing; nor should anything between it and the browser, unless the upstream says so.
     if (!responseHeaders.has('cache-control')) responseHeaders.set('Cache-Control', 'no-store');

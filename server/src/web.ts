@@ -5,6 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Handler, MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
+import { secureHeaders } from 'hono/secure-headers';
 import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
 import { brotliAssets } from './brotli-assets';
 import type { ServerConfig } from './config';
@@ -26,43 +27,56 @@ export interface WebAppOptions {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const FAVICON_CACHE = 'public, max-age=86400';
 
-/** The dashboard's Content-Security-Policy. Mantine sets style attributes and injects CSS variables. */
-export function contentSecurityPolicy(connectSrc: readonly string[] = []): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    ["connect-src 'self'", ...connectSrc].join(' '),
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
+/** The dashboard's Content-Security-Policy directives. Mantine sets style attributes and injects CSS variables. */
+function cspDirectives(connectSrc: readonly string[]): Record<string, string[]> {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", ...connectSrc],
+    frameAncestors: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    objectSrc: ["'none'"],
+  };
 }
 
-/** Security headers for every response. `csp: null` leaves the policy out (Vite's dev server needs inline scripts). */
-export function securityHeaders(csp: string | null): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const headers = c.res.headers;
-    if (csp !== null) headers.set('Content-Security-Policy', csp);
-    headers.set('X-Content-Type-Options', 'nosniff');
-    headers.set('Referrer-Policy', 'no-referrer');
-    headers.set('X-Frame-Options', 'DENY');
-    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    headers.set(
-      'Permissions-Policy',
-      'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
-    );
-  };
+/** The dashboard's Content-Security-Policy as a header value, written as Hono's secureHeaders writes it. */
+export function contentSecurityPolicy(connectSrc: readonly string[] = []): string {
+  return Object.entries(cspDirectives(connectSrc))
+    .map(([name, values]) => [name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), ...values].join(' '))
+    .join('; ');
+}
+
+/**
+ * Security headers for every response, by Hono's secureHeaders. `connectSrc: null` leaves the
+ * policy out (Vite's dev server needs inline scripts). No HSTS: the server is often reached over
+ * plain HTTP on a local network, and a TLS front end in front of it knows its own policy.
+ */
+export function securityHeaders(connectSrc: readonly string[] | null): MiddlewareHandler {
+  return secureHeaders({
+    ...(connectSrc === null ? {} : { contentSecurityPolicy: cspDirectives(connectSrc) }),
+    xFrameOptions: 'DENY',
+    strictTransportSecurity: false,
+    permissionsPolicy: {
+      accelerometer: [],
+      camera: [],
+      geolocation: [],
+      gyroscope: [],
+      magnetometer: [],
+      microphone: [],
+      payment: [],
+      usb: [],
+    },
+  });
 }
 
 function notFoundJson(): Response {
   return new Response(JSON.stringify({ message: ERROR_MESSAGES[404], status: 404 }), {
     status: 404,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 }
 
@@ -99,7 +113,7 @@ export function createWebApp(options: WebAppOptions): Hono {
   const readManifest = createManifestReader(distDir);
   const app = new Hono();
 
-  app.use(securityHeaders(contentSecurityPolicy(options.config.connectSrc)));
+  app.use(securityHeaders(options.config.connectSrc));
   app.use(compress());
   mountApi(app, options);
 

@@ -35,6 +35,18 @@ describe('classifyAddress', () => {
     ['192.0.2.10', 'reserved'],
     ['2001:db8::1', 'reserved'],
     ['not-an-address', 'reserved'],
+    ['::7f00:1', 'loopback'],
+    ['::127.0.0.1', 'loopback'],
+    ['::8.8.8.8', 'reserved'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b:1::808:808', 'reserved'],
+    ['2002:a00:1::', 'private'],
+    ['2001::1', 'reserved'],
+    ['fec0::1', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['127.1', 'reserved'],
+    ['0x7f.0.0.1', 'reserved'],
   ])('refuses %s as %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
@@ -47,6 +59,8 @@ describe('classifyAddress', () => {
     '2606:4700::1111',
     '::ffff:8.8.8.8',
     '2002:808:808::',
+    '64:ff9b::808:808',
+    '2620:4f:8000::1',
   ])('lets the public address %s through', (address) => {
     expect(classifyAddress(address)).toBeNull();
   });

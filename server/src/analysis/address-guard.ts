@@ -1,9 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Why an address must not be fetched. Classified by hand rather than with net.BlockList so the
- * user is told which kind of address was refused, and so IPv4 addresses embedded in IPv6 ones
- * (mapped, compatible, NAT64, 6to4) are judged by the IPv4 rules.
+ * Why an address must not be fetched: the ranges are ipaddr.js's, the kinds ours, so the user is
+ * told which kind of address was refused, and IPv4 addresses embedded in IPv6 ones (mapped,
+ * compatible, NAT64, 6to4) are judged by the IPv4 rules.
  */
 export type BlockedKind =
   'loopback' | 'private' | 'link-local' | 'shared' | 'unspecified' | 'metadata' | 'multicast' | 'reserved';
@@ -25,100 +26,72 @@ export function blockedMessage(kind: BlockedKind, viaRedirect: boolean): string 
   return `${subject} ${KIND_WORDS[kind]}, which this server does not fetch.`;
 }
 
-interface V4Rule {
-  base: number;
-  bits: number;
-  kind: BlockedKind;
+// ipaddr.js names the special-purpose ranges (IANA's registries); these say which kind each is.
+// A range name not listed here (a newer ipaddr.js may add some) is refused as reserved.
+const V4_KINDS: Record<string, BlockedKind | null> = {
+  unicast: null,
+  // Anycast services on the public internet.
+  as112: null,
+  amt: null,
+  unspecified: 'unspecified',
+  broadcast: 'reserved',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'shared',
+  private: 'private',
+  reserved: 'reserved',
+  benchmarking: 'reserved',
+};
+
+const V6_KINDS: Record<string, BlockedKind | null> = {
+  unicast: null,
+  amt: null,
+  as112v6: null,
+  unspecified: 'unspecified',
+  linkLocal: 'link-local',
+  multicast: 'multicast',
+  loopback: 'loopback',
+  uniqueLocal: 'private',
+};
+
+const METADATA_V4 = ipaddr.IPv4.parse('169.254.169.254');
+const METADATA_V6 = ipaddr.IPv6.parse('fd00:ec2::254');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parse('64:ff9b::');
+const GLOBAL_UNICAST = ipaddr.IPv6.parse('2000::');
+
+function classifyV4(ip: ipaddr.IPv4): BlockedKind | null {
+  // The metadata address sits inside link-local and must be named as such.
+  if (ip.match(METADATA_V4, 32)) return 'metadata';
+  const kind = V4_KINDS[ip.range()];
+  return kind === undefined ? 'reserved' : kind;
 }
 
-function v4(text: string): number {
-  const parts = text.split('.').map(Number);
-  return (((parts[0] ?? 0) << 24) | ((parts[1] ?? 0) << 16) | ((parts[2] ?? 0) << 8) | (parts[3] ?? 0)) >>> 0;
+/** The IPv4 address carried in two 16-bit groups of an IPv6 address, starting at `at`. */
+function embeddedV4(ip: ipaddr.IPv6, at: number): ipaddr.IPv4 {
+  const hi = ip.parts[at] ?? 0;
+  const lo = ip.parts[at + 1] ?? 0;
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
-// Order matters: the metadata address sits inside link-local and must be named as such.
-const V4_RULES: V4Rule[] = [
-  { base: v4('169.254.169.254'), bits: 32, kind: 'metadata' },
-  { base: v4('0.0.0.0'), bits: 8, kind: 'unspecified' },
-  { base: v4('10.0.0.0'), bits: 8, kind: 'private' },
-  { base: v4('100.64.0.0'), bits: 10, kind: 'shared' },
-  { base: v4('127.0.0.0'), bits: 8, kind: 'loopback' },
-  { base: v4('169.254.0.0'), bits: 16, kind: 'link-local' },
-  { base: v4('172.16.0.0'), bits: 12, kind: 'private' },
-  { base: v4('192.0.0.0'), bits: 24, kind: 'reserved' },
-  { base: v4('192.0.2.0'), bits: 24, kind: 'reserved' },
-  { base: v4('192.88.99.0'), bits: 24, kind: 'reserved' },
-  { base: v4('192.168.0.0'), bits: 16, kind: 'private' },
-  { base: v4('198.18.0.0'), bits: 15, kind: 'reserved' },
-  { base: v4('198.51.100.0'), bits: 24, kind: 'reserved' },
-  { base: v4('203.0.113.0'), bits: 24, kind: 'reserved' },
-  { base: v4('224.0.0.0'), bits: 4, kind: 'multicast' },
-  { base: v4('240.0.0.0'), bits: 4, kind: 'reserved' },
-];
-
-function classifyV4(value: number): BlockedKind | null {
-  for (const rule of V4_RULES) {
-    const mask = rule.bits === 0 ? 0 : (0xffffffff << (32 - rule.bits)) >>> 0;
-    if ((value & mask) >>> 0 === (rule.base & mask) >>> 0) return rule.kind;
+function classifyV6(ip: ipaddr.IPv6): BlockedKind | null {
+  if (ip.match(METADATA_V6, 128)) return 'metadata';
+  const range = ip.range();
+  // Addresses that carry an IPv4 one reach it, so the IPv4 rules judge them: mapped (::ffff:0:0/96),
+  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16). The deprecated "compatible" (::/96) and the
+  // translated (::ffff:0:0:0/96) forms are no public address even when the IPv4 one is.
+  if (range === 'ipv4Mapped') return classifyV4(ip.toIPv4Address());
+  if (range === 'rfc6052' && ip.match(NAT64_WELL_KNOWN, 96)) return classifyV4(embeddedV4(ip, 6));
+  if (range === '6to4') return classifyV4(embeddedV4(ip, 1));
+  if (range === 'rfc6145') return classifyV4(embeddedV4(ip, 6)) ?? 'reserved';
+  if (range === 'unicast' && ip.parts.slice(0, 6).every((part) => part === 0)) {
+    return classifyV4(embeddedV4(ip, 6)) ?? 'reserved';
   }
-  return null;
-}
-
-/** Eight 16-bit groups of an IPv6 address (zone id dropped, embedded dotted IPv4 accepted). */
-function parseV6(text: string): number[] | null {
-  let input = text.replace(/%.*$/, '');
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(input);
-  if (dotted?.[1]) {
-    if (!isIPv4(dotted[1])) return null;
-    const n = v4(dotted[1]);
-    tail.push(n >>> 16, n & 0xffff);
-    input = input.slice(0, -dotted[1].length);
-    if (input.endsWith(':') && !input.endsWith('::')) input = input.slice(0, -1);
-  }
-  const halves = input.split('::');
-  if (halves.length > 2) return null;
-  const toGroups = (part: string | undefined) =>
-    part
-      ? part
-          .split(':')
-          .filter((g) => g !== '')
-          .map((g) => Number.parseInt(g, 16))
-      : [];
-  const head = toGroups(halves[0]);
-  const rest = halves.length === 2 ? toGroups(halves[1]) : [];
-  const known = head.length + rest.length + tail.length;
-  if (halves.length === 1 && known !== 8) return null;
-  if (known > 8) return null;
-  const groups = [...head, ...Array<number>(8 - known).fill(0), ...rest, ...tail];
-  return groups.some((g) => Number.isNaN(g) || g < 0 || g > 0xffff) ? null : groups;
-}
-
-function classifyV6(groups: number[]): BlockedKind | null {
-  const g = (i: number) => groups[i] ?? 0;
-  const embeddedV4 = (hi: number, lo: number) => ((g(hi) << 16) | g(lo)) >>> 0;
-  const zeroUpTo = (n: number) => groups.slice(0, n).every((x) => x === 0);
-
-  if (groups.every((x) => x === 0)) return 'unspecified';
-  if (zeroUpTo(7) && g(7) === 1) return 'loopback';
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (the deprecated "compatible" form) carry an IPv4 address.
-  if (zeroUpTo(5) && g(5) === 0xffff) return classifyV4(embeddedV4(6, 7));
-  if (zeroUpTo(6)) return classifyV4(embeddedV4(6, 7)) ?? 'reserved';
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the embedded IPv4 address.
-  if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((x) => x === 0)) {
-    return classifyV4(embeddedV4(6, 7));
-  }
-  if (g(0) === 0x2002) return classifyV4(embeddedV4(1, 2));
-  if (g(0) === 0xfd00 && g(1) === 0x0ec2 && groups.slice(2, 7).every((x) => x === 0) && g(7) === 0x254) {
-    return 'metadata';
-  }
-  if ((g(0) & 0xfe00) === 0xfc00) return 'private';
-  if ((g(0) & 0xffc0) === 0xfe80) return 'link-local';
-  if ((g(0) & 0xff00) === 0xff00) return 'multicast';
-  if (g(0) === 0x2001 && g(1) === 0x0db8) return 'reserved';
+  const kind = V6_KINDS[range];
+  if (kind === undefined) return 'reserved';
+  if (kind !== null) return kind;
   // Everything outside 2000::/3, the global unicast range, is not a public internet host.
-  if ((g(0) & 0xe000) !== 0x2000) return 'reserved';
-  return null;
+  return ip.match(GLOBAL_UNICAST, 3) ? null : 'reserved';
 }
 
 /** Strips the brackets URL.hostname keeps around IPv6 literals. */
@@ -133,10 +106,17 @@ export function unbracket(host: string): string {
  */
 export function classifyAddress(address: string): BlockedKind | null {
   const ip = unbracket(address);
-  if (isIPv4(ip)) return classifyV4(v4(ip));
+  // node:net is strict where ipaddr.js is lenient (it takes `127.1` and `0x7f.0.0.1` too).
+  if (isIPv4(ip)) return classifyV4(ipaddr.IPv4.parse(ip));
   if (isIPv6(ip)) {
-    const groups = parseV6(ip);
-    return groups ? classifyV6(groups) : 'reserved';
+    try {
+      // ipaddr.js reads any dotted tail as IPv4-mapped (`::8.8.8.8` as `::ffff:8.8.8.8`); the URL
+      // parser's canonical form writes every group in hex, so the address is read as written.
+      const canonical = unbracket(new URL(`http://[${ip.replace(/%.*$/, '')}]/`).hostname);
+      return classifyV6(ipaddr.IPv6.parse(canonical));
+    } catch {
+      return 'reserved';
+    }
   }
   return 'reserved';
 }

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { AnalysisError } from './analysis-error';
 import { unbracket } from './address-guard';
+import { effectivePort, normaliseUrlHost } from './host-name';
 import type { ResolveHost, ResolvedAddress } from './resolve';
 
 export const DEFAULT_USER_AGENT = 'WebpageReportBot/1.0 (+reference server)';
@@ -241,7 +242,7 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
 
   let url: URL;
   try {
-    url = new URL(startUrl);
+    url = normaliseUrlHost(startUrl);
   } catch {
     clearTimeout(timer);
     throw new AnalysisError('The URL is not a valid address.');
@@ -255,7 +256,9 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
             : 'Only http and https pages can be analysed.',
         );
       }
-      const resolved = await withDeadline(options.resolve(url.hostname, redirects.length > 0));
+      const resolved = await withDeadline(
+        options.resolve(url.hostname, effectivePort(url), redirects.length > 0),
+      );
       const res = await withDeadline(sendRequest(url, resolved, options, signal));
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
@@ -268,7 +271,7 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
         }
         let next: URL;
         try {
-          next = new URL(location, url);
+          next = normaliseUrlHost(new URL(location, url));
         } catch {
           throw new AnalysisError('The page redirects to an address that is not a valid URL.');
         }

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { AnalysisError } from './analysis-error';
-import { blockedMessage, classifyAddress, unbracket } from './address-guard';
+import { blockedMessage, classifyAddress } from './address-guard';
+import { normaliseHost } from './host-name';
 
 export interface ResolvedAddress {
   address: string;
@@ -15,13 +16,19 @@ export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
  * The one place a host name becomes an address the fetcher may connect to. It either returns
  * an address that has passed the guard or throws an AnalysisError; the fetcher then connects
  * to exactly that address, so a second DNS answer can never slip in between check and connect.
- * `viaRedirect` only changes the wording of the refusal.
+ * `port` is the one the connection will use (80/443 when the URL names none): a pin may hold
+ * for one port only. `viaRedirect` only changes the wording of the refusal.
  */
-export type ResolveHost = (hostname: string, viaRedirect: boolean) => Promise<ResolvedAddress>;
+export type ResolveHost = (hostname: string, port: number, viaRedirect: boolean) => Promise<ResolvedAddress>;
 
 export interface ResolverOptions {
   allowPrivate: boolean;
-  /** Pinned names, trusted as they are (tests and the demo map names to loopback this way). */
+  /**
+   * Pinned names, trusted as they are. A key `name:port` pins the name for that port only (the
+   * demo sites: their names must not reach any other local service); a bare `name` pins it on
+   * every port, which only tests use. Read at each lookup, so removing an entry revokes the pin
+   * (the demo server does so when it stops). On any other port a pinned name is an ordinary name.
+   */
   hostMap?: Record<string, string>;
   lookupAll?: LookupAll;
 }
@@ -35,9 +42,14 @@ function familyOf(address: string): 4 | 6 {
   return isIP(address) === 6 ? 6 : 4;
 }
 
-/** Lower-case, without IPv6 brackets and without the trailing dot of a fully qualified name. */
-export function normaliseHost(hostname: string): string {
-  return unbracket(hostname.toLowerCase()).replace(/\.$/, '');
+/** `name` or `name:port` (a hostMap key) -> the normalised name and the port, null for any port. */
+function parsePinKey(key: string): { host: string; port: number | null } {
+  const match = /^(.*):(\d{1,5})$/.exec(key);
+  // A bare IPv6 literal also ends in `:digits`; only a bracketed one can carry a port.
+  if (match?.[1] && (!match[1].includes(':') || match[1].endsWith(']'))) {
+    return { host: normaliseHost(match[1]), port: Number(match[2]) };
+  }
+  return { host: normaliseHost(key), port: null };
 }
 
 function lookupFailure(hostname: string, error: unknown): AnalysisError {
@@ -51,11 +63,17 @@ function lookupFailure(hostname: string, error: unknown): AnalysisError {
 }
 
 export function createResolver(options: ResolverOptions): ResolveHost {
-  const pinned = new Map<string, string>();
-  for (const [name, address] of Object.entries(options.hostMap ?? {})) {
+  const hostMap = options.hostMap ?? {};
+  for (const [name, address] of Object.entries(hostMap)) {
     if (isIP(address) === 0) throw new TypeError(`hostMap entry for ${name} is not an IP address.`);
-    pinned.set(normaliseHost(name), address);
   }
+  const pinFor = (host: string, port: number): string | undefined => {
+    for (const [key, address] of Object.entries(hostMap)) {
+      const pin = parsePinKey(key);
+      if (pin.host === host && (pin.port === null || pin.port === port) && isIP(address) !== 0) return address;
+    }
+    return undefined;
+  };
   const lookupAll = options.lookupAll ?? systemLookupAll;
 
   const check = (address: string, viaRedirect: boolean) => {
@@ -64,9 +82,9 @@ export function createResolver(options: ResolverOptions): ResolveHost {
     if (kind) throw new AnalysisError(blockedMessage(kind, viaRedirect));
   };
 
-  return async (hostname, viaRedirect) => {
+  return async (hostname, port, viaRedirect) => {
     const host = normaliseHost(hostname);
-    const pin = pinned.get(host);
+    const pin = pinFor(host, port);
     if (pin) return { address: pin, family: familyOf(pin) };
     if (isIP(host) !== 0) {
       check(host, viaRedirect);

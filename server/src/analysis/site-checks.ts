@@ -3,6 +3,7 @@ import { AnalysisError } from './analysis-error';
 import { makeCheck } from './check';
 import type { Check, Problems } from './check';
 import type { FetchedPage } from './fetcher';
+import { normaliseUrlHost } from './host-name';
 import { disallowingRule, parseRobots } from './robots';
 import type { RobotsFile } from './robots';
 
@@ -67,7 +68,7 @@ async function robotsCheck(pageUrl: URL, fetchSite: FetchSiteUrl): Promise<Robot
 async function sitemapCheck(pageUrl: URL, robots: RobotsOutcome, fetchSite: FetchSiteUrl): Promise<Check> {
   const named = (robots.file?.sitemaps ?? []).flatMap((s) => {
     try {
-      const url = new URL(s, robots.url);
+      const url = normaliseUrlHost(new URL(s, robots.url));
       return url.protocol === 'http:' || url.protocol === 'https:' ? [url.href] : [];
     } catch {
       return [];

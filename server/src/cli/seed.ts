@@ -4,7 +4,7 @@ import { PRIVACY_LABELS } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
 import { loadConfig } from '../config';
 import type { ServerConfig } from '../config';
-import { DEMO_HOST_MAP, demoUrls, startFixtureServer } from '../demo/fixture-server';
+import { demoHostMap, demoUrls, startFixtureServer } from '../demo/fixture-server';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
 import { openDatabase } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
@@ -30,10 +30,13 @@ export async function runSeed(options: {
   const { storage, config, port, io } = options;
   let close: () => Promise<void> = async () => {};
   let urls: string[];
+  // The demo names are trusted on the port that serves the demo pages, and on no other.
+  let hostMap = demoHostMap(port);
   try {
     const fixtures = await startFixtureServer({ port });
     close = fixtures.close;
     urls = fixtures.urls;
+    hostMap = fixtures.hostMap;
     io.out(`Serving the demo pages on 127.0.0.1:${fixtures.port} while seeding.`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
@@ -44,7 +47,7 @@ export async function runSeed(options: {
   }
 
   try {
-    const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, hostMap: DEMO_HOST_MAP });
+    const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, hostMap });
     const { created, failed } = await seedDemo(storage, analyser, urls);
     for (const report of created) {
       const privacy = PRIVACY_LABELS[report.privacy];

@@ -102,11 +102,12 @@ describe('startFixtureServer', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
   });
 
-  it('lists demo URLs on several hosts, carrying its port, and pins every host to loopback', () => {
+  it('lists demo URLs on several hosts, carrying its port, and pins every host to loopback on that port only', () => {
     const hosts = new Set(fixtures.urls.map((u) => new URL(u).hostname));
     expect([...hosts]).toEqual(['shop.example', 'blog.example', 'docs.example', 'old-site.example']);
     expect(fixtures.urls.every((u) => new URL(u).port === String(fixtures.port))).toBe(true);
     expect(Object.values(fixtures.hostMap).every((a) => a === '127.0.0.1')).toBe(true);
+    expect(Object.keys(fixtures.hostMap)).toEqual([...hosts].map((host) => `${host}:${fixtures.port}`));
   });
 
   it('listens on a given port', async () => {

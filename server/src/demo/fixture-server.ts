@@ -53,10 +53,13 @@ export const DEMO_PAGES: [host: string, path: string][] = [
   ['old-site.example', '/contact.html'],
 ];
 
-/** Every demo host name pinned to the loopback address the fixture server listens on. */
-export const DEMO_HOST_MAP: Record<string, string> = Object.fromEntries(
-  Object.keys(DEMO_HOSTS).map((name) => [name, '127.0.0.1']),
-);
+/**
+ * Every demo host name pinned to loopback for the demo sites' own port only: on any other port
+ * the names are ordinary names, so they cannot be used to reach another local service.
+ */
+export function demoHostMap(port: number): Record<string, string> {
+  return Object.fromEntries(Object.keys(DEMO_HOSTS).map((name) => [`${name}:${port}`, '127.0.0.1']));
+}
 
 /** The demo pages' URLs for a fixture server on `port` (port 80 drops out of the URL). */
 export function demoUrls(port: number): string[] {
@@ -179,7 +182,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, fixturesDir: st
 
 export interface FixtureServer {
   port: number;
-  /** Every demo host name pinned to the loopback address the server listens on. */
+  /**
+   * Every demo host name pinned to loopback on this server's port (see demoHostMap). Emptied by
+   * `close`, so a resolver given this object trusts the names only while the sites are served.
+   */
   hostMap: Record<string, string>;
   /** The demo pages' URLs, carrying the server's port. */
   urls: string[];
@@ -209,12 +215,14 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     });
   });
   const { port } = server.address() as AddressInfo;
+  const hostMap = demoHostMap(port);
   return {
     port,
-    hostMap: { ...DEMO_HOST_MAP },
+    hostMap,
     urls: demoUrls(port),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const key of Object.keys(hostMap)) delete hostMap[key];
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -28,7 +28,12 @@ export async function readInput(c: Context): Promise<Input> {
     return parsed as Input;
   }
   if (/^multipart\/form-data\b/i.test(contentType)) {
-    const form = await c.req.parseBody();
+    let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw new ValidationError({ body: ['The request body is not valid multipart/form-data.'] });
+    }
     return Object.fromEntries(Object.entries(form).filter(([, value]) => typeof value === 'string'));
   }
   const text = await c.req.text();

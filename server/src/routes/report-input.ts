@@ -59,6 +59,12 @@ function readUrl(value: unknown, errors: FieldErrors): string | undefined {
     errors.url = [MESSAGES.urlMax];
     return undefined;
   }
+  // The URL parser would quietly drop tabs and newlines and encode the rest; stored as given, they
+  // would be a different address from the one fetched.
+  if (/[\p{Cc}\p{Cf}\p{Z}\s]/u.test(url)) {
+    errors.url = [MESSAGES.urlFormat];
+    return undefined;
+  }
   // The scheme must be typed out in full: the URL parser would also accept `http:example.com`.
   let parsed: URL | null = null;
   try {

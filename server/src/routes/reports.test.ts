@@ -52,6 +52,17 @@ describe('POST /api/v1/reports', () => {
     expect(strictReportEnvelope(201).parse(plain).data.project).toBe('example.org');
   });
 
+  it('puts SHOP.EXAMPLE and shop.example. (trailing dot) in the one project shop.example', async () => {
+    const t = createTestApp();
+    for (const url of ['http://shop.example/', 'http://SHOP.EXAMPLE/a', 'http://shop.example./b', 'http://WWW.Shop.Example../c']) {
+      const { res, body } = await store(t, { url });
+      expect(res.status).toBe(201);
+      expect(strictReportEnvelope(201).parse(body).data).toMatchObject({ url, project: 'shop.example' });
+    }
+    const projects = await (await t.call('GET', '/api/v1/projects')).json();
+    expect(projects).toMatchObject({ data: [{ project: 'shop.example', reports: 4 }] });
+  });
+
   it('accepts a JSON body as well as a form', async () => {
     const t = createTestApp();
     const res = await t.call('POST', '/api/v1/reports', { json: { url: 'https://example.com/bad', privacy: 1 } });
@@ -87,6 +98,13 @@ describe('POST /api/v1/reports', () => {
     [{ url: 'javascript:alert(1)' }, { url: ['The url format is invalid.'] }],
     [{ url: 'http://' }, { url: ['The url format is invalid.'] }],
     [{ url: 'https://exa mple.com/' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/a b' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/a\tb' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/a\nb' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://exam\u0000ple.com/' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/\u007f' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/\u00a0x' }, { url: ['The url format is invalid.'] }],
+    [{ url: 'https://example.com/\u200bx' }, { url: ['The url format is invalid.'] }],
     [{ url: `https://example.com/${'a'.repeat(2029)}` }, { url: ['The url must not be greater than 2048 characters.'] }],
     [{ url: 'https://example.com/', privacy: '3' }, { privacy: ['The selected privacy is invalid.'] }],
     [{ url: 'https://example.com/', privacy: 'public' }, { privacy: ['The selected privacy is invalid.'] }],

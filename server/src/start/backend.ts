@@ -4,7 +4,7 @@ import { createAnalyser } from '../analysis/analyse';
 import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
 import type { ServerConfig } from '../config';
-import { startFixtureServer } from '../demo/fixture-server';
+import { DEMO_HOSTS, startFixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
 import { normaliseUpstreamUrl } from '../proxy';
 import { openDatabase } from '../storage/database';
@@ -63,7 +63,7 @@ export async function createBackend(
         closers.push(() => fixtures.close());
         hostMap = fixtures.hostMap;
         demoUrls = fixtures.urls;
-        log.info(`Demo pages: ${Object.keys(fixtures.hostMap).join(', ')} on 127.0.0.1:${fixtures.port}`);
+        log.info(`Demo pages: ${Object.keys(DEMO_HOSTS).join(', ')} on 127.0.0.1:${fixtures.port}`);
       } catch (error) {
         // Everything else works without the demo pages; say what is missing and how to fix it.
         const code = (error as NodeJS.ErrnoException).code;
@@ -75,7 +75,7 @@ export async function createBackend(
       }
     }
 
-    // Names pinned to the demo server are trusted by the address guard; nothing else is.
+    // The demo names, on the demo port only and while it serves, are trusted by the address guard; nothing else is.
     const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) });
 
     if (demoUrls.length > 0 && (await storage.countReports()) === 0) {

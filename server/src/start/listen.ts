@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../config';
+import { answerClientErrors } from '../http/client-error';
 import type { ServerConfig } from '../config';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -11,8 +12,12 @@ export function originFor(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
-/** Listens on HOST:PORT, with a clear message when the port is taken. Resolves with the bound port. */
+/**
+ * Listens on HOST:PORT, with a clear message when the port is taken; requests Node cannot parse
+ * are answered in JSON (http/client-error.ts). Resolves with the bound port.
+ */
 export async function listen(server: Server, config: Pick<ServerConfig, 'host' | 'port'>): Promise<number> {
+  answerClientErrors(server);
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error) => reject(error);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +154,60 @@ describe('startServer', () => {
     );
     expect(after.meta.total).toBe(reports.meta.total);
   }, 60_000);
+
+  it('with the demo on, trusts the demo names on the demo port only, not for other local services', async () => {
+    const log = capture();
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-key' }, log);
+    const demoPort = /Demo pages: .* on 127\.0\.0\.1:(\d+)/.exec(log.lines.join('\n'))?.[1];
+    expect(demoPort).toBeDefined();
+    const create = (url: string) =>
+      fetch(`${server.origin}/api/v1/reports`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer demo-key', Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ url }).toString(),
+      });
+    const pagePort = new URL(pageOrigin).port;
+    for (const url of [
+      `http://shop.example:${pagePort}/`,
+      `http://SHOP.EXAMPLE.:${pagePort}/`,
+      `http://blog.example:${server.port}/`,
+    ]) {
+      const res = await create(url);
+      expect(res.status, url).toBe(422);
+      const text = await res.text();
+      expect(text, url).not.toContain('Persistence test page');
+      expect(text, url).not.toContain('Webpage Reports');
+    }
+    expect((await create(`http://shop.example:${demoPort}/`)).status).toBe(201);
+  }, 60_000);
+
+  it('answers requests Node cannot parse (over-long URL or headers, a broken request line) in JSON', async () => {
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k' }, capture());
+    const longQuery = await fetch(`${server.origin}/api/v1/reports?search=${'a'.repeat(20 * 1024)}`, {
+      headers: { Authorization: 'Bearer k' },
+    });
+    const longHeader = await fetch(`${server.origin}/api/v1/reports`, {
+      headers: { Authorization: 'Bearer k', 'X-Padding': 'p'.repeat(20 * 1024) },
+    });
+    for (const res of [longQuery, longHeader]) {
+      expect(res.status).toBe(431);
+      expect(res.headers.get('Content-Type')).toBe('application/json');
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+      // The contract's shape; the client's strict schema knows only the statuses the API itself sends.
+      expect(await res.json()).toEqual({
+        message: 'The request line or headers are too large.',
+        status: 431,
+      });
+    }
+
+    const socket = connect(server.port, '127.0.0.1');
+    socket.end('GET /api/v1/reports HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ message: 'The request could not be read.', status: 400 });
+  });
 
   it('in proxy mode forwards to another server and opens no database', async () => {
     const backendDir = await tempDataDir();

@@ -1,3 +1,5 @@
+import { normaliseUrlHost } from '../analysis/host-name';
+
 /**
  * The form both stored search columns and search queries take, so that a case-insensitive
  * substring match is a plain `instr()` and works for non-ASCII letters (SQLite's own
@@ -14,10 +16,11 @@ export function toTimestamp(date: Date): string {
 }
 
 /**
- * A report's project: the URL's host name, lower-cased, without port and without a
- * leading `www.` (`https://WWW.Shop.Example.com:8443/x` -> `shop.example.com`).
+ * A report's project: the URL's host name, lower-cased, without port, without the trailing dot
+ * of a fully qualified name and without a leading `www.` (`https://WWW.Shop.Example.com.:8443/x`
+ * -> `shop.example.com`).
  */
 export function projectFromUrl(url: string): string {
-  const host = new URL(url).hostname.toLowerCase();
+  const host = normaliseUrlHost(url).hostname;
   return host.startsWith('www.') && host.length > 4 ? host.slice(4) : host;
 }
