@@ -1,5 +1,4 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { memo } from 'react';
 import type { ComponentType } from 'react';
 import { redirect } from 'react-router-dom';
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
@@ -16,13 +15,9 @@ interface PageModule {
   createLoader?: (queryClient: QueryClient) => LoaderFunction;
 }
 
-/**
- * The router renders every route's element again on each change of its state, the "loading" state
- * of a navigation included. A page takes no props: memo keeps it from rendering again for that; it
- * still renders when something it reads (location, search, queries) changes.
- */
+/** A lazily loaded page as a route: its component, and its loader built around the app's QueryClient. */
 function page(module: PageModule, queryClient: QueryClient): Pick<RouteObject, 'Component' | 'loader'> {
-  return { Component: memo(module.Component), loader: module.createLoader?.(queryClient) };
+  return { Component: module.Component, loader: module.createLoader?.(queryClient) };
 }
 
 function handle(title: string): RouteHandle {
@@ -57,7 +52,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               path: 'reports/new',
               handle: handle('New report'),
-              lazy: () => import('@/features/create-report/create-report-page').then((m) => page(m, queryClient)),
+              lazy: () =>
+                import('@/features/create-report/create-report-page').then((m) => page(m, queryClient)),
             },
             {
               path: 'reports/:id',

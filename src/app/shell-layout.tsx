@@ -1,9 +1,8 @@
 import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
-import { useRouterLinkClicks } from '@/lib/router-link-clicks';
+import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -57,12 +56,23 @@ export function sectionOf(pathname: string): string | null {
   return NAV_ITEMS.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
 }
 
-function NavLink({ item, section, drawer }: { item: NavItem; section: string | null; drawer?: boolean }) {
+function NavLink({
+  item,
+  section,
+  drawer,
+  onClick,
+}: {
+  item: NavItem;
+  section: string | null;
+  drawer?: boolean;
+  onClick?: () => void;
+}) {
   const active = section === item.to;
   return (
     <Button
-      component="a"
-      href={item.to}
+      component={Link}
+      to={item.to}
+      onClick={onClick}
       variant={active ? 'light' : 'subtle'}
       color={active ? undefined : 'gray'}
       aria-current={active ? 'page' : undefined}
@@ -79,25 +89,15 @@ interface ShellNavProps {
   navOpened: boolean;
   onToggleNav: () => void;
   loadingPage: boolean;
-  /** Navigates the clicks on the header's and the menu's links inside the app (they are plain `<a href>`). */
-  onLinkClick: (event: MouseEvent<HTMLElement>) => void;
+  /** A choice in the narrow-screen menu closes it. */
+  onNavChoice: () => void;
 }
 
-/**
- * The header and the narrow-screen menu. Memoised, with plain links: they render again when the
- * section, the menu or the spinner changes, not on every move between pages or change of a list's
- * URL (react-router's `Link` and `useMatch` would render again for each).
- */
-const ShellNav = memo(function ShellNav({
-  section,
-  navOpened,
-  onToggleNav,
-  loadingPage,
-  onLinkClick,
-}: ShellNavProps) {
+/** The header and the narrow-screen menu. */
+function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice }: ShellNavProps) {
   return (
     <>
-      <header className={classes.header} onClick={onLinkClick}>
+      <header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -109,10 +109,10 @@ const ShellNav = memo(function ShellNav({
               aria-expanded={navOpened}
               aria-controls="app-navigation"
             />
-            <a href="/" className={classes.brand}>
+            <Link to="/" className={classes.brand} onClick={onNavChoice}>
               <img src="/favicon.svg" alt="" width={28} height={28} />
               {PRODUCT_NAME}
-            </a>
+            </Link>
             <Group component="nav" aria-label="Main" gap={4} ml="lg" visibleFrom="sm">
               {NAV_ITEMS.map((item) => (
                 <NavLink key={item.to} item={item} section={section} />
@@ -127,17 +127,17 @@ const ShellNav = memo(function ShellNav({
       </header>
       {/* The narrow-screen menu exists only while open, so its links are never in the tab order hidden. */}
       {navOpened && (
-        <nav id="app-navigation" aria-label="Main" className={classes.drawer} onClick={onLinkClick}>
+        <nav id="app-navigation" aria-label="Main" className={classes.drawer}>
           <Stack gap={4}>
             {NAV_ITEMS.map((item) => (
-              <NavLink key={item.to} item={item} section={section} drawer />
+              <NavLink key={item.to} item={item} section={section} drawer onClick={onNavChoice} />
             ))}
           </Stack>
         </nav>
       )}
     </>
   );
-});
+}
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
   // Focus the target by hand: following the #fragment would put it in the address bar and history.
@@ -158,15 +158,6 @@ export function ShellLayout() {
   useFocusMainOnNavigation();
 
   const { pathname } = useLocation();
-  const followLink = useRouterLinkClicks();
-  const onLinkClick = useCallback(
-    (event: MouseEvent<HTMLElement>) => {
-      followLink(event);
-      // A choice in the narrow-screen menu closes it.
-      if (event.defaultPrevented) closeNav();
-    },
-    [followLink, closeNav],
-  );
 
   // A plain header/nav/main layout instead of Mantine's AppShell: the same landmarks for about 7 KB
   // gzip less on every first visit (AppShell brings its aside, footer and scroll-lock code along).
@@ -180,7 +171,7 @@ export function ShellLayout() {
         navOpened={navOpened}
         onToggleNav={toggleNav}
         loadingPage={loadingPage}
-        onLinkClick={onLinkClick}
+        onNavChoice={closeNav}
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <div className={classes.content}>

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/CloseButton.css';
 import { CloseButton, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { memo, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 export interface DebouncedSearchProps {
   label?: string;
@@ -22,7 +22,7 @@ function isTextField(target: EventTarget | null): boolean {
 }
 
 /** A search box that sends one change after typing stops, not one per key. */
-export const DebouncedSearch = memo(function DebouncedSearch({
+export function DebouncedSearch({
   label = 'Search',
   value,
   onChange,
@@ -107,4 +107,4 @@ export const DebouncedSearch = memo(function DebouncedSearch({
       spellCheck={false}
     />
   );
-});
+}

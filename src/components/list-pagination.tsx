@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Pagination.css';
 import { Group, Pagination, Text } from '@mantine/core';
-import { memo, useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import type { PageMeta } from '@/api/schemas';
 
 export type PageChange = (page: number, options?: { replace?: boolean }) => void;
@@ -27,14 +27,8 @@ export function rangeText(meta: PageMeta, noun: string): string {
   return `${meta.from}–${meta.to} of ${meta.total} ${meta.total === 1 ? singular(noun) : noun}`;
 }
 
-/** The range with the total, and page buttons when there is more than one page. Memoised, as the lists. */
-export const ListPagination = memo(function ListPagination({
-  meta,
-  noun,
-  page,
-  onPage,
-  disabled = false,
-}: ListPaginationProps) {
+/** The range with the total, and page buttons when there is more than one page. */
+export function ListPagination({ meta, noun, page, onPage, disabled = false }: ListPaginationProps) {
   if (meta === undefined) return null;
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
@@ -69,7 +63,7 @@ export const ListPagination = memo(function ListPagination({
       )}
     </Group>
   );
-});
+}
 
 /**
  * When `page` is past the last page (after deletions, or an old link), goes to the last page,

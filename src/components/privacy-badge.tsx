@@ -1,17 +1,17 @@
-import { memo } from 'react';
+import '@mantine/core/styles/Badge.css';
+import { Badge } from '@mantine/core';
+import { IconKey, IconLock, IconWorld } from '@tabler/icons-react';
 import { PRIVACY_LABELS } from '@/api/contract';
 import type { Privacy } from '@/api/contract';
-import { BadgeIcon } from './badge-icon';
-import type { BadgeIconName } from './badge-icon';
-import { BadgeMarkup } from './badge-markup';
 
-const ICONS: Record<Privacy, BadgeIconName> = { 0: 'world', 1: 'lock', 2: 'key' };
+const ICONS = { 0: IconWorld, 1: IconLock, 2: IconKey } as const;
 
 /** Who may open a report's public page: Public, Private or Password. */
-export const PrivacyBadge = memo(function PrivacyBadge({ privacy }: { privacy: Privacy }) {
+export function PrivacyBadge({ privacy }: { privacy: Privacy }) {
+  const Icon = ICONS[privacy];
   return (
-    <BadgeMarkup look="neutral" leftSection={<BadgeIcon name={ICONS[privacy]} />}>
+    <Badge variant="default" radius="sm" tt="none" leftSection={<Icon size={12} aria-hidden />}>
       {PRIVACY_LABELS[privacy]}
-    </BadgeMarkup>
+    </Badge>
   );
-});
+}

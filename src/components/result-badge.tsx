@@ -1,28 +1,37 @@
-import { memo } from 'react';
+import '@mantine/core/styles/Badge.css';
+import { Badge } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconHelpCircle } from '@tabler/icons-react';
 import { RESULT_LABELS } from '@/api/contract';
 import type { Result } from '@/api/contract';
-import { BadgeIcon } from './badge-icon';
-import type { BadgeIconName } from './badge-icon';
-import { BadgeMarkup } from './badge-markup';
 
-const ICONS: Record<Result, BadgeIconName> = {
-  good: 'circle-check',
-  decent: 'alert-triangle',
-  bad: 'circle-x',
-};
+const LOOKS = {
+  good: { color: 'teal', Icon: IconCircleCheck },
+  decent: { color: 'orange', Icon: IconAlertTriangle },
+  bad: { color: 'red', Icon: IconCircleX },
+} as const;
 
 /** A report's result as colour plus text: Good, Decent, Bad, or Unknown when the deployment gives none. */
-export const ResultBadge = memo(function ResultBadge({ result }: { result: Result | null }) {
+export function ResultBadge({ result }: { result: Result | null }) {
   if (result === null) {
     return (
-      <BadgeMarkup look="neutral" leftSection={<BadgeIcon name="help-circle" />}>
+      <Badge variant="default" radius="sm" tt="none" leftSection={<IconHelpCircle size={12} aria-hidden />}>
         Unknown
-      </BadgeMarkup>
+      </Badge>
     );
   }
+  const { color, Icon } = LOOKS[result];
+  // The tint and the icon carry the colour; the word keeps the text colour, which reaches 4.5:1 in
+  // both schemes (white on teal or orange, or orange on its tint, does not).
   return (
-    <BadgeMarkup look={result} leftSection={<BadgeIcon name={ICONS[result]} />}>
+    <Badge
+      variant="light"
+      color={color}
+      radius="sm"
+      tt="none"
+      c="var(--mantine-color-text)"
+      leftSection={<Icon size={12} color={`var(--mantine-color-${color}-light-color)`} aria-hidden />}
+    >
       {RESULT_LABELS[result]}
-    </BadgeMarkup>
+    </Badge>
   );
-});
+}

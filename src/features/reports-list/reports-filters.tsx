@@ -1,6 +1,6 @@
 import { NativeSelect, TextInput } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
-import { Suspense, lazy, memo, useCallback, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_SORT_KEYS,
@@ -22,13 +22,7 @@ const ProjectFilter = lazy(() => loadProjectFilter().then((module) => ({ default
 const ALL_PROJECTS = 'All projects';
 
 /** The Project field: a look-alike stand-in that becomes the real select once focused. */
-const ProjectField = memo(function ProjectField({
-  value,
-  onChange,
-}: {
-  value: string;
-  onChange: (project: string) => void;
-}) {
+function ProjectField({ value, onChange }: { value: string; onChange: (project: string) => void }) {
   const [active, setActive] = useState(false);
   const standIn = (
     <TextInput
@@ -53,7 +47,7 @@ const ProjectField = memo(function ProjectField({
       <ProjectFilter value={value} onChange={onChange} autoFocus />
     </Suspense>
   );
-});
+}
 
 export interface ReportsFiltersProps {
   state: ReportListState;
@@ -75,8 +69,8 @@ const sortByPatch = (value: string): Partial<ReportListState> => ({ sort_by: val
 const orderPatch = (value: string): Partial<ReportListState> => ({ sort: value as SortOrder });
 const perPagePatch = (value: string): Partial<ReportListState> => ({ per_page: Number(value) as PerPage });
 
-/** One select of the filters; it renders again only when its own value changes. */
-const SelectFilter = memo(function SelectFilter({
+/** One select of the filters. */
+function SelectFilter({
   label,
   data,
   value,
@@ -97,15 +91,14 @@ const SelectFilter = memo(function SelectFilter({
       onChange={(event) => onChange(toPatch(event.currentTarget.value))}
     />
   );
-});
+}
 
 /**
- * Search, the filters and the sort of the reports table; every change goes to the URL. Each field
- * renders again only for a change of its own value (with an `onChange` that keeps its identity).
+ * Search, the filters and the sort of the reports table; every change goes to the URL.
  */
-export const ReportsFilters = memo(function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
-  const onSearch = useCallback((search: string) => onChange({ search }), [onChange]);
-  const onProject = useCallback((project: string) => onChange({ project }), [onChange]);
+export function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
+  const onSearch = (search: string) => onChange({ search });
+  const onProject = (project: string) => onChange({ project });
   return (
     <div className={classes.grid}>
       <div className={classes.wide}>
@@ -144,4 +137,4 @@ export const ReportsFilters = memo(function ReportsFilters({ state, onChange }: 
       />
     </div>
   );
-});
+}

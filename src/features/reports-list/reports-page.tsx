@@ -13,9 +13,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
-import { useRouterLinkClicks } from '@/lib/router-link-clicks';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
-import { useStableCallback } from '@/lib/use-stable-callback';
 import type { ReportSortKey } from '@/api/contract';
 import type { ReportListState } from './report-list-state';
 import {
@@ -34,17 +32,12 @@ function ReportsPage() {
   const [state, setUrlState] = useUrlState(reportListSpec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
-  const prefetchView = useCallback(
-    (patch: Partial<ReportListState>) =>
-      void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch)))),
-    [queryClient, state],
-  );
-  // Stable for the page's life: the filters, the table and the pagination are memoised, and a
-  // change of one field renders only what shows it.
-  const setState = useStableCallback((patch: Partial<ReportListState>, options?: { replace?: boolean }) => {
+  const prefetchView = (patch: Partial<ReportListState>) =>
+    void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch))));
+  const setState = (patch: Partial<ReportListState>, options?: { replace?: boolean }) => {
     prefetchView(patch);
     setUrlState(patch, options);
-  });
+  };
   const params = useMemo(() => reportListParams(state), [state]);
   const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
     ...reportQueries.list(params),
@@ -52,9 +45,7 @@ function ReportsPage() {
 
   // The data on screen is this view's own (not the previous view's, kept while this one loads).
   const current = data !== undefined && !isPlaceholderData ? data : undefined;
-  const onPage = useStableCallback((page: number, options?: { replace?: boolean }) =>
-    setState({ page }, options),
-  );
+  const onPage = (page: number, options?: { replace?: boolean }) => setState({ page }, options);
   useClampPage(state.page, current?.meta, onPage);
 
   // The likeliest next click is "next page": fetch it once this page has settled.
@@ -68,13 +59,12 @@ function ReportsPage() {
     key === state.sort_by
       ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
       : { sort_by: key, sort: firstOrder(key) };
-  const onSort = useStableCallback((key: ReportSortKey) => setState(sortPatch(key)));
+  const onSort = (key: ReportSortKey) => setState(sortPatch(key));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
-  const onSortPress = useStableCallback((key: ReportSortKey) => prefetchView(sortPatch(key)));
-  const onLinkClick = useRouterLinkClicks();
+  const onSortPress = (key: ReportSortKey) => prefetchView(sortPatch(key));
   // A row's project link is its view filtered by the project. The rows on screen are those of the
-  // view they were loaded for until the next view's rows arrive, so their links stay that view's:
-  // the rows need not render again for a click that only starts loading.
+  // view they were loaded for until the next view's rows arrive, so their links stay that view's.
+  // One function per shown view: the table tells a new view from the one it shows by it.
   const [shownState, setShownState] = useState(state);
   if (current !== undefined && shownState !== state) setShownState(state);
   const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
@@ -137,7 +127,6 @@ function ReportsPage() {
         onSortPress={onSortPress}
         projectHref={projectHref}
         stale={isPlaceholderData}
-        onLinkClick={onLinkClick}
       />
     );
   }

@@ -1,15 +1,14 @@
-import { Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
+import { Anchor, Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, startTransition, useCallback, useEffect, useState } from 'react';
-import type { MouseEvent, PointerEvent, SyntheticEvent } from 'react';
+import { startTransition, useEffect, useState } from 'react';
+import type { PointerEvent, SyntheticEvent } from 'react';
 import type { ReactNode } from 'react';
-import { useNavigationType } from 'react-router-dom';
+import { Link, useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/api/schemas';
-import { AnchorLink } from '@/components/anchor-link';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
@@ -30,11 +29,6 @@ export interface ReportsTableProps {
   projectHref: (project: string) => string;
   /** Rows of the previous view, kept on screen while the next one loads. */
   stale?: boolean;
-  /**
-   * Navigates clicks on the rows' plain links inside the app (`useRouterLinkClicks`). From the page,
-   * which renders on every router change anyway: read here, it would render the table for each.
-   */
-  onLinkClick: (event: MouseEvent<HTMLElement>) => void;
 }
 
 function SortableTh({
@@ -73,21 +67,25 @@ function SortableTh({
   );
 }
 
-// One row, memoised: while the next view loads, the table renders again (dimmed) with the same
-// reports, and 100 rows need not render again for that.
-const ReportRow = memo(function ReportRow({ report, projectHref }: { report: Report; projectHref: string }) {
+function ReportRow({ report, projectHref }: { report: Report; projectHref: string }) {
   return (
     <tr>
       <td className={classes.url}>
         {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
-        <AnchorLink href={`/reports/${report.id}`} look="strong">
+        <Anchor component={Link} to={`/reports/${report.id}`} size="sm" fw={500}>
           {report.url}
-        </AnchorLink>
+        </Anchor>
       </td>
       <td>
-        <AnchorLink href={projectHref} look="dimmed" title={`Show only the reports of ${report.project}`}>
+        <Anchor
+          component={Link}
+          to={projectHref}
+          size="sm"
+          c="dimmed"
+          title={`Show only the reports of ${report.project}`}
+        >
           {report.project}
-        </AnchorLink>
+        </Anchor>
       </td>
       <td>
         <ResultBadge result={report.result} />
@@ -101,7 +99,7 @@ const ReportRow = memo(function ReportRow({ report, projectHref }: { report: Rep
       </td>
     </tr>
   );
-});
+}
 
 // The report page's code is fetched as soon as a pointer rests on, or focus reaches, a report's link:
 // by the click it is there, and opening the report waits only for its data. Code only: fetching the
@@ -168,15 +166,12 @@ function isMousePress(event: PointerEvent): boolean {
  */
 function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void {
   const queryClient = useQueryClient();
-  return useCallback(
-    (event: PointerEvent<HTMLElement>) => {
-      if (!isMousePress(event) || !(event.target instanceof Element)) return;
-      const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
-      const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
-      if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
-    },
-    [queryClient],
-  );
+  return (event: PointerEvent<HTMLElement>) => {
+    if (!isMousePress(event) || !(event.target instanceof Element)) return;
+    const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
+    const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
+    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+  };
 }
 
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
@@ -186,11 +181,9 @@ function ReportCards({
   reports,
   projectHref,
   stale,
-  onLinkClick,
-}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'onLinkClick'>) {
+}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale'>) {
   return (
     <ul
-      onClick={onLinkClick}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
       aria-label="Reports"
@@ -200,13 +193,19 @@ function ReportCards({
     >
       {reports.map((report) => (
         <Paper component="li" key={report.id} withBorder radius="sm" p="sm">
-          <AnchorLink href={`/reports/${report.id}`} look="strong" className={classes.cardUrl}>
+          <Anchor
+            component={Link}
+            to={`/reports/${report.id}`}
+            size="sm"
+            fw={500}
+            className={classes.cardUrl}
+          >
             {report.url}
-          </AnchorLink>
+          </Anchor>
           <Group gap="xs" mt={6} wrap="wrap">
-            <AnchorLink href={projectHref(report.project)} look="dimmed">
+            <Anchor component={Link} to={projectHref(report.project)} size="sm" c="dimmed">
               {report.project}
-            </AnchorLink>
+            </Anchor>
             <ResultBadge result={report.result} />
             {report.score !== null && (
               <Text size="sm" span>
@@ -222,12 +221,8 @@ function ReportCards({
   );
 }
 
-/**
- * One page of reports: a table whose URL, result and generated date headers sort it; cards on phones.
- * Memoised: the page renders again for router changes that leave the list as it is (the "loading"
- * state of a navigation to a report, for one).
- */
-export const ReportsTable = memo(function ReportsTable({
+/** One page of reports: a table whose URL, result and generated date headers sort it; cards on phones. */
+export function ReportsTable({
   reports,
   sortBy,
   sort,
@@ -235,16 +230,12 @@ export const ReportsTable = memo(function ReportsTable({
   onSortPress,
   projectHref,
   stale = false,
-  onLinkClick,
 }: ReportsTableProps) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
   const sortable = { sortBy, sort, onSort, onSortPress };
-  if (phone)
-    return (
-      <ReportCards reports={reports} projectHref={projectHref} stale={stale} onLinkClick={onLinkClick} />
-    );
+  if (phone) return <ReportCards reports={reports} projectHref={projectHref} stale={stale} />;
   return (
     <DataTable
       aria-label="Reports"
@@ -252,7 +243,6 @@ export const ReportsTable = memo(function ReportsTable({
       verticalSpacing="sm"
       stale={stale}
       busy={filling}
-      onClick={onLinkClick}
       onPointerDown={onPointerDown}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
@@ -283,4 +273,4 @@ export const ReportsTable = memo(function ReportsTable({
       </tbody>
     </DataTable>
   );
-});
+}
