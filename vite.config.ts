@@ -31,9 +31,6 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'client',
           environment: 'jsdom',
-          // CSS modules give their class names as written ("strong"), so tests see which look an
-          // element has; the CSS itself is not applied in jsdom (test/css-rules.ts reads it).
-          css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'non-scoped' } },
           include: ['src/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['test/setup.ts'],
           // Room for test/setup.ts's 10 s waits on a busy machine; a test that passes stays quick.
