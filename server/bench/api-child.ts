@@ -7,7 +7,9 @@ import { createBackend } from '../src/start/backend';
 import { onShutdown } from '../src/start/listen';
 
 const config = loadConfig();
-const backend = await createBackend(config, { log: { info: () => {}, error: (message) => console.error(message) } });
+const backend = await createBackend(config, {
+  log: { info: () => {}, error: (message) => console.error(message) },
+});
 if (!backend.api) throw new Error('api-child needs the local API, not proxy mode (UPSTREAM_URL).');
 const server = serve({ fetch: backend.api.fetch, port: config.port, hostname: config.host }, (info) => {
   process.stdout.write(`LISTENING ${info.port}\n`);

@@ -61,12 +61,30 @@ try {
     Array.from({ length: CREATES }, async (_, i) => {
       const t0 = performance.now();
       try {
-        const res = await apiCall(server.api, 'POST', '/reports', { url: `${pages.origin}/page-${i}` }, TIMEOUT_MS);
+        const res = await apiCall(
+          server.api,
+          'POST',
+          '/reports',
+          { url: `${pages.origin}/page-${i}` },
+          TIMEOUT_MS,
+        );
         const id = (res.body as { data?: { id?: number } }).data?.id;
         const detail = res.status === 201 ? '' : JSON.stringify((res.body as { message?: unknown }).message);
-        return { status: res.status, id, ms: performance.now() - t0, retryAfter: res.headers.get('Retry-After'), detail };
+        return {
+          status: res.status,
+          id,
+          ms: performance.now() - t0,
+          retryAfter: res.headers.get('Retry-After'),
+          detail,
+        };
       } catch (error) {
-        return { status: 0, id: undefined, ms: performance.now() - t0, retryAfter: null, detail: String(error) };
+        return {
+          status: 0,
+          id: undefined,
+          ms: performance.now() - t0,
+          retryAfter: null,
+          detail: String(error),
+        };
       }
     }),
   );
@@ -87,16 +105,27 @@ try {
   const sorted = [...listTimes].sort((a, b) => a - b);
   const createMs = created.map((o) => o.ms).sort((a, b) => a - b);
   const p95 = percentile(sorted, 95);
-  const env = ['ANALYSIS_CONCURRENCY', 'ANALYSIS_QUEUE'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
-  console.log(`${CREATES} creates of a ${(page.length / 1e6).toFixed(1)} MB ${PAGE_KIND} page${env.length ? ` (${env.join(' ')})` : ''}`);
-  console.log(`  created ${created.length}, busy (503) ${busy.length}${busy[0] ? ` Retry-After ${busy[0].retryAfter}` : ''}, failed or timed out ${failed.length}, lost ${lost}, stored ${stored.size}`);
+  const env = ['ANALYSIS_CONCURRENCY', 'ANALYSIS_QUEUE']
+    .filter((k) => process.env[k])
+    .map((k) => `${k}=${process.env[k]}`);
+  console.log(
+    `${CREATES} creates of a ${(page.length / 1e6).toFixed(1)} MB ${PAGE_KIND} page${env.length ? ` (${env.join(' ')})` : ''}`,
+  );
+  console.log(
+    `  created ${created.length}, busy (503) ${busy.length}${busy[0] ? ` Retry-After ${busy[0].retryAfter}` : ''}, failed or timed out ${failed.length}, lost ${lost}, stored ${stored.size}`,
+  );
   for (const o of failed) console.log(`    failed: ${o.status} ${o.detail}`);
-  console.log(`  all answered in ${(elapsed / 1000).toFixed(1)} s; create time p50 ${(percentile(createMs, 50) / 1000).toFixed(1)} s, max ${((createMs.at(-1) ?? NaN) / 1000).toFixed(1)} s`);
-  console.log(`  server RSS: idle ${rssIdle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (sampled max ${rssMax.toFixed(0)} MB); goal <= ${GOAL_RSS_MB} MB`);
+  console.log(
+    `  all answered in ${(elapsed / 1000).toFixed(1)} s; create time p50 ${(percentile(createMs, 50) / 1000).toFixed(1)} s, max ${((createMs.at(-1) ?? NaN) / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  server RSS: idle ${rssIdle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (sampled max ${rssMax.toFixed(0)} MB); goal <= ${GOAL_RSS_MB} MB`,
+  );
   console.log(
     `  list requests meanwhile: ${sorted.length} (${listFailures} failed), p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms; goal p95 <= ${GOAL_LIST_P95_MS} ms`,
   );
-  const ok = peak <= GOAL_RSS_MB && p95 <= GOAL_LIST_P95_MS && listFailures === 0 && failed.length === 0 && lost === 0;
+  const ok =
+    peak <= GOAL_RSS_MB && p95 <= GOAL_LIST_P95_MS && listFailures === 0 && failed.length === 0 && lost === 0;
   console.log(ok ? '  goals met' : '  goals NOT met');
   process.exitCode = ok ? 0 : 1;
 } finally {

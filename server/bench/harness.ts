@@ -104,10 +104,11 @@ export async function startPageServer(html: Buffer): Promise<PageServer> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -135,7 +136,9 @@ export function largePage(bytes: number, kind: 'text' | 'dense' = 'text'): Buffe
         ? (i % 10 === 0 ? `<h2>Section ${i / 10}</h2>` : '') +
           `<p>Paragraph ${i}: the quick brown fox jumps over the lazy dog, <a href="/page-${i % 97}">read more about item ${i}</a>, ` +
           `<strong>prices</strong> and <em>shipping</em> for every team. <img src="/img/${i}.jpg" alt="${i % 3 === 0 ? '' : `photo ${i}`}" width="40" height="40"></p>` +
-          (i % 25 === 0 ? `<table><tr><td>${i}</td><td>row</td></tr><tr><td>${i + 1}</td><td>row</td></tr></table>` : '')
+          (i % 25 === 0
+            ? `<table><tr><td>${i}</td><td>row</td></tr><tr><td>${i + 1}</td><td>row</td></tr></table>`
+            : '')
         : (i % 20 === 0 ? `<h2>Section ${i / 20}</h2>` : '') +
           `<p>${LOREM.repeat(4)}See <a href="/page-${i % 97}">item ${i}</a>. ${LOREM}</p>` +
           (i % 10 === 0 ? `<img src="/img/${i}.jpg" alt="photo ${i}" width="400" height="300">` : '');

@@ -41,7 +41,9 @@ const page = Buffer.from(
 
 /** One writer: creates, updates and deletes its own reports, one request at a time, until stopped. */
 async function writer(server: ApiChild, pagesOrigin: string, client: number, running: () => boolean) {
-  const mine: number[] = [...known.entries()].filter(([, k]) => k.exists && k.url.includes(`client=${client}&`)).map(([id]) => id);
+  const mine: number[] = [...known.entries()]
+    .filter(([, k]) => k.exists && k.url.includes(`client=${client}&`))
+    .map(([id]) => id);
   while (running()) {
     const roll = rand();
     try {
@@ -90,7 +92,10 @@ async function allReports(server: ApiChild): Promise<Map<number, { url: string; 
   const found = new Map<number, { url: string; privacy: number }>();
   for (let page = 1; ; page++) {
     const res = await apiCall(server.api, 'GET', `/reports?per_page=100&page=${page}`);
-    const body = res.body as { data: { id: number; url: string; privacy: number }[]; meta: { last_page: number } };
+    const body = res.body as {
+      data: { id: number; url: string; privacy: number }[];
+      meta: { last_page: number };
+    };
     for (const r of body.data) found.set(r.id, { url: r.url, privacy: r.privacy });
     if (page >= body.meta.last_page) return found;
   }
@@ -102,9 +107,13 @@ function verify(stored: Map<number, { url: string; privacy: number }>): string[]
   for (const [id, k] of known) {
     const row = stored.get(id);
     const allowed = [{ exists: k.exists, privacy: k.privacy }, ...(k.pending ? [k.pending] : [])];
-    const ok = allowed.some((state) => (state.exists ? row?.privacy === state.privacy && row.url === k.url : !row));
+    const ok = allowed.some((state) =>
+      state.exists ? row?.privacy === state.privacy && row.url === k.url : !row,
+    );
     if (!ok) {
-      problems.push(`report ${id}: expected ${JSON.stringify(allowed)}, found ${row ? JSON.stringify(row) : 'nothing'}`);
+      problems.push(
+        `report ${id}: expected ${JSON.stringify(allowed)}, found ${row ? JSON.stringify(row) : 'nothing'}`,
+      );
     }
   }
   for (const [id, row] of stored) {
@@ -187,5 +196,7 @@ try {
   await pages.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
-console.log(`${failures === 0 ? 'passed' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `${failures === 0 ? 'passed' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -35,14 +35,20 @@ afterEach(async () => {
 describe('createPageCheckPool', () => {
   it('gives the same checks as running them on this thread, for pages checked at once', async () => {
     pool = createPageCheckPool(2);
-    const pages = [PAGE, pageOf('<html><body><p>No title here</p></body></html>', 'http://a.example/x?y=1'), PAGE];
+    const pages = [
+      PAGE,
+      pageOf('<html><body><p>No title here</p></body></html>', 'http://a.example/x?y=1'),
+      PAGE,
+    ];
     const checked = await Promise.all(pages.map((page) => pool!.checkPage(page)));
     expect(checked).toEqual(pages.map((page) => checkPage(page)));
   }, 30_000);
 
   it('answers a page that outgrows the worker heap with a reason in words, and keeps working', async () => {
     pool = createPageCheckPool(1, { heapMb: 16 });
-    const huge = pageOf(`<html><body>${'<p><a href="/x">link</a> <img src="i.png"></p>'.repeat(150_000)}</body></html>`);
+    const huge = pageOf(
+      `<html><body>${'<p><a href="/x">link</a> <img src="i.png"></p>'.repeat(150_000)}</body></html>`,
+    );
     const error = await pool.checkPage(huge).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AnalysisError);
     expect((error as AnalysisError).message).toBe(TOO_LARGE_MESSAGE);

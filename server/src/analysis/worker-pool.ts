@@ -14,7 +14,8 @@ const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
  */
 export const WORKER_HEAP_MB = 256;
 
-export const TOO_LARGE_MESSAGE = 'The page is too large to analyse: checking it needs more memory than the server allows.';
+export const TOO_LARGE_MESSAGE =
+  'The page is too large to analyse: checking it needs more memory than the server allows.';
 
 /** Runs the page checks (check-page.ts) on worker threads, at most `size` pages at once. */
 export interface PageCheckPool {
