@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
@@ -20,6 +21,8 @@ describe('loadConfig', () => {
       demoPort: 8081,
       connectSrc: [],
       requestLog: false,
+      analysisConcurrency: availableParallelism(),
+      analysisQueue: 32,
     });
   });
 
@@ -41,6 +44,8 @@ describe('loadConfig', () => {
         CONNECT_SRC: 'https://api.example.com',
         VITE_API_BASE_URL: 'https://base.example.com/api/v1',
         REQUEST_LOG: 'true',
+        ANALYSIS_CONCURRENCY: '3',
+        ANALYSIS_QUEUE: '0',
       }),
     ).toEqual({
       port: 3000,
@@ -58,6 +63,8 @@ describe('loadConfig', () => {
       demoPort: 9000,
       connectSrc: ['https://api.example.com', 'https://base.example.com'],
       requestLog: true,
+      analysisConcurrency: 3,
+      analysisQueue: 0,
     });
   });
 
@@ -104,6 +111,14 @@ describe('loadConfig', () => {
     [
       { BODY_LIMIT: '1.5' },
       'Invalid BODY_LIMIT: must be a whole number between 1 and 1073741824, got "1.5".',
+    ],
+    [
+      { ANALYSIS_CONCURRENCY: '0' },
+      'Invalid ANALYSIS_CONCURRENCY: must be a whole number between 1 and 256, got "0".',
+    ],
+    [
+      { ANALYSIS_QUEUE: 'lots' },
+      'Invalid ANALYSIS_QUEUE: must be a whole number between 0 and 100000, got "lots".',
     ],
     [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
     [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],

@@ -1,5 +1,6 @@
 // Every environment variable the server reads is parsed here, and a bad value is refused with one
 // message format: `Invalid NAME: <what it must be>, got "<value>".`
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface ServerConfig {
@@ -25,6 +26,10 @@ export interface ServerConfig {
   connectSrc: string[];
   /** Test aid: remember every API request answered and list it at /__test/requests. Off by default. */
   requestLog: boolean;
+  /** Pages parsed and checked at once, each on its own worker thread. */
+  analysisConcurrency: number;
+  /** Analyses accepted beyond those, waiting; one more is answered 503. */
+  analysisQueue: number;
 }
 
 export class ConfigError extends Error {
@@ -139,5 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoPort: integer('DEMO_PORT', env.DEMO_PORT, 8081, 0, 65535),
     connectSrc: connectSources(env.CONNECT_SRC, env.VITE_API_BASE_URL),
     requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
+    analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
+    analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
   };
 }

@@ -11,6 +11,7 @@ import type { FixtureServer } from '../demo/fixture-server';
 import { AnalysisError, createAnalyser } from './analyse';
 import type { Analyser, Analysis, Check } from './analyse';
 import { IMPORTANCE_OF } from './rules';
+import { createPageCheckPool } from './worker-pool';
 import { html, startTestServer } from '../../../test/server/test-server';
 
 let fixtures: FixtureServer;
@@ -442,4 +443,26 @@ describe('pages that cannot be analysed', () => {
     expect(analysis.results.title?.value).toBe('Ridge Runner Trail Running Shoes | Northwind Outfitters');
     expect(analysis.results.seo_friendly_url?.value).toBe(`${origin('shop')}/products/trail-running-shoes`);
   });
+});
+
+describe('with the page checks on worker threads, as the server runs it', () => {
+  it('gives every demo page the same checks and score, and keeps the address guard', async () => {
+    const pool = createPageCheckPool(2);
+    try {
+      const pooled = createAnalyser({ allowPrivate: false, hostMap: fixtures.hostMap, timeoutMs: 5000, checkPage: pool.checkPage });
+      const outline = (analysis: Analysis) => ({
+        score: analysis.score,
+        result: analysis.result,
+        passed: Object.fromEntries(Object.entries(analysis.results).map(([key, c]) => [key, c.passed])),
+      });
+      // One after another, as above, so load times compare alike.
+      const analysed: Analysis[] = [];
+      for (const url of fixtures.urls) analysed.push(await pooled(url));
+      expect(analysed.map(outline)).toEqual(fixtures.urls.map((url) => outline(reports.get(pageKey(url)) as Analysis)));
+      // Only pinned names may reach loopback: the guard runs before anything goes to a worker.
+      await expect(pooled(`http://127.0.0.1:${fixtures.port}/`)).rejects.toBeInstanceOf(AnalysisError);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
 });

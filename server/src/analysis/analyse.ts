@@ -1,8 +1,8 @@
-import { load } from 'cheerio';
 import { CHECK_KEYS } from '../../../src/api/contract';
 import type { Result } from '../../../src/api/contract';
 import { AnalysisError } from './analysis-error';
 import type { Check } from './check';
+import { checkPage, header } from './check-page';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,
@@ -11,7 +11,6 @@ import {
   fetchUrl,
 } from './fetcher';
 import type { FetchOptions, FetchedPage } from './fetcher';
-import { PAGE_CHECKS } from './page-checks';
 import { createResolver } from './resolve';
 import type { LookupAll, ResolveHost } from './resolve';
 import { THRESHOLDS } from './rules';
@@ -44,44 +43,23 @@ export interface AnalyserOptions {
   resolve?: ResolveHost;
   /** Certificate authorities (PEM) to trust besides the system's (a local HTTPS test server). */
   extraCa?: string[];
+  /**
+   * Runs the CPU-heavy page checks (check-page.ts); on this thread by default. The server's start
+   * code passes a worker pool's (worker-pool.ts), so a large page does not block the event loop.
+   */
+  checkPage?: (page: FetchedPage) => Promise<Record<string, Check>>;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
-function header(page: FetchedPage, name: string): string | null {
-  const value = page.headers[name];
-  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-}
 
 function mediaType(contentType: string | null): string | null {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   return type ? type : null;
 }
 
-function charsetParameter(contentType: string | null): string | null {
-  return /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
-}
-
 /** Servers that send no Content-Type at all still count as HTML when the body plainly is. */
 function sniffsAsHtml(body: Buffer): boolean {
   return /^\s*(<!doctype html|<html|<head|<body)/i.test(body.subarray(0, 1024).toString('latin1'));
-}
-
-/** Decodes the body the way a browser would pick its encoding: BOM, header, then <meta>. */
-function decodeHtml(body: Buffer, headerCharset: string | null): string {
-  let label: string | null = null;
-  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8';
-  else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le';
-  else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be';
-  label ??= headerCharset;
-  label ??=
-    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1] ?? null;
-  try {
-    return new TextDecoder(label ?? 'utf-8').decode(body);
-  } catch {
-    // An unknown label: the web's default for documents is UTF-8.
-    return new TextDecoder('utf-8').decode(body);
-  }
 }
 
 function formatStatus(status: number): string {
@@ -123,6 +101,8 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     }
   };
 
+  const runPageChecks = options.checkPage ?? (async (page: FetchedPage) => checkPage(page));
+
   return async (url) => {
     const page = await fetchUrl(url, fetchOptions);
     if (page.status < 200 || page.status > 299) throw new AnalysisError(formatStatus(page.status));
@@ -131,13 +111,12 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     if (type ? !HTML_TYPES.has(type) : !sniffsAsHtml(page.body)) {
       throw new AnalysisError(`The page is not HTML (${type ?? 'no content type given'}).`);
     }
-    const headerCharset = charsetParameter(contentType);
-    const html = decodeHtml(page.body, headerCharset);
-    const finalUrl = new URL(page.url);
-    const ctx = { url: finalUrl, html, $: load(html), page, headerCharset };
-
-    const computed: Record<string, Check> = await runSiteChecks(finalUrl, fetchSite);
-    for (const [key, run] of Object.entries(PAGE_CHECKS)) computed[key] = run(ctx);
+    // The site checks wait on the network, the page checks on the CPU: both at once.
+    const [siteChecks, pageChecks] = await Promise.all([
+      runSiteChecks(new URL(page.url), fetchSite),
+      runPageChecks(page),
+    ]);
+    const computed: Record<string, Check> = { ...siteChecks, ...pageChecks };
 
     // The contract's key order, so every report lists its checks the same way.
     const results: Record<string, Check> = {};

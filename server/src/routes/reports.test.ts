@@ -7,6 +7,7 @@ import {
 } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisBusyError } from '../analysis/limit';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from '../../../test/server/test-app';
 
 async function store(t: ReturnType<typeof createTestApp>, form: Record<string, string>) {
@@ -165,6 +166,19 @@ describe('POST /api/v1/reports', () => {
     expect(await storedCount(t)).toBe(0);
   });
 
+  it('answers 503 with Retry-After and the contract\'s body when the analysis queue is full, storing nothing', async () => {
+    const t = createTestApp({
+      analyser: async () => {
+        throw new AnalysisBusyError(7);
+      },
+    });
+    const { res, body } = await store(t, { url: 'https://example.com/good' });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Retry-After')).toBe('7');
+    expect(body).toEqual({ message: 'Too many analyses at once, try again shortly.', status: 503 });
+    expect(await storedCount(t)).toBe(0);
+  });
+
   it('keeps several reports of the same URL', async () => {
     const t = createTestApp();
     await store(t, { url: 'https://example.com/' });
@@ -292,6 +306,23 @@ describe('PUT and PATCH /api/v1/reports/{id}', () => {
     const res = await t.call('PATCH', `/api/v1/reports/${report.id}`, { form: { results: '1', privacy: '2', password: 'secret' } });
     expect(res.status).toBe(422);
     expect(strictValidationErrorSchema.parse(await res.json()).message).toEqual({ url: ['The page took too long to answer.'] });
+    const shown = strictReportEnvelope(200).parse(await (await t.call('GET', `/api/v1/reports/${report.id}`)).json());
+    expect(shown.data).toEqual(report);
+  });
+
+  it('answers 503 with Retry-After when the analysis queue is full, saving nothing of the request', async () => {
+    let busy = false;
+    const analyser: Analyser = async (url) => {
+      if (busy) throw new AnalysisBusyError(5);
+      return pathAnalyser(url);
+    };
+    const t = createTestApp({ analyser, now: tickingClock() });
+    const report = await created(t);
+    busy = true;
+    const res = await t.call('PATCH', `/api/v1/reports/${report.id}`, { form: { results: '1', privacy: '1' } });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Retry-After')).toBe('5');
+    expect(await res.json()).toEqual({ message: 'Too many analyses at once, try again shortly.', status: 503 });
     const shown = strictReportEnvelope(200).parse(await (await t.call('GET', `/api/v1/reports/${report.id}`)).json());
     expect(shown.data).toEqual(report);
   });

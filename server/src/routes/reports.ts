@@ -1,6 +1,8 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisBusyError } from '../analysis/limit';
 import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
 import { readInput } from '../http/body';
@@ -18,18 +20,28 @@ function parseId(value: string): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; message: string };
+type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; response: Response };
+
+/** The contract's 503 for a full analysis queue. */
+export const BUSY_MESSAGE = 'Too many analyses at once, try again shortly.';
 
 export function reportsRouter(deps: Required<AppDeps>) {
   const { storage, analyser, now } = deps;
 
-  // Only AnalysisError is the page's fault and the user's to fix; anything else is a 500.
-  async function analyse(url: string): Promise<Analysed> {
+  // An AnalysisError is the page's fault and the user's to fix (422); a full queue is answered 503
+  // with Retry-After; anything else is a 500.
+  async function analyse(c: Context, url: string): Promise<Analysed> {
     try {
       const { score, result, results } = await analyser(url);
       return { ok: true, analysis: { score, result, results } };
     } catch (error) {
-      if (error instanceof AnalysisError) return { ok: false, message: error.message };
+      if (error instanceof AnalysisError) return { ok: false, response: validationResponse(c, { url: [error.message] }) };
+      if (error instanceof AnalysisBusyError) {
+        return {
+          ok: false,
+          response: c.json({ message: BUSY_MESSAGE, status: 503 }, 503, { 'Retry-After': String(error.retryAfterS) }),
+        };
+      }
       throw error;
     }
   }
@@ -52,8 +64,8 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const parsed = parseStoreInput(await readInput(c));
       if (!parsed.ok) return validationResponse(c, parsed.errors);
       const { url, privacy, password } = parsed.value;
-      const analysed = await analyse(url);
-      if (!analysed.ok) return validationResponse(c, { url: [analysed.message] });
+      const analysed = await analyse(c, url);
+      if (!analysed.ok) return analysed.response;
       const report = await storage.createReport({
         url,
         project: projectFromUrl(url),
@@ -80,8 +92,8 @@ export function reportsRouter(deps: Required<AppDeps>) {
       // Everything that can fail runs before the single write, so a failed analysis saves nothing.
       let analysis: AnalysisFields | undefined;
       if (reanalyse) {
-        const analysed = await analyse(current.url);
-        if (!analysed.ok) return validationResponse(c, { url: [analysed.message] });
+        const analysed = await analyse(c, current.url);
+        if (!analysed.ok) return analysed.response;
         analysis = analysed.analysis;
       }
       const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;

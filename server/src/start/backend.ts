@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { API_PREFIX } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
+import { limitAnalyses } from '../analysis/limit';
+import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
 import type { ServerConfig } from '../config';
@@ -75,8 +77,19 @@ export async function createBackend(
       }
     }
 
-    // The demo names, on the demo port only and while it serves, are trusted by the address guard; nothing else is.
-    const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) });
+    // Fetching stays on this thread, behind the address guard (the demo names, on the demo port only
+    // and while it serves, are trusted; nothing else is); parsing and checking a page, the CPU- and memory-heavy part, runs
+    // on ANALYSIS_CONCURRENCY worker threads.
+    const pool = createPageCheckPool(config.analysisConcurrency);
+    closers.push(() => pool.close());
+    const analyser = limitAnalyses(
+      createAnalyser({
+        allowPrivate: config.allowPrivateUrls,
+        ...(hostMap ? { hostMap } : {}),
+        checkPage: pool.checkPage,
+      }),
+      { concurrency: config.analysisConcurrency, queue: config.analysisQueue },
+    );
 
     if (demoUrls.length > 0 && (await storage.countReports()) === 0) {
       const started = Date.now();

@@ -1,0 +1,202 @@
+// `npm run test:fault`: writes under way through the real HTTP server, the server killed with
+// SIGKILL mid-way, restarted on the same data: the database must pass `PRAGMA integrity_check`
+// and every write the client saw acknowledged (a 2xx) must be there (each report's existence, URL
+// and privacy compared; a write in flight at the kill may go either way). Exits 1 on any violation.
+//
+// Options (environment): FAULT_ROUNDS (3 kills), FAULT_CLIENTS (4 writers), FAULT_SEED (random).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { apiCall, startApiChild, startPageServer } from '../bench/harness';
+import type { ApiChild } from '../bench/harness';
+import { rng } from '../bench/synthetic-reports';
+
+const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3);
+const CLIENTS = Number(process.env.FAULT_CLIENTS ?? 4);
+const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+// Seeded operations and kill delays; the writers' interleaving still varies from run to run.
+const rand = rng(SEED);
+
+/** What the client knows of one report: its state after the last acknowledged write. */
+interface Known {
+  url: string;
+  exists: boolean;
+  privacy: number;
+  /** A write sent and not answered when the server died: it may or may not have happened. */
+  pending: { exists: boolean; privacy: number } | null;
+}
+const known = new Map<number, Known>();
+/** Creates sent and never answered: such a report may exist, under an id the client never saw. */
+const unansweredCreates = new Set<string>();
+let acknowledged = 0;
+let createCounter = 0;
+
+const page = Buffer.from(
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fault test page - Example</title>' +
+    '<meta name="description" content="A small page."></head><body><h1>Fault test</h1><p>Some words.</p></body></html>',
+);
+
+/** One writer: creates, updates and deletes its own reports, one request at a time, until stopped. */
+async function writer(server: ApiChild, pagesOrigin: string, client: number, running: () => boolean) {
+  const mine: number[] = [...known.entries()]
+    .filter(([, k]) => k.exists && k.url.includes(`client=${client}&`))
+    .map(([id]) => id);
+  while (running()) {
+    const roll = rand();
+    try {
+      if (mine.length < 3 || roll < 0.5) {
+        const url = `${pagesOrigin}/page?client=${client}&n=${createCounter++}`;
+        unansweredCreates.add(url);
+        const res = await apiCall(server.api, 'POST', '/reports', { url }, 10_000);
+        if (res.status === 201) {
+          const id = (res.body as { data: { id: number } }).data.id;
+          known.set(id, { url, exists: true, privacy: 0, pending: null });
+          mine.push(id);
+          acknowledged++;
+        } else throw new Error(`create answered ${res.status}`);
+        unansweredCreates.delete(url);
+      } else {
+        const at = Math.floor(rand() * mine.length);
+        const id = mine[at] as number;
+        const report = known.get(id) as Known;
+        if (roll < 0.8) {
+          const privacy = report.privacy === 0 ? 1 : 0;
+          const form: Record<string, string> = { privacy: String(privacy) };
+          if (rand() < 0.3) form.results = '1';
+          report.pending = { exists: true, privacy };
+          const res = await apiCall(server.api, 'PATCH', `/reports/${id}`, form, 10_000);
+          if (res.status !== 200) throw new Error(`update answered ${res.status}`);
+          report.privacy = privacy;
+        } else {
+          report.pending = { exists: false, privacy: report.privacy };
+          const res = await apiCall(server.api, 'DELETE', `/reports/${id}`, undefined, 10_000);
+          if (res.status !== 200) throw new Error(`delete answered ${res.status}`);
+          report.exists = false;
+          mine.splice(at, 1);
+        }
+        report.pending = null;
+        acknowledged++;
+      }
+    } catch (error) {
+      // The server was killed under this request: what it was doing stays pending.
+      if (running()) throw error;
+      return;
+    }
+  }
+}
+
+async function allReports(server: ApiChild): Promise<Map<number, { url: string; privacy: number }>> {
+  const found = new Map<number, { url: string; privacy: number }>();
+  for (let page = 1; ; page++) {
+    const res = await apiCall(server.api, 'GET', `/reports?per_page=100&page=${page}`);
+    const body = res.body as {
+      data: { id: number; url: string; privacy: number }[];
+      meta: { last_page: number };
+    };
+    for (const r of body.data) found.set(r.id, { url: r.url, privacy: r.privacy });
+    if (page >= body.meta.last_page) return found;
+  }
+}
+
+/** Compares what the restarted server holds with what the client was told; returns the violations. */
+function verify(stored: Map<number, { url: string; privacy: number }>): string[] {
+  const problems: string[] = [];
+  for (const [id, k] of known) {
+    const row = stored.get(id);
+    const allowed = [{ exists: k.exists, privacy: k.privacy }, ...(k.pending ? [k.pending] : [])];
+    const ok = allowed.some((state) =>
+      state.exists ? row?.privacy === state.privacy && row.url === k.url : !row,
+    );
+    if (!ok) {
+      problems.push(
+        `report ${id}: expected ${JSON.stringify(allowed)}, found ${row ? JSON.stringify(row) : 'nothing'}`,
+      );
+    }
+  }
+  for (const [id, row] of stored) {
+    if (known.has(id)) continue;
+    // A report the client never heard of is fine only if it came from an unanswered create.
+    if (unansweredCreates.has(row.url)) {
+      known.set(id, { url: row.url, exists: true, privacy: row.privacy, pending: null });
+      unansweredCreates.delete(row.url);
+    } else problems.push(`report ${id} (${row.url}) was never created by the client`);
+  }
+  // Pending writes are settled now, one way or the other (and any problem is reported): go on
+  // from what the server kept.
+  for (const [id, k] of known) {
+    const row = stored.get(id);
+    k.exists = Boolean(row);
+    k.privacy = row?.privacy ?? k.privacy;
+    k.pending = null;
+  }
+  unansweredCreates.clear();
+  return problems;
+}
+
+function integrity(dbFile: string): string {
+  const db = new Database(dbFile);
+  try {
+    const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+const started = performance.now();
+const dataDir = mkdtempSync(join(tmpdir(), 'fault-test-'));
+const dbFile = join(dataDir, 'reports.db');
+const pages = await startPageServer(page);
+let failures = 0;
+let child: ApiChild | null = null;
+console.log(`fault test: ${ROUNDS} rounds, ${CLIENTS} writers, FAULT_SEED=${SEED}`);
+try {
+  let server = await startApiChild(dataDir);
+  child = server;
+  for (let round = 1; round <= ROUNDS; round++) {
+    let running = true;
+    const before = acknowledged;
+    let writerError: unknown = null;
+    const writers = Array.from({ length: CLIENTS }, (_, client) =>
+      writer(server, pages.origin, client, () => running).catch((error: unknown) => {
+        writerError ??= error;
+      }),
+    );
+    // Kill once some writes went through, at a moment the writers do not know of.
+    const deadline = Date.now() + 30_000;
+    while (acknowledged - before < 20) {
+      if (writerError) throw writerError;
+      if (Date.now() > deadline) throw new Error('The writers acknowledged under 20 writes in 30 s.');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200 + rand() * 800));
+    running = false;
+    await server.stop('SIGKILL');
+    if (writerError) throw writerError;
+    await Promise.all(writers);
+    const pending = [...known.values()].filter((k) => k.pending).length + unansweredCreates.size;
+
+    const check = integrity(dbFile);
+    server = await startApiChild(dataDir);
+    child = server;
+    const problems = verify(await allReports(server));
+    const live = [...known.values()].filter((k) => k.exists).length;
+    console.log(
+      `round ${round}: ${acknowledged - before} writes acknowledged, killed with ${pending} in flight; ` +
+        `integrity_check: ${check}; ${live} reports kept, ${problems.length} problems`,
+    );
+    for (const problem of problems) console.log(`  ${problem}`);
+    if (check !== 'ok' || problems.length > 0) failures++;
+  }
+} finally {
+  await child?.stop();
+  await pages.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(
+  `${failures === 0 ? 'passed' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
+process.exitCode = failures === 0 ? 0 : 1;

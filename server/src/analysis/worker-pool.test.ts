@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnalysisError } from './analysis-error';
+import { checkPage } from './check-page';
+import type { FetchedPage } from './fetcher';
+import { createPageCheckPool, TOO_LARGE_MESSAGE } from './worker-pool';
+import type { PageCheckPool } from './worker-pool';
+
+function pageOf(html: string, url = 'https://shop.example/products/shoes'): FetchedPage {
+  const body = Buffer.from(html, 'utf8');
+  return {
+    url,
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body,
+    truncated: false,
+    encoding: null,
+    transferredBytes: body.length,
+    redirects: [],
+    timeMs: 120,
+  };
+}
+
+const PAGE = pageOf(
+  '<!doctype html><html lang="en"><head><title>Trail running shoes - Shop</title>' +
+    '<meta name="description" content="Shoes for trails."></head>' +
+    '<body><h1>Trail running shoes</h1><p>Running shoes for rocky trails.</p><img src="a.png"><font>old</font></body></html>',
+);
+
+let pool: PageCheckPool | null = null;
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+
+describe('createPageCheckPool', () => {
+  it('gives the same checks as running them on this thread, for pages checked at once', async () => {
+    pool = createPageCheckPool(2);
+    const pages = [
+      PAGE,
+      pageOf('<html><body><p>No title here</p></body></html>', 'http://a.example/x?y=1'),
+      PAGE,
+    ];
+    const checked = await Promise.all(pages.map((page) => pool!.checkPage(page)));
+    expect(checked).toEqual(pages.map((page) => checkPage(page)));
+  }, 30_000);
+
+  it('answers a page that outgrows the worker heap with a reason in words, and keeps working', async () => {
+    pool = createPageCheckPool(1, { heapMb: 16 });
+    const huge = pageOf(
+      `<html><body>${'<p><a href="/x">link</a> <img src="i.png"></p>'.repeat(150_000)}</body></html>`,
+    );
+    const error = await pool.checkPage(huge).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnalysisError);
+    expect((error as AnalysisError).message).toBe(TOO_LARGE_MESSAGE);
+    // A new worker takes the dead one's place.
+    expect(await pool.checkPage(PAGE)).toEqual(checkPage(PAGE));
+  }, 60_000);
+
+  it('fails what is still waiting when closed', async () => {
+    pool = createPageCheckPool(1);
+    const first = pool.checkPage(PAGE).catch((e: unknown) => e);
+    const second = pool.checkPage(PAGE).catch((e: unknown) => e);
+    await pool.close();
+    expect(await second).toEqual(new Error('The page-check pool is closed.'));
+    expect(await first).toBeInstanceOf(Error);
+    await expect(pool.checkPage(PAGE)).rejects.toThrow('closed');
+  });
+});
