@@ -108,4 +108,5 @@ export const ERROR_MESSAGES = {
   405: 'Method not allowed.',
   429: 'Too Many Attempts.',
   500: 'Server error.',
+  503: 'Too many analyses at once, try again shortly.',
 } as const;

@@ -5,6 +5,7 @@ import {
   strictValidationErrorSchema,
   strictErrorSchema,
 } from '../../../src/api/schemas-strict';
+import { ERROR_MESSAGES } from '../../../src/api/contract';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
@@ -175,7 +176,7 @@ describe('POST /api/v1/reports', () => {
     const { res, body } = await store(t, { url: 'https://example.com/good' });
     expect(res.status).toBe(503);
     expect(res.headers.get('Retry-After')).toBe('7');
-    expect(body).toEqual({ message: 'Too many analyses at once, try again shortly.', status: 503 });
+    expect(strictErrorSchema.parse(body)).toEqual({ message: ERROR_MESSAGES[503], status: 503 });
     expect(await storedCount(t)).toBe(0);
   });
 
@@ -322,7 +323,7 @@ describe('PUT and PATCH /api/v1/reports/{id}', () => {
     const res = await t.call('PATCH', `/api/v1/reports/${report.id}`, { form: { results: '1', privacy: '1' } });
     expect(res.status).toBe(503);
     expect(res.headers.get('Retry-After')).toBe('5');
-    expect(await res.json()).toEqual({ message: 'Too many analyses at once, try again shortly.', status: 503 });
+    expect(strictErrorSchema.parse(await res.json())).toEqual({ message: ERROR_MESSAGES[503], status: 503 });
     const shown = strictReportEnvelope(200).parse(await (await t.call('GET', `/api/v1/reports/${report.id}`)).json());
     expect(shown.data).toEqual(report);
   });

@@ -22,9 +22,6 @@ function parseId(value: string): number | null {
 
 type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; response: Response };
 
-/** The contract's 503 for a full analysis queue. */
-export const BUSY_MESSAGE = 'Too many analyses at once, try again shortly.';
-
 export function reportsRouter(deps: Required<AppDeps>) {
   const { storage, analyser, now } = deps;
 
@@ -37,10 +34,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
     } catch (error) {
       if (error instanceof AnalysisError) return { ok: false, response: validationResponse(c, { url: [error.message] }) };
       if (error instanceof AnalysisBusyError) {
-        return {
-          ok: false,
-          response: c.json({ message: BUSY_MESSAGE, status: 503 }, 503, { 'Retry-After': String(error.retryAfterS) }),
-        };
+        return { ok: false, response: errorResponse(c, 503, { 'Retry-After': String(error.retryAfterS) }) };
       }
       throw error;
     }
