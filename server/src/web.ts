@@ -7,7 +7,6 @@ import type { Handler, MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
 import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
-import { brotliAssets } from './brotli-assets';
 import type { ServerConfig } from './config';
 import { createRequestLog } from './http/request-log';
 import { createProxyApp } from './proxy';
@@ -140,12 +139,10 @@ export function createWebApp(options: WebAppOptions): Hono {
       if (c.res.ok) c.res.headers.set('Cache-Control', value);
     };
 
-  app.use(
-    '/assets/*',
-    cacheFound(IMMUTABLE),
-    brotliAssets(distDir, { onError: options.logError }),
-    serveStatic({ root: distDir }),
-  );
+  // The build writes .br and .gz copies of the text assets (the plugin in vite.config.ts): a
+  // client that lists br (or gzip) gets that copy, with Content-Encoding and Vary. Without a copy
+  // (small files, a build by an older version) the plain file goes out through compress().
+  app.use('/assets/*', cacheFound(IMMUTABLE), serveStatic({ root: distDir, precompressed: true }));
   // A missing hashed asset is a stale page asking for an old build: say so, don't send HTML as script.
   app.get('/assets/*', (c) => c.text('Not found', 404));
 

@@ -77,7 +77,7 @@ async function firstReportId(origin: string): Promise<number> {
 /**
  * Saves the key with Remember in a fresh Chromium profile, as a person would on /settings, then
  * opens each page once: the server has answered every request before it is measured (a server that
- * has run for a while has, and its brotli copies of the assets are made on first request).
+ * has run for a while has).
  */
 async function signIn(origin: string, profileDir: string, paths: string[]): Promise<void> {
   const context = await chromium.launchPersistentContext(profileDir, {
