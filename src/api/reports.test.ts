@@ -183,9 +183,11 @@ describe('reportQueries', () => {
   });
 
   it('cancels a superseded read', async () => {
+    let started = false;
     let aborted = false;
     server.use(
       http.get('*/api/v1/reports', async ({ request }) => {
+        started = true;
         request.signal.addEventListener('abort', () => {
           aborted = true;
         });
@@ -195,7 +197,7 @@ describe('reportQueries', () => {
     );
     const queryClient = testQueryClient();
     const pending = queryClient.fetchQuery(reportQueries.list());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => expect(started).toBe(true));
     await queryClient.cancelQueries({ queryKey: reportQueries.lists() });
     await expect(pending).rejects.toThrow();
     await waitFor(() => expect(aborted).toBe(true));

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
@@ -71,7 +72,8 @@ describe('app shell and routes', () => {
     // Before the new page's first frame: the focus on the main content is still to come.
     const toggle = screen.getByRole('button', { name: /Switch to (dark|light) mode/ });
     toggle.focus();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait out the app's own wait: a callback asked for after it runs after it.
+    await new Promise((resolve) => afterNextPaint(() => resolve(undefined)));
     expect(toggle).toHaveFocus();
   });
 
