@@ -1,5 +1,6 @@
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { rejectionOf as rejection } from '../../test/fixtures/api-failure';
 import { contractReport } from '../../test/fixtures/contract';
 import { server } from '../../test/msw';
 import { saveConnection } from './connection';
@@ -16,15 +17,6 @@ function capture() {
     }),
   );
   return seen;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 describe('apiUrl', () => {
