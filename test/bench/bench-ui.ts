@@ -20,8 +20,6 @@
 // BENCH_UI_CASES=<text> (only the cases whose name contains it, e.g. "open report"; all by default),
 // BENCH_UI_VERBOSE=1 (print each measured run's times as it ends).
 // Tracing and profiling slow the page: the times of such a run are not the page's own.
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { fillDatabase } from '../../server/bench/synthetic-reports';
+import { startBenchServer, stopBenchServer } from './bench-server-process';
+import type { BenchServer } from './bench-server-process';
 
 const RUNS = positive('BENCH_UI_RUNS', 20);
 const WARMUP = positive('BENCH_UI_WARMUP', 3, true);
@@ -42,7 +42,6 @@ const VERBOSE = process.env.BENCH_UI_VERBOSE === '1';
 const CASE_FILTER = process.env.BENCH_UI_CASES?.trim() || null;
 const TARGET_P95_MS = 100;
 const KEY = 'bench-ui-key-0123456789abcdef012345';
-const SERVER_FILE = fileURLToPath(new URL('./bench-ui-server.ts', import.meta.url));
 
 function positive(name: string, fallback: number, zeroAllowed = false): number {
   const raw = process.env[name];
@@ -349,58 +348,6 @@ const CASES: Case[] = [
   },
 ];
 
-// --- Server -----------------------------------------------------------------------------------
-
-async function startServerProcess(
-  dataDir: string,
-  output: string[],
-): Promise<{ child: ChildProcess; origin: string }> {
-  // A child process rather than in this one: Playwright's client here receives a protocol
-  // message for every request, frame and console line, and the server would queue behind them on
-  // one event loop (and share its heap and GC); a process of its own is also what `npm start` is.
-  const child = fork(SERVER_FILE, [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      API_KEY: KEY,
-      DATA_DIR: dataDir,
-      DB_FILE: join(dataDir, 'reports.db'),
-      DEMO: 'false',
-      // The bench makes a few hundred requests a minute; the limit is not what is measured.
-      RATE_LIMIT: '1000000',
-      BENCH_UI_DIST: DIST,
-    },
-  });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('The server did not start within 60 s.')), 60_000);
-    child.once('message', (message: { origin?: string }) => {
-      clearTimeout(timer);
-      if (message.origin) resolve(message.origin);
-      else reject(new Error('The server sent no address.'));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited (code ${code}) before listening:\n${output.join('')}`));
-    });
-  });
-  return { child, origin };
-}
-
-async function stopServerProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // --- Run --------------------------------------------------------------------------------------
 
 function percentile(sorted: number[], p: number): number {
@@ -512,12 +459,12 @@ function summarise(name: string, runs: Measurement[]): Row {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-'));
 const serverOutput: string[] = [];
-let server: { child: ChildProcess; origin: string } | null = null;
+let server: BenchServer | null = null;
 let browser: Browser | null = null;
 let failed = false;
 const cleanUp = async () => {
   await browser?.close().catch(() => {});
-  if (server) await stopServerProcess(server.child);
+  if (server) await stopBenchServer(server.child);
   rmSync(dataDir, { recursive: true, force: true });
 };
 // Ctrl-C: stop the server and the browser before leaving.
@@ -528,7 +475,19 @@ try {
   console.log(
     `Loaded ${loaded.reports} synthetic reports in ${loaded.hosts.length} projects (${loaded.seconds.toFixed(1)} s).`,
   );
-  server = await startServerProcess(dataDir, serverOutput);
+  server = await startBenchServer(
+    {
+      PORT: String(PORT),
+      API_KEY: KEY,
+      DATA_DIR: dataDir,
+      DB_FILE: join(dataDir, 'reports.db'),
+      DEMO: 'false',
+      // The bench makes a few hundred requests a minute; the limit is not what is measured.
+      RATE_LIMIT: '1000000',
+    },
+    DIST,
+    serverOutput,
+  );
   console.log(`Server at ${server.origin} (child process ${server.child.pid}), dashboard from ${DIST}`);
   if (TRACE_DIR) mkdirSync(TRACE_DIR, { recursive: true });
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
