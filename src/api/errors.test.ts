@@ -109,6 +109,28 @@ describe('errors of the contract', () => {
     });
   });
 
+  it('503 with Retry-After: a server error that says when to try again', async () => {
+    const error = await failureOf(() =>
+      HttpResponse.json(
+        { message: 'Too many analyses at once, try again shortly.', status: 503 },
+        { status: 503, headers: { 'Retry-After': '5' } },
+      ),
+    );
+    expect(error).toMatchObject({
+      status: 503,
+      kind: 'server',
+      retryAfter: 5,
+      message: 'Too many analyses at once, try again shortly.',
+    });
+  });
+
+  it('another 5xx: Retry-After is not read', async () => {
+    const error = await failureOf(() =>
+      HttpResponse.json({ message: 'Server error.' }, { status: 500, headers: { 'Retry-After': '5' } }),
+    );
+    expect(error).toMatchObject({ kind: 'server', retryAfter: null });
+  });
+
   it('another 4xx: kind http with the server’s words or the status', async () => {
     const withText = await failureOf(() => HttpResponse.json({ message: 'Conflict here.' }, { status: 409 }));
     expect(withText).toMatchObject({ status: 409, kind: 'http', message: 'Conflict here.' });

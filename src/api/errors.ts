@@ -32,7 +32,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly kind: ApiErrorKind;
   readonly fieldErrors: Record<string, string[]>;
-  /** Seconds to wait before trying again (429 with Retry-After). */
+  /** Seconds to wait before trying again (429, or 503 "analysis queue full", with Retry-After). */
   readonly retryAfter: number | null;
   readonly fromApi: boolean;
 
@@ -186,7 +186,10 @@ export function errorFromResponse(
       retryAfter,
     });
   } else if (status >= 500 && status <= 599) {
-    error = new ApiError({ ...base, kind: 'server', message: serverText || fallback });
+    // A full analysis queue (503) says when it expects room again; retrying sooner only adds load.
+    const retryAfter =
+      status === 503 ? parseRetryAfter(response.headers.get('Retry-After'), options.now) : null;
+    error = new ApiError({ ...base, kind: 'server', message: serverText || fallback, retryAfter });
   } else {
     error = new ApiError({ ...base, kind: 'http', message: serverText || fallback });
   }

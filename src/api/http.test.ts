@@ -1,10 +1,12 @@
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { rejectionOf as rejection } from '../../test/fixtures/api-failure';
 import { contractReport } from '../../test/fixtures/contract';
 import { server } from '../../test/msw';
 import { saveConnection } from './connection';
 import { ApiError } from './errors';
 import { apiFetch, apiUrl } from './http';
+import { forgetRateLimit, rateBudget, rateLimitScope } from './rate-limit';
 
 function capture() {
   const seen: Request[] = [];
@@ -15,15 +17,6 @@ function capture() {
     }),
   );
   return seen;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 describe('apiUrl', () => {
@@ -319,5 +312,59 @@ describe('apiFetch after a 429 with Retry-After', () => {
     expect(error).not.toBeInstanceOf(ApiError);
     expect((error as Error).name).toBe('AbortError');
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe('apiFetch notes the rate-limit budget', () => {
+  const budgetServer = (answers: { status: number; headers: Record<string, string> }[]) => {
+    let next = 0;
+    server.use(
+      http.all('https://budget.example/api/v1/*', () => {
+        const answer = answers[Math.min(next++, answers.length - 1)]!;
+        const body =
+          answer.status < 400 ? { data: [], status: 200 } : { message: 'No.', status: answer.status };
+        return HttpResponse.json(body, answer);
+      }),
+    );
+  };
+  const scopeOf = (apiKey: string) => rateLimitScope(apiUrl('https://budget.example', []), apiKey);
+  const counts = (limit: number, remaining: number) => ({
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(remaining),
+  });
+
+  it('from every answer, errors included; an answer without the headers leaves it as it was', async () => {
+    saveConnection({ baseUrl: 'https://budget.example', apiKey: 'budget-key', remember: false });
+    budgetServer([
+      { status: 200, headers: counts(300, 299) },
+      { status: 404, headers: counts(300, 298) },
+      { status: 429, headers: { ...counts(300, 0), 'Retry-After': '1' } },
+      { status: 200, headers: {} },
+    ]);
+    expect(rateBudget(scopeOf('budget-key'))).toBeNull();
+    await apiFetch({ path: ['reports'] });
+    expect(rateBudget(scopeOf('budget-key'))).toEqual({ limit: 300, remaining: 299 });
+    await rejection(apiFetch({ path: ['reports', 1] }));
+    expect(rateBudget(scopeOf('budget-key'))).toEqual({ limit: 300, remaining: 298 });
+    await rejection(apiFetch({ method: 'DELETE', path: ['reports', 1] }));
+    expect(rateBudget(scopeOf('budget-key'))).toEqual({ limit: 300, remaining: 0 });
+    forgetRateLimit();
+    await apiFetch({ path: ['reports'] });
+    expect(rateBudget(scopeOf('budget-key'))).toBeNull();
+  });
+
+  it('per server and key, and only numbers', async () => {
+    saveConnection({ baseUrl: 'https://budget.example', apiKey: 'budget-key', remember: false });
+    budgetServer([
+      { status: 200, headers: counts(60, 59) },
+      { status: 200, headers: counts(60, 10) },
+      { status: 200, headers: { 'X-RateLimit-Limit': 'many', 'X-RateLimit-Remaining': '-1' } },
+    ]);
+    await apiFetch({ path: ['reports'] });
+    await apiFetch({ path: ['reports'], connection: { baseUrl: 'https://budget.example', apiKey: 'other' } });
+    expect(rateBudget(scopeOf('budget-key'))).toEqual({ limit: 60, remaining: 59 });
+    expect(rateBudget(scopeOf('other'))).toEqual({ limit: 60, remaining: 10 });
+    await apiFetch({ path: ['reports'] });
+    expect(rateBudget(scopeOf('budget-key'))).toEqual({ limit: 60, remaining: 59 });
   });
 });

@@ -4,7 +4,13 @@ import type * as z from 'zod/mini';
 import { readConnection } from './connection';
 import { API_PREFIX } from './contract';
 import { ApiError, errorFromResponse, networkError, timeoutError, unexpectedResponseError } from './errors';
-import { noteRateLimit, rateLimitScope, rateLimitWaitMs, waitOutRateLimit } from './rate-limit';
+import {
+  noteRateBudget,
+  noteRateLimit,
+  rateLimitScope,
+  rateLimitWaitMs,
+  waitOutRateLimit,
+} from './rate-limit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ParamValue = string | number | boolean | null | undefined;
@@ -161,6 +167,8 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   let text: string;
   try {
     response = await fetch(url, { method, headers, body, signal });
+    // Every answer carries the count, errors and refusals (remaining 0) included.
+    noteRateBudget(scope, response.headers);
     text = await readBody(response, signal);
   } catch (cause) {
     throw failed(cause);

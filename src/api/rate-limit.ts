@@ -10,9 +10,20 @@ export const MAX_RETRY_AFTER_S = 60;
 // counted too, and each query's own retry timer knows only of its own 429.
 let rateLimit: { scope: string; until: number } | null = null;
 
-/** Forgets a Retry-After still running; for tests, which each start from a fresh client. */
+/** What the service's X-RateLimit-* headers said in its latest answer to one scope. */
+export interface RateBudget {
+  remaining: number;
+  limit: number;
+}
+
+// The service's window is fixed but it does not say when it resets, so the latest answer's count is
+// all a client can know; the scheduler slows down on it before the limit is hit.
+const budgets = new Map<string, RateBudget>();
+
+/** Forgets a Retry-After still running and every budget; for tests, which each start from a fresh client. */
 export function forgetRateLimit(): void {
   rateLimit = null;
+  budgets.clear();
 }
 
 export function rateLimitScope(url: URL, apiKey: string | null): string {
@@ -24,6 +35,24 @@ export function noteRateLimit(scope: string, error: ApiError): void {
   const until = Date.now() + error.retryAfter * 1000;
   if (rateLimit?.scope === scope && rateLimit.until >= until) return;
   rateLimit = { scope, until };
+}
+
+function headerCount(headers: Headers, name: string): number | null {
+  const value = headers.get(name)?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** Notes the budget an answer announced; an answer without both headers leaves the last one as it was. */
+export function noteRateBudget(scope: string, headers: Headers): void {
+  const limit = headerCount(headers, 'X-RateLimit-Limit');
+  const remaining = headerCount(headers, 'X-RateLimit-Remaining');
+  if (limit === null || remaining === null) return;
+  budgets.set(scope, { remaining, limit });
+}
+
+/** The latest budget noted for a scope; null when its answers never carried one. */
+export function rateBudget(scope: string): RateBudget | null {
+  return budgets.get(scope) ?? null;
 }
 
 /**
