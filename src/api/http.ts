@@ -91,7 +91,8 @@ function authorization(apiKey: string | null): string | null {
   return `Bearer ${key}`;
 }
 
-function anySignal(signals: AbortSignal[]): AbortSignal {
+/** One signal that fires when any of these does (AbortSignal.any, where the browser has it). */
+export function anySignal(signals: AbortSignal[]): AbortSignal {
   if (signals.length === 1 && signals[0]) return signals[0];
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
   const controller = new AbortController();
