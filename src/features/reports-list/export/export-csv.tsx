@@ -129,7 +129,7 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
   }
 
   return (
-    <Stack gap="xs" w="100%" maw={320}>
+    <Stack gap="xs" w={340} maw="100%">
       {state.status === 'running' && (
         <ExportProgress progress={state.progress} onCancel={cancel} cancelRef={cancelButton} />
       )}
