@@ -1,5 +1,6 @@
 // Reports: the mutations with their cache work (the fetchers and queries are in reports.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { projectKeys, reportKeys } from './query-keys';
 import { createReport, deleteReport, reportQueries, updateReport } from './reports';
 import type { CreateReportInput, UpdateReportInput } from './reports';
@@ -12,10 +13,7 @@ export function useCreateReport() {
     mutationFn: (input: CreateReportInput) => createReport(input),
     onSuccess: (report) => {
       queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-      ]);
+      return refetchAllLists(queryClient);
     },
   });
 }
@@ -46,10 +44,42 @@ export function useUpdateReport() {
         queryClient.setQueryData(reportQueries.detail(input.id).queryKey, context.previous);
     },
     onSuccess: (report) => {
-      queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
+      keepChangedReport(queryClient, report);
       return queryClient.invalidateQueries({ queryKey: reportKeys.lists() });
     },
   });
+}
+
+/**
+ * A report as the service answered a change to it: its cached detail, and its row in every cached
+ * list, show it at once (lists still refetch: a new result may move it in a sorted or filtered view).
+ */
+export function keepChangedReport(queryClient: QueryClient, report: Report): void {
+  queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
+  queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) => {
+    if (!page?.items.some((item) => item.id === report.id)) return page;
+    return { ...page, items: page.items.map((item) => (item.id === report.id ? report : item)) };
+  });
+}
+
+/** A report that is gone: its detail forgotten, its row out of every cached list at once. */
+export async function forgetDeletedReport(queryClient: QueryClient, id: number): Promise<void> {
+  const { queryKey } = reportQueries.detail(id);
+  await queryClient.cancelQueries({ queryKey, exact: true });
+  queryClient.removeQueries({ queryKey, exact: true });
+  // Lists not on screen are only marked stale: without this, the next visit would show the
+  // deleted row until the refetch came back.
+  queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) =>
+    page ? withoutReport(page, id) : page,
+  );
+}
+
+/** After reports came or went: every list of reports and of projects (their counts) refetches. */
+export function refetchAllLists(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
+  ]);
 }
 
 function withoutReport(page: Page<Report>, id: number): Page<Report> {
@@ -68,18 +98,8 @@ export function useDeleteReport() {
   return useMutation({
     mutationFn: (id: number) => deleteReport(id),
     onSuccess: async (_data, id) => {
-      const { queryKey } = reportQueries.detail(id);
-      await queryClient.cancelQueries({ queryKey, exact: true });
-      queryClient.removeQueries({ queryKey, exact: true });
-      // Lists not on screen are only marked stale: without this, the next visit would show the
-      // deleted row until the refetch came back.
-      queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) =>
-        page ? withoutReport(page, id) : page,
-      );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-      ]);
+      await forgetDeletedReport(queryClient, id);
+      await refetchAllLists(queryClient);
     },
   });
 }

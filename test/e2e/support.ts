@@ -56,7 +56,7 @@ export function reportsPage(page: Page) {
     order: page.getByRole('combobox', { name: 'Order' }),
     perPage: page.getByRole('combobox', { name: 'Per page' }),
     rows: table.locator('tbody tr'),
-    reportLinks: table.locator('tbody tr td:first-child a'),
+    reportLinks: table.locator('tbody tr a[href^="/reports/"]'),
     /** The range text exactly, e.g. "1–10 of 12 reports". */
     range: (text: string) => page.getByText(text, { exact: true }),
     /** The range text of the page that starts at `from`: "11–20 of 31 reports". */

@@ -6,8 +6,9 @@ import '@mantine/core/styles/Combobox.css';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import type { SyntheticEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -24,8 +25,22 @@ import {
   reportListParams,
   reportListSpec,
 } from './report-list-state';
+import { useListShortcuts } from './use-list-shortcuts';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable } from './reports-table';
+import { useSelection } from './selection';
+
+// What works on a selection loads when a person first reaches for a checkbox; the shortcuts' list
+// when asked for.
+const loadBulkArea = () => import('./bulk/bulk-area');
+const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
+const ShortcutsDialog = lazy(() =>
+  import('./shortcuts-dialog').then((module) => ({ default: module.ShortcutsDialog })),
+);
+
+function preloadBulkArea(event: SyntheticEvent) {
+  if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
+}
 
 function ReportsPage() {
   const queryClient = useQueryClient();
@@ -70,6 +85,33 @@ function ReportsPage() {
   const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
   const clearFilters = () => setState(NO_FILTERS);
   const filtered = hasFilters(state);
+
+  // A selection belongs to one set of filters; paging and sorting keep it.
+  const selection = useSelection(JSON.stringify([state.search, state.search_by, state.project, state.result]));
+  const [bulkUsed, setBulkUsed] = useState(false);
+  if (selection.items.size > 0 && !bulkUsed) setBulkUsed(true);
+  const pageReports = data?.items ?? [];
+  const tableSelection = {
+    has: selection.has,
+    toggle: (index: number, range: boolean) => selection.toggle(pageReports, index, range),
+    setPage: (picked: boolean) => selection.setPage(pageReports, picked),
+  };
+
+  const navigate = useNavigate();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [helpUsed, setHelpUsed] = useState(false);
+  useListShortcuts({
+    pick: (id) => {
+      const index = pageReports.findIndex((report) => report.id === id);
+      if (index !== -1) selection.toggle(pageReports, index, false);
+    },
+    open: (id) => void navigate(`/reports/${id}`),
+    create: () => void navigate('/reports/new'),
+    help: () => {
+      setHelpUsed(true);
+      setHelpOpen(true);
+    },
+  });
 
   let body;
   if (isPending) {
@@ -127,6 +169,7 @@ function ReportsPage() {
         onSortPress={onSortPress}
         projectHref={projectHref}
         stale={isPlaceholderData}
+        selection={tableSelection}
       />
     );
   }
@@ -139,6 +182,12 @@ function ReportsPage() {
           <Text c="dimmed" mt={4}>
             How each analysed page does, newest first unless sorted otherwise.
           </Text>
+          {/* Said when the filters change under a selection; the region is there before it has text. */}
+          <Text role="status" size="sm" fw={500} mt={selection.dropped === null ? 0 : 4}>
+            {selection.dropped !== null &&
+              `The selection of ${selection.dropped.toLocaleString('en')} ${selection.dropped === 1 ? 'report' : 'reports'} was cleared because the filters changed.`}
+          </Text>
+
         </div>
         <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
           New report
@@ -149,7 +198,19 @@ function ReportsPage() {
         <ReportsFilters state={state} onChange={setState} />
       </div>
 
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'sm' }}>
+      {bulkUsed && (
+        <Suspense fallback={null}>
+          <BulkArea selection={selection} total={current?.meta.total} params={params} />
+        </Suspense>
+      )}
+
+      <Paper
+        withBorder
+        radius="md"
+        p={{ base: 'xs', sm: 'sm' }}
+        onPointerOver={preloadBulkArea}
+        onFocus={preloadBulkArea}
+      >
         <Stack gap="sm">
           {isError && data !== undefined && (
             <ErrorState
@@ -171,6 +232,11 @@ function ReportsPage() {
           onPage={onPage}
           disabled={isPlaceholderData}
         />
+      )}
+      {helpUsed && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
       )}
     </Stack>
   );

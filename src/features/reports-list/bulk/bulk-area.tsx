@@ -1,0 +1,194 @@
+// Everything that works on the selected reports; loaded when a person first reaches for a checkbox.
+import { Button, Group, Loader, Paper, Text } from '@mantine/core';
+import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '@/api/errors';
+import { collectReports } from '@/api/report-pages';
+import type { ReportListParams } from '@/api/reports';
+import { createScheduler, isCancelled } from '@/api/scheduler';
+import type { RequestScheduler } from '@/api/scheduler';
+import type { Selection } from '../selection';
+import { BulkProgress } from './bulk-progress';
+import { PrivacyDialog } from './privacy-dialog';
+import { useBulkRun } from './use-bulk-run';
+import classes from './bulk.module.css';
+
+const ConfirmDialog = lazy(() =>
+  import('@/components/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })),
+);
+
+export interface BulkAreaProps {
+  selection: Selection;
+  /** How many reports match the current filters; undefined while unknown. */
+  total: number | undefined;
+  /** The current view: Select all matching collects its reports, all pages. */
+  params: ReportListParams;
+}
+
+type Collecting = { done: number; total: number } | { error: string } | null;
+
+/** Select all N matching: every report of the view, collected page by page through the scheduler. */
+function useSelectAllMatching(selection: Selection, params: ReportListParams) {
+  const [collecting, setCollecting] = useState<Collecting>(null);
+  const scheduler = useRef<RequestScheduler | null>(null);
+  // Other filters make what is being collected another selection's: it stops, as on leaving the page.
+  // (Another sort or page leaves the same reports matching.)
+  const filters = JSON.stringify([params.search, params.search_by, params.project, params.result]);
+  useEffect(() => () => scheduler.current?.abort(), [filters]);
+
+  const start = () => {
+    scheduler.current?.abort();
+    const current = createScheduler();
+    scheduler.current = current;
+    setCollecting({ done: 0, total: 0 });
+    collectReports(params, {
+      scheduler: current,
+      onProgress: (progress) => setCollecting({ done: progress.reports, total: progress.total }),
+    }).then(
+      (reports) => {
+        selection.replace(reports);
+        setCollecting(null);
+      },
+      (error: unknown) => setCollecting(isCancelled(error) ? null : { error: errorMessage(error) }),
+    );
+  };
+  const cancel = () => {
+    scheduler.current?.abort();
+    setCollecting(null);
+  };
+  return { collecting, start, cancel };
+}
+
+export function BulkArea({ selection, total, params }: BulkAreaProps) {
+  const bulk = useBulkRun((ids) => selection.remove(ids));
+  const matching = useSelectAllMatching(selection, params);
+  const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
+  const count = selection.items.size;
+  const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));
+  const running = bulk.run !== null && bulk.run.phase !== 'finished';
+  const noun = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'report' : 'reports'}`;
+  const { collecting } = matching;
+
+  return (
+    <>
+      {count > 0 && (
+        <Paper withBorder radius="md" p="xs" className={classes.toolbar} role="toolbar" aria-label="Selection">
+          <Group gap="xs" wrap="wrap">
+            <Text fw={700} size="sm" px={4} aria-live="polite">
+              {count.toLocaleString('en')} selected
+            </Text>
+            {collecting !== null && 'done' in collecting ? (
+              <Group gap={6} wrap="nowrap" role="status">
+                <Loader size="xs" aria-hidden />
+                <Text size="sm">
+                  Selecting {collecting.done.toLocaleString('en')}
+                  {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
+                </Text>
+                <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
+                  Cancel
+                </Button>
+              </Group>
+            ) : (
+              total !== undefined &&
+              count < total && (
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  leftSection={<IconSelectAll size={14} aria-hidden />}
+                  onClick={matching.start}
+                  disabled={running}
+                >
+                  Select all {total.toLocaleString('en')} matching
+                </Button>
+              )
+            )}
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              leftSection={<IconX size={14} aria-hidden />}
+              onClick={selection.clear}
+            >
+              Clear selection
+            </Button>
+            <Group gap="xs" ml={{ sm: 'auto' }} wrap="wrap">
+              <Button
+                variant="default"
+                size="compact-sm"
+                leftSection={<IconLock size={14} aria-hidden />}
+                onClick={() => setDialog('privacy')}
+                disabled={running}
+              >
+                Change privacy
+              </Button>
+              <Button
+                variant="default"
+                size="compact-sm"
+                leftSection={<IconRefresh size={14} aria-hidden />}
+                onClick={() => bulk.start({ kind: 'refresh' }, picked())}
+                disabled={running}
+              >
+                Refresh results
+              </Button>
+              <Button
+                color="red"
+                variant="light"
+                size="compact-sm"
+                leftSection={<IconTrash size={14} aria-hidden />}
+                onClick={() => setDialog('delete')}
+                disabled={running}
+              >
+                Delete selected
+              </Button>
+            </Group>
+          </Group>
+          {collecting !== null && 'error' in collecting && (
+            <Text size="sm" c="red" role="alert" mt={4} px={4}>
+              The reports could not all be selected: {collecting.error}{' '}
+              <Button variant="subtle" size="compact-sm" onClick={matching.start}>
+                Retry
+              </Button>
+            </Text>
+          )}
+        </Paper>
+      )}
+
+      {bulk.run !== null && (
+        <BulkProgress
+          run={bulk.run}
+          onCancel={bulk.cancel}
+          onRetryFailed={bulk.retryFailed}
+          onDismiss={bulk.dismiss}
+        />
+      )}
+
+      <PrivacyDialog
+        opened={dialog === 'privacy'}
+        count={count}
+        onCancel={() => setDialog(null)}
+        onApply={(privacy, password) => {
+          setDialog(null);
+          bulk.start({ kind: 'privacy', privacy, password }, picked());
+        }}
+      />
+      {dialog === 'delete' && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            opened
+            title={`Delete ${noun(count)}?`}
+            onCancel={() => setDialog(null)}
+            onConfirm={() => {
+              setDialog(null);
+              bulk.start({ kind: 'delete' }, picked());
+            }}
+            pending={false}
+          >
+            <Text size="sm">
+              This deletes the {noun(count)} you selected and their results, including any not on this page.
+              It cannot be undone.
+            </Text>
+          </ConfirmDialog>
+        </Suspense>
+      )}
+    </>
+  );
+}

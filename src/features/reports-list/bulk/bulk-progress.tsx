@@ -1,0 +1,127 @@
+import '@mantine/core/styles/Progress.css';
+import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import type { MantineColor } from '@mantine/core';
+import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
+import { PRIVACY_LABELS } from '@/api/contract';
+import type { BulkAction, BulkRun, ItemStatus } from './use-bulk-run';
+import { countStatuses } from './use-bulk-run';
+import classes from './bulk.module.css';
+
+const STATUS: Record<ItemStatus, { label: string; color: MantineColor }> = {
+  pending: { label: 'Pending', color: 'gray' },
+  running: { label: 'Running', color: 'blue' },
+  done: { label: 'Done', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+  skipped: { label: 'Skipped', color: 'yellow' },
+};
+
+function actionTitle(action: BulkAction, total: number): string {
+  const reports = `${total.toLocaleString('en')} ${total === 1 ? 'report' : 'reports'}`;
+  switch (action.kind) {
+    case 'privacy':
+      return `Making ${reports} ${PRIVACY_LABELS[action.privacy].toLowerCase()}`;
+    case 'refresh':
+      return `Refreshing the results of ${reports}`;
+    case 'delete':
+      return `Deleting ${reports}`;
+  }
+}
+
+function clock(epochMs: number): string {
+  return new Date(epochMs).toLocaleTimeString('en-GB');
+}
+
+export interface BulkProgressProps {
+  run: BulkRun;
+  onCancel: () => void;
+  onRetryFailed: () => void;
+  onDismiss: () => void;
+}
+
+/** A bulk action's progress: done / total, each report's state, Cancel; at the end a summary. */
+export function BulkProgress({ run, onCancel, onRetryFailed, onDismiss }: BulkProgressProps) {
+  const total = run.items.length;
+  const counts = countStatuses(run.items);
+  const settled = counts.done + counts.failed + counts.skipped;
+  const title = actionTitle(run.action, total);
+  const finished = run.phase === 'finished';
+  let summary = `${settled.toLocaleString('en')} of ${total.toLocaleString('en')} finished: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped.`;
+  if (finished) summary = `${run.cancelled ? 'Cancelled' : 'Finished'}: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped.`;
+  else if (run.phase === 'stopping')
+    summary = `Cancelling: nothing more is sent; waiting for ${counts.running} ${counts.running === 1 ? 'request' : 'requests'} already sent.`;
+
+  return (
+    <Paper withBorder radius="md" p="sm" component="section" aria-label={title}>
+      <Stack gap="xs">
+        <Group justify="space-between" gap="sm">
+          <Text fw={700}>{title}</Text>
+          <Group gap="xs">
+            {!finished && (
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconPlayerStop size={14} aria-hidden />}
+                onClick={onCancel}
+                disabled={run.phase === 'stopping'}
+              >
+                Cancel
+              </Button>
+            )}
+            {finished && counts.failed > 0 && (
+              <Button size="xs" leftSection={<IconRefresh size={14} aria-hidden />} onClick={onRetryFailed}>
+                Retry failed
+              </Button>
+            )}
+            {finished && (
+              <Button variant="default" size="xs" leftSection={<IconX size={14} aria-hidden />} onClick={onDismiss}>
+                Close
+              </Button>
+            )}
+          </Group>
+        </Group>
+        <Progress.Root
+          size="lg"
+          role="progressbar"
+          aria-label={`${title}: progress`}
+          aria-valuemin={0}
+          aria-valuemax={total}
+          aria-valuenow={settled}
+          aria-valuetext={`${settled} of ${total}`}
+        >
+          <Progress.Section value={(counts.done / total) * 100} color="green" withAria={false} />
+          <Progress.Section value={(counts.failed / total) * 100} color="red" withAria={false} />
+          <Progress.Section value={(counts.skipped / total) * 100} color="yellow" withAria={false} />
+        </Progress.Root>
+        <Text size="sm" role="status">
+          {summary}
+          {run.waitingUntil !== null &&
+            ` Paused by the service’s rate limit until ${clock(run.waitingUntil)}; it goes on by itself.`}
+        </Text>
+        {/* A long list scrolls in its own box; a box that scrolls must take focus for the keyboard. */}
+        <ul className={classes.items} aria-label="Status of each report" tabIndex={0}>
+          {run.items.map((item) => (
+            <li key={item.id} className={classes.item}>
+              {/* The tint carries the colour; the word keeps the text colour (4.5:1 in both schemes). */}
+              <Badge
+                color={STATUS[item.status].color}
+                variant="light"
+                radius="sm"
+                tt="none"
+                c="var(--mantine-color-text)"
+                className={classes.status}
+              >
+                {STATUS[item.status].label}
+              </Badge>
+              <span className={classes.url}>{item.url}</span>
+              {item.message !== null && (
+                <Text span size="sm" c={item.status === 'failed' ? 'red' : 'dimmed'} className={classes.message}>
+                  {item.message}
+                </Text>
+              )}
+            </li>
+          ))}
+        </ul>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,296 @@
+// Working on many reports at once on /reports: selection, the keyboard, and each bulk action against
+// the real reference server (in memory), including partial failure, Retry failed and Cancel.
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { resultForScore } from '@/api/contract';
+import { createReport } from '@/api/reports';
+import type { Analyser } from '../../../test/reference-server';
+import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { renderReportsPage } from '../../../test/reports-list-kit';
+
+beforeAll(async () => {
+  await realApi().backend();
+});
+
+let analyses = 0;
+const analyser: Analyser = () => {
+  analyses += 1;
+  return Promise.resolve({
+    score: 80,
+    result: resultForScore(80),
+    results: { title: { passed: true, importance: 'high', value: 'A page' } },
+  });
+};
+
+const urlsOf = (count: number, site = 'docs.example') =>
+  Array.from({ length: count }, (_, i) => `https://${site}/page-${String(i + 1).padStart(2, '0')}`);
+
+/** A real API with these reports, created one minute apart in order (newest first in the list). */
+async function withReports(urls: string[]) {
+  let clock = Date.parse('2026-01-10T09:00:00Z');
+  const api = realApi({ analyser, now: () => new Date(clock) });
+  server.use(...api.handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  for (const url of urls) {
+    await createReport({ url });
+    clock += 60_000;
+  }
+  analyses = 0;
+  const { storage } = await api.backend();
+  return storage;
+}
+
+const renderReports = renderReportsPage;
+
+/** Every item's status in the progress list, as "url: Status". */
+function statuses(): string[] {
+  const list = screen.getByRole('list', { name: 'Status of each report' });
+  return within(list)
+    .getAllByRole('listitem')
+    .map((item) => {
+      const [status, url] = [...item.children].map((child) => child.textContent);
+      return `${url}: ${status}`;
+    });
+}
+
+describe('Reports: selection', () => {
+  it('selects rows, a page, and a shift-click range; says how many in the Selection toolbar', async () => {
+    const urls = urlsOf(12);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+
+    // Newest first: page-12 is the first row.
+    await page.user.click(page.box(urls[11]!));
+    expect(await within(await screen.findByRole('toolbar', { name: 'Selection' })).findByText('1 selected'));
+    expect(page.box(urls[11]!)).toBeChecked();
+    expect(page.pageBox()).toBePartiallyChecked();
+
+    // Shift-click: everything from the last box clicked to this one.
+    await page.user.keyboard('{Shift>}');
+    await page.user.click(page.box(urls[7]!));
+    await page.user.keyboard('{/Shift}');
+    expect(within(page.toolbar()).getByText('5 selected')).toBeInTheDocument();
+    for (const url of urls.slice(7, 12)) expect(page.box(url)).toBeChecked();
+    expect(page.box(urls[6]!)).not.toBeChecked();
+
+    await page.user.click(page.pageBox());
+    expect(within(page.toolbar()).getByText('10 selected')).toBeInTheDocument();
+    expect(page.pageBox()).toBeChecked();
+    await page.user.click(page.pageBox());
+    expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the selection across pages and sorts, drops it with a note when the filters change', async () => {
+    const urls = urlsOf(12);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    await page.user.click(page.box(urls[11]!));
+    await page.user.click(screen.getByRole('button', { name: 'Next page' }));
+    await page.user.click(await screen.findByRole('checkbox', { name: `Select ${urls[0]!}` }));
+    expect(within(page.toolbar()).getByText('2 selected')).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'URL' }));
+    await waitFor(() => expect(page.box(urls[0]!)).toBeChecked());
+    expect(within(page.toolbar()).getByText('2 selected')).toBeInTheDocument();
+
+    await page.user.type(screen.getByRole('textbox', { name: 'Search' }), 'page-0');
+    expect(
+      await screen.findByText('The selection of 2 reports was cleared because the filters changed.'),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+  });
+
+  it('selects all reports matching the filters, across pages', async () => {
+    const urls = [...urlsOf(23), ...urlsOf(3, 'shop.example')];
+    await withReports(urls);
+    const page = renderReports('/reports?project=docs.example');
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    await page.user.click(page.pageBox());
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Select all 23 matching' }));
+    expect(await within(page.toolbar()).findByText('23 selected')).toBeInTheDocument();
+    expect(within(page.toolbar()).queryByRole('button', { name: /matching/ })).not.toBeInTheDocument();
+
+    // All 23 of docs.example go, none of shop.example.
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 23 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Finished: 23 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(await screen.findByText('No reports match')).toBeInTheDocument();
+  });
+
+  it('works from the keyboard: j / k move, x selects, Enter opens, ? lists the shortcuts, n creates', async () => {
+    const urls = urlsOf(3);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+
+    // What the keys do loads with the first of them: each step waits for its effect.
+    await page.user.keyboard('j');
+    await waitFor(() => expect(page.rows()[0]).toHaveFocus());
+    await page.user.keyboard('j');
+    await waitFor(() => expect(page.rows()[1]).toHaveFocus());
+    await page.user.keyboard('j');
+    await waitFor(() => expect(page.rows()[2]).toHaveFocus());
+    await page.user.keyboard('k');
+    await waitFor(() => expect(page.rows()[1]).toHaveFocus());
+    await page.user.keyboard('x');
+    await waitFor(() => expect(page.box(urls[1]!)).toBeChecked());
+    expect(await within(await screen.findByRole('toolbar', { name: 'Selection' })).findByText('1 selected'));
+
+    await page.user.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByRole('row', { name: /x Select the report you are on/ })).toBeInTheDocument();
+    // Keys in a dialog are the dialog's.
+    await page.user.keyboard('j{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    page.rows()[2]!.focus();
+    await page.user.keyboard('{Enter}');
+    await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/1'));
+    await page.router.navigate('/reports');
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    await page.user.keyboard('n');
+    await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/new'));
+  });
+
+  it('ignores the shortcut keys while typing in Search', async () => {
+    await withReports(urlsOf(2));
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    await page.user.type(search, 'jxn');
+    expect(search).toHaveValue('jxn');
+    expect(page.router.state.location.pathname).toBe('/reports');
+    expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Reports: bulk actions', () => {
+  it('changes the privacy of the selection, one password for all, and the table shows it', async () => {
+    const urls = urlsOf(4);
+    const storage = await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(4));
+    for (const url of urls.slice(0, 3)) await page.user.click(page.box(url));
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Change privacy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change privacy of 3 reports' });
+    await page.user.click(within(dialog).getByRole('radio', { name: /Password/ }));
+    await page.user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText('Enter the password that will protect these reports.')).toBeVisible();
+    await page.user.type(within(dialog).getByLabelText(/^Password/, { selector: 'input[type="password"]' }), 's3cret');
+    await page.user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+
+    expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: /progress/ })).toHaveAttribute('aria-valuetext', '3 of 3');
+    expect(statuses()).toEqual(urls.slice(0, 3).map((url) => `${url}: Done`));
+    const stored = await Promise.all([1, 2, 3, 4].map((id) => storage.getReport(id)));
+    expect(stored.map((report) => report?.privacy)).toEqual([2, 2, 2, 0]);
+    await waitFor(() => expect(within(page.rows()[3]!).getByText('Password')).toBeInTheDocument());
+    expect(within(page.rows()[0]!).getByText('Public')).toBeInTheDocument();
+  });
+
+  it('refreshes the results of the selection: one analysis each', async () => {
+    const urls = urlsOf(3);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    await page.user.click(page.box(urls[0]!));
+    await page.user.click(page.box(urls[2]!));
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(analyses).toBe(2);
+  });
+
+  it('deletes the selection after a confirmation naming the count; Cancel sends nothing', async () => {
+    const urls = urlsOf(4);
+    const storage = await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(4));
+    await page.user.click(page.box(urls[1]!));
+    await page.user.click(page.box(urls[2]!));
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await storage.getReport(2)).not.toBeNull();
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+    expect(await storage.getReport(2)).toBeNull();
+    expect(await storage.getReport(3)).toBeNull();
+    expect(await storage.getReport(1)).not.toBeNull();
+  });
+
+  it('reports a failure with the API’s message, counts a gone report as Skipped, and retries only the failed', async () => {
+    const urls = urlsOf(3);
+    const storage = await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    await page.user.click(page.pageBox());
+    // Report 2 refuses the first time; report 1 is deleted by someone else meanwhile.
+    let refusals = 0;
+    server.use(
+      http.patch('*/api/v1/reports/2', () => {
+        if (refusals > 0) return undefined;
+        refusals += 1;
+        return HttpResponse.json({ message: 'This report is locked for maintenance.', status: 409 }, { status: 409 });
+      }),
+    );
+    await storage.deleteReport(1);
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    expect(await screen.findByText('Finished: 1 done, 1 failed, 1 skipped.')).toBeInTheDocument();
+    expect(statuses()).toEqual([`${urls[2]!}: Done`, `${urls[1]!}: Failed`, `${urls[0]!}: Skipped`]);
+    expect(screen.getByText('This report is locked for maintenance.')).toBeInTheDocument();
+    expect(screen.getByText('The report no longer exists.')).toBeInTheDocument();
+    expect(analyses).toBe(1);
+
+    await page.user.click(screen.getByRole('button', { name: 'Retry failed' }));
+    expect(await screen.findByText('Finished: 2 done, 0 failed, 1 skipped.')).toBeInTheDocument();
+    expect(analyses).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
+  });
+
+  it('Cancel sends nothing more; what was sent finishes and is reported', async () => {
+    const urls = urlsOf(6);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(6));
+    await page.user.click(page.pageBox());
+    // Every PATCH waits until released: four go out (the scheduler's limit), two wait their turn.
+    const sent: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.patch('*/api/v1/reports/:id', async ({ params }) => {
+        sent.push(String(params.id));
+        await released;
+        return undefined;
+      }),
+    );
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Change privacy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change privacy of 6 reports' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(sent).toHaveLength(4));
+    expect(statuses().filter((line) => line.endsWith('Running'))).toHaveLength(4);
+
+    await page.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText(/Cancelling: nothing more is sent/)).toBeInTheDocument();
+    release();
+    expect(await screen.findByText('Cancelled: 4 done, 0 failed, 2 skipped.')).toBeInTheDocument();
+    expect(sent).toHaveLength(4);
+    expect(screen.getAllByText('Not sent: the action was cancelled.')).toHaveLength(2);
+  });
+});

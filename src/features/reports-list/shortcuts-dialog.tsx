@@ -1,0 +1,53 @@
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/Overlay.css';
+import '@mantine/core/styles/ModalBase.css';
+import '@mantine/core/styles/Modal.css';
+import '@mantine/core/styles/Kbd.css';
+import { Kbd, Modal, Text } from '@mantine/core';
+import { DataTable } from '@/components/data-table';
+
+const LIST_SHORTCUTS: readonly { keys: string; does: string }[] = [
+  { keys: '/', does: 'Focus Search' },
+  { keys: 'j', does: 'Move to the next report' },
+  { keys: 'k', does: 'Move to the previous report' },
+  { keys: 'Enter', does: 'Open the report you are on' },
+  { keys: 'x', does: 'Select the report you are on, or unselect it' },
+  { keys: 'n', does: 'New report' },
+  { keys: '?', does: 'Show these shortcuts' },
+];
+
+/** The list's keyboard shortcuts (`?`); list-shortcuts.ts handles them. */
+export function ShortcutsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Keyboard shortcuts"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ title: { fontWeight: 700 } }}
+    >
+      <DataTable aria-label="Keyboard shortcuts">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">What it does</th>
+          </tr>
+        </thead>
+        <tbody>
+          {LIST_SHORTCUTS.map((shortcut) => (
+            <tr key={shortcut.keys}>
+              <td>
+                <Kbd>{shortcut.keys}</Kbd>
+              </td>
+              <td>{shortcut.does}</td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
+      <Text size="sm" c="dimmed" mt="sm">
+        They work anywhere on the list, except while typing in a field.
+      </Text>
+    </Modal>
+  );
+}
