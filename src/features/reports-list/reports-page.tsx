@@ -25,6 +25,7 @@ import {
   reportListParams,
   reportListSpec,
 } from './report-list-state';
+import { ExportCsvButton } from './export/export-csv-button';
 import { useListShortcuts } from './use-list-shortcuts';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable } from './reports-table';
@@ -189,9 +190,12 @@ function ReportsPage() {
           </Text>
 
         </div>
-        <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
-          New report
-        </Button>
+        <Group gap="sm" align="flex-start">
+          <ExportCsvButton params={params} total={current?.meta.total} />
+          <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
+            New report
+          </Button>
+        </Group>
       </Group>
 
       <div role="search" aria-label="Filter reports">

@@ -19,7 +19,7 @@ function actionTitle(action: BulkAction, total: number): string {
   const reports = `${total.toLocaleString('en')} ${total === 1 ? 'report' : 'reports'}`;
   switch (action.kind) {
     case 'privacy':
-      return `Making ${reports} ${PRIVACY_LABELS[action.privacy].toLowerCase()}`;
+      return `Changing the privacy of ${reports} to ${PRIVACY_LABELS[action.privacy]}`;
     case 'refresh':
       return `Refreshing the results of ${reports}`;
     case 'delete':
