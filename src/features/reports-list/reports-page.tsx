@@ -25,7 +25,7 @@ import {
   reportListParams,
   reportListSpec,
 } from './report-list-state';
-import { ExportCsvButton } from './export/export-csv-button';
+import { useExportCsv } from './export/use-export-csv';
 import { useListShortcuts } from './use-list-shortcuts';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable } from './reports-table';
@@ -98,6 +98,7 @@ function ReportsPage() {
     setPage: (picked: boolean) => selection.setPage(pageReports, picked),
   };
 
+  const exportCsv = useExportCsv({ params, total: current?.meta.total });
   const navigate = useNavigate();
   const [helpOpen, setHelpOpen] = useState(false);
   const [helpUsed, setHelpUsed] = useState(false);
@@ -190,12 +191,15 @@ function ReportsPage() {
           </Text>
 
         </div>
-        <Group gap="sm" align="flex-start">
-          <ExportCsvButton params={params} total={current?.meta.total} />
-          <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
-            New report
-          </Button>
-        </Group>
+        <Stack gap="xs" align="flex-end">
+          <Group gap="sm">
+            {exportCsv.button}
+            <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
+              New report
+            </Button>
+          </Group>
+          {exportCsv.panel}
+        </Stack>
       </Group>
 
       <div role="search" aria-label="Filter reports">

@@ -7,7 +7,19 @@ import type { ReportListParams } from '@/api/reports';
 import { REAL_API_KEY, realApi, server, useRealApi } from '../../../../test/msw';
 import type { RealApi } from '../../../../test/msw';
 import { renderWithProviders } from '../../../../test/render';
-import { ExportCsvButton } from './export-csv-button';
+import { useExportCsv } from './use-export-csv';
+import type { ExportCsvOptions } from './use-export-csv';
+
+/** The button and its panel, as the reports page places them. */
+function ExportCsvButton(options: ExportCsvOptions) {
+  const { button, panel } = useExportCsv(options);
+  return (
+    <>
+      {button}
+      {panel}
+    </>
+  );
+}
 import { reportsCsvFileName } from './report-csv';
 
 // The reference server shares the machine with everything else running: load its modules once,
@@ -108,6 +120,7 @@ function idsOf(csv: string): number[] {
 
 function renderButton(params: ReportListParams, total?: number) {
   return renderWithProviders(<ExportCsvButton params={params} total={total} />);
+
 }
 
 // 150 reports: two pages of the export's 100; the screen shows the third page of ten.

@@ -1,6 +1,7 @@
-import { Button, Stack } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { Suspense, lazy, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { ReportListParams } from '@/api/reports';
 
 // Only this button comes with the reports page: the export (Papa Parse, the request scheduler, the
@@ -10,15 +11,18 @@ const ExportCsv = lazy(() => loadExport().then((m) => ({ default: m.ExportCsv })
 // A failed preload is no error yet: the click loads it again, and a failure then reaches the page.
 const preload = () => void loadExport().catch(() => {});
 
-export interface ExportCsvButtonProps {
+export interface ExportCsvOptions {
   /** The view on screen as sent to the API (`reportListParams(state)`); all its pages are exported. */
   params: ReportListParams;
   /** How many reports the view has, when known: none makes the button say "Nothing to export". */
   total?: number;
 }
 
-/** Export CSV of every report of the view, with its progress, Cancel and outcome below it. */
-export function ExportCsvButton({ params, total }: ExportCsvButtonProps) {
+/**
+ * Export CSV of every report of the view: the button, and its progress, Cancel and outcome, which the
+ * page places below its row of header buttons.
+ */
+export function useExportCsv({ params, total }: ExportCsvOptions): { button: ReactNode; panel: ReactNode } {
   const [run, setRun] = useState(0);
   const [running, setRunning] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -28,27 +32,26 @@ export function ExportCsvButton({ params, total }: ExportCsvButtonProps) {
     setRun(run + 1);
     setRunning(true);
   };
-  return (
-    <Stack gap="xs" align="flex-end">
-      <Button
-        ref={trigger}
-        variant="default"
-        leftSection={<IconDownload size={16} aria-hidden />}
-        disabled={nothing}
-        // Looks disabled while running but is not: the button keeps the focus of whoever clicked it.
-        data-disabled={running || undefined}
-        aria-disabled={running || undefined}
-        onClick={start}
-        onPointerEnter={preload}
-        onFocus={preload}
-      >
-        {nothing ? 'Nothing to export' : 'Export CSV'}
-      </Button>
-      {run > 0 && (
-        <Suspense fallback={null}>
-          <ExportCsv key={run} params={params} onRunningChange={setRunning} trigger={trigger} />
-        </Suspense>
-      )}
-    </Stack>
+  const button = (
+    <Button
+      ref={trigger}
+      variant="default"
+      leftSection={<IconDownload size={16} aria-hidden />}
+      disabled={nothing}
+      // Looks disabled while running but is not: the button keeps the focus of whoever clicked it.
+      data-disabled={running || undefined}
+      aria-disabled={running || undefined}
+      onClick={start}
+      onPointerEnter={preload}
+      onFocus={preload}
+    >
+      {nothing ? 'Nothing to export' : 'Export CSV'}
+    </Button>
   );
+  const panel = run > 0 && (
+    <Suspense fallback={null}>
+      <ExportCsv key={run} params={params} onRunningChange={setRunning} trigger={trigger} />
+    </Suspense>
+  );
+  return { button, panel };
 }
