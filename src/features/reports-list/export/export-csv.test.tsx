@@ -9,6 +9,7 @@ import type { RealApi } from '../../../../test/msw';
 import { renderWithProviders } from '../../../../test/render';
 import { useExportCsv } from './use-export-csv';
 import type { ExportCsvOptions } from './use-export-csv';
+import { reportsCsvFileName } from './report-csv';
 
 /** The button and its panel, as the reports page places them. */
 function ExportCsvButton(options: ExportCsvOptions) {
@@ -20,7 +21,6 @@ function ExportCsvButton(options: ExportCsvOptions) {
     </>
   );
 }
-import { reportsCsvFileName } from './report-csv';
 
 // The reference server shares the machine with everything else running: load its modules once,
 // before the first test, rather than inside one.
@@ -120,13 +120,35 @@ function idsOf(csv: string): number[] {
 
 function renderButton(params: ReportListParams, total?: number) {
   return renderWithProviders(<ExportCsvButton params={params} total={total} />);
-
 }
 
 // 150 reports: two pages of the export's 100; the screen shows the third page of ten.
 const VIEW: ReportListParams = { project: SHOP, sort_by: 'url', sort: 'asc', per_page: 10, page: 3 };
 
 describe('Export CSV', () => {
+  it('says so while it waits out the service’s rate limit, then goes on by itself', async () => {
+    await seed(useRealApi());
+    const downloads = captureDownloads();
+    // The second page is refused once with Retry-After 1; the scheduler holds the queue that long.
+    let refused = 0;
+    server.use(
+      http.get('*/api/v1/reports', ({ request }) => {
+        if (new URL(request.url).searchParams.get('page') !== '2' || refused > 0) return undefined;
+        refused += 1;
+        return HttpResponse.json(
+          { message: 'Too Many Attempts.', status: 429 },
+          { status: 429, headers: { 'Retry-After': '1' } },
+        );
+      }),
+    );
+    const { user } = renderButton(VIEW, 150);
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText(/^Paused by the service’s rate limit until/)).toBeInTheDocument();
+    expect(await screen.findByText(/^Exported 150 reports to /)).toBeInTheDocument();
+    expect(screen.queryByText(/^Paused by/)).not.toBeInTheDocument();
+    expect(downloads.names).toHaveLength(1);
+  });
+
   it('saves every report of the view, all pages, in the view’s order', async () => {
     const stored = await seed(useRealApi());
     const downloads = captureDownloads();

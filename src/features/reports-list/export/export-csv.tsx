@@ -1,4 +1,4 @@
-// The export itself, loaded on the first click of Export CSV (export-csv-button.tsx): every page of
+// The export itself, loaded on the first click of Export CSV (use-export-csv.tsx): every page of
 // the view through one request scheduler, which keeps to the deployment's rate limit and can stop
 // every request at once, then the CSV file.
 import '@mantine/core/styles/Progress.css';
@@ -9,6 +9,7 @@ import type { RefObject } from 'react';
 import { collectReports } from '@/api/report-pages';
 import type { CollectProgress } from '@/api/report-pages';
 import type { ReportListParams } from '@/api/reports';
+import { formatClock } from '@/lib/dates';
 import { createScheduler } from '@/api/scheduler';
 import type { RequestScheduler } from '@/api/scheduler';
 import { ErrorState } from '@/components/error-state';
@@ -37,6 +38,8 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
   // The view of the click: a filter changed meanwhile does not change the file, and Retry repeats it.
   const [view] = useState(params);
   const [state, setState] = useState<ExportState>({ status: 'running', progress: null });
+  // While the scheduler sits out the service's rate limit: when it goes on (epoch ms).
+  const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
   // The run whose answers still count; a cancelled or unmounted run's answers are dropped.
   const current = useRef<RequestScheduler | null>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -51,7 +54,7 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
   };
 
   const run = () => {
-    const scheduler = createScheduler();
+    const scheduler = createScheduler({ onWait: (until) => setWaitingUntil(until) });
     current.current = scheduler;
     const live = () => current.current === scheduler;
     void (async () => {
@@ -131,7 +134,12 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
   return (
     <Stack gap="xs" w={340} maw="100%">
       {state.status === 'running' && (
-        <ExportProgress progress={state.progress} onCancel={cancel} cancelRef={cancelButton} />
+        <ExportProgress
+          progress={state.progress}
+          waitingUntil={waitingUntil}
+          onCancel={cancel}
+          cancelRef={cancelButton}
+        />
       )}
       {state.status === 'failed' && (
         <ErrorState error={state.error} onRetry={retry} title="The export failed" />
@@ -144,10 +152,12 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
 
 function ExportProgress({
   progress,
+  waitingUntil,
   onCancel,
   cancelRef,
 }: {
   progress: CollectProgress | null;
+  waitingUntil: number | null;
   onCancel: () => void;
   cancelRef: RefObject<HTMLButtonElement | null>;
 }) {
@@ -157,6 +167,12 @@ function ExportProgress({
   return (
     <Stack gap={6}>
       <Text size="sm">{done === null ? 'Exporting reports…' : `Exporting ${done}…`}</Text>
+      {waitingUntil !== null && (
+        <Text size="sm" c="dimmed">
+          Paused by the service’s rate limit until {formatClock(waitingUntil)}; it
+          goes on by itself.
+        </Text>
+      )}
       {/* Mantine's own aria-valuetext is a percentage; "300 of 1,000 reports" says more. */}
       <Progress.Root
         role="progressbar"
