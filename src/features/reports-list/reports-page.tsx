@@ -14,12 +14,12 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import type { ReportSortKey } from '@/api/contract';
 import type { ReportListState } from './report-list-state';
 import {
   NO_FILTERS,
-  firstOrder,
   hasFilters,
   reportListHref,
   reportListParams,
@@ -71,10 +71,7 @@ function ReportsPage() {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  const sortPatch = (key: ReportSortKey): Partial<ReportListState> =>
-    key === state.sort_by
-      ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
-      : { sort_by: key, sort: firstOrder(key) };
+  const sortPatch = (key: ReportSortKey): Partial<ReportListState> => sortAfterClick(state, key);
   const onSort = (key: ReportSortKey) => setState(sortPatch(key));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
   const onSortPress = (key: ReportSortKey) => prefetchView(sortPatch(key));
