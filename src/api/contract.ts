@@ -26,6 +26,14 @@ export const PROJECT_SORT_LABELS: Record<ProjectSortKey, string> = {
 };
 export const PROJECT_SEARCH_BY = ['project'] as const;
 
+/**
+ * The order a list starts in when sorted by `key`, by its header or its Sort by choice alike (the ui
+ * contract): names and URLs A-Z, dates newest and results best first.
+ */
+export function firstSortOrder(key: ReportSortKey | ProjectSortKey): SortOrder {
+  return key === 'url' || key === 'project' ? 'asc' : 'desc';
+}
+
 export const RESULTS = ['good', 'decent', 'bad'] as const;
 export type Result = (typeof RESULTS)[number];
 export const RESULT_LABELS: Record<Result, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };

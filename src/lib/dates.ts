@@ -39,3 +39,10 @@ function roundHalfAway(value: number): number {
 export function formatAbsolute(date: Date): string {
   return absoluteFormat.format(date);
 }
+
+const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** "09:05:30" in the browser's time zone: when a wait of seconds or minutes ends. */
+export function formatClock(epochMs: number): string {
+  return clockFormat.format(new Date(epochMs));
+}

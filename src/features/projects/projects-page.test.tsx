@@ -167,6 +167,30 @@ describe('Projects table: rows', () => {
 });
 
 describe('Projects table: controls and the URL', () => {
+  it('sorts from the column headers, in step with Sort by and Order', async () => {
+    const api = useRealApi();
+    await seedProjects(api, ['b.example', 'c.example', 'a.example']);
+    const page = renderProjects();
+    await waitFor(() => expect(page.names()).toEqual(['a.example', 'c.example', 'b.example']));
+    const header = (name: string) => screen.getByRole('columnheader', { name });
+    expect(header('Created')).toHaveAttribute('aria-sort', 'descending');
+
+    await page.user.click(within(header('Name')).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(page.address()).toBe('/projects?sort_by=project&sort=asc'));
+    await waitFor(() => expect(page.names()).toEqual(['a.example', 'b.example', 'c.example']));
+    expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
+    expect(page.sortBy()).toHaveValue('project');
+    expect(page.order()).toHaveValue('asc');
+
+    await page.user.click(within(header('Name')).getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(page.names()).toEqual(['c.example', 'b.example', 'a.example']));
+    expect(header('Name')).toHaveAttribute('aria-sort', 'descending');
+
+    await page.user.click(within(header('Created')).getByRole('button', { name: 'Created' }));
+    await waitFor(() => expect(page.address()).toBe('/projects'));
+    expect(header('Created')).toHaveAttribute('aria-sort', 'descending');
+  });
+
   it('sends each control’s value to the API and writes it to the URL, back to page 1', async () => {
     const api = useRealApi();
     await seedProjects(
@@ -177,13 +201,17 @@ describe('Projects table: controls and the URL', () => {
     const page = renderProjects('/projects?page=2');
     await waitFor(() => expect(page.names()).toEqual(['site-02.example', 'site-01.example']));
 
+    // Name starts A-Z, as its column header's first click does.
     await page.user.selectOptions(page.sortBy(), 'Name');
+    await waitFor(() => expect(page.address()).toBe('/projects?sort_by=project&sort=asc'));
+    await waitFor(() => expect(page.names()[0]).toBe('site-01.example'));
+
+    await page.user.selectOptions(page.order(), 'Descending');
     await waitFor(() => expect(page.address()).toBe('/projects?sort_by=project'));
     await waitFor(() => expect(page.names()[0]).toBe('site-12.example'));
 
     await page.user.selectOptions(page.order(), 'Ascending');
     await waitFor(() => expect(page.address()).toBe('/projects?sort_by=project&sort=asc'));
-    await waitFor(() => expect(page.names()[0]).toBe('site-01.example'));
 
     await page.user.selectOptions(page.perPage(), '25');
     await waitFor(() => expect(page.address()).toBe('/projects?sort_by=project&sort=asc&per_page=25'));

@@ -11,6 +11,7 @@ import {
   PROJECT_SORT_LABELS,
   SORT_ORDERS,
   SORT_ORDER_LABELS,
+  firstSortOrder,
 } from '@/api/contract';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/api/contract';
 import { projectQueries } from '@/api/projects';
@@ -21,6 +22,7 @@ import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { sortAfterClick } from '@/lib/sort';
 import { useUrlState } from '@/lib/url-state';
 import { ProjectsTable } from './projects-table';
 import { PROJECTS_VIEW, projectListParams } from './projects-view';
@@ -111,6 +113,9 @@ function ProjectsPage() {
         )}
         <ProjectsTable
           projects={data.items}
+          sortBy={view.sort_by}
+          sort={view.sort}
+          onSort={(key) => setView(sortAfterClick(view, key))}
           stale={isPlaceholderData}
           onDeleteIntent={() => void loadDeleteDialog()}
           onDelete={(project) => {
@@ -146,7 +151,11 @@ function ProjectsPage() {
           label="Sort by"
           data={SORT_BY_OPTIONS}
           value={view.sort_by}
-          onChange={(event) => setView({ sort_by: event.currentTarget.value as ProjectSortKey })}
+          // A key chosen here starts in the order its column header's first click gives.
+          onChange={(event) => {
+            const key = event.currentTarget.value as ProjectSortKey;
+            setView({ sort_by: key, sort: firstSortOrder(key) });
+          }}
           style={{ flex: '1 1 9rem' }}
         />
         <NativeSelect

@@ -4,10 +4,17 @@ import { Link } from 'react-router-dom';
 import type { Project } from '@/api/schemas';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
+import { SortableTh } from '@/components/sortable-th';
+import type { ProjectSortKey, SortOrder } from '@/api/contract';
+import classes from './projects-table.module.css';
 import { projectReportsHref } from './projects-view';
 
 export interface ProjectsTableProps {
   projects: Project[];
+  sortBy: ProjectSortKey;
+  sort: SortOrder;
+  /** A column header was clicked: sort by its column (sortAfterClick). */
+  onSort: (key: ProjectSortKey) => void;
   /** True while these rows stand in for a page that is still loading. */
   stale: boolean;
   onDelete: (project: Project) => void;
@@ -16,16 +23,19 @@ export interface ProjectsTableProps {
 }
 
 /** One row per project: the name leads to its reports; the count shows only when the API gives it. */
-export function ProjectsTable({ projects, stale, onDelete, onDeleteIntent }: ProjectsTableProps) {
+export function ProjectsTable({ projects, sortBy, sort, onSort, stale, onDelete, onDeleteIntent }: ProjectsTableProps) {
   const withCounts = projects.some((project) => project.reports !== null);
+  const sortable = { sortBy, sort, onSort };
   return (
     <DataTable aria-label="Projects" stale={stale}>
       <thead>
         <tr>
-          <th scope="col">Name</th>
-          <Box component="th" scope="col" visibleFrom="xs">
+          <SortableTh column="project" {...sortable}>
+            Name
+          </SortableTh>
+          <SortableTh column="created_at" {...sortable} className={classes.fromXs}>
             Created
-          </Box>
+          </SortableTh>
           {withCounts && (
             <Box component="th" scope="col" ta="right">
               Reports

@@ -71,8 +71,3 @@ export function reportListHref(state: ReportListState, patch: Partial<ReportList
   const search = serialiseUrlState(reportListSpec, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }
-
-/** The order a column starts in when first sorted by it: A–Z for text, newest or best first otherwise. */
-export function firstOrder(key: ReportSortKey): SortOrder {
-  return key === 'url' ? 'asc' : 'desc';
-}

@@ -9,6 +9,7 @@ import {
   RESULT_LABELS,
   SORT_ORDERS,
   SORT_ORDER_LABELS,
+  firstSortOrder,
 } from '@/api/contract';
 import type { PerPage, ReportSortKey, Result, SortOrder } from '@/api/contract';
 import { DebouncedSearch } from '@/components/debounced-search';
@@ -65,7 +66,11 @@ const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 const resultPatch = (value: string): Partial<ReportListState> => ({
   result: (value || undefined) as Result | undefined,
 });
-const sortByPatch = (value: string): Partial<ReportListState> => ({ sort_by: value as ReportSortKey });
+// A sort key chosen here starts in the order its column header's first click gives.
+const sortByPatch = (value: string): Partial<ReportListState> => ({
+  sort_by: value as ReportSortKey,
+  sort: firstSortOrder(value as ReportSortKey),
+});
 const orderPatch = (value: string): Partial<ReportListState> => ({ sort: value as SortOrder });
 const perPagePatch = (value: string): Partial<ReportListState> => ({ per_page: Number(value) as PerPage });
 

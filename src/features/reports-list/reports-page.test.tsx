@@ -82,7 +82,8 @@ describe('Reports: the view in the URL', () => {
     expect(first.getByText('Bad')).toBeInTheDocument();
     expect(first.getByText('35')).toBeInTheDocument();
     expect(first.getByText('Public')).toBeInTheDocument();
-    expect(first.getByText(/ago$/).tagName).toBe('TIME');
+    // Generated and Created.
+    expect(first.getAllByText(/ago$/).map((date) => date.tagName)).toEqual(['TIME', 'TIME']);
     expect(within(page.rows()[2]!).getByText('Good')).toBeInTheDocument();
     expect(within(page.rows()[1]!).getByText('Decent')).toBeInTheDocument();
     expect(screen.getByText('1–3 of 3 reports')).toBeInTheDocument();
@@ -236,6 +237,8 @@ describe('Reports: the view in the URL', () => {
     await waitFor(() => expect(page.rows()).toHaveLength(3));
     const header = (name: string) => screen.getByRole('columnheader', { name });
 
+    // The default sort (Date created, newest first) shows on its header too.
+    expect(header('Created')).toHaveAttribute('aria-sort', 'descending');
     expect(header('URL')).toHaveAttribute('aria-sort', 'none');
     await page.user.click(within(header('URL')).getByRole('button', { name: 'URL' }));
     await waitFor(() => expect(page.search()).toBe('?sort_by=url&sort=asc'));
@@ -267,6 +270,14 @@ describe('Reports: the view in the URL', () => {
     );
     await page.user.selectOptions(page.control('Order'), 'Ascending');
     await waitFor(() => expect(header('Result')).toHaveAttribute('aria-sort', 'ascending'));
+
+    // Choosing URL in Sort by starts A-Z, as its header's first click does.
+    await page.user.selectOptions(page.control('Sort by'), 'URL');
+    await waitFor(() => expect(page.search()).toBe('?sort_by=url&sort=asc'));
+    expect(header('URL')).toHaveAttribute('aria-sort', 'ascending');
+    await page.user.selectOptions(page.control('Sort by'), 'Date created');
+    await waitFor(() => expect(page.search()).toBe(''));
+    expect(header('Created')).toHaveAttribute('aria-sort', 'descending');
   });
 });
 

@@ -14,17 +14,18 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import type { ReportSortKey } from '@/api/contract';
 import type { ReportListState } from './report-list-state';
 import {
   NO_FILTERS,
-  firstOrder,
   hasFilters,
   reportListHref,
   reportListParams,
   reportListSpec,
 } from './report-list-state';
+import { useExportCsv } from './export/use-export-csv';
 import { useListShortcuts } from './use-list-shortcuts';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable } from './reports-table';
@@ -70,10 +71,7 @@ function ReportsPage() {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  const sortPatch = (key: ReportSortKey): Partial<ReportListState> =>
-    key === state.sort_by
-      ? { sort: state.sort === 'asc' ? 'desc' : 'asc' }
-      : { sort_by: key, sort: firstOrder(key) };
+  const sortPatch = (key: ReportSortKey): Partial<ReportListState> => sortAfterClick(state, key);
   const onSort = (key: ReportSortKey) => setState(sortPatch(key));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
   const onSortPress = (key: ReportSortKey) => prefetchView(sortPatch(key));
@@ -97,6 +95,7 @@ function ReportsPage() {
     setPage: (picked: boolean) => selection.setPage(pageReports, picked),
   };
 
+  const exportCsv = useExportCsv({ params, total: current?.meta.total });
   const navigate = useNavigate();
   const [helpOpen, setHelpOpen] = useState(false);
   const [helpUsed, setHelpUsed] = useState(false);
@@ -189,9 +188,15 @@ function ReportsPage() {
           </Text>
 
         </div>
-        <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
-          New report
-        </Button>
+        <Stack gap="xs" align="flex-end">
+          <Group gap="sm">
+            {exportCsv.button}
+            <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
+              New report
+            </Button>
+          </Group>
+          {exportCsv.panel}
+        </Stack>
       </Group>
 
       <div role="search" aria-label="Filter reports">

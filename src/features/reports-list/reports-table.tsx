@@ -1,10 +1,8 @@
-import { Anchor, Group, Paper, Text, UnstyledButton, em } from '@mantine/core';
+import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
 import type { PointerEvent, SyntheticEvent } from 'react';
-import type { ReactNode } from 'react';
 import { Link, useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import { reportQueries } from '@/api/reports';
@@ -12,6 +10,7 @@ import type { Report } from '@/api/schemas';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
+import { SortableTh, isMousePress } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { preloadRouteCode } from '@/lib/route-code';
@@ -70,42 +69,6 @@ function PickBox({
   );
 }
 
-function SortableTh({
-  column,
-  sortBy,
-  sort,
-  onSort,
-  onSortPress,
-  children,
-}: {
-  column: ReportSortKey;
-  sortBy: ReportSortKey;
-  sort: SortOrder;
-  onSort: (key: ReportSortKey) => void;
-  onSortPress?: (key: ReportSortKey) => void;
-  children: ReactNode;
-}) {
-  const active = column === sortBy;
-  const Icon = !active ? IconArrowsSort : sort === 'asc' ? IconArrowUp : IconArrowDown;
-  return (
-    <th scope="col" aria-sort={active ? (sort === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton
-        className={classes.sortButton}
-        onClick={() => onSort(column)}
-        onPointerDown={(event) => {
-          if (isMousePress(event)) onSortPress?.(column);
-        }}
-        data-active={active || undefined}
-      >
-        <Group gap={4} wrap="nowrap" component="span">
-          {children}
-          <Icon size={14} aria-hidden className={classes.sortIcon} />
-        </Group>
-      </UnstyledButton>
-    </th>
-  );
-}
-
 function ReportRow({
   report,
   projectHref,
@@ -149,6 +112,9 @@ function ReportRow({
       </td>
       <td>
         <DateText date={report.generatedAt} />
+      </td>
+      <td>
+        <DateText date={report.createdAt} />
       </td>
     </tr>
   );
@@ -205,11 +171,6 @@ function useFirstScreenFirst(reports: Report[], projectHref: (project: string) =
     hrefOf: (index: number) => (index < first ? projectHref : filled.projectHref),
     filling: true,
   };
-}
-
-/** A press of the main mouse button (or a pen): its click follows. Not touch, which may start a scroll. */
-function isMousePress(event: PointerEvent): boolean {
-  return event.button === 0 && (event.pointerType === 'mouse' || event.pointerType === 'pen');
 }
 
 /**
@@ -290,7 +251,7 @@ function ReportCards({
   );
 }
 
-/** One page of reports: a table whose URL, result and generated date headers sort it; cards on phones. */
+/** One page of reports: a table whose URL, result and date headers sort it; cards on phones. */
 export function ReportsTable({
   reports,
   sortBy,
@@ -311,7 +272,7 @@ export function ReportsTable({
   return (
     <DataTable
       aria-label="Reports"
-      minWidth={760}
+      minWidth={860}
       verticalSpacing="sm"
       stale={stale}
       busy={filling}
@@ -342,6 +303,9 @@ export function ReportsTable({
           <th scope="col">Privacy</th>
           <SortableTh column="generated_at" {...sortable}>
             Generated
+          </SortableTh>
+          <SortableTh column="id" {...sortable}>
+            Created
           </SortableTh>
         </tr>
       </thead>

@@ -5,6 +5,7 @@ import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { collectReports } from '@/api/report-pages';
 import type { ReportListParams } from '@/api/reports';
+import { formatClock } from '@/lib/dates';
 import { createScheduler, isCancelled } from '@/api/scheduler';
 import type { RequestScheduler } from '@/api/scheduler';
 import type { Selection } from '../selection';
@@ -25,7 +26,7 @@ export interface BulkAreaProps {
   params: ReportListParams;
 }
 
-type Collecting = { done: number; total: number } | { error: string } | null;
+type Collecting = { done: number; total: number; waitingUntil: number | null } | { error: string } | null;
 
 /** Select all N matching: every report of the view, collected page by page through the scheduler. */
 function useSelectAllMatching(selection: Selection, params: ReportListParams) {
@@ -38,12 +39,20 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
 
   const start = () => {
     scheduler.current?.abort();
-    const current = createScheduler();
+    const current = createScheduler({
+      onWait: (until) =>
+        setCollecting((previous) => (previous && 'done' in previous ? { ...previous, waitingUntil: until } : previous)),
+    });
     scheduler.current = current;
-    setCollecting({ done: 0, total: 0 });
+    setCollecting({ done: 0, total: 0, waitingUntil: null });
     collectReports(params, {
       scheduler: current,
-      onProgress: (progress) => setCollecting({ done: progress.reports, total: progress.total }),
+      onProgress: (progress) =>
+        setCollecting((previous) => ({
+          done: progress.reports,
+          total: progress.total,
+          waitingUntil: previous && 'waitingUntil' in previous ? previous.waitingUntil : null,
+        })),
     }).then(
       (reports) => {
         selection.replace(reports);
@@ -83,6 +92,8 @@ export function BulkArea({ selection, total, params }: BulkAreaProps) {
                 <Text size="sm">
                   Selecting {collecting.done.toLocaleString('en')}
                   {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
+                  {collecting.waitingUntil !== null &&
+                    ` Paused by the service’s rate limit until ${formatClock(collecting.waitingUntil)}.`}
                 </Text>
                 <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
                   Cancel

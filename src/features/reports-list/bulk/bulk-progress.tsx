@@ -3,6 +3,7 @@ import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/cor
 import type { MantineColor } from '@mantine/core';
 import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
 import { PRIVACY_LABELS } from '@/api/contract';
+import { formatClock } from '@/lib/dates';
 import type { BulkAction, BulkRun, ItemStatus } from './use-bulk-run';
 import { countStatuses } from './use-bulk-run';
 import classes from './bulk.module.css';
@@ -19,16 +20,12 @@ function actionTitle(action: BulkAction, total: number): string {
   const reports = `${total.toLocaleString('en')} ${total === 1 ? 'report' : 'reports'}`;
   switch (action.kind) {
     case 'privacy':
-      return `Making ${reports} ${PRIVACY_LABELS[action.privacy].toLowerCase()}`;
+      return `Changing the privacy of ${reports} to ${PRIVACY_LABELS[action.privacy]}`;
     case 'refresh':
       return `Refreshing the results of ${reports}`;
     case 'delete':
       return `Deleting ${reports}`;
   }
-}
-
-function clock(epochMs: number): string {
-  return new Date(epochMs).toLocaleTimeString('en-GB');
 }
 
 export interface BulkProgressProps {
@@ -95,7 +92,7 @@ export function BulkProgress({ run, onCancel, onRetryFailed, onDismiss }: BulkPr
         <Text size="sm" role="status">
           {summary}
           {run.waitingUntil !== null &&
-            ` Paused by the service’s rate limit until ${clock(run.waitingUntil)}; it goes on by itself.`}
+            ` Paused by the service’s rate limit until ${formatClock(run.waitingUntil)}; it goes on by itself.`}
         </Text>
         {/* A long list scrolls in its own box; a box that scrolls must take focus for the keyboard. */}
         <ul className={classes.items} aria-label="Status of each report" tabIndex={0}>
