@@ -50,7 +50,8 @@ export async function fillDemoReports(
   const analyses: Analysis[] = [];
   try {
     const analyse = createAnalyser({ allowPrivate: false, hostMap: fixtures.hostMap });
-    for (let i = 1; i <= FAST_DEMO_PAGES.length; i++) analyses.push(await analyse(demoReportUrl(demoPort, i)));
+    for (let i = 1; i <= FAST_DEMO_PAGES.length; i++)
+      analyses.push(await analyse(demoReportUrl(demoPort, i)));
   } finally {
     await fixtures.close();
   }
