@@ -345,7 +345,7 @@ interface BulkOutcome {
   /** PATCH requests of the action answered 2xx, and refused with 429 (sent again later). */
   updates: number;
   refusedUpdates: number;
-  /** The action's other requests (method and path without the query), with how many of each. */
+  /** The action's other requests: method, path and when. */
   otherDuringAction: string[];
   tooMany: ApiCall[];
   /** 429 answers in each window the run touched (load to last update), in order. */
@@ -494,11 +494,9 @@ async function runBulkAction(
     const actionCalls = calls.filter((c) => c.phase === 'action');
     const updates = actionCalls.filter((c) => c.method === 'PATCH' && c.status !== 429).length;
     const refusedUpdates = actionCalls.filter((c) => c.method === 'PATCH' && c.status === 429).length;
-    const others = new Map<string, number>();
-    for (const c of actionCalls.filter((c) => c.method !== 'PATCH')) {
-      const key = `${c.method} ${c.path.split('?')[0]}`;
-      others.set(key, (others.get(key) ?? 0) + 1);
-    }
+    const others = actionCalls
+      .filter((c) => c.method !== 'PATCH')
+      .map((c) => `${c.method} ${c.path} ${fmt((c.sent - start) / 1000)} s after the click`);
     const tooMany = calls.filter((c) => c.status === 429);
     const lastUpdate = calls.filter((c) => c.method === 'PATCH').at(-1);
     const firstWindow = windowOf(calls[0]!);
@@ -543,7 +541,7 @@ async function runBulkAction(
       requests,
       updates,
       refusedUpdates,
-      otherDuringAction: [...others].map(([key, n]) => `${n} × ${key}`),
+      otherDuringAction: others,
       tooMany,
       tooManyPerWindow,
       allowedPerWindow,
@@ -813,7 +811,7 @@ function printBulk(rows: BulkOutcome[]): void {
   for (const r of rows) {
     if (r.otherDuringAction.length > 0)
       console.log(
-        `  besides the updates, during ${limitName(r)} ${actionName(r)}: ${r.otherDuringAction.join(', ')}`,
+        `  besides the updates, during ${limitName(r)} ${actionName(r)}: ${r.otherDuringAction.join('; ')}`,
       );
   }
   console.log('\nThe page meanwhile (click to Finished):\n');
