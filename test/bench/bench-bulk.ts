@@ -7,7 +7,10 @@
 // - `unlimited`: N reports of real demo pages (fetchable, so a refresh analyses them for real),
 //   RATE_LIMIT=1000000. Bulk Change privacy, then bulk Refresh results, each on all N: a fresh load
 //   of /reports?per_page=100, Select all on this page, Select all N matching, then the action; timed
-//   from the click on Apply / Refresh results to the "Finished: …" line; updates per second.
+//   from the click on Apply / Refresh results to the "Finished: …" line; updates per second. After
+//   each, the same updates go straight to the API from here, 4 at a time: what the server alone allows.
+//   The reports are written before the server starts (server/bench/demo-reports.ts: each demo page
+//   analysed once for real, its results stored for all its `?n=` URLs).
 // - `limited`: the same, the server restarted with RATE_LIMIT=300 RATE_LIMIT_WINDOW_S=60. Each action
 //   starts (its page load) just after a rate-limit window begins, so runs are comparable. The time
 //   is set against the limit's floor: N / 300 a minute, and for fixed windows, the start of the
@@ -16,6 +19,8 @@
 //   lists fetched again afterwards: all count against the limit), and its 429 answers by window.
 // After each action the bench reads every report through the API (with a second key, so its own
 // requests do not touch the page's budget): all N must have the new privacy / a newer generated_at.
+// Meanwhile it notes what the page does: its main thread's busy share and parts (CDP
+// Performance.getMetrics), long tasks, each update's time as the browser saw it, the JS heap.
 // - `export`: BENCH_BULK_EXPORT synthetic reports, no rate limit: Export CSV on /reports, from the
 //   click to the download; the file's size and rows; the page's JS heap before (after a GC) and its
 //   peak while exporting, sampled every 50 ms through CDP (Performance.getMetrics, JSHeapUsedSize).
