@@ -223,6 +223,10 @@ describe('Reports: bulk actions', () => {
     let dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The focus goes back to the button that opened the dialog.
+    await waitFor(() =>
+      expect(within(page.toolbar()).getByRole('button', { name: 'Delete selected' })).toHaveFocus(),
+    );
     expect(await storage.getReport(2)).not.toBeNull();
 
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
