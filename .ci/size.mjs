@@ -11,17 +11,17 @@ const CSS_LIMIT_BYTES = 30_000;
 // Route -> the module its `lazy()` imports (src/app/routes.tsx) and the route's JS budget: what it
 // reached when last lowered plus 1 to 2 KB, so that growth is a decision, not an accident. A new page
 // adds a row here; the check below fails the run when a lazy chunk of the entry is in neither this
-// table nor ON_DEMAND. Last lowered 2026-11-22 (/reports 168.5 KB). Raised 2026-11-24 for /reports
-// (170 -> 172 KB): the selection column, its state and the list's keys cost 1.7 KB on the first
-// visit after everything that can wait (bulk bar, dialogs, scheduler, CSV) was made to load on use.
+// table nor ON_DEMAND. Last lowered 2026-11-22 (/reports 168.5 KB). /reports is at 169.98 KB of its
+// 170 since 2026-11-24 (the selection column, the Created column, Export CSV): what a first view does
+// not need (bulk bar, dialogs, scheduler, CSV, the list's keys, the empty and error states) loads later.
 const ROUTES = [
   {
     path: '/',
     source: 'src/features/reports-list/reports-page.tsx',
-    jsLimit: 172_000,
+    jsLimit: 170_000,
     note: 'redirects to /reports',
   },
-  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 172_000 },
+  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 170_000 },
   { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 177_000 },
   { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 198_000 },
   { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 167_000 },

@@ -129,17 +129,18 @@ describe('Reports: selection', () => {
     const page = renderReports();
     await waitFor(() => expect(page.rows()).toHaveLength(3));
 
-    // What the keys do loads with the first of them: each step waits for its effect.
-    await page.user.keyboard('j');
-    await waitFor(() => expect(page.rows()[0]).toHaveFocus());
-    await page.user.keyboard('j');
-    await waitFor(() => expect(page.rows()[1]).toHaveFocus());
-    await page.user.keyboard('j');
-    await waitFor(() => expect(page.rows()[2]).toHaveFocus());
+    // The keys load once the first view is on screen: until then a key does nothing, so the first
+    // one is pressed until it takes effect.
+    await waitFor(async () => {
+      await page.user.keyboard('j');
+      expect(page.rows()[0]).toHaveFocus();
+    });
+    await page.user.keyboard('jj');
+    expect(page.rows()[2]).toHaveFocus();
     await page.user.keyboard('k');
-    await waitFor(() => expect(page.rows()[1]).toHaveFocus());
+    expect(page.rows()[1]).toHaveFocus();
     await page.user.keyboard('x');
-    await waitFor(() => expect(page.box(urls[1]!)).toBeChecked());
+    expect(page.box(urls[1]!)).toBeChecked();
     expect(await within(await screen.findByRole('toolbar', { name: 'Selection' })).findByText('1 selected'));
 
     await page.user.keyboard('?');
@@ -154,8 +155,11 @@ describe('Reports: selection', () => {
     await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/1'));
     await page.router.navigate('/reports');
     await waitFor(() => expect(page.rows()).toHaveLength(3));
-    await page.user.keyboard('n');
-    await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/new'));
+    // A fresh page: its keys load once its first view is on screen.
+    await waitFor(async () => {
+      await page.user.keyboard('n');
+      expect(page.router.state.location.pathname).toBe('/reports/new');
+    });
   });
 
   it('ignores the shortcut keys while typing in Search', async () => {
@@ -219,6 +223,10 @@ describe('Reports: bulk actions', () => {
     let dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The focus goes back to the button that opened the dialog.
+    await waitFor(() =>
+      expect(within(page.toolbar()).getByRole('button', { name: 'Delete selected' })).toHaveFocus(),
+    );
     expect(await storage.getReport(2)).not.toBeNull();
 
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));

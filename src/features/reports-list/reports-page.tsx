@@ -4,17 +4,16 @@ import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Combobox.css';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconFilterOff, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { EmptyState } from '@/components/empty-state';
-import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { sortAfterClick } from '@/lib/sort';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import type { ReportSortKey } from '@/api/contract';
 import type { ReportListState } from './report-list-state';
@@ -26,18 +25,20 @@ import {
   reportListSpec,
 } from './report-list-state';
 import { useExportCsv } from './export/use-export-csv';
-import { useListShortcuts } from './use-list-shortcuts';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable } from './reports-table';
 import { useSelection } from './selection';
 
-// What works on a selection loads when a person first reaches for a checkbox; the shortcuts' list
-// when asked for.
+// What works on a selection loads when a person first reaches for a checkbox.
 const loadBulkArea = () => import('./bulk/bulk-area');
 const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
-const ShortcutsDialog = lazy(() =>
-  import('./shortcuts-dialog').then((module) => ({ default: module.ShortcutsDialog })),
-);
+// The empty and error states and the list's keys are not needed to show a list: they load once the
+// first view is on screen (so the states are there when the network is not), or at once when the
+// first answer needs them.
+const loadListExtras = () => import('./list-extras');
+const ReportsEmpty = lazy(() => loadListExtras().then((module) => ({ default: module.ReportsEmpty })));
+const ErrorState = lazy(() => loadListExtras().then((module) => ({ default: module.ErrorState })));
+const ListKeys = lazy(() => loadListExtras().then((module) => ({ default: module.ListKeys })));
 
 function preloadBulkArea(event: SyntheticEvent) {
   if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
@@ -63,6 +64,10 @@ function ReportsPage() {
   const current = data !== undefined && !isPlaceholderData ? data : undefined;
   const onPage = (page: number, options?: { replace?: boolean }) => setState({ page }, options);
   useClampPage(state.page, current?.meta, onPage);
+  const settled = !isPending;
+  useEffect(() => {
+    if (settled) return afterNextPaint(() => void loadListExtras());
+  }, [settled]);
 
   // The likeliest next click is "next page": fetch it once this page has settled.
   const nextPage =
@@ -97,63 +102,26 @@ function ReportsPage() {
 
   const exportCsv = useExportCsv({ params, total: current?.meta.total });
   const navigate = useNavigate();
-  const [helpOpen, setHelpOpen] = useState(false);
-  const [helpUsed, setHelpUsed] = useState(false);
-  useListShortcuts({
-    pick: (id) => {
-      const index = pageReports.findIndex((report) => report.id === id);
-      if (index !== -1) selection.toggle(pageReports, index, false);
-    },
-    open: (id) => void navigate(`/reports/${id}`),
-    create: () => void navigate('/reports/new'),
-    help: () => {
-      setHelpUsed(true);
-      setHelpOpen(true);
-    },
-  });
 
   let body;
   if (isPending) {
     body = <LoadingRows rows={Math.min(state.per_page, 10)} height={40} label="Loading reports" />;
   } else if (isError && data === undefined) {
     body = (
-      <ErrorState
-        error={error}
-        onRetry={() => void refetch()}
-        retrying={isFetching}
-        title="The reports could not be loaded"
-      />
+      <Suspense fallback={<LoadingRows rows={3} height={40} label="Loading reports" />}>
+        <ErrorState
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+          title="The reports could not be loaded"
+        />
+      </Suspense>
     );
   } else if (data.meta.total === 0) {
-    body = filtered ? (
-      <EmptyState
-        title="No reports match"
-        description="No report matches this search and these filters."
-        action={
-          <Button
-            variant="default"
-            leftSection={<IconFilterOff size={16} aria-hidden />}
-            onClick={clearFilters}
-          >
-            Clear filters
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyState
-        title="No reports yet"
-        description="Create a report to see how a page does."
-        action={
-          <Button
-            component={Link}
-            to="/reports/new"
-            variant="default"
-            leftSection={<IconPlus size={16} aria-hidden />}
-          >
-            Create a report
-          </Button>
-        }
-      />
+    body = (
+      <Suspense fallback={<LoadingRows rows={3} height={40} label="Loading reports" />}>
+        <ReportsEmpty filtered={filtered} onClearFilters={clearFilters} />
+      </Suspense>
     );
   } else if (data.items.length === 0) {
     // Past the last page: useClampPage is moving to it.
@@ -218,12 +186,14 @@ function ReportsPage() {
       >
         <Stack gap="sm">
           {isError && data !== undefined && (
-            <ErrorState
-              error={error}
-              onRetry={() => void refetch()}
-              retrying={isFetching}
-              title="The reports could not be refreshed"
-            />
+            <Suspense fallback={null}>
+              <ErrorState
+                error={error}
+                onRetry={() => void refetch()}
+                retrying={isFetching}
+                title="The reports could not be refreshed"
+              />
+            </Suspense>
           )}
           {body}
         </Stack>
@@ -238,9 +208,16 @@ function ReportsPage() {
           disabled={isPlaceholderData}
         />
       )}
-      {helpUsed && (
+      {settled && (
         <Suspense fallback={null}>
-          <ShortcutsDialog opened={helpOpen} onClose={() => setHelpOpen(false)} />
+          <ListKeys
+            pick={(id) => {
+              const index = pageReports.findIndex((report) => report.id === id);
+              if (index !== -1) selection.toggle(pageReports, index, false);
+            }}
+            open={(id) => void navigate(`/reports/${id}`)}
+            create={() => void navigate('/reports/new')}
+          />
         </Suspense>
       )}
     </Stack>

@@ -1,9 +1,10 @@
 // Everything that works on the selected reports; loaded when a person first reaches for a checkbox.
 import { Button, Group, Loader, Paper, Text } from '@mantine/core';
 import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { collectReports } from '@/api/report-pages';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
 import { createScheduler, isCancelled } from '@/api/scheduler';
@@ -13,10 +14,6 @@ import { BulkProgress } from './bulk-progress';
 import { PrivacyDialog } from './privacy-dialog';
 import { useBulkRun } from './use-bulk-run';
 import classes from './bulk.module.css';
-
-const ConfirmDialog = lazy(() =>
-  import('@/components/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })),
-);
 
 export interface BulkAreaProps {
   selection: Selection;
@@ -41,7 +38,9 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
     scheduler.current?.abort();
     const current = createScheduler({
       onWait: (until) =>
-        setCollecting((previous) => (previous && 'done' in previous ? { ...previous, waitingUntil: until } : previous)),
+        setCollecting((previous) =>
+          previous && 'done' in previous ? { ...previous, waitingUntil: until } : previous,
+        ),
     });
     scheduler.current = current;
     setCollecting({ done: 0, total: 0, waitingUntil: null });
@@ -71,6 +70,8 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
 export function BulkArea({ selection, total, params }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
   const matching = useSelectAllMatching(selection, params);
+  // The dialogs stay mounted, closed, so that on closing Mantine gives the focus back to the button
+  // that opened them (a dialog mounted already open, or unmounted on closing, cannot).
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
   const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));
@@ -81,7 +82,14 @@ export function BulkArea({ selection, total, params }: BulkAreaProps) {
   return (
     <>
       {count > 0 && (
-        <Paper withBorder radius="md" p="xs" className={classes.toolbar} role="toolbar" aria-label="Selection">
+        <Paper
+          withBorder
+          radius="md"
+          p="xs"
+          className={classes.toolbar}
+          role="toolbar"
+          aria-label="Selection"
+        >
           <Group gap="xs" wrap="wrap">
             <Text fw={700} size="sm" px={4} aria-live="polite">
               {count.toLocaleString('en')} selected
@@ -181,25 +189,21 @@ export function BulkArea({ selection, total, params }: BulkAreaProps) {
           bulk.start({ kind: 'privacy', privacy, password }, picked());
         }}
       />
-      {dialog === 'delete' && (
-        <Suspense fallback={null}>
-          <ConfirmDialog
-            opened
-            title={`Delete ${noun(count)}?`}
-            onCancel={() => setDialog(null)}
-            onConfirm={() => {
-              setDialog(null);
-              bulk.start({ kind: 'delete' }, picked());
-            }}
-            pending={false}
-          >
-            <Text size="sm">
-              This deletes the {noun(count)} you selected and their results, including any not on this page.
-              It cannot be undone.
-            </Text>
-          </ConfirmDialog>
-        </Suspense>
-      )}
+      <ConfirmDialog
+        opened={dialog === 'delete'}
+        title={`Delete ${noun(count)}?`}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          bulk.start({ kind: 'delete' }, picked());
+        }}
+        pending={false}
+      >
+        <Text size="sm">
+          This deletes the {noun(count)} you selected and their results, including any not on this page. It
+          cannot be undone.
+        </Text>
+      </ConfirmDialog>
     </>
   );
 }
