@@ -28,8 +28,9 @@
 // Options (environment): BENCH_BULK_REPORTS (1000), BENCH_BULK_EXPORT (10000), BENCH_BULK_CASES
 // (unlimited,limited,export), BENCH_BULK_RATE_LIMIT (300) and BENCH_BULK_WINDOW_S (60) for `limited`,
 // BENCH_BULK_DEMO_PORT (0: any free port), BENCH_BULK_DIST (dist/), CHROMIUM_PATH (/usr/bin/chromium),
-// BENCH_BULK_PROFILE=<dir> (a V8 CPU profile of the page from each bulk action's click to Finished;
-// profiling slows the page, so that run's times are not the page's own).
+// BENCH_BULK_PROFILE=<dir> (a V8 CPU profile of the page from each bulk action's click to Finished),
+// BENCH_BULK_TRACE=<dir> (a Chrome trace of the same, for DevTools' Performance panel); profiles and
+// traces slow the page, so such a run's times are not the page's own).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +56,7 @@ const DIST = process.env.BENCH_BULK_DIST || fileURLToPath(new URL('../../dist', 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CASES = selectedCases(process.env.BENCH_BULK_CASES);
 const PROFILE_DIR = process.env.BENCH_BULK_PROFILE || null;
+const TRACE_DIR = process.env.BENCH_BULK_TRACE || null;
 // The page's key, and the bench's own for checking through the API: a bucket of its own.
 const UI_KEY = 'bench-bulk-key-0123456789abcdef0123';
 const CHECK_KEY = 'bench-bulk-check-0123456789abcdef01';
@@ -149,6 +151,8 @@ interface LongTasks {
   longest: number;
   /** Sum over the long tasks of their time beyond 50 ms (Total Blocking Time). */
   blocking: number;
+  /** React commits (renders that reached the DOM) in the interval. */
+  commits: number;
 }
 
 interface BulkHarness {
@@ -168,6 +172,21 @@ function installBulkHarness() {
     }).observe({ type: 'longtask', buffered: true });
   } catch {
     // No long-task timing in this browser: the columns stay 0.
+  }
+  // React tells the DevTools hook of every commit; a minimal stand-in counts them (no DevTools here).
+  const commits: number[] = [];
+  const w = window as unknown as Record<string, unknown>;
+  if (w.__REACT_DEVTOOLS_GLOBAL_HOOK__ === undefined) {
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      isDisabled: false,
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => {},
+      onCommitFiberRoot: () => commits.push(performance.timeOrigin + performance.now()),
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+    };
   }
   let current: Interval = { start: null, end: null, endText: null };
   let stopWatching = () => {};
@@ -214,6 +233,7 @@ function installBulkHarness() {
         count: inside.length,
         longest: inside.reduce((max, t) => Math.max(max, t.duration), 0),
         blocking: inside.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
+        commits: commits.filter((t) => t >= from && t <= to).length,
       };
     },
   };
@@ -425,22 +445,30 @@ async function runBulkAction(
 
     const button = action === 'privacy' ? 'Apply' : 'Refresh results';
     await arm(page, button, '[role="status"]', '^(Finished|Cancelled):');
-    let target$ = toolbar.getByRole('button', { name: 'Refresh results' });
+    let trigger = toolbar.getByRole('button', { name: 'Refresh results' });
     if (action === 'privacy') {
       await toolbar.getByRole('button', { name: 'Change privacy' }).click();
       const dialog = page.getByRole('dialog', { name: `Change privacy of ${thousands(REPORTS)} reports` });
       await dialog.getByRole('radio', { name: target! }).check();
-      target$ = dialog.getByRole('button', { name: 'Apply' });
+      trigger = dialog.getByRole('button', { name: 'Apply' });
     }
-    await target$.waitFor();
+    await trigger.waitFor();
     const timesBefore = await threadTimes(cdp);
+    const runName = `${rateLimited ? 'limited' : 'unlimited'}-${action}`;
+    const browser = page.context().browser();
+    if (TRACE_DIR && browser) {
+      await browser.startTracing(page, {
+        path: join(TRACE_DIR, `${runName}.json`),
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8'],
+      });
+    }
     if (PROFILE_DIR) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
       await cdp.send('Profiler.start');
     }
     recorder.setPhase('action');
-    await target$.click();
+    await trigger.click();
 
     // Progress every 20 s: a rate-limited run takes minutes.
     const progress = page.getByRole('progressbar');
@@ -468,9 +496,13 @@ async function runBulkAction(
     const timesAfter = await threadTimes(cdp);
     const run = await readInterval(page);
     recorder.setPhase('after');
+    if (TRACE_DIR && browser) {
+      await browser.stopTracing();
+      console.log(`  trace: ${join(TRACE_DIR, `${runName}.json`)}`);
+    }
     if (PROFILE_DIR) {
       const { profile } = await cdp.send('Profiler.stop');
-      const file = join(PROFILE_DIR, `${rateLimited ? 'limited' : 'unlimited'}-${action}.cpuprofile`);
+      const file = join(PROFILE_DIR, `${runName}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
       console.log(`  CPU profile: ${file}`);
     }
@@ -821,12 +853,13 @@ function printBulk(rows: BulkOutcome[]): void {
   }
   console.log('\nThe page meanwhile (click to Finished):\n');
   console.log(
-    '| rate limit | action | main thread busy | script s | style + layout s | longest task ms | blocking ms | update p50 / p95 ms | update TTFB p50 ms | JS heap at Finished / after GC MB |',
+    '| rate limit | action | main thread busy | script s | style + layout s | React commits | busy ms per commit | longest task ms | blocking ms | update p50 / p95 ms | update TTFB p50 ms | JS heap at Finished / after GC MB |',
   );
-  console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+  console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of rows) {
+    const perCommit = (r.thread.busy * r.seconds * 1000) / r.longTasks.commits;
     console.log(
-      `| ${limitName(r)} | ${actionName(r)} | ${fmt(r.thread.busy * 100, 0)} % | ${fmt(r.thread.scriptSeconds)} | ${fmt(r.thread.styleSeconds + r.thread.layoutSeconds)} | ${fmt(r.longTasks.longest, 0)} | ${fmt(r.longTasks.blocking, 0)} | ${fmt(r.updateMs.p50, 0)} / ${fmt(r.updateMs.p95, 0)} | ${fmt(r.updateMs.ttfb50, 1)} | ${fmt(r.heapAfterMb)} / ${fmt(r.heapKeptMb)} |`,
+      `| ${limitName(r)} | ${actionName(r)} | ${fmt(r.thread.busy * 100, 0)} % | ${fmt(r.thread.scriptSeconds)} | ${fmt(r.thread.styleSeconds + r.thread.layoutSeconds)} | ${thousands(r.longTasks.commits)} | ${fmt(perCommit)} | ${fmt(r.longTasks.longest, 0)} | ${fmt(r.longTasks.blocking, 0)} | ${fmt(r.updateMs.p50, 0)} / ${fmt(r.updateMs.p95, 0)} | ${fmt(r.updateMs.ttfb50, 1)} | ${fmt(r.heapAfterMb)} / ${fmt(r.heapKeptMb)} |`,
     );
   }
 }
@@ -857,6 +890,7 @@ function printLimited(rows: BulkOutcome[]): void {
 try {
   const wantBulk = CASES.has('unlimited') || CASES.has('limited');
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  if (TRACE_DIR) mkdirSync(TRACE_DIR, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking'],
@@ -929,7 +963,7 @@ try {
         'loading the list, selecting, acting (click to Finished) and after it (the lists fetched again); ' +
         'same, API alone = the same updates sent straight to the API from Node, 4 at a time (what the server allows). ' +
         "main thread busy = the page's task time over the wall time (CDP TaskDuration), script / style + layout = " +
-        'its parts; longest task / blocking = the longest main-thread task and the Total Blocking Time; update = ' +
+        'its parts; React commits = renders that reached the DOM (counted through a stand-in DevTools hook); longest task / blocking = the longest main-thread task and the Total Blocking Time; update = ' +
         "one PATCH as the browser saw it, sent to answered, and its time to first byte (about the server's time).",
     );
     const limited = bulk.filter((r) => r.rateLimited);
