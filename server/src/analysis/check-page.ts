@@ -1,9 +1,9 @@
 // The CPU-heavy half of an analysis: decode the fetched page, parse it, run the page's own checks.
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
-import { load } from 'cheerio';
 import type { Check } from './check';
 import type { FetchedPage } from './fetcher';
 import { PAGE_CHECKS } from './page-checks';
+import { parseHtml } from './parse-html';
 
 export function header(page: FetchedPage, name: string): string | null {
   const value = page.headers[name];
@@ -35,7 +35,7 @@ function decodeHtml(body: Buffer, headerCharset: string | null): string {
 export function checkPage(page: FetchedPage): Record<string, Check> {
   const headerCharset = charsetParameter(header(page, 'content-type'));
   const html = decodeHtml(page.body, headerCharset);
-  const ctx = { url: new URL(page.url), html, $: load(html), page, headerCharset };
+  const ctx = { url: new URL(page.url), html, $: parseHtml(html), page, headerCharset };
   const checks: Record<string, Check> = {};
   for (const [key, run] of Object.entries(PAGE_CHECKS)) checks[key] = run(ctx);
   return checks;
