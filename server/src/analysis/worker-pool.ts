@@ -14,6 +14,13 @@ const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
  */
 export const WORKER_HEAP_MB = 256;
 
+/**
+ * Each worker's young generation (V8's nursery for new objects), MB. By default a worker's grew to
+ * 32 MB of new space while checking a large page and kept it; 8 checked pages as fast, and 4 saved
+ * little more (npm run bench:analysis; README, "Analysis benchmark").
+ */
+export const WORKER_YOUNG_MB = 8;
+
 export const TOO_LARGE_MESSAGE =
   'The page is too large to analyse: checking it needs more memory than the server allows.';
 
@@ -44,7 +51,10 @@ export function createPageCheckPool(size: number, options: { heapMb?: number } =
   const spawn = () => {
     const worker = new Worker(BOOT, {
       workerData: { entry: ENTRY.href },
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? WORKER_HEAP_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb ?? WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+      },
     });
     let failure: unknown = null;
     workers.add(worker);
