@@ -2,13 +2,9 @@
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
 import type { Check } from './check';
 import type { FetchedPage } from './fetcher';
+import { header } from './header';
 import { PAGE_CHECKS } from './page-checks';
 import { parseHtml } from './parse-html';
-
-export function header(page: FetchedPage, name: string): string | null {
-  const value = page.headers[name];
-  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-}
 
 export function charsetParameter(contentType: string | null): string | null {
   return /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
