@@ -2,7 +2,6 @@ import { CHECK_KEYS } from '../../../src/api/contract';
 import type { Result } from '../../../src/api/contract';
 import { AnalysisError } from './analysis-error';
 import type { Check } from './check';
-import { checkPage, header } from './check-page';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,
@@ -11,6 +10,7 @@ import {
   fetchUrl,
 } from './fetcher';
 import type { FetchOptions, FetchedPage } from './fetcher';
+import { header } from './header';
 import { createResolver } from './resolve';
 import type { LookupAll, ResolveHost } from './resolve';
 import { THRESHOLDS } from './rules';
@@ -101,7 +101,10 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     }
   };
 
-  const runPageChecks = options.checkPage ?? (async (page: FetchedPage) => checkPage(page));
+  // Loaded when first needed: the server checks pages on workers, and cheerio would cost its main
+  // thread about 20 MB.
+  const runPageChecks =
+    options.checkPage ?? (async (page: FetchedPage) => (await import('./check-page')).checkPage(page));
 
   return async (url) => {
     const page = await fetchUrl(url, fetchOptions);

@@ -1,9 +1,24 @@
 // A worker thread of the page-check pool (worker-pool.ts): one page at a time, answered with its checks.
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { checkPage } from './check-page';
 import type { FetchedPage } from './fetcher';
 
 export type WorkerReply = { ok: true; checks: ReturnType<typeof checkPage> } | { ok: false; error: string };
+
+/**
+ * What the heap may hold between pages before a full collection, bytes. V8 sets a heap's next limit
+ * from what was live at its last full collection, which mostly fell mid-page, with a document alive:
+ * so finished pages piled up, 100-200 MB a worker (logged during npm run bench:analysis). A worker
+ * with nothing to do holds about 15 MB; a full collection then takes about 10 ms.
+ */
+const IDLE_HEAP_BYTES = 32 * 1024 * 1024;
+
+// Node has no call for a full collection; V8 gives `gc` to contexts made while --expose-gc is on.
+// The flag is the process's and stays on: turning it off could race another worker starting.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 parentPort?.on('message', (page: FetchedPage) => {
   let reply: WorkerReply;
@@ -15,4 +30,6 @@ parentPort?.on('message', (page: FetchedPage) => {
     reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
   parentPort?.postMessage(reply);
+  // Once this handler has returned, so the page is garbage too.
+  if (getHeapStatistics().used_heap_size > IDLE_HEAP_BYTES) setImmediate(collectGarbage);
 });

@@ -1,14 +1,10 @@
 // The CPU-heavy half of an analysis: decode the fetched page, parse it, run the page's own checks.
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
-import { load } from 'cheerio';
 import type { Check } from './check';
 import type { FetchedPage } from './fetcher';
+import { header } from './header';
 import { PAGE_CHECKS } from './page-checks';
-
-export function header(page: FetchedPage, name: string): string | null {
-  const value = page.headers[name];
-  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-}
+import { parseHtml } from './parse-html';
 
 export function charsetParameter(contentType: string | null): string | null {
   return /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
@@ -35,7 +31,7 @@ function decodeHtml(body: Buffer, headerCharset: string | null): string {
 export function checkPage(page: FetchedPage): Record<string, Check> {
   const headerCharset = charsetParameter(header(page, 'content-type'));
   const html = decodeHtml(page.body, headerCharset);
-  const ctx = { url: new URL(page.url), html, $: load(html), page, headerCharset };
+  const ctx = { url: new URL(page.url), html, $: parseHtml(html), page, headerCharset };
   const checks: Record<string, Check> = {};
   for (const [key, run] of Object.entries(PAGE_CHECKS)) checks[key] = run(ctx);
   return checks;

@@ -2,6 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { makeCheck } from './check';
 import type { Check, JsonValue, Problems, RunnableCheckKey } from './check';
 import type { FetchedPage } from './fetcher';
+import type { PageNode } from './parse-html';
 import {
   DEPRECATED_TAGS,
   LEGACY_IMAGE_EXTENSIONS,
@@ -47,13 +48,35 @@ function absolute(base: URL, value: string | undefined): string | null {
 
 const textCache = new WeakMap<CheerioAPI, string>();
 
-/** Text a reader sees: the body without scripts, styles and other non-rendered content. */
+/** Elements whose content is not rendered as text. */
+const NOT_RENDERED = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+
+/**
+ * Text a reader sees: the body without scripts, styles and other non-rendered content, as
+ * `collapse` gives it. Built a text node at a time: cloning and pruning the body copied the whole
+ * document, and one replace over a 5 MB page's text held about 70 MB while it ran.
+ */
 function visibleText($: CheerioAPI): string {
   const cached = textCache.get($);
   if (cached !== undefined) return cached;
-  const body = $('body').clone();
-  body.find('script, style, noscript, template, svg').remove();
-  const text = collapse(body.text());
+  const pieces: string[] = [];
+  // Each node's runs of white space become one space; a run across nodes, one space in all.
+  let afterSpace = true;
+  const walk = (nodes: PageNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'text') {
+        let piece = node.data.replace(/\s+/g, ' ');
+        if (afterSpace && piece.startsWith(' ')) piece = piece.slice(1);
+        if (piece === '') continue;
+        pieces.push(piece);
+        afterSpace = piece.endsWith(' ');
+      } else if ('children' in node && !('name' in node && NOT_RENDERED.has(node.name))) {
+        walk(node.children);
+      }
+    }
+  };
+  for (const body of $('body').toArray()) walk(body.children);
+  const text = pieces.join('').trimEnd();
   textCache.set($, text);
   return text;
 }
@@ -465,7 +488,9 @@ function socialCheck({ $ }: PageContext): Check {
 }
 
 function contentLengthCheck({ $ }: PageContext): Check {
-  const words = (visibleText($).match(WORD) ?? []).length;
+  // Counted, not collected: a 5 MB page has about a million words.
+  let words = 0;
+  for (const _word of visibleText($).matchAll(WORD)) words += 1;
   return makeCheck('content_length', words, words < THRESHOLDS.minWords ? { too_few: words } : {});
 }
 

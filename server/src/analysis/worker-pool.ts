@@ -10,9 +10,18 @@ const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
 /**
  * Each worker's heap limit (V8's old generation), MB. Without one V8 lets an idle worker keep
  * gigabytes of garbage; with it, a worker collects early and a page that needs more dies alone.
- * The densest 5 MB page measured (server/bench, BENCH_PAGE=dense) needs about 200.
+ * The densest 5 MB page measured (server/bench, BENCH_PAGE=dense) passes at 160 and fails at 128
+ * (it needed about 200 before parse-html.ts); the limit stays where it was, so no page that was
+ * checked before is refused now.
  */
 export const WORKER_HEAP_MB = 256;
+
+/**
+ * Each worker's young generation (V8's nursery for new objects), MB. By default a worker's grew to
+ * 32 MB of new space while checking a large page and kept it; 8 checked pages as fast, and 4 saved
+ * little more (npm run bench:analysis; README, "Analysis benchmark").
+ */
+export const WORKER_YOUNG_MB = 8;
 
 export const TOO_LARGE_MESSAGE =
   'The page is too large to analyse: checking it needs more memory than the server allows.';
@@ -44,7 +53,10 @@ export function createPageCheckPool(size: number, options: { heapMb?: number } =
   const spawn = () => {
     const worker = new Worker(BOOT, {
       workerData: { entry: ENTRY.href },
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? WORKER_HEAP_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb ?? WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+      },
     });
     let failure: unknown = null;
     workers.add(worker);

@@ -192,7 +192,8 @@ describe('Reports: bulk actions', () => {
 
     expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: /progress/ })).toHaveAttribute('aria-valuetext', '3 of 3');
-    expect(statuses()).toEqual(urls.slice(0, 3).map((url) => `${url}: Done`));
+    // The list may render a moment after the counts.
+    await waitFor(() => expect(statuses()).toEqual(urls.slice(0, 3).map((url) => `${url}: Done`)));
     const stored = await Promise.all([1, 2, 3, 4].map((id) => storage.getReport(id)));
     expect(stored.map((report) => report?.privacy)).toEqual([2, 2, 2, 0]);
     await waitFor(() => expect(within(page.rows()[3]!).getByText('Password')).toBeInTheDocument());
@@ -259,7 +260,9 @@ describe('Reports: bulk actions', () => {
 
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
     expect(await screen.findByText('Finished: 1 done, 1 failed, 1 skipped.')).toBeInTheDocument();
-    expect(statuses()).toEqual([`${urls[2]!}: Done`, `${urls[1]!}: Failed`, `${urls[0]!}: Skipped`]);
+    await waitFor(() =>
+      expect(statuses()).toEqual([`${urls[2]!}: Done`, `${urls[1]!}: Failed`, `${urls[0]!}: Skipped`]),
+    );
     expect(screen.getByText('This report is locked for maintenance.')).toBeInTheDocument();
     expect(screen.getByText('The report no longer exists.')).toBeInTheDocument();
     expect(analyses).toBe(1);
@@ -292,7 +295,7 @@ describe('Reports: bulk actions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Change privacy of 6 reports' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(sent).toHaveLength(4));
-    expect(statuses().filter((line) => line.endsWith('Running'))).toHaveLength(4);
+    await waitFor(() => expect(statuses().filter((line) => line.endsWith('Running'))).toHaveLength(4));
 
     await page.user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByText(/Cancelling: nothing more is sent/)).toBeInTheDocument();
