@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
@@ -21,6 +21,13 @@ export interface DeleteReportProps {
 export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   const [opened, setOpened] = useState(false);
   const remove = useDeleteReport();
+  const button = useRef<HTMLButtonElement>(null);
+  // The dialog is mounted on opening and unmounted on closing, so Mantine cannot give the focus
+  // back to what opened it: Cancel and Esc do, rather than leave it on the page's body.
+  const cancel = () => {
+    setOpened(false);
+    button.current?.focus();
+  };
 
   const confirm = () => {
     remove.mutate(report.id, {
@@ -41,6 +48,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   return (
     <>
       <Button
+        ref={button}
         variant="outline"
         color="red"
         leftSection={<IconTrash size={16} aria-hidden />}
@@ -59,7 +67,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
             opened
             title="Delete this report?"
             onConfirm={confirm}
-            onCancel={() => setOpened(false)}
+            onCancel={cancel}
             pending={remove.isPending}
             error={remove.isError ? errorMessage(remove.error) : undefined}
           >

@@ -273,6 +273,8 @@ describe('the report page: delete', () => {
     expect(dialog).toHaveTextContent(PAGE_URL);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The focus goes back to the button that opened the dialog, not to the page's body.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete report' })).toHaveFocus());
     expect((await requests.settled()).filter((r) => r.method !== 'GET')).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Delete report' }));
