@@ -1,5 +1,6 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
+import { fetchedPage } from '../../../test/server/fetched-page';
 import { checkPage } from './check-page';
 
 /** What a reader sees, as the checks first computed it: a pruned copy of the body, collapsed. */
@@ -11,18 +12,7 @@ function referenceText(html: string): string {
 }
 
 function checksOf(html: string) {
-  const body = Buffer.from(html, 'utf8');
-  return checkPage({
-    url: 'https://shop.example/',
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body,
-    truncated: false,
-    encoding: null,
-    transferredBytes: body.length,
-    redirects: [],
-    timeMs: 100,
-  });
+  return checkPage(fetchedPage(html, 'https://shop.example/'));
 }
 
 const PAGES: [string, string][] = [

@@ -1,24 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { fetchedPage } from '../../../test/server/fetched-page';
 import { AnalysisError } from './analysis-error';
 import { checkPage } from './check-page';
-import type { FetchedPage } from './fetcher';
 import { createPageCheckPool, TOO_LARGE_MESSAGE } from './worker-pool';
 import type { PageCheckPool } from './worker-pool';
 
-function pageOf(html: string, url = 'https://shop.example/products/shoes'): FetchedPage {
-  const body = Buffer.from(html, 'utf8');
-  return {
-    url,
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body,
-    truncated: false,
-    encoding: null,
-    transferredBytes: body.length,
-    redirects: [],
-    timeMs: 120,
-  };
-}
+const pageOf = fetchedPage;
 
 const PAGE = pageOf(
   '<!doctype html><html lang="en"><head><title>Trail running shoes - Shop</title>' +
