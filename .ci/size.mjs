@@ -14,17 +14,22 @@ const CSS_LIMIT_BYTES = 30_000;
 // table nor ON_DEMAND. Last lowered 2026-11-22 (/reports 168.5 KB). /reports is at 169.98 KB of its
 // 170 since 2026-11-24 (the selection column, the Created column, Export CSV): what a first view does
 // not need (bulk bar, dialogs, scheduler, CSV, the list's keys, the empty and error states) loads later.
+// Raised 2026-11-24 with the project page (issue 14): /reports 170 -> 172 KB, /reports/:id 198 -> 200 KB.
+// Their own code grew by about 0.2 KB; the rest (1.4 to 1.9 KB) is Rolldown splitting what a third page
+// now shares with them (the reports table, the check catalogue, badges, bulk progress) into more and
+// smaller chunks, and moving two Mantine modules out of the entry into chunks of their own.
 const ROUTES = [
   {
     path: '/',
     source: 'src/features/reports-list/reports-page.tsx',
-    jsLimit: 170_000,
+    jsLimit: 172_000,
     note: 'redirects to /reports',
   },
-  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 170_000 },
+  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 172_000 },
   { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 177_000 },
-  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 198_000 },
-  { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 167_000 },
+  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 200_000 },
+  { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 170_000 },
+  { path: '/projects/:project', source: 'src/app/project-route.tsx', jsLimit: 170_000 },
   { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 173_000 },
   { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_000 },
 ];

@@ -14,6 +14,7 @@ export const ROUTE_MODULES: readonly { pattern: RegExp; module: string }[] = [
   { pattern: /^\/reports\/new\/?$/, module: 'src/features/create-report/create-report-page.tsx' },
   { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/report/report-page.tsx' },
   { pattern: /^\/projects\/?$/, module: 'src/features/projects/projects-page.tsx' },
+  { pattern: /^\/projects\/[^/]+\/?$/, module: 'src/app/project-route.tsx' },
   { pattern: /^\/settings\/?$/, module: 'src/features/settings/settings-page.tsx' },
   { pattern: /^/, module: 'src/app/not-found-page.tsx' },
 ];

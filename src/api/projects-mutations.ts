@@ -19,6 +19,7 @@ export async function dropProjectReports(queryClient: QueryClient, project: stri
   };
   await queryClient.cancelQueries(ofProject);
   queryClient.removeQueries(ofProject);
+  queryClient.removeQueries({ queryKey: projectKeys.site(project) });
   queryClient.removeQueries({
     queryKey: reportKeys.lists(),
     predicate: (query) =>

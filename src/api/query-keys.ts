@@ -11,4 +11,7 @@ export const reportKeys = {
 export const projectKeys = {
   all: () => ['projects'] as const,
   lists: () => [...projectKeys.all(), 'list'] as const,
+  /** What is known of one project's site: its health and the checks failing across it. */
+  sites: () => [...projectKeys.all(), 'site'] as const,
+  site: (name: string) => [...projectKeys.sites(), name] as const,
 };

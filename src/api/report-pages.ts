@@ -27,17 +27,24 @@ const PER_PAGE = Math.max(...PER_PAGE_VALUES) as PerPage;
  */
 export async function collectReports(
   params: ReportListParams,
-  options: { scheduler: RequestScheduler; onProgress?: (p: CollectProgress) => void; limit?: number },
+  options: {
+    scheduler: RequestScheduler;
+    onProgress?: (p: CollectProgress) => void;
+    limit?: number;
+    /** Aborting it stops the collection (a query's signal, when nobody needs its answer any more). */
+    signal?: AbortSignal;
+  },
 ): Promise<Report[]> {
-  const { scheduler, onProgress, limit = Infinity } = options;
+  const { scheduler, onProgress, limit = Infinity, signal: outer } = options;
   if (limit <= 0) return [];
   const { page: _page, ...view } = params;
   // Once one page has failed the others are of no use: those in flight are aborted, the rest not sent.
   const controller = new AbortController();
   const fetchPage = (page: number) =>
     scheduler.run((signal) => {
-      if (controller.signal.aborted) return Promise.reject(new CancelledError());
-      return fetchReports({ ...view, per_page: PER_PAGE, page }, anySignal([signal, controller.signal]));
+      if (controller.signal.aborted || outer?.aborted) return Promise.reject(new CancelledError());
+      const signals = [signal, controller.signal, ...(outer ? [outer] : [])];
+      return fetchReports({ ...view, per_page: PER_PAGE, page }, anySignal(signals));
     });
 
   try {

@@ -43,10 +43,13 @@ export function useUpdateReport() {
       if (context?.previous)
         queryClient.setQueryData(reportQueries.detail(input.id).queryKey, context.previous);
     },
-    onSuccess: (report) => {
-      keepChangedReport(queryClient, report);
-      return queryClient.invalidateQueries({ queryKey: reportKeys.lists() });
-    },
+    onSuccess: (report, input) =>
+      Promise.all([
+        keepChangedReport(queryClient, report),
+        queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
+        // New results change the project's health and its failing checks.
+        input.refreshResults && queryClient.invalidateQueries({ queryKey: projectKeys.site(report.project) }),
+      ]),
   });
 }
 
@@ -74,11 +77,15 @@ export async function forgetDeletedReport(queryClient: QueryClient, id: number):
   );
 }
 
-/** After reports came or went: every list of reports and of projects (their counts) refetches. */
+/**
+ * After reports came, went or were analysed again: every list of reports and of projects (their
+ * counts) refetches, and what is known of each project's site (health, failing checks).
+ */
 export function refetchAllLists(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
     queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: projectKeys.sites() }),
   ]);
 }
 

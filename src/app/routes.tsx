@@ -45,6 +45,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () => import('@/features/projects/projects-page').then((m) => page(m, queryClient)),
             },
             {
+              path: 'projects/:project',
+              handle: handle('Project'),
+              lazy: () => import('./project-route').then((m) => page(m, queryClient)),
+            },
+            {
               path: 'reports',
               handle: handle('Reports'),
               lazy: () => import('@/features/reports-list/reports-page').then((m) => page(m, queryClient)),

@@ -20,12 +20,13 @@ export interface CheckGroup {
 const CATEGORY_ORDER: Category[] = [...CATEGORIES, 'other'];
 const IMPORTANCE_RANK: Record<Importance, number> = { high: 0, medium: 1, low: 2 };
 
-function importanceRank(importance: Importance | null): number {
+/** high 0, medium 1, low 2, none 3: lower comes first. */
+export function importanceRank(importance: Importance | null): number {
   return importance === null ? 3 : IMPORTANCE_RANK[importance];
 }
 
 // Within equal status and importance, the contract's order of keys (stable across reports); unknown keys after, by name.
-function keyRank(key: string): number {
+export function keyRank(key: string): number {
   const index = (CHECK_KEYS as string[]).indexOf(key);
   return index === -1 ? CHECK_KEYS.length : index;
 }

@@ -22,6 +22,8 @@ export const urlParam = {
       ),
       undefined,
     ) as unknown as z.ZodMiniType<V[number] | undefined>,
+  /** A parameter the view does not take from the URL: always the default. */
+  ignored: () => z.catch(z.undefined(), undefined),
   page: () =>
     z.catch(
       z.optional(

@@ -8,6 +8,7 @@ const PROJECT = 'old-site.example';
 const PAGE_URL = `http://${PROJECT}:${E2E_DEMO_PORT}/contact.html`;
 
 const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+const SHOTS = process.env.E2E_SHOTS_DIR;
 
 async function createReport(
   request: APIRequestContext,
@@ -30,19 +31,30 @@ async function reportsOfProject(request: APIRequestContext, project: string): Pr
 /** Saves the key for this tab through the sign-in link, as the local server prints it. */
 
 test.describe('Projects against the real server', () => {
+  test('old-site.example, mostly bad in the demo, shows it in its health (before the spec deletes it)', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/projects/old-site.example');
+    const health = page.getByRole('region', { name: 'Health' });
+    const bar = health.getByRole('img', { name: /of \d+ reports$/ });
+    await expect(bar).toBeVisible();
+    const [, good, , bad] = /^(\d+) Good, (\d+) Decent, (\d+) Bad/.exec((await bar.getAttribute('aria-label')) ?? '') ?? [];
+    expect(Number(bad)).toBeGreaterThan(Number(good));
+  });
+
   test('deleting a project through the dialog removes it and all its reports', async ({ page, request }) => {
     const report = await createReport(request, PAGE_URL);
     expect(report.project).toBe(PROJECT);
     expect(await reportsOfProject(request, PROJECT)).toBeGreaterThan(0);
     await signIn(page);
 
-    // The project's reports, reached from its row, are on screen (and so in the cache) before the delete.
+    // The project's page, reached from its row, is on screen (and so in the cache) before the delete.
     await page.goto(`/projects?${new URLSearchParams({ search: PROJECT })}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     await page.getByRole('link', { name: PROJECT, exact: true }).click();
-    await expect(page).toHaveURL(`/reports?${new URLSearchParams({ project: PROJECT })}`);
+    await expect(page).toHaveURL(`/projects/${PROJECT}`);
+    await expect(page.getByRole('heading', { level: 1, name: PROJECT })).toBeVisible();
     // The demo data has a report of the same page; ours is the newest, so it comes first.
-    const reportLinks = page.getByRole('link', { name: PAGE_URL, exact: true });
+    const reportLinks = page.getByRole('table', { name: 'Reports' }).getByRole('link', { name: PAGE_URL, exact: true });
     await expect(reportLinks.first()).toHaveAttribute('href', `/reports/${report.id}`);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
@@ -70,16 +82,56 @@ test.describe('Projects against the real server', () => {
     const gone = await request.get(`/api/v1/reports/${report.id}`, { headers: auth });
     expect(gone.status()).toBe(404);
 
-    // Back in the same tab: the reports of the project seen before are not shown from the cache.
+    // Back in the same tab: the project's page seen before is not shown from the cache.
     await page.goBack();
-    await expect(page).toHaveURL(`/reports?${new URLSearchParams({ project: PROJECT })}`);
-    await expect(page.getByText('No reports match')).toBeVisible();
+    await expect(page).toHaveURL(`/projects/${PROJECT}`);
+    await expect(page.getByText('No reports in this project')).toBeVisible();
     await expect(reportLinks).toHaveCount(0);
 
     // And on a fresh load.
     await page.reload();
-    await expect(page.getByText('No reports match')).toBeVisible();
+    await expect(page.getByText('No reports in this project')).toBeVisible();
   });
+
+  test('a project’s page: health, the checks failing across the site, lowest scores, refresh all', async ({
+    page,
+  }) => {
+    // blog.example (4 demo pages) is only read by other specs; its results are analysed again here.
+    await signIn(page);
+    await page.goto('/projects?sort_by=project&sort=asc');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'blog.example', exact: true }) });
+    // Each row's health arrives after the table: the bar is named by its counts.
+    await expect(row.getByRole('img', { name: /^\d+ Good, \d+ Decent, \d+ Bad, of \d+ reports$/ })).toBeVisible();
+    await row.getByRole('link', { name: 'blog.example', exact: true }).click();
+
+    await expect(page).toHaveURL('/projects/blog.example');
+    await expect(page.getByRole('heading', { level: 1, name: 'blog.example' })).toBeVisible();
+    const health = page.getByRole('region', { name: 'Health' });
+    await expect(health.getByRole('img', { name: /of \d+ reports$/ })).toBeVisible();
+    const failing = page.getByRole('region', { name: 'Failing across the site' });
+    await expect(failing.getByRole('heading', { level: 3 }).first()).toHaveText(/ — fails on \d+ of \d+ pages?$/);
+    await expect(failing).toContainText('From all');
+    const lowest = page.getByRole('region', { name: 'Lowest scores' });
+    await expect(lowest.getByRole('link').first()).toHaveAttribute('href', /^\/reports\/\d+$/);
+    const table = page.getByRole('table', { name: 'Reports' });
+    await expect(table.getByRole('link', { name: /^https?:\/\/blog\.example/ }).first()).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Project' })).toHaveCount(0);
+
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousA11yViolations(page);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/project-${scheme}.png`, fullPage: true });
+    }
+
+    await page.getByRole('button', { name: 'Refresh all reports' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Refresh all \d+ reports of blog\.example\?$/ });
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Refresh all' }).click();
+    const progress = page.getByRole('region', { name: /^Refreshing the results of \d+ reports$/ });
+    await expect(progress.getByText(/^Finished: \d+ done, 0 failed, 0 skipped\.$/)).toBeVisible({ timeout: 60_000 });
+    await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuetext', /^(\d+) of \1$/);
+  });
+
 
   for (const scheme of ['light', 'dark'] as const) {
     test(`the projects table and its dialog pass axe in ${scheme} mode`, async ({ page }) => {

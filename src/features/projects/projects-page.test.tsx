@@ -1,7 +1,7 @@
 import { Notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, delay, http } from 'msw';
-import { Outlet, useSearchParams } from 'react-router-dom';
+import { Outlet, useParams } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
@@ -10,15 +10,14 @@ import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
 import type { RealApi } from '../../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { Component as ProjectsPage } from './projects-page';
-import { projectReportsHref } from './projects-view';
+import { projectHref } from './projects-view';
 
 // A name a real deployment may use: space, slash, percent, ampersand, hash, plus, question mark, a non-ASCII letter.
 const AWKWARD = 'a b/%&#+?ä';
 
-/** Where the project links lead: shows the project the reports table would be filtered by. */
-function ReportsProbe() {
-  const [params] = useSearchParams();
-  return <p>Reports of project: {JSON.stringify(params.get('project'))}</p>;
+/** Where the project links lead: shows the project the router read from the path. */
+function ProjectProbe() {
+  return <p>Page of project: {JSON.stringify(useParams().project)}</p>;
 }
 
 const routes: RouteObject[] = [
@@ -31,7 +30,7 @@ const routes: RouteObject[] = [
     ),
     children: [
       { path: '/projects', Component: ProjectsPage },
-      { path: '/reports', Component: ReportsProbe },
+      { path: '/projects/:project', Component: ProjectProbe },
     ],
   },
 ];
@@ -108,7 +107,7 @@ afterEach(() => {
 });
 
 describe('Projects table: rows', () => {
-  it('shows a skeleton, then each project with a link to its reports, its created date and its report count', async () => {
+  it('shows a skeleton, then each project with a link to its page, its created date and its report count', async () => {
     const api = useRealApi();
     await seedReport(api, 'shop.example');
     await seedReport(api, 'shop.example', 'https://shop.example/cart');
@@ -122,7 +121,7 @@ describe('Projects table: rows', () => {
     const shop = page.rows()[1]!;
     expect(within(shop).getByRole('link', { name: 'shop.example' })).toHaveAttribute(
       'href',
-      '/reports?project=shop.example',
+      '/projects/shop.example',
     );
     expect(within(shop).getByRole('cell', { name: '2' })).toBeInTheDocument();
     expect(shop.querySelector('time')).toHaveAttribute('datetime', expect.stringMatching(/^2026-03-01T/));
@@ -130,23 +129,22 @@ describe('Projects table: rows', () => {
     expect(screen.getByText('1–2 of 2 projects')).toBeInTheDocument();
   });
 
-  it('links an awkwardly named project to exactly that project’s reports', async () => {
+  it('links an awkwardly named project to exactly that project’s page', async () => {
     const api = useRealApi();
     await seedProjects(api, [AWKWARD, 'a b', 'ä']);
     const page = renderProjects();
 
     const link = await screen.findByRole('link', { name: AWKWARD });
     const href = link.getAttribute('href') ?? '';
-    expect(href).toBe(projectReportsHref(AWKWARD));
-    // Nothing of the name leaks into the path or a fragment: all of it is the one query parameter.
+    expect(href).toBe(projectHref(AWKWARD));
+    // Nothing of the name leaks into another path segment, the query or a fragment.
     const url = new URL(href, 'http://localhost');
-    expect(url.pathname).toBe('/reports');
+    expect(url.pathname).toBe('/projects/a%20b%2F%25%26%23%2B%3F%C3%A4');
     expect(url.hash).toBe('');
-    expect([...url.searchParams.keys()]).toEqual(['project']);
-    expect(url.searchParams.get('project')).toBe(AWKWARD);
+    expect(url.search).toBe('');
 
     await page.user.click(link);
-    expect(await screen.findByText(`Reports of project: ${JSON.stringify(AWKWARD)}`)).toBeInTheDocument();
+    expect(await screen.findByText(`Page of project: ${JSON.stringify(AWKWARD)}`)).toBeInTheDocument();
   });
 
   it.each([
@@ -159,10 +157,61 @@ describe('Projects table: rows', () => {
     'question?mark',
     'bücher.de',
     '例え.jp',
-  ])('builds a reports link for %j that round-trips', (name) => {
-    const url = new URL(projectReportsHref(name), 'http://localhost');
-    expect(url.pathname).toBe('/reports');
-    expect(url.searchParams.get('project')).toBe(name);
+  ])('builds a project link for %j that round-trips', (name) => {
+    const url = new URL(projectHref(name), 'http://localhost');
+    expect(url.pathname.split('/')).toHaveLength(3);
+    expect(decodeURIComponent(url.pathname.split('/')[2]!)).toBe(name);
+  });
+});
+
+describe('Projects table: health', () => {
+  /** GET /reports requests that reached the API. */
+  function reportLists(seen: Request[]): URLSearchParams[] {
+    return seen
+      .filter((r) => r.method === 'GET' && new URL(r.url).pathname === '/api/v1/reports')
+      .map((r) => new URL(r.url).searchParams);
+  }
+
+  it('shows each row’s health once the rows are on screen: at most 3 list requests a row, none again within 5 minutes', async () => {
+    const api = useRealApi();
+    const results = ['good', 'good', 'decent', 'bad'] as const;
+    // 12 projects; on the first page (10 rows, newest first) project-11 has 4 reports of every result.
+    for (let i = 0; i < 12; i += 1) {
+      const name = `project-${String(i).padStart(2, '0')}`;
+      for (const [n, result] of (i === 11 ? results : results.slice(0, 1)).entries()) {
+        const { storage } = await api.backend();
+        reportTime += 60_000;
+        await storage.createReport({
+          url: `https://${name}.example/${n}`,
+          project: name,
+          privacy: 0,
+          passwordHash: null,
+          score: 50,
+          result,
+          results: {},
+          now: new Date(reportTime),
+        });
+      }
+    }
+    const queryClient = createTestQueryClient();
+    const seen = recordRequests();
+    const page = renderProjects('/projects', { queryClient });
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /of \d+ reports?$/ })).toHaveLength(10));
+    const row = page.rows()[0]!;
+    expect(within(row).getByRole('img', { name: '2 Good, 1 Decent, 1 Bad, of 4 reports' })).toBeInTheDocument();
+    expect(within(row).getByText('2 good · 1 decent · 1 bad')).toBeInTheDocument();
+    expect(within(page.rows()[1]!).getByRole('img', { name: '1 Good, 0 Decent, 0 Bad, of 1 report' })).toBeInTheDocument();
+
+    const first = reportLists(seen);
+    expect(first).toHaveLength(30);
+    expect(first.every((params) => params.get('per_page') === '10' && params.has('result'))).toBe(true);
+
+    // Back on the table within 5 minutes: the health comes from the cache, nothing is asked again.
+    page.unmount();
+    renderProjects('/projects', { queryClient });
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /of \d+ reports?$/ })).toHaveLength(10));
+    expect(reportLists(seen)).toHaveLength(30);
   });
 });
 

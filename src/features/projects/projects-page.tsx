@@ -22,8 +22,10 @@ import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { sortAfterClick } from '@/lib/sort';
 import { useUrlState } from '@/lib/url-state';
+import { HealthPending } from './health-pending';
 import { ProjectsTable } from './projects-table';
 import { PROJECTS_VIEW, projectListParams } from './projects-view';
 
@@ -32,6 +34,9 @@ import { PROJECTS_VIEW, projectListParams } from './projects-view';
 // button, rather than with every visit of the table.
 const loadDeleteDialog = () => import('./delete-project-dialog');
 const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
+// Each row's health takes a few requests: they start once the rows are on screen, not before.
+const loadHealth = () => import('./project-health');
+const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
 
 const SORT_BY_OPTIONS = PROJECT_SORT_KEYS.map((key) => ({ value: key, label: PROJECT_SORT_LABELS[key] }));
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
@@ -57,6 +62,12 @@ function ProjectsPage() {
     if (nextPage === null) return;
     void queryClient.prefetchQuery(projectQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
+
+  const rowsShown = data !== undefined && data.items.length > 0;
+  const [healthWanted, setHealthWanted] = useState(false);
+  useEffect(() => {
+    if (rowsShown && !healthWanted) return afterNextPaint(() => setHealthWanted(true));
+  }, [rowsShown, healthWanted]);
 
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [target, setTarget] = useState<Project | null>(null);
@@ -118,6 +129,15 @@ function ProjectsPage() {
           onSort={(key) => setView(sortAfterClick(view, key))}
           stale={isPlaceholderData}
           onDeleteIntent={() => void loadDeleteDialog()}
+          health={(project) =>
+            healthWanted ? (
+              <Suspense fallback={<HealthPending />}>
+                <ProjectHealthCell project={project} />
+              </Suspense>
+            ) : (
+              <HealthPending />
+            )
+          }
           onDelete={(project) => {
             setTarget(project);
             setDialogOpened(true);

@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Box, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Project } from '@/api/schemas';
 import { DataTable } from '@/components/data-table';
@@ -7,7 +8,7 @@ import { DateText } from '@/components/date-text';
 import { SortableTh } from '@/components/sortable-th';
 import type { ProjectSortKey, SortOrder } from '@/api/contract';
 import classes from './projects-table.module.css';
-import { projectReportsHref } from './projects-view';
+import { projectHref } from './projects-view';
 
 export interface ProjectsTableProps {
   projects: Project[];
@@ -20,10 +21,21 @@ export interface ProjectsTableProps {
   onDelete: (project: Project) => void;
   /** A Delete button is about to be used (pointer over it, or focus on it): time to get ready. */
   onDeleteIntent?: () => void;
+  /** The Health cell of a row; loaded after the rows are on screen, HealthPending until then. */
+  health: (project: Project) => ReactNode;
 }
 
 /** One row per project: the name leads to its reports; the count shows only when the API gives it. */
-export function ProjectsTable({ projects, sortBy, sort, onSort, stale, onDelete, onDeleteIntent }: ProjectsTableProps) {
+export function ProjectsTable({
+  projects,
+  sortBy,
+  sort,
+  onSort,
+  stale,
+  onDelete,
+  onDeleteIntent,
+  health,
+}: ProjectsTableProps) {
   const withCounts = projects.some((project) => project.reports !== null);
   const sortable = { sortBy, sort, onSort };
   return (
@@ -41,6 +53,7 @@ export function ProjectsTable({ projects, sortBy, sort, onSort, stale, onDelete,
               Reports
             </Box>
           )}
+          <th scope="col">Health</th>
           <Box component="th" scope="col" w={1}>
             <VisuallyHidden>Actions</VisuallyHidden>
           </Box>
@@ -50,7 +63,7 @@ export function ProjectsTable({ projects, sortBy, sort, onSort, stale, onDelete,
         {projects.map((project) => (
           <tr key={project.name}>
             <td style={{ overflowWrap: 'anywhere' }}>
-              <Anchor component={Link} to={projectReportsHref(project.name)} size="sm" fw={500}>
+              <Anchor component={Link} to={projectHref(project.name)} size="sm" fw={500}>
                 {project.name}
               </Anchor>
               {/* On a phone the date goes under the name, leaving the name the width it needs. */}
@@ -66,6 +79,7 @@ export function ProjectsTable({ projects, sortBy, sort, onSort, stale, onDelete,
                 {project.reports ?? '—'}
               </Box>
             )}
+            <td>{health(project)}</td>
             <td>
               <ActionIcon
                 variant="subtle"

@@ -52,9 +52,9 @@ export function projectListParams(view: ProjectsView): ProjectListParams {
 }
 
 /**
- * The reports table filtered to one project. Built with URLSearchParams so that any name (spaces,
- * `/`, `#`, `?`, `%`, `&`, `+`, non-ASCII letters) comes back out of the query string unchanged.
+ * The project's own page: its name as one path segment, encoded so that any name (spaces, `/`, `#`,
+ * `?`, `%`, `&`, `+`, non-ASCII letters) comes back out of the path unchanged.
  */
-export function projectReportsHref(name: string): string {
-  return `/reports?${new URLSearchParams({ project: name }).toString()}`;
+export function projectHref(name: string): string {
+  return `/projects/${encodeURIComponent(name)}`;
 }

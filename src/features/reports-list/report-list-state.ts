@@ -46,6 +46,14 @@ export const reportListSpec: UrlStateSpec<ReportListState> = {
   },
 };
 
+/** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
+export function projectReportListSpec(project: string): UrlStateSpec<ReportListState> {
+  return {
+    params: { ...reportListSpec.params, project: urlParam.ignored() },
+    defaults: { ...reportListSpec.defaults, project },
+  };
+}
+
 /** What the API is asked for this view: the sort always spelled out, `search_by` only with a search. */
 export function reportListParams(state: ReportListState): ReportListParams {
   return {

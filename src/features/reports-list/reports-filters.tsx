@@ -53,6 +53,8 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
 export interface ReportsFiltersProps {
   state: ReportListState;
   onChange: (patch: Partial<ReportListState>) => void;
+  /** One project's own page: its project is not a filter there. */
+  projectFixed?: boolean;
 }
 
 const RESULT_OPTIONS = [
@@ -101,7 +103,7 @@ function SelectFilter({
 /**
  * Search, the filters and the sort of the reports table; every change goes to the URL.
  */
-export function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed }: ReportsFiltersProps) {
   const onSearch = (search: string) => onChange({ search });
   const onProject = (project: string) => onChange({ project });
   return (
@@ -109,9 +111,11 @@ export function ReportsFilters({ state, onChange }: ReportsFiltersProps) {
       <div className={classes.wide}>
         <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
       </div>
-      <div className={classes.wide}>
-        <ProjectField value={state.project} onChange={onProject} />
-      </div>
+      {!projectFixed && (
+        <div className={classes.wide}>
+          <ProjectField value={state.project} onChange={onProject} />
+        </div>
+      )}
       <SelectFilter
         label="Result"
         data={RESULT_OPTIONS}

@@ -21,6 +21,7 @@ import {
   NO_FILTERS,
   hasFilters,
   reportListHref,
+  projectReportListSpec,
   reportListParams,
   reportListSpec,
 } from './report-list-state';
@@ -44,9 +45,11 @@ function preloadBulkArea(event: SyntheticEvent) {
   if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
 }
 
-function ReportsPage() {
+/** The reports table with its filters; `project`: one project's reports, on that project's page. */
+function ReportsView({ project }: { project?: string }) {
   const queryClient = useQueryClient();
-  const [state, setUrlState] = useUrlState(reportListSpec);
+  const spec = useMemo(() => (project === undefined ? reportListSpec : projectReportListSpec(project)), [project]);
+  const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
   const prefetchView = (patch: Partial<ReportListState>) =>
@@ -86,7 +89,7 @@ function ReportsPage() {
   const [shownState, setShownState] = useState(state);
   if (current !== undefined && shownState !== state) setShownState(state);
   const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
-  const clearFilters = () => setState(NO_FILTERS);
+  const clearFilters = () => setState({ ...NO_FILTERS, project: project ?? '' });
   const filtered = hasFilters(state);
 
   // A selection belongs to one set of filters; paging and sorting keep it.
@@ -145,7 +148,7 @@ function ReportsPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
-          <Title order={1}>Reports</Title>
+          <Title order={project === undefined ? 1 : 2}>Reports</Title>
           <Text c="dimmed" mt={4}>
             How each analysed page does, newest first unless sorted otherwise.
           </Text>
@@ -168,7 +171,7 @@ function ReportsPage() {
       </Group>
 
       <div role="search" aria-label="Filter reports">
-        <ReportsFilters state={state} onChange={setState} />
+        <ReportsFilters state={state} onChange={setState} projectFixed={project !== undefined} />
       </div>
 
       {bulkUsed && (
@@ -224,4 +227,4 @@ function ReportsPage() {
   );
 }
 
-export { ReportsPage as Component };
+export { ReportsView as Component, ReportsView };

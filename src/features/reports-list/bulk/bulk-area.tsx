@@ -1,18 +1,15 @@
 // Everything that works on the selected reports; loaded when a person first reaches for a checkbox.
 import { Button, Group, Loader, Paper, Text } from '@mantine/core';
 import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '@/api/errors';
-import { collectReports } from '@/api/report-pages';
+import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
-import { createScheduler, isCancelled } from '@/api/scheduler';
-import type { RequestScheduler } from '@/api/scheduler';
 import type { Selection } from '../selection';
-import { BulkProgress } from './bulk-progress';
+import { BulkProgress } from '@/components/bulk/bulk-progress';
+import { useCollectReports } from '@/components/bulk/use-collect-reports';
 import { PrivacyDialog } from './privacy-dialog';
-import { useBulkRun } from './use-bulk-run';
+import { useBulkRun } from '@/components/bulk/use-bulk-run';
 import classes from './bulk.module.css';
 
 export interface BulkAreaProps {
@@ -23,48 +20,19 @@ export interface BulkAreaProps {
   params: ReportListParams;
 }
 
-type Collecting = { done: number; total: number; waitingUntil: number | null } | { error: string } | null;
-
 /** Select all N matching: every report of the view, collected page by page through the scheduler. */
 function useSelectAllMatching(selection: Selection, params: ReportListParams) {
-  const [collecting, setCollecting] = useState<Collecting>(null);
-  const scheduler = useRef<RequestScheduler | null>(null);
+  const collector = useCollectReports();
   // Other filters make what is being collected another selection's: it stops, as on leaving the page.
   // (Another sort or page leaves the same reports matching.)
   const filters = JSON.stringify([params.search, params.search_by, params.project, params.result]);
-  useEffect(() => () => scheduler.current?.abort(), [filters]);
-
-  const start = () => {
-    scheduler.current?.abort();
-    const current = createScheduler({
-      onWait: (until) =>
-        setCollecting((previous) =>
-          previous && 'done' in previous ? { ...previous, waitingUntil: until } : previous,
-        ),
-    });
-    scheduler.current = current;
-    setCollecting({ done: 0, total: 0, waitingUntil: null });
-    collectReports(params, {
-      scheduler: current,
-      onProgress: (progress) =>
-        setCollecting((previous) => ({
-          done: progress.reports,
-          total: progress.total,
-          waitingUntil: previous && 'waitingUntil' in previous ? previous.waitingUntil : null,
-        })),
-    }).then(
-      (reports) => {
-        selection.replace(reports);
-        setCollecting(null);
-      },
-      (error: unknown) => setCollecting(isCancelled(error) ? null : { error: errorMessage(error) }),
-    );
+  const { cancel } = collector;
+  useEffect(() => cancel, [filters, cancel]);
+  return {
+    collecting: collector.collecting,
+    start: () => collector.collect(params, (reports) => selection.replace(reports)),
+    cancel,
   };
-  const cancel = () => {
-    scheduler.current?.abort();
-    setCollecting(null);
-  };
-  return { collecting, start, cancel };
 }
 
 export function BulkArea({ selection, total, params }: BulkAreaProps) {
@@ -171,14 +139,7 @@ export function BulkArea({ selection, total, params }: BulkAreaProps) {
         </Paper>
       )}
 
-      {bulk.run !== null && (
-        <BulkProgress
-          run={bulk.run}
-          onCancel={bulk.cancel}
-          onRetryFailed={bulk.retryFailed}
-          onDismiss={bulk.dismiss}
-        />
-      )}
+      <BulkProgress runner={bulk} />
 
       <PrivacyDialog
         opened={dialog === 'privacy'}

@@ -124,8 +124,8 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
       if (scheduler.current === current) scheduler.current = null;
       setRun((previous) => previous && { ...previous, phase: 'finished', waitingUntil: null });
       if (gone.length > 0) onGone(gone);
-      // One refetch of what is on screen, once: results, dates and the projects' counts may have moved.
-      await (gone.length > 0
+      // One refetch of what is on screen, once: results, dates, the projects' counts and health may have moved.
+      await (gone.length > 0 || action.kind === 'refresh'
         ? refetchAllLists(queryClient)
         : queryClient.invalidateQueries({ queryKey: reportKeys.lists() }));
     });

@@ -5,9 +5,9 @@ import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
 import { PRIVACY_LABELS } from '@/api/contract';
 import { formatClock } from '@/lib/dates';
 import { memo, useDeferredValue } from 'react';
-import type { BulkAction, BulkItem, BulkRun, ItemStatus as Status } from './use-bulk-run';
+import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from './use-bulk-run';
 import { countStatuses } from './use-bulk-run';
-import classes from './bulk.module.css';
+import classes from './bulk-progress.module.css';
 
 const STATUS: Record<Status, { label: string; color: MantineColor }> = {
   pending: { label: 'Pending', color: 'gray' },
@@ -30,10 +30,8 @@ function actionTitle(action: BulkAction, total: number): string {
 }
 
 export interface BulkProgressProps {
-  run: BulkRun;
-  onCancel: () => void;
-  onRetryFailed: () => void;
-  onDismiss: () => void;
+  /** Nothing is shown until it runs something. */
+  runner: BulkRunner;
 }
 
 /**
@@ -67,7 +65,24 @@ const ItemStatus = memo(function ItemStatus({ item }: { item: BulkItem }) {
 });
 
 /** A bulk action's progress: done / total, each report's state, Cancel; at the end a summary. */
-export function BulkProgress({ run, onCancel, onRetryFailed, onDismiss }: BulkProgressProps) {
+export function BulkProgress({ runner }: BulkProgressProps) {
+  if (runner.run === null) return null;
+  return (
+    <RunProgress run={runner.run} onCancel={runner.cancel} onRetryFailed={runner.retryFailed} onDismiss={runner.dismiss} />
+  );
+}
+
+function RunProgress({
+  run,
+  onCancel,
+  onRetryFailed,
+  onDismiss,
+}: {
+  run: BulkRun;
+  onCancel: () => void;
+  onRetryFailed: () => void;
+  onDismiss: () => void;
+}) {
   // The list may lag behind the counts and the bar while answers come in fast: React renders it
   // when it has time, with the latest states, instead of once per answer.
   const items = useDeferredValue(run.items);

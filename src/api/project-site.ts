@@ -1,0 +1,93 @@
+// One project as a site: how its reports rate, read from list totals (a few small requests, not
+// every report), and the checks failing across its newest reports. Both go through one request
+// scheduler, shared by every project on screen, and are kept for five minutes.
+import { queryOptions } from '@tanstack/react-query';
+import { PER_PAGE_VALUES, RESULTS } from './contract';
+import type { Result } from './contract';
+import { anySignal } from './http';
+import { projectKeys } from './query-keys';
+import { collectReports } from './report-pages';
+import { fetchReports } from './reports';
+import type { Report } from './schemas';
+import { createScheduler } from './scheduler';
+import type { RequestScheduler } from './scheduler';
+
+/** How long a project's health and failing checks are reused before they are asked for again. */
+export const SITE_STALE_MS = 5 * 60_000;
+/** The failing checks are counted over at most this many of the project's newest reports. */
+export const SITE_REPORTS_LIMIT = 1000;
+
+export interface ProjectHealth {
+  total: number;
+  /** null when the service's answers cannot tell (it sends no result, or ignores the result filter). */
+  counts: Record<Result, number> | null;
+  /** Reports with no result among `total`; 0 when `counts` is null. */
+  unknown: number;
+}
+
+let siteScheduler: RequestScheduler | undefined;
+// Created on first use: a module that only imports this file sends nothing.
+const scheduler = () => (siteScheduler ??= createScheduler());
+
+// The smallest page the API allows: only the list's total is read.
+const COUNT_PAGE = Math.min(...PER_PAGE_VALUES) as (typeof PER_PAGE_VALUES)[number];
+
+async function countReports(
+  project: string,
+  result: Result | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const page = await scheduler().run((slot) =>
+    fetchReports({ project, result, per_page: COUNT_PAGE }, anySignal([slot, signal])),
+  );
+  return page.meta.total;
+}
+
+/**
+ * GET /reports?project=…&result=… per result, reading `meta.total`; plus the unfiltered total unless
+ * the caller knows it (a projects list gives each project's count).
+ */
+export async function fetchProjectHealth(
+  project: string,
+  knownTotal: number | null,
+  signal: AbortSignal,
+): Promise<ProjectHealth> {
+  const [total, ...perResult] = await Promise.all([
+    knownTotal ?? countReports(project, undefined, signal),
+    ...RESULTS.map((result) => countReports(project, result, signal)),
+  ]);
+  const rated = perResult.reduce((sum, count) => sum + count, 0);
+  // No rated report among some, or more rated than there are: the filter or the results are not real.
+  if ((rated === 0 && total > 0) || rated > total) return { total, counts: null, unknown: 0 };
+  const counts = Object.fromEntries(RESULTS.map((result, i) => [result, perResult[i]!])) as Record<
+    Result,
+    number
+  >;
+  return { total, counts, unknown: total - rated };
+}
+
+/** The project's newest reports, at most SITE_REPORTS_LIMIT, every page through the scheduler. */
+export function fetchNewestReports(project: string, signal: AbortSignal): Promise<Report[]> {
+  return collectReports(
+    { project, sort_by: 'id', sort: 'desc' },
+    { scheduler: scheduler(), limit: SITE_REPORTS_LIMIT, signal },
+  );
+}
+
+export const projectSiteQueries = {
+  /** `knownTotal`: the project's report count when already known, which saves one request. */
+  health: (project: string, knownTotal: number | null = null) =>
+    queryOptions({
+      queryKey: [...projectKeys.site(project), 'health'] as const,
+      queryFn: ({ signal }) => fetchProjectHealth(project, knownTotal, signal),
+      staleTime: SITE_STALE_MS,
+      gcTime: 2 * SITE_STALE_MS,
+    }),
+  newestReports: (project: string) =>
+    queryOptions({
+      queryKey: [...projectKeys.site(project), 'newest'] as const,
+      queryFn: ({ signal }) => fetchNewestReports(project, signal),
+      staleTime: SITE_STALE_MS,
+      gcTime: 2 * SITE_STALE_MS,
+    }),
+};

@@ -1,0 +1,215 @@
+// One project's page (/projects/:project) against the real reference server: health from list
+// totals, the checks failing across the site, the lowest scores, the reports table with the project
+// fixed, Refresh all through the bulk machinery, and Delete project.
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { resultForScore } from '@/api/contract';
+import { createReport } from '@/api/reports';
+import { CHECK_INFO } from '@/checks/check-info';
+import type { Analyser } from '../../test/reference-server';
+import { REAL_API_KEY, realApi, server } from '../../test/msw';
+import { renderWithProviders } from '../../test/render';
+import { Component as ProjectRoute } from './project-route';
+
+type Fails = ('https_encryption' | 'title' | 'favicon')[];
+// Per page: its score and the checks that fail on it (the others it has pass).
+const SHOP: Record<string, { score: number; fails: Fails; has?: Fails }> = {
+  'https://shop.example/a': { score: 30, fails: ['https_encryption', 'title', 'favicon'] },
+  'https://shop.example/b': { score: 55, fails: ['https_encryption', 'favicon'] },
+  'https://shop.example/c': { score: 85, fails: ['https_encryption'], has: ['https_encryption', 'title'] },
+  'https://shop.example/d': {
+    score: 95,
+    fails: ['https_encryption', 'title'],
+    has: ['https_encryption', 'title'],
+  },
+};
+const IMPORTANCE = { https_encryption: 'high', title: 'medium', favicon: 'low' } as const;
+
+let analyses: string[] = [];
+const analyser: Analyser = (url) => {
+  analyses.push(url);
+  const page = SHOP[url] ?? { score: 90, fails: [] };
+  const keys = page.has ?? (['https_encryption', 'title', 'favicon'] as Fails);
+  const results = Object.fromEntries(
+    keys.map((key) => [key, { passed: !page.fails.includes(key), importance: IMPORTANCE[key], value: null }]),
+  );
+  return Promise.resolve({ score: page.score, result: resultForScore(page.score), results });
+};
+
+async function withSites() {
+  let clock = Date.parse('2026-02-01T09:00:00Z');
+  const api = realApi({ analyser, now: () => new Date(clock) });
+  server.use(...api.handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  for (const url of [...Object.keys(SHOP), 'https://blog.example/x']) {
+    await createReport({ url });
+    clock += 60_000;
+  }
+  analyses = [];
+  return api;
+}
+
+function recordReportLists(): URLSearchParams[] {
+  const seen: URLSearchParams[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.pathname === '/api/v1/reports') seen.push(url.searchParams);
+  });
+  return seen;
+}
+
+function renderProject(route = '/projects/shop.example') {
+  const view = renderWithProviders(
+    [
+      { path: '/projects/:project', Component: ProjectRoute },
+      { path: '/projects', element: <h1>All projects</h1> },
+      { path: '/reports/:id', element: <h1>One report</h1> },
+    ],
+    { route },
+  );
+  return { ...view, search: () => view.router.state.location.search };
+}
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+describe('One project', () => {
+  it('shows its health from list totals, the checks failing across it, and its lowest scores', async () => {
+    await withSites();
+    const lists = recordReportLists();
+    renderProject();
+    expect(screen.getByRole('heading', { level: 1, name: 'shop.example' })).toBeInTheDocument();
+
+    const health = await screen.findByRole('img', { name: '2 Good, 1 Decent, 1 Bad, of 4 reports' });
+    expect(health).toBeInTheDocument();
+    const panel = section('Health');
+    const stats = { Reports: '4', Good: '2', Decent: '1', Bad: '1', Unknown: '0' };
+    for (const [label, value] of Object.entries(stats))
+      expect(within(panel).getByText(label).nextElementSibling).toHaveTextContent(value);
+    // Counted, not downloaded: one small page per result, plus the total.
+    const counts = lists.filter(
+      (params) => params.get('per_page') === '10' && params.get('project') === 'shop.example',
+    );
+    expect(counts.map((params) => params.get('result')).sort()).toEqual(['bad', 'decent', 'good', null]);
+
+    // Its code comes while the reports are fetched.
+    const failing = await screen.findByRole('region', { name: 'Failing across the site' });
+    await waitFor(() => expect(within(failing).getAllByRole('heading', { level: 3 })).toHaveLength(3));
+    expect(
+      within(failing)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual([
+      'HTTPS encryption — fails on 4 of 4 pages',
+      'Title — fails on 2 of 4 pages',
+      'Favicon — fails on 2 of 2 pages',
+    ]);
+    expect(within(failing).getByText('High importance')).toBeInTheDocument();
+    expect(within(failing).getByText(CHECK_INFO.https_encryption.advice)).toBeInTheDocument();
+    expect(
+      within(failing).getByText('From all 4 pages of the project.', { exact: false }),
+    ).toBeInTheDocument();
+    const titlePages = within(failing).getByRole('list', { name: 'Pages where Title fails' });
+    expect(
+      within(titlePages)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['https://shop.example/d', 'https://shop.example/a']);
+
+    const lowest = section('Lowest scores');
+    expect(
+      within(lowest)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '30 https://shop.example/a',
+      '55 https://shop.example/b',
+      '85 https://shop.example/c',
+      '95 https://shop.example/d',
+    ]);
+  });
+
+  it('lists the project’s reports in the reports table, with the project fixed and out of the URL', async () => {
+    await withSites();
+    const page = renderProject('/projects/shop.example?project=blog.example&sort_by=url&sort=asc');
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('link')
+          .filter((link) => link.getAttribute('href')?.startsWith('/reports/'))
+          .map((link) => link.textContent),
+      ).toEqual(Object.keys(SHOP)),
+    );
+    // The project is the page's, not a filter: no Project field, and the address never names another.
+    expect(screen.queryByRole('combobox', { name: 'Project' })).not.toBeInTheDocument();
+    expect(page.search()).toBe('?sort_by=url&sort=asc');
+    expect(screen.getByRole('heading', { level: 2, name: 'Reports' })).toBeInTheDocument();
+  });
+
+  it('says the health is unknown when the service sends no result, rather than showing zeros', async () => {
+    await withSites();
+    // A deployment whose reports carry no result: filtering by one finds nothing.
+    server.use(
+      http.get('*/api/v1/reports', ({ request }) => {
+        if (!new URL(request.url).searchParams.has('result')) return undefined;
+        return HttpResponse.json({
+          data: [],
+          meta: { current_page: 1, last_page: 1, per_page: 10, total: 0, from: null, to: null },
+        });
+      }),
+    );
+    renderProject();
+    const panel = await screen.findByRole('region', { name: 'Health' });
+    expect(await within(panel).findByText(/Health unknown/)).toBeInTheDocument();
+    expect(within(panel).queryByText('Good')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Good/ })).not.toBeInTheDocument();
+  });
+
+  it('refreshes all of the project’s reports through the bulk machinery, after asking', async () => {
+    await withSites();
+    const page = renderProject();
+    await screen.findByRole('img', { name: /of 4 reports/ });
+
+    await page.user.click(screen.getByRole('button', { name: 'Refresh all reports' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refresh all 4 reports of shop.example?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Refresh all reports' })).toHaveFocus();
+    expect(analyses).toEqual([]);
+
+    await page.user.click(screen.getByRole('button', { name: 'Refresh all reports' }));
+    await page.user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Refresh all' }),
+    );
+    const progress = await screen.findByRole('region', { name: 'Refreshing the results of 4 reports' });
+    await waitFor(() =>
+      expect(within(progress).getByRole('status')).toHaveTextContent(
+        'Finished: 4 done, 0 failed, 0 skipped.',
+      ),
+    );
+    expect(analyses.sort()).toEqual(Object.keys(SHOP));
+  });
+
+  it('deletes the project after asking, then goes back to the projects', async () => {
+    const api = await withSites();
+    const page = renderProject();
+    await screen.findByRole('img', { name: /of 4 reports/ });
+    await page.user.click(screen.getByRole('button', { name: 'Delete project shop.example' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete project shop.example?' });
+    expect(dialog).toHaveTextContent('All 4 of its reports will be deleted');
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'All projects' })).toBeInTheDocument();
+    const { storage } = await api.backend();
+    expect(await storage.countReports()).toBe(1);
+  });
+
+  it('says so when the project has no reports', async () => {
+    await withSites();
+    renderProject('/projects/gone.example');
+    expect(await screen.findByText('No reports in this project')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete project gone.example' })).toBeDisabled();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});

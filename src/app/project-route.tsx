@@ -1,0 +1,29 @@
+// /projects/:project: one project's page, with the reports table of the reports list fixed to the
+// project. Composed here because a feature never imports another. The table loads in its own chunk,
+// started with this page: the project's overview above it is what a first visit shows first.
+import { Suspense, lazy } from 'react';
+import { useParams } from 'react-router-dom';
+import { LoadingRows } from '@/components/loading-rows';
+import { ProjectPage } from '@/features/projects/project-page';
+
+const ReportsView = lazy(() =>
+  import('@/features/reports-list/reports-page').then((module) => ({ default: module.ReportsView })),
+);
+
+function ProjectRoute() {
+  // The router decodes the one path segment: any project name comes back as it was.
+  const name = useParams().project ?? '';
+  return (
+    <ProjectPage
+      key={name}
+      name={name}
+      reports={
+        <Suspense fallback={<LoadingRows rows={5} height={40} label="Loading reports" />}>
+          <ReportsView project={name} />
+        </Suspense>
+      }
+    />
+  );
+}
+
+export { ProjectRoute as Component };

@@ -1,0 +1,194 @@
+// One project as a site: its health, the checks failing across its pages, its lowest scores and its
+// reports (the reports table with the project fixed, which the router hands in as `reports`).
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { RESULTS, RESULT_LABELS } from '@/api/contract';
+import { projectSiteQueries } from '@/api/project-site';
+import type { ProjectHealth } from '@/api/project-site';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { LoadingRows } from '@/components/loading-rows';
+import { HealthBar, healthText } from './project-health';
+import classes from './project-page.module.css';
+
+// Asked for only when someone reaches for the buttons.
+const loadDeleteDialog = () => import('./delete-project-dialog');
+const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
+const loadRefreshAll = () => import('./refresh-all');
+const RefreshAll = lazy(() => loadRefreshAll().then((m) => ({ default: m.RefreshAll })));
+// The failing checks wait for up to ten pages of reports; their code (with every check's advice)
+// comes in the meantime rather than with the page.
+const ProjectSite = lazy(() => import('./project-site').then((m) => ({ default: m.ProjectSite })));
+const SITE_LOADING = <LoadingRows rows={3} height={56} label="Loading the failing checks" />;
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fz="xl" fw={700} style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {value.toLocaleString('en')}
+      </Text>
+    </div>
+  );
+}
+
+function HealthPanel({ health }: { health: ProjectHealth }) {
+  const counts = health.counts;
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="project-health">
+      <Title order={2} size="h4" id="project-health" mb="sm">
+        Health
+      </Title>
+      {counts === null ? (
+        <Stack gap="xs">
+          <Stat label="Reports" value={health.total} />
+          <Text size="sm">{healthText(health)} Good, Decent and Bad cannot be counted.</Text>
+        </Stack>
+      ) : (
+        <Stack gap="sm">
+          <Group gap="xl">
+            <Stat label="Reports" value={health.total} />
+            {RESULTS.map((result) => (
+              <Stat key={result} label={RESULT_LABELS[result]} value={counts[result]} />
+            ))}
+            <Stat label="Unknown" value={health.unknown} />
+          </Group>
+          <HealthBar health={health} size="xl" />
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+export interface ProjectPageProps {
+  name: string;
+  /** The project's reports table. */
+  reports: ReactNode;
+}
+
+export function ProjectPage({ name, reports }: ProjectPageProps) {
+  const navigate = useNavigate();
+  const health = useQuery(projectSiteQueries.health(name));
+  const total = health.data?.total;
+  const [deleting, setDeleting] = useState<boolean | null>(null);
+  const [refreshing, setRefreshing] = useState<boolean | null>(null);
+  const refreshButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+
+  let overview;
+  if (health.isPending) {
+    overview = <LoadingRows rows={2} height={48} label="Loading the project's health" />;
+  } else if (health.isError) {
+    overview = (
+      <ErrorState
+        error={health.error}
+        onRetry={() => void health.refetch()}
+        retrying={health.isFetching}
+        title="The project's health could not be loaded"
+      />
+    );
+  } else if (health.data.total === 0) {
+    overview = (
+      <EmptyState
+        title="No reports in this project"
+        description={`There is no project named “${name}”, or its reports were deleted.`}
+        action={
+          <Button component={Link} to="/projects" variant="default">
+            All projects
+          </Button>
+        }
+      />
+    );
+  } else {
+    overview = (
+      <>
+        <HealthPanel health={health.data} />
+        <div className={classes.site}>
+          <Suspense fallback={SITE_LOADING}>
+            <ProjectSite project={name} total={total} />
+          </Suspense>
+        </div>
+      </>
+    );
+  }
+
+  const project = { name, reports: total ?? null, createdAt: null };
+  const empty = total === 0;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div style={{ minWidth: 0 }}>
+          <Text c="dimmed" size="sm">
+            Project
+          </Text>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Title>
+        </div>
+        <Group gap="sm">
+          <Button
+            ref={refreshButton}
+            variant="default"
+            leftSection={<IconRefresh size={16} aria-hidden />}
+            onPointerEnter={() => void loadRefreshAll()}
+            onFocus={() => void loadRefreshAll()}
+            onClick={() => setRefreshing(true)}
+            disabled={empty}
+          >
+            Refresh all reports
+          </Button>
+          <Button
+            ref={deleteButton}
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onPointerEnter={() => void loadDeleteDialog()}
+            onFocus={() => void loadDeleteDialog()}
+            onClick={() => setDeleting(true)}
+            disabled={empty}
+          >
+            Delete project {name}
+          </Button>
+        </Group>
+      </Group>
+
+      {refreshing !== null && (
+        <Suspense fallback={null}>
+          <RefreshAll
+            project={name}
+            total={total}
+            asking={refreshing}
+            onAnswered={(confirmed) => {
+              setRefreshing(false);
+              // Mounted already open, the dialog cannot give the focus back itself.
+              if (!confirmed) refreshButton.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
+
+      {overview}
+      {!empty && reports}
+
+      {deleting !== null && (
+        <Suspense fallback={null}>
+          <DeleteProjectDialog
+            project={project}
+            opened={deleting}
+            onClose={() => {
+              setDeleting(false);
+              deleteButton.current?.focus();
+            }}
+            onDeleted={() => void navigate('/projects')}
+          />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}
