@@ -167,6 +167,24 @@ describe('One project', () => {
     expect(screen.queryByRole('img', { name: /Good/ })).not.toBeInTheDocument();
   });
 
+  it('says when the failing checks come from fewer reports than the project has', async () => {
+    await withSites();
+    // A project bigger than what is read for its failing checks: its total, as the health counts it.
+    server.use(
+      http.get('*/api/v1/reports', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        if (params.get('per_page') !== '10' || params.has('result')) return undefined;
+        return HttpResponse.json({
+          data: [],
+          meta: { current_page: 1, last_page: 150, per_page: 10, total: 1500, from: 1, to: 10 },
+        });
+      }),
+    );
+    renderProject();
+    const failing = await screen.findByRole('region', { name: 'Failing across the site' });
+    expect(await within(failing).findByText(/^From the newest 4 of 1,500 reports\./)).toBeInTheDocument();
+  });
+
   it('refreshes all of the project’s reports through the bulk machinery, after asking', async () => {
     await withSites();
     const page = renderProject();
