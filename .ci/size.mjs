@@ -18,20 +18,24 @@ const CSS_LIMIT_BYTES = 30_000;
 // Their own code grew by about 0.2 KB; the rest (1.4 to 1.9 KB) is Rolldown splitting what a third page
 // now shares with them (the reports table, the check catalogue, badges, bulk progress) into more and
 // smaller chunks, and moving two Mantine modules out of the entry into chunks of their own.
+// Then with the report page's Fix first (issue 15) Rolldown moved a third (Text) out of the entry:
+// +0.4 KB on every route though no route's code grew (rolldown/rolldown#10731, "module already loaded
+// by the entry is emitted as a separate chunk", open). The same change made the report's settings
+// load after its results: /reports/:id went from 199.9 to 178.6 KB, and its budget down to 180 KB.
 const ROUTES = [
   {
     path: '/',
     source: 'src/features/reports-list/reports-page.tsx',
-    jsLimit: 172_000,
+    jsLimit: 173_000,
     note: 'redirects to /reports',
   },
-  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 172_000 },
-  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 177_000 },
-  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 200_000 },
+  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 173_000 },
+  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 178_500 },
+  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 180_000 },
   { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 170_000 },
   { path: '/projects/:project', source: 'src/app/project-route.tsx', jsLimit: 170_000 },
-  { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 173_000 },
-  { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_000 },
+  { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 174_500 },
+  { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_500 },
 ];
 
 // Lazy chunks no first visit loads: fetched later, on a person's action or the first notification.

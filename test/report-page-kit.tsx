@@ -3,7 +3,7 @@
 import { Title } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet, useLocation, useParams } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { saveConnection } from '@/api/connection';
 import { createReport } from '@/api/reports';
@@ -140,6 +140,11 @@ function ReportsLanding() {
   );
 }
 
+/** Where a report's project link leads: the project's page, named by the router's reading of the path. */
+function ProjectLanding() {
+  return <h1>Project {useParams().project}</h1>;
+}
+
 function Shell() {
   return (
     <>
@@ -155,6 +160,7 @@ export const REPORT_ROUTES: RouteObject[] = [
     children: [
       { path: '/reports/:id', Component: ReportPage },
       { path: '/reports', Component: ReportsLanding },
+      { path: '/projects/:project', Component: ProjectLanding },
     ],
   },
 ];

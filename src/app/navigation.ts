@@ -1,7 +1,7 @@
 /** Where `/` leads, as ui-contract.md says. */
 export const HOME_PATH = '/reports';
 
-export const PRODUCT_NAME = 'Webpage Reports';
+export { PRODUCT_NAME } from '@/lib/document-title';
 
 export interface NavItem {
   to: string;
@@ -20,6 +20,3 @@ export interface RouteHandle {
   title: string;
 }
 
-export function documentTitle(pageTitle: string | undefined): string {
-  return pageTitle ? `${pageTitle} · ${PRODUCT_NAME}` : PRODUCT_NAME;
-}

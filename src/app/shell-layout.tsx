@@ -1,13 +1,14 @@
 import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
-import { NAV_ITEMS, PRODUCT_NAME, documentTitle } from './navigation';
+import { documentTitle } from '@/lib/document-title';
+import { NAV_ITEMS, PRODUCT_NAME } from './navigation';
 import type { NavItem, RouteHandle } from './navigation';
 import classes from './shell-layout.module.css';
 
@@ -26,7 +27,8 @@ function useDocumentTitle() {
     .map((match) => match.handle)
     .filter(isRouteHandle)
     .at(-1)?.title;
-  useEffect(() => {
+  // Before any page's own effects: a page may then name itself more precisely (a report, its URL).
+  useLayoutEffect(() => {
     document.title = documentTitle(title);
   }, [title]);
 }

@@ -64,3 +64,16 @@ export function groupResults(results: Record<string, Check>): CheckGroup[] {
     ];
   });
 }
+
+/** The failed checks of every category, most important first: what to fix first. */
+export function failedChecks(results: Record<string, Check>): KeyedCheck[] {
+  return Object.entries(results)
+    .filter(([, check]) => !check.passed)
+    .map(([key, check]) => ({ key, check }))
+    .sort(compareChecks);
+}
+
+/** The id of a check's place in the results, for links to it (`#check-<key>`). */
+export function checkAnchor(key: string): string {
+  return `check-${key}`;
+}

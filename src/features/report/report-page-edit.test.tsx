@@ -28,8 +28,9 @@ afterEach(() => {
   stopRecording();
 });
 
-function form() {
-  const edit = screen.getByRole('form', { name: 'Edit report' });
+// The settings load beside the results, after them.
+async function form() {
+  const edit = await screen.findByRole('form', { name: 'Edit report' });
   return {
     edit,
     radio: (name: 'Public' | 'Private' | 'Password') => within(edit).getByRole('radio', { name }),
@@ -99,7 +100,7 @@ describe('edit schema and changes', () => {
 describe('the edit form', () => {
   it('keeps Save disabled until something changes, and again once the change is undone', async () => {
     const { user } = await openReport(0);
-    const f = form();
+    const f = await form();
     expect(f.radio('Public')).toBeChecked();
     expect(f.save()).toBeDisabled();
     await user.click(f.radio('Private'));
@@ -114,7 +115,7 @@ describe('the edit form', () => {
 
   it('switching to Password needs a password; Save then sends privacy and password only', async () => {
     const { user, writes } = await openReport(0);
-    const f = form();
+    const f = await form();
     expect(f.password()).toBeNull();
     await user.click(f.radio('Password'));
     expect(f.password()).toBeInTheDocument();
@@ -149,7 +150,7 @@ describe('the edit form', () => {
 
   it('a protected report keeps its password when the field stays empty; a new one replaces it', async () => {
     const { user, writes } = await openReport(2);
-    const f = form();
+    const f = await form();
     expect(f.radio('Password')).toBeChecked();
     expect(
       screen.getByText('A password is set. Leave this empty to keep it, or type a new one to replace it.'),
@@ -168,7 +169,7 @@ describe('the edit form', () => {
 
   it('leaving Password privacy sends the privacy alone', async () => {
     const { user, writes } = await openReport(2);
-    const f = form();
+    const f = await form();
     await user.type(f.password()!, 'typed-then-abandoned');
     await user.click(f.radio('Public'));
     expect(f.password()).toBeNull();
@@ -182,14 +183,14 @@ describe('the edit form', () => {
     const { report, queryClient } = await openReport(0);
     await updateReport({ id: report.id, privacy: 1 });
     await queryClient.invalidateQueries({ queryKey: reportQueries.detail(report.id).queryKey });
-    await waitFor(() => expect(form().radio('Private')).toBeChecked());
+    await waitFor(async () => expect((await form()).radio('Private')).toBeChecked());
     expect(privacyShown()).toBe('Private');
-    expect(form().save()).toBeDisabled();
+    expect((await form()).save()).toBeDisabled();
   });
 
   it('blocks double submits', async () => {
     const { user, writes } = await openReport(0);
-    const f = form();
+    const f = await form();
     await user.click(f.radio('Private'));
     await user.dblClick(f.save());
     await user.click(f.save());
@@ -203,7 +204,7 @@ describe('the edit form', () => {
     server.use(
       http.patch('*/api/v1/reports/:id', () => new Promise<Response>((resolve) => (answer = resolve))),
     );
-    const f = form();
+    const f = await form();
     await user.click(f.radio('Private'));
     await user.click(f.save());
     // Before the service has answered.
@@ -227,7 +228,7 @@ describe('the edit form', () => {
         HttpResponse.json({ message: 'This action is unauthorized.' }, { status: 403 }),
       ),
     );
-    const f = form();
+    const f = await form();
     await user.click(f.radio('Private'));
     await user.click(f.save());
     const words = 'This report does not exist or does not belong to your API key.';
@@ -246,7 +247,7 @@ describe('the edit form', () => {
         ),
       ),
     );
-    const f = form();
+    const f = await form();
     await user.click(f.radio('Password'));
     await user.type(f.password()!, 'hunter22');
     await user.click(f.save());
@@ -270,7 +271,7 @@ describe('refresh results', () => {
         return undefined;
       }),
     );
-    const f = form();
+    const f = await form();
     await user.click(f.refresh());
     await user.click(f.save());
     expect(await screen.findByRole('status')).toHaveTextContent('Analysing page again…');
@@ -305,7 +306,7 @@ describe('refresh results', () => {
 
   it('says when nothing changed', async () => {
     const { user } = await openReport(0, FIRST_ANALYSIS, FIRST_ANALYSIS);
-    const f = form();
+    const f = await form();
     await user.click(f.refresh());
     await user.click(f.save());
     const summary = await screen.findByRole('region', { name: 'What changed' });
@@ -316,7 +317,7 @@ describe('refresh results', () => {
 
   it('shows why a new analysis failed, and nothing of the request is saved', async () => {
     const { user } = await openReport(0, FIRST_ANALYSIS, new AnalysisError('The page answered 404.'));
-    const f = form();
+    const f = await form();
     await user.click(f.radio('Private'));
     await user.click(f.refresh());
     await user.click(f.save());

@@ -23,9 +23,9 @@ import { openPageHref } from '@/lib/urls';
 
 const GAUGE_COLOURS: Record<Result, string> = { good: 'teal.7', decent: 'orange.6', bad: 'red.7' };
 
-/** The reports table filtered to one project. */
-export function projectReportsHref(project: string): string {
-  return `/reports?${new URLSearchParams({ project }).toString()}`;
+/** The project's own page. */
+export function projectHref(project: string): string {
+  return `/projects/${encodeURIComponent(project)}`;
 }
 
 // A gauge rather than Mantine's RingProgress: that one wraps each arc in a floating tooltip, which
@@ -100,7 +100,7 @@ export function ReportHeader({ report }: { report: Report }) {
         <DataList.Item>
           <DataList.ItemLabel>Project</DataList.ItemLabel>
           <DataList.ItemValue>
-            <Anchor component={Link} to={projectReportsHref(report.project)} size="sm">
+            <Anchor component={Link} to={projectHref(report.project)} size="sm">
               {report.project}
             </Anchor>
           </DataList.ItemValue>

@@ -1,18 +1,22 @@
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/DataList.css';
 import '@mantine/core/styles/List.css';
-import { Badge, Box, DataList, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/Switch.css';
+import { Badge, Box, Button, DataList, Group, List, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
-import { useDeferredValue } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import type { Importance } from '@/api/contract';
 import type { Check } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
 import { checkAdvice, checkName } from '@/checks/check-info';
 import { describeProblems, formatEvidence, formatNumber } from '@/checks/evidence';
 import type { Shown } from '@/checks/evidence';
-import { groupResults } from '@/checks/group-results';
+import { checkAnchor, groupResults } from '@/checks/group-results';
+import classes from './report-page.module.css';
 
-const IMPORTANCE_TEXT: Record<Importance, string> = {
+export const IMPORTANCE_TEXT: Record<Importance, string> = {
   high: 'High importance',
   medium: 'Medium importance',
   low: 'Low importance',
@@ -91,15 +95,28 @@ function ShownValue({ shown }: { shown: Shown }) {
 }
 
 /** One check: status, name, importance; for a failure what went wrong and how to fix it; then the evidence. */
-export function CheckItem({ checkKey, check }: { checkKey: string; check: Check }) {
+export function CheckItem({
+  checkKey,
+  check,
+  collapsed = false,
+}: {
+  checkKey: string;
+  check: Check;
+  collapsed?: boolean;
+}) {
   const name = checkName(checkKey);
   const problems = check.passed ? [] : describeProblems(checkKey, check.errors);
   const advice = check.passed ? null : checkAdvice(checkKey);
   return (
+    // The place a link to the check (Fix first, a shared address) leads to, and focuses. A collapsed
+    // passed check stays in the page, hidden, so that printing shows every check.
     <Box
       component="li"
       py="sm"
-      style={{ borderTop: '1px solid var(--mantine-color-default-border)', listStyle: 'none' }}
+      id={checkAnchor(checkKey)}
+      tabIndex={-1}
+      className={classes.check}
+      data-collapsed={collapsed || undefined}
     >
       <Stack gap={6}>
         <Group gap="xs" wrap="wrap">
@@ -142,8 +159,25 @@ export function ReportResults({ results }: { results: Record<string, Check> }) {
   return shown === null ? null : <Results results={shown} />;
 }
 
+const SHOW_PASSED_KEY = 'report-show-passed';
+
 function Results({ results }: { results: Record<string, Check> }) {
   const groups = groupResults(results);
+  // Remembered on this device: someone who wants every check sees them on every report.
+  const [showPassed, setShowPassed] = useLocalStorage({ key: SHOW_PASSED_KEY, defaultValue: false });
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const { hash } = useLocation();
+  // A link to one check (Fix first, or a shared address): its category opens, and the focus goes there.
+  const linked = hash.startsWith('#check-') ? decodeURIComponent(hash.slice('#check-'.length)) : null;
+  const linkedCategory = groups.find((group) => group.checks.some(({ key }) => key === linked))?.category;
+  useEffect(() => {
+    if (linkedCategory === undefined || linked === null) return;
+    const target = document.getElementById(checkAnchor(linked));
+    if (target && document.activeElement !== target) {
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'start' });
+    }
+  }, [linked, linkedCategory]);
   if (groups.length === 0) {
     return (
       <section aria-labelledby="results-heading">
@@ -162,13 +196,23 @@ function Results({ results }: { results: Record<string, Check> }) {
         <Title order={2} id="results-heading">
           Results
         </Title>
-        <Text c="dimmed" size="sm">
-          {formatNumber(passed)} of {formatNumber(total)} checks passed
-        </Text>
+        <Group gap="md">
+          <Text c="dimmed" size="sm">
+            {formatNumber(passed)} of {formatNumber(total)} checks passed
+          </Text>
+          <Switch
+            label="Show passed checks"
+            checked={showPassed}
+            onChange={(event) => setShowPassed(event.currentTarget.checked)}
+            className={classes.noPrint}
+          />
+        </Group>
       </Group>
       <Stack gap="md">
         {groups.map((group) => {
           const headingId = `results-${group.category}`;
+          const expanded = showPassed || opened.has(group.category) || group.category === linkedCategory;
+          const hidden = expanded ? 0 : group.passed;
           return (
             <Paper
               key={group.category}
@@ -190,9 +234,20 @@ function Results({ results }: { results: Record<string, Check> }) {
               </Group>
               <Box component="ul" m={0} p={0} aria-label={`${group.label} checks`}>
                 {group.checks.map(({ key, check }) => (
-                  <CheckItem key={key} checkKey={key} check={check} />
+                  <CheckItem key={key} checkKey={key} check={check} collapsed={check.passed && !expanded} />
                 ))}
               </Box>
+              {hidden > 0 && (
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  my="xs"
+                  className={classes.noPrint}
+                  onClick={() => setOpened(new Set([...opened, group.category]))}
+                >
+                  Show {hidden} passed {hidden === 1 ? 'check' : 'checks'}
+                </Button>
+              )}
             </Paper>
           );
         })}

@@ -38,7 +38,7 @@ describe('the report page: header', () => {
     expect(open).toHaveAttribute('rel', 'noopener noreferrer');
     expect(screen.getByRole('link', { name: 'shop.example' })).toHaveAttribute(
       'href',
-      '/reports?project=shop.example',
+      '/projects/shop.example',
     );
     expect(screen.getByRole('img', { name: 'Score 62 of 100' })).toBeInTheDocument();
     const details = screen.getByLabelText('Report details');
@@ -74,7 +74,7 @@ describe('the report page: header', () => {
     );
     expect(screen.getByRole('link', { name: 'a b&c.example' })).toHaveAttribute(
       'href',
-      '/reports?project=a+b%26c.example',
+      '/projects/a%20b%26c.example',
     );
     expect(screen.queryByRole('img', { name: /score/i })).not.toBeInTheDocument();
     expect(screen.getByText('Not given by the service')).toBeInTheDocument();
@@ -190,6 +190,102 @@ describe('the report page: results', () => {
     const report = await seedReport();
     renderReportPage(`/reports/${report.id}`);
     expect(await screen.findByText('No results')).toBeInTheDocument();
+  });
+});
+
+describe('the report page: Fix first and passed checks', () => {
+  const SHOW_PASSED_KEY = 'report-show-passed';
+  afterEach(() => localStorage.removeItem(SHOW_PASSED_KEY));
+
+  it('lists the failed checks of every category, most important first, with the first sentence of their advice', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    renderReportPage(`/reports/${report.id}`);
+    const fix = await screen.findByRole('region', { name: 'Fix first' });
+    const items = within(fix).getAllByRole('listitem');
+    expect(items.map((item) => within(item).getByRole('link').textContent)).toEqual([
+      'Meta description',
+      'Load time',
+      'Language',
+      'Favicon',
+      'Page speed index',
+    ]);
+    expect(within(items[0]!).getByRole('link')).toHaveAttribute('href', '#check-meta_description');
+    expect(items[0]).toHaveTextContent('High importance');
+    expect(items[0]).toHaveTextContent(
+      'Search engines often use the description as the snippet under the title.',
+    );
+    expect(items[0]).not.toHaveTextContent('Add a <meta name="description">');
+    // The tab names the report.
+    expect(document.title).toBe(`${PAGE_URL} · Report · Webpage Reports`);
+  });
+
+  it('moves the focus to a check from its Fix first link, and puts the check in the address', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    const { user, router } = renderReportPage(`/reports/${report.id}`);
+    const fix = await screen.findByRole('region', { name: 'Fix first' });
+    await screen.findByRole('list', { name: 'Performance checks' });
+    await user.click(within(fix).getByRole('link', { name: 'Load time' }));
+    expect(router.state.location.hash).toBe('#check-load_time');
+    const loadTime = within(screen.getByRole('list', { name: 'Performance checks' }))
+      .getAllByRole('listitem')
+      .find((item) => within(item).queryByRole('heading', { name: 'Load time' }));
+    expect(loadTime).toHaveFocus();
+  });
+
+  it('collapses passed checks per category behind a count; Show passed checks shows them all and is remembered', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    const { user, unmount } = renderReportPage(`/reports/${report.id}`);
+    const seo = await screen.findByRole('region', { name: 'SEO' });
+    const collapsed = () =>
+      screen
+        .getAllByRole('listitem')
+        .filter((item) => item.hasAttribute('data-collapsed'))
+        .map((item) => within(item).getByRole('heading', { level: 4 }).textContent);
+    expect(collapsed()).toEqual(['Title', 'Headings', 'Page size', 'HTTPS encryption', 'Character set']);
+    // The category headings keep their counts.
+    expect(within(seo).getByText('2 of 5 passed')).toBeInTheDocument();
+
+    await user.click(within(seo).getByRole('button', { name: 'Show 2 passed checks' }));
+    expect(collapsed()).toEqual(['Page size', 'HTTPS encryption', 'Character set']);
+
+    const toggle = screen.getByRole('switch', { name: 'Show passed checks' });
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    expect(collapsed()).toEqual([]);
+    expect(screen.queryByRole('button', { name: /^Show \d+ passed/ })).not.toBeInTheDocument();
+
+    // Another visit on this device: still shown.
+    unmount();
+    renderReportPage(`/reports/${report.id}`);
+    expect(await screen.findByRole('switch', { name: 'Show passed checks' })).toBeChecked();
+    expect(collapsed()).toEqual([]);
+  });
+
+  it('opens and focuses a passed check when the address names it', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    renderReportPage(`/reports/${report.id}#check-title`);
+    const seo = await screen.findByRole('list', { name: 'SEO checks' });
+    const title = within(seo)
+      .getAllByRole('listitem')
+      .find((item) => within(item).queryByRole('heading', { name: 'Title' }))!;
+    await waitFor(() => expect(title).toHaveFocus());
+    expect(title).not.toHaveAttribute('data-collapsed');
+  });
+
+  it('says so when nothing failed', async () => {
+    connectRealApi({
+      score: 100,
+      result: 'good',
+      results: { title: { passed: true, importance: 'high', value: 'A page' } },
+    });
+    const report = await seedReport();
+    renderReportPage(`/reports/${report.id}`);
+    const fix = await screen.findByRole('region', { name: 'Fix first' });
+    expect(fix).toHaveTextContent('Nothing failed: every check passed.');
   });
 });
 
@@ -345,7 +441,7 @@ describe('the report page: leaving with unsaved changes', () => {
     };
     expect(unload()).toBe(false);
 
-    await user.click(screen.getByRole('radio', { name: 'Private' }));
+    await user.click(await screen.findByRole('radio', { name: 'Private' }));
     expect(unload()).toBe(true);
 
     await user.click(screen.getByRole('link', { name: 'All reports' }));
@@ -361,8 +457,9 @@ describe('the report page: leaving with unsaved changes', () => {
         name: 'Leave',
       }),
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
-    expect(screen.getByText('Query: ?project=shop.example')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Project shop.example' }),
+    ).toBeInTheDocument();
   });
 
   it('lets the person go without asking once the change is undone', async () => {

@@ -1,10 +1,10 @@
 // `/reports/:id`: one report's details and results, its edit form (privacy, password, refresh
 // results, with what changed), and delete.
-import { Alert, Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconFileOff } from '@tabler/icons-react';
 import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import { isApiError } from '@/api/errors';
@@ -13,14 +13,20 @@ import type { Report } from '@/api/schemas';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
+import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
-import { DeleteReport } from './report-page-delete';
-import { EditReportForm } from './report-page-edit-form';
 import { ReportHeader } from './report-page-header';
+import { FixFirst } from './report-page-fix-first';
 import { ReportResults } from './report-page-results';
+import classes from './report-page.module.css';
 
 const REPORTS_PATH = '/reports';
 
+// The settings (privacy, password, refresh, delete) sit beside the results: their form, its
+// validation and the mutations load while the results are shown, not before.
+const ReportSettings = lazy(() =>
+  import('./report-page-settings').then((m) => ({ default: m.ReportSettings })),
+);
 const loadWhatChanged = () => import('./report-page-what-changed');
 const WhatChangedSummary = lazy(() => loadWhatChanged().then((m) => ({ default: m.WhatChangedSummary })));
 
@@ -70,9 +76,12 @@ function ReportView({ report }: { report: Report }) {
   const [refresh, setRefresh] = useState<RefreshState>(null);
   // Once the report is deleted, leaving must not ask about unsaved changes to it.
   const allowLeave = useRef(false);
+  useEffect(() => {
+    document.title = documentTitle(`${report.url} · Report`);
+  }, [report.url]);
 
   return (
-    <Stack gap="xl">
+    <Stack gap="xl" className={classes.page}>
       <ReportHeader report={report} />
 
       {refresh?.status === 'running' && <RefreshProgress />}
@@ -86,51 +95,32 @@ function ReportView({ report }: { report: Report }) {
         </Suspense>
       )}
 
-      <Paper
-        withBorder
-        p={{ base: 'md', sm: 'lg' }}
-        radius="md"
-        component="section"
-        aria-labelledby="edit-heading"
-      >
-        <Stack gap="md">
-          <div>
-            <Title order={2} fz="h3" id="edit-heading">
-              Report settings
-            </Title>
-            <Text size="sm" c="dimmed">
-              Change who may see this report, or analyse the page again.
-            </Text>
-          </div>
-          <EditReportForm
-            key={report.id}
-            report={report}
-            allowLeaveRef={allowLeave}
-            onRefreshStart={() => {
-              setRefresh({ status: 'running' });
-              void loadWhatChanged();
-            }}
-            onRefreshDone={(before, after) => setRefresh({ status: 'done', before, after })}
-            onRefreshFailed={() => setRefresh(null)}
-          />
-          <div
-            style={{
-              borderTop: '1px solid var(--mantine-color-default-border)',
-              paddingTop: 'var(--mantine-spacing-md)',
-            }}
-          >
-            <DeleteReport
+      <div className={classes.layout}>
+        <div className={classes.fix}>
+          <FixFirst results={report.results} />
+        </div>
+        <div className={classes.side}>
+          <Suspense fallback={<LoadingRows rows={4} height={40} label="Loading the report settings" />}>
+            <ReportSettings
               report={report}
+              allowLeaveRef={allowLeave}
+              onRefreshStart={() => {
+                setRefresh({ status: 'running' });
+                void loadWhatChanged();
+              }}
+              onRefreshDone={(before, after) => setRefresh({ status: 'done', before, after })}
+              onRefreshFailed={() => setRefresh(null)}
               onDeleted={() => {
                 allowLeave.current = true;
                 void navigate(REPORTS_PATH);
               }}
             />
-          </div>
-        </Stack>
-      </Paper>
-
-      <ReportResults results={report.results} />
+          </Suspense>
+        </div>
+        <div className={classes.results}>
+          <ReportResults results={report.results} />
+        </div>
+      </div>
     </Stack>
   );
 }

@@ -1,0 +1,74 @@
+// What to fix first: the failed checks of every category, most important first, one line each, each
+// a link to its place in the results (the address gets its fragment, so one check can be shared).
+import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import type { MouseEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { Check } from '@/api/schemas';
+import { checkAdvice, checkName, firstSentence } from '@/checks/check-info';
+import { checkAnchor, failedChecks } from '@/checks/group-results';
+import { IMPORTANCE_TEXT } from './report-page-results';
+
+/** Moves the focus to a check in the results and scrolls it into view. */
+export function focusCheck(key: string): boolean {
+  const target = document.getElementById(checkAnchor(key));
+  if (!target) return false;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: 'start' });
+  return true;
+}
+
+export function FixFirst({ results }: { results: Record<string, Check> }) {
+  const navigate = useNavigate();
+  const failed = failedChecks(results);
+  const go = (event: MouseEvent<HTMLAnchorElement>, key: string) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void navigate({ hash: checkAnchor(key) });
+    focusCheck(key);
+  };
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="fix-first"
+    >
+      <Title order={2} fz="h3" id="fix-first" mb="sm">
+        Fix first
+      </Title>
+      {failed.length === 0 ? (
+        <Group gap="xs">
+          <IconCircleCheck size={20} color="var(--mantine-color-teal-7)" aria-hidden />
+          <Text>Nothing failed: every check passed.</Text>
+        </Group>
+      ) : (
+        <Stack component="ol" gap="sm" m={0} pl="1.4em">
+          {failed.map(({ key, check }) => {
+            const advice = checkAdvice(key);
+            return (
+              <li key={key}>
+                <Group gap="xs" wrap="wrap" component="span">
+                  <Anchor href={`#${checkAnchor(key)}`} onClick={(event) => go(event, key)} fw={600}>
+                    {checkName(key)}
+                  </Anchor>
+                  {check.importance && (
+                    <Badge variant="default" tt="none" radius="sm" fw={500}>
+                      {IMPORTANCE_TEXT[check.importance]}
+                    </Badge>
+                  )}
+                </Group>
+                {advice && (
+                  <Text size="sm" c="dimmed">
+                    {firstSentence(advice)}
+                  </Text>
+                )}
+              </li>
+            );
+          })}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

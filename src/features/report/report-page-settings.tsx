@@ -1,0 +1,63 @@
+// The report's settings: its edit form (privacy, password, refresh results) and Delete. Loaded beside
+// the results, after them.
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { RefObject } from 'react';
+import type { Report } from '@/api/schemas';
+import { DeleteReport } from './report-page-delete';
+import { EditReportForm } from './report-page-edit-form';
+
+export interface ReportSettingsProps {
+  report: Report;
+  /** Set once leaving needs no question about unsaved changes. */
+  allowLeaveRef: RefObject<boolean>;
+  onRefreshStart: () => void;
+  onRefreshDone: (before: Report, after: Report) => void;
+  onRefreshFailed: () => void;
+  onDeleted: () => void;
+}
+
+export function ReportSettings({
+  report,
+  allowLeaveRef,
+  onRefreshStart,
+  onRefreshDone,
+  onRefreshFailed,
+  onDeleted,
+}: ReportSettingsProps) {
+  return (
+    <Paper
+      withBorder
+      p={{ base: 'md', sm: 'lg' }}
+      radius="md"
+      component="section"
+      aria-labelledby="edit-heading"
+    >
+      <Stack gap="md">
+        <div>
+          <Title order={2} fz="h3" id="edit-heading">
+            Report settings
+          </Title>
+          <Text size="sm" c="dimmed">
+            Change who may see this report, or analyse the page again.
+          </Text>
+        </div>
+        <EditReportForm
+          key={report.id}
+          report={report}
+          allowLeaveRef={allowLeaveRef}
+          onRefreshStart={onRefreshStart}
+          onRefreshDone={onRefreshDone}
+          onRefreshFailed={onRefreshFailed}
+        />
+        <div
+          style={{
+            borderTop: '1px solid var(--mantine-color-default-border)',
+            paddingTop: 'var(--mantine-spacing-md)',
+          }}
+        >
+          <DeleteReport report={report} onDeleted={onDeleted} />
+        </div>
+      </Stack>
+    </Paper>
+  );
+}
