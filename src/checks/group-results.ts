@@ -63,3 +63,11 @@ export function groupResults(results: Record<string, Check>): CheckGroup[] {
     ];
   });
 }
+
+/** The failed checks of every category, the most important first: what to fix first. */
+export function checksToFix(results: Record<string, Check>): KeyedCheck[] {
+  return Object.entries(results)
+    .filter(([, check]) => !check.passed)
+    .map(([key, check]) => ({ key, check }))
+    .sort(compareChecks);
+}
