@@ -113,7 +113,11 @@ describe('startServer', () => {
 
     const again = await fetch(`${second.origin}/api/v1/reports/${report.id}`, { headers: auth });
     expect(again.status).toBe(200);
-    expect(strictReportSchema.parse(((await again.json()) as { data: unknown }).data)).toEqual(report);
+    // The same report; its public page at the address this server has now.
+    expect(strictReportSchema.parse(((await again.json()) as { data: unknown }).data)).toEqual({
+      ...report,
+      page_url: `${second.origin}/r/${report.id}`,
+    });
   });
 
   it('with API_KEY prints the sign-in link without a key and accepts the configured key', async () => {
