@@ -104,6 +104,12 @@ describe('startServer', () => {
     const page = await fetch(`${first.origin}/reports/${report.id}`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('Content-Security-Policy')).toContain("default-src 'self'");
+    // The report's public page, served by the same process at the address the API gave.
+    expect(report.page_url).toBe(`${first.origin}/r/${report.id}`);
+    const publicPage = await fetch(report.page_url);
+    expect(publicPage.status).toBe(200);
+    expect(publicPage.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
+    expect(await publicPage.text()).toContain('Fix first');
     await stop(first);
 
     const secondLog = capture();
