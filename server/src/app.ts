@@ -1,24 +1,20 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { API_PREFIX } from '../../src/api/contract';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
+import { clientAddress } from './http/client-address';
 import { corsFor } from './http/cors';
 import { errorResponse, ValidationError, validationResponse } from './http/errors';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
+import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { projectsRouter } from './routes/projects';
+import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
 
 function defaultLogError(error: unknown, request: { method: string; path: string }): void {
   console.error(`[api] ${request.method} ${request.path} failed:`, error);
-}
-
-/** The client's address as the Node server saw it, for limiting requests that have no valid key. */
-function clientAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 function bearerKey(header: string | undefined): string | null {
@@ -26,7 +22,7 @@ function bearerKey(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it. */
+/** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it, and the reports' public pages under /r. */
 export function createApp(deps: AppDeps): Hono {
   const resolved: Required<AppDeps> = { now: () => new Date(), logError: defaultLogError, ...deps };
   const { config, storage, now, logError } = resolved;
@@ -76,5 +72,6 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
+  app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
   return app;
 }

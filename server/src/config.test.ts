@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       rateLimit: 600,
       rateLimitWindowS: 60,
       upstreamUrl: null,
+      publicUrl: null,
       bodyLimitBytes: 65536,
       demo: true,
       demoPort: 8081,
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
         RATE_LIMIT: '60',
         RATE_LIMIT_WINDOW_S: '5',
         UPSTREAM_URL: 'https://reports.example.com/',
+        PUBLIC_URL: 'https://Reports.Example.com:8443/',
         BODY_LIMIT: '1024',
         DEMO: 'false',
         DEMO_PORT: '9000',
@@ -58,6 +60,7 @@ describe('loadConfig', () => {
       rateLimit: 60,
       rateLimitWindowS: 5,
       upstreamUrl: 'https://reports.example.com',
+      publicUrl: 'https://reports.example.com:8443',
       bodyLimitBytes: 1024,
       demo: false,
       demoPort: 9000,
@@ -134,6 +137,14 @@ describe('loadConfig', () => {
     [
       { UPSTREAM_URL: 'reports.example.com' },
       'Invalid UPSTREAM_URL: must be an http(s) URL such as https://reports.example.com, got "reports.example.com".',
+    ],
+    [
+      { PUBLIC_URL: 'reports.example.com' },
+      'Invalid PUBLIC_URL: must be an http(s) origin, without a path, such as https://reports.example.com, got "reports.example.com".',
+    ],
+    [
+      { PUBLIC_URL: 'https://example.com/reports' },
+      'Invalid PUBLIC_URL: must be an http(s) origin, without a path, such as https://reports.example.com, got "https://example.com/reports".',
     ],
     [
       { CONNECT_SRC: 'https://evil.example;' },

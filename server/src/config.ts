@@ -15,6 +15,8 @@ export interface ServerConfig {
   /** Length of the rate limit's fixed window, seconds (RATE_LIMIT requests per window). */
   rateLimitWindowS: number;
   upstreamUrl: string | null;
+  /** The origin the reports' public pages are addressed by (`page_url`); null: each request's own origin. */
+  publicUrl: string | null;
   bodyLimitBytes: number;
   demo: boolean;
   /** Where the demo pages are served on 127.0.0.1. Fixed, because the stored demo reports' URLs carry it. */
@@ -40,6 +42,7 @@ export class ConfigError extends Error {
 const CORS_ORIGIN = 'every entry must be an http(s) origin such as https://dashboard.example.com';
 const CONNECT_ORIGIN = 'every entry must be an http(s) origin such as https://api.example.com';
 const UPSTREAM = 'must be an http(s) URL such as https://reports.example.com';
+const PUBLIC_ORIGIN = 'must be an http(s) origin, without a path, such as https://reports.example.com';
 const API_BASE = 'must be a path or an http(s) URL such as https://api.example.com/api/v1';
 
 /** The one way a bad value is reported. */
@@ -110,6 +113,15 @@ function upstream(value: string | undefined): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
+/** The public pages' origin. A path is refused rather than dropped: the pages live at /r/{id} of the origin. */
+function publicOrigin(value: string | undefined): string | null {
+  if (!value || value.trim() === '') return null;
+  const url = httpUrl(value.trim());
+  if (!url || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    throw invalid('PUBLIC_URL', PUBLIC_ORIGIN, value);
+  return url.origin;
+}
+
 /** CONNECT_SRC (comma- or space-separated origins) and the origin of an absolute VITE_API_BASE_URL. */
 function connectSources(connectSrc: string | undefined, apiBase: string | undefined): string[] {
   const origins = list(connectSrc, /[\s,]+/).map((value) =>
@@ -139,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', env.RATE_LIMIT_WINDOW_S, 60, 1, 86_400),
     upstreamUrl: upstream(env.UPSTREAM_URL),
+    publicUrl: publicOrigin(env.PUBLIC_URL),
     bodyLimitBytes: integer('BODY_LIMIT', env.BODY_LIMIT, 65536, 1, 1024 * 1024 * 1024),
     demo: flag('DEMO', env.DEMO, true),
     demoPort: integer('DEMO_PORT', env.DEMO_PORT, 8081, 0, 65535),

@@ -4,13 +4,16 @@ import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Handler, MiddlewareHandler } from 'hono';
+import { except } from 'hono/combine';
 import { compress } from 'hono/compress';
-import { secureHeaders } from 'hono/secure-headers';
 import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
 import type { ServerConfig } from './config';
 import { createRequestLog } from './http/request-log';
+import { securityHeadersWith } from './http/security-headers';
 import { createProxyApp } from './proxy';
+import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { createManifestReader, withPreloads } from './route-preload';
+import { noPublicPages } from './routes/public-page';
 
 export interface WebAppOptions {
   config: ServerConfig;
@@ -49,27 +52,9 @@ export function contentSecurityPolicy(connectSrc: readonly string[] = []): strin
     .join('; ');
 }
 
-/**
- * Security headers for every response, by Hono's secureHeaders. `connectSrc: null` leaves the
- * policy out (Vite's dev server needs inline scripts). No HSTS: the server is often reached over
- * plain HTTP on a local network, and a TLS front end in front of it knows its own policy.
- */
+/** Security headers for the dashboard and the API. `connectSrc: null` leaves the policy out (Vite's dev server needs inline scripts). */
 export function securityHeaders(connectSrc: readonly string[] | null): MiddlewareHandler {
-  return secureHeaders({
-    ...(connectSrc === null ? {} : { contentSecurityPolicy: cspDirectives(connectSrc) }),
-    xFrameOptions: 'DENY',
-    strictTransportSecurity: false,
-    permissionsPolicy: {
-      accelerometer: [],
-      camera: [],
-      geolocation: [],
-      gyroscope: [],
-      magnetometer: [],
-      microphone: [],
-      payment: [],
-      usb: [],
-    },
-  });
+  return securityHeadersWith(connectSrc === null ? null : cspDirectives(connectSrc));
 }
 
 function notFoundJson(): Response {
@@ -81,6 +66,7 @@ function notFoundJson(): Response {
 
 /**
  * The API app, or the proxy when there is none, mounted at /api/v1; other /api paths are JSON 404s.
+ * The API app's public report pages at /r (none in proxy mode).
  * With REQUEST_LOG, every answer under /api/v1 is recorded and listed at /__test/requests.
  */
 export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api' | 'logError'>): void {
@@ -101,6 +87,9 @@ export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api
   }
   app.all(API_PREFIX, handle);
   app.all(`${API_PREFIX}/*`, handle);
+  // The reports' public pages are the API app's too; the pages of a proxied deployment are its own.
+  if (options.api) app.all(`${PUBLIC_PAGE_PREFIX}/*`, handle);
+  else app.route(PUBLIC_PAGE_PREFIX, noPublicPages());
   app.all('/api', () => notFoundJson());
   app.all('/api/*', () => notFoundJson());
 }
@@ -112,7 +101,8 @@ export function createWebApp(options: WebAppOptions): Hono {
   const readManifest = createManifestReader(distDir);
   const app = new Hono();
 
-  app.use(securityHeaders(options.config.connectSrc));
+  // The public report pages bring their own, stricter, headers.
+  app.use(except(`${PUBLIC_PAGE_PREFIX}/*`, securityHeaders(options.config.connectSrc)));
   app.use(compress());
   mountApi(app, options);
 

@@ -24,6 +24,8 @@ export const strictReportSchema = z.strictObject({
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
+  // The reference server's extension: the report's public page.
+  page_url: z.url({ protocol: /^https?$/ }),
 });
 
 export const strictProjectSchema = z.strictObject({

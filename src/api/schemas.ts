@@ -210,6 +210,8 @@ const reportFields = {
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
+  // Only the reference server sends it; the dashboard does not use it yet.
+  page_url: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
 const reportObject = z.object(reportFields);

@@ -20,7 +20,7 @@ import {
   toShown,
 } from './evidence';
 import type { Shown } from './evidence';
-import { groupResults } from './group-results';
+import { checksToFix, groupResults } from './group-results';
 
 /** Everything a Shown tree puts on screen, in order. */
 function texts(shown: Shown): string[] {
@@ -207,6 +207,18 @@ describe('groupResults', () => {
       'headings',
     ]);
     expect(groups[3]?.checks.map((c) => c.key)).toEqual(['alpha_check', 'speed_index']);
+  });
+
+  it('lists the failed checks of every category, the most important first, as what to fix first', () => {
+    const toFix = checksToFix({
+      title: check(true, 'high'),
+      favicon: check(false, 'low'),
+      load_time: check(false, 'medium'),
+      speed_index: check(false, null),
+      meta_description: check(false, 'high'),
+      charset: check(false, 'high'),
+    });
+    expect(toFix.map((c) => c.key)).toEqual(['meta_description', 'charset', 'load_time', 'favicon', 'speed_index']);
   });
 });
 

@@ -8,22 +8,18 @@ import { hashPassword } from '../auth/passwords';
 import { readInput } from '../http/body';
 import { errorResponse, validationResponse } from '../http/errors';
 import { pageEnvelope, reportListQuerySchema } from '../http/pagination';
+import { publicOrigin } from '../public-page/page-url';
 import { projectFromUrl } from '../storage/text';
 import type { AnalysisFields } from '../storage/types';
+import { parseId } from './report-id';
 import { parseStoreInput, parseUpdateInput } from './report-input';
 import { reportListResponse, reportResponse } from './serialise';
-
-/** A report id from the path, or null for anything that cannot be one (answered 404). */
-function parseId(value: string): number | null {
-  if (!/^[1-9]\d{0,15}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) ? id : null;
-}
 
 type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; response: Response };
 
 export function reportsRouter(deps: Required<AppDeps>) {
-  const { storage, analyser, now } = deps;
+  const { storage, analyser, now, config } = deps;
+  const pageOrigin = (c: Context) => publicOrigin(c, config);
 
   // An AnalysisError is the page's fault and the user's to fix (422); a full queue is answered 503
   // with Retry-After; anything else is a 500.
@@ -52,7 +48,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         limit: q.per_page,
         offset: (q.page - 1) * q.per_page,
       });
-      return reportListResponse(c, page.items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
+      return reportListResponse(c, page.items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), pageOrigin(c));
     })
     .post('/', async (c) => {
       const parsed = parseStoreInput(await readInput(c));
@@ -68,13 +64,13 @@ export function reportsRouter(deps: Required<AppDeps>) {
         ...analysed.analysis,
         now: now(),
       });
-      return reportResponse(c, report, 201);
+      return reportResponse(c, report, 201, pageOrigin(c));
     })
     .get('/:id', async (c) => {
       const id = parseId(c.req.param('id'));
       const report = id === null ? null : await storage.getReport(id);
       if (!report) return errorResponse(c, 404);
-      return reportResponse(c, report, 200);
+      return reportResponse(c, report, 200, pageOrigin(c));
     })
     .on(['PUT', 'PATCH'], '/:id', async (c) => {
       const id = parseId(c.req.param('id'));
@@ -93,11 +89,11 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
       // A request that changes nothing leaves updated_at alone, as the service does.
       if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined && !analysis) {
-        return reportResponse(c, current, 200);
+        return reportResponse(c, current, 200, pageOrigin(c));
       }
       const updated = await storage.updateReport(id, { privacy, passwordHash, analysis, now: now() });
       if (!updated) return errorResponse(c, 404);
-      return reportResponse(c, updated, 200);
+      return reportResponse(c, updated, 200, pageOrigin(c));
     })
     .delete('/:id', async (c) => {
       const id = parseId(c.req.param('id'));

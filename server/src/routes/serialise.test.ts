@@ -8,6 +8,7 @@ import { DECENT, GOOD } from '../../../test/server/test-app';
 
 // Strings that JSON must escape, or that are easy to mangle when text is put together by hand.
 const AWKWARD = 'Straße "quoted" \\ back\\slash </script> \u2028\u2029 \u0000\u001f tab\t 🚀 \ud800 é';
+const ORIGIN = 'https://reports.example.com';
 
 function record(overrides: Partial<ReportRecord> = {}): ReportRecord {
   return {
@@ -40,19 +41,20 @@ function viaObject(report: ReportRecord) {
     generated_at: report.generatedAt,
     created_at: report.createdAt,
     updated_at: report.updatedAt,
+    page_url: `${ORIGIN}/r/${report.id}`,
   };
 }
 
 describe('report bodies written as text', () => {
   it('are byte for byte what JSON.stringify gives for the same report', () => {
     for (const report of [record(), record({ hasPassword: false, privacy: 0, resultsJson: '{}' }), record({ resultsJson: JSON.stringify(DECENT.results) })]) {
-      expect(reportJson(report)).toBe(JSON.stringify(viaObject(report)));
+      expect(reportJson(report, ORIGIN)).toBe(JSON.stringify(viaObject(report)));
     }
   });
 
   it('answer a single report as the contract says, with a JSON content type', async () => {
     const report = record();
-    const app = new Hono().post('/', (c) => reportResponse(c, report, 201));
+    const app = new Hono().post('/', (c) => reportResponse(c, report, 201, ORIGIN));
     const res = await app.request('/', { method: 'POST' });
     expect(res.status).toBe(201);
     expect(res.headers.get('Content-Type')).toBe('application/json');
@@ -64,7 +66,7 @@ describe('report bodies written as text', () => {
   it('answer a list in the contract envelope, in the order given', async () => {
     const reports = [record({ id: 9 }), record({ id: 3, hasPassword: false, privacy: 1 }), record({ id: 5, resultsJson: JSON.stringify(DECENT.results) })];
     const app = new Hono().get('/api/v1/reports', (c) =>
-      reportListResponse(c, reports, pageEnvelope(c.req.url, 2, 25, 28, reports.length)),
+      reportListResponse(c, reports, pageEnvelope(c.req.url, 2, 25, 28, reports.length), ORIGIN),
     );
     const res = await app.request('http://localhost/api/v1/reports?page=2&per_page=25&search=shop');
     expect(res.status).toBe(200);
@@ -78,7 +80,7 @@ describe('report bodies written as text', () => {
   });
 
   it('answer an empty page with an empty list', async () => {
-    const app = new Hono().get('/', (c) => reportListResponse(c, [], pageEnvelope(c.req.url, 3, 25, 10, 0)));
+    const app = new Hono().get('/', (c) => reportListResponse(c, [], pageEnvelope(c.req.url, 3, 25, 10, 0), ORIGIN));
     const body = strictReportListSchema.parse(await (await app.request('http://localhost/?page=3')).json());
     expect(body.data).toEqual([]);
     expect(body.meta).toMatchObject({ from: null, to: null, total: 10 });

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { publicPageUrl } from '../public-page/page-url';
 import type { ProjectRecord, ReportRecord } from '../storage/types';
 
 // Report bodies are written as text rather than built as objects for c.json(): the results map
@@ -6,26 +7,32 @@ import type { ProjectRecord, ReportRecord } from '../storage/types';
 // the time a list request took. Every other value goes through JSON.stringify, so the text is
 // exactly what JSON.stringify would give for the same report with its results parsed.
 
-/** A report as the contract returns it, as JSON text: the password only as a flag. */
-export function reportJson(report: ReportRecord): string {
+/** A report as the contract returns it, as JSON text: the password only as a flag; its public page at `pageOrigin`. */
+export function reportJson(report: ReportRecord, pageOrigin: string): string {
   return (
     `{"id":${JSON.stringify(report.id)},"url":${JSON.stringify(report.url)},"project":${JSON.stringify(report.project)}` +
     `,"privacy":${JSON.stringify(report.privacy)},"password":${JSON.stringify(report.hasPassword)}` +
     `,"result":${JSON.stringify(report.result)},"score":${JSON.stringify(report.score)},"results":${report.resultsJson}` +
     `,"generated_at":${JSON.stringify(report.generatedAt)},"created_at":${JSON.stringify(report.createdAt)}` +
-    `,"updated_at":${JSON.stringify(report.updatedAt)}}`
+    `,"updated_at":${JSON.stringify(report.updatedAt)},"page_url":${JSON.stringify(publicPageUrl(pageOrigin, report.id))}}`
   );
 }
 
 /** `{data: report, status}` as c.json() would answer it. */
-export function reportResponse(c: Context, report: ReportRecord, status: 200 | 201): Response {
-  return jsonText(c, `{"data":${reportJson(report)},"status":${status}}`, status);
+export function reportResponse(c: Context, report: ReportRecord, status: 200 | 201, pageOrigin: string): Response {
+  return jsonText(c, `{"data":${reportJson(report, pageOrigin)},"status":${status}}`, status);
 }
 
 /** `{data: [reports], links, meta, status: 200}`, the envelope coming from pageEnvelope(). */
-export function reportListResponse(c: Context, reports: ReportRecord[], envelope: { links: object; meta: object }): Response {
+export function reportListResponse(
+  c: Context,
+  reports: ReportRecord[],
+  envelope: { links: object; meta: object },
+  pageOrigin: string,
+): Response {
   const rest = JSON.stringify({ links: envelope.links, meta: envelope.meta, status: 200 });
-  return jsonText(c, `{"data":[${reports.map(reportJson).join(',')}],${rest.slice(1)}`, 200);
+  const items = reports.map((report) => reportJson(report, pageOrigin));
+  return jsonText(c, `{"data":[${items.join(',')}],${rest.slice(1)}`, 200);
 }
 
 function jsonText(c: Context, body: string, status: 200 | 201): Response {

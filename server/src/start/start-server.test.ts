@@ -104,6 +104,12 @@ describe('startServer', () => {
     const page = await fetch(`${first.origin}/reports/${report.id}`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('Content-Security-Policy')).toContain("default-src 'self'");
+    // The report's public page, served by the same process at the address the API gave.
+    expect(report.page_url).toBe(`${first.origin}/r/${report.id}`);
+    const publicPage = await fetch(report.page_url);
+    expect(publicPage.status).toBe(200);
+    expect(publicPage.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
+    expect(await publicPage.text()).toContain('Fix first');
     await stop(first);
 
     const secondLog = capture();
@@ -113,7 +119,11 @@ describe('startServer', () => {
 
     const again = await fetch(`${second.origin}/api/v1/reports/${report.id}`, { headers: auth });
     expect(again.status).toBe(200);
-    expect(strictReportSchema.parse(((await again.json()) as { data: unknown }).data)).toEqual(report);
+    // The same report; its public page at the address this server has now.
+    expect(strictReportSchema.parse(((await again.json()) as { data: unknown }).data)).toEqual({
+      ...report,
+      page_url: `${second.origin}/r/${report.id}`,
+    });
   });
 
   it('with API_KEY prints the sign-in link without a key and accepts the configured key', async () => {

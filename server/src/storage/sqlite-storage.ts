@@ -79,6 +79,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     getReport: db.prepare<[number], ReportRow>(
       `SELECT ${REPORT_COLUMNS} FROM reports r LEFT JOIN report_results rr ON rr.report_id = r.id WHERE r.id = ?`,
     ),
+    passwordHash: db.prepare<[number], string | null>('SELECT password_hash FROM reports WHERE id = ?').pluck(),
     reportExists: db.prepare<[number], number>('SELECT 1 FROM reports WHERE id = ?').pluck(),
     // One statement for any page: the ids go in as a JSON array, and its order is the page's.
     getPage: db.prepare<[string], ReportRow>(
@@ -284,6 +285,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
   return {
     listReports: async (query) => listReports.deferred(query),
     getReport: async (id) => readReport(id),
+    getPasswordHash: async (id) => statements.passwordHash.get(id) ?? null,
     createReport: async (report) => {
       const created = createReport.immediate(report);
       afterCommit(() => searchIndex.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }));

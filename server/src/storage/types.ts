@@ -96,6 +96,8 @@ export interface NewApiKey {
 export interface Storage {
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
+  /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
+  getPasswordHash(id: number): Promise<string | null>;
   createReport(report: NewReport): Promise<ReportRecord>;
   /** Applies every change or none; `null` when the report does not exist. */
   updateReport(id: number, changes: ReportChanges): Promise<ReportRecord | null>;

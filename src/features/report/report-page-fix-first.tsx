@@ -6,7 +6,7 @@ import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Check } from '@/api/schemas';
 import { checkAdvice, checkName, firstSentence } from '@/checks/check-info';
-import { checkAnchor, failedChecks } from '@/checks/group-results';
+import { checkAnchor, checksToFix } from '@/checks/group-results';
 import { IMPORTANCE_TEXT } from './report-page-results';
 
 /** Moves the focus to a check in the results and scrolls it into view. */
@@ -20,7 +20,7 @@ export function focusCheck(key: string): boolean {
 
 export function FixFirst({ results }: { results: Record<string, Check> }) {
   const navigate = useNavigate();
-  const failed = failedChecks(results);
+  const failed = checksToFix(results);
   const go = (event: MouseEvent<HTMLAnchorElement>, key: string) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

@@ -168,11 +168,13 @@ function Results({ results }: { results: Record<string, Check> }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const { hash } = useLocation();
   // A link to one check (Fix first, or a shared address): its category opens, and the focus goes there.
-  const linked = hash.startsWith('#check-') ? decodeURIComponent(hash.slice('#check-'.length)) : null;
-  const linkedCategory = groups.find((group) => group.checks.some(({ key }) => key === linked))?.category;
+  const linked = hash.startsWith('#check-') ? hash.slice(1) : null;
+  const linkedCategory = groups.find((group) =>
+    group.checks.some(({ key }) => checkAnchor(key) === linked),
+  )?.category;
   useEffect(() => {
     if (linkedCategory === undefined || linked === null) return;
-    const target = document.getElementById(checkAnchor(linked));
+    const target = document.getElementById(linked);
     if (target && document.activeElement !== target) {
       target.focus({ preventScroll: true });
       target.scrollIntoView({ block: 'start' });

@@ -1,0 +1,161 @@
+// The reports' public pages at /r/{id}: no API key, server-rendered, no script. What a visitor gets
+// follows the report's privacy at the moment of the request: public, the report; private (or no such
+// report), one and the same 404; password, a form, and the report once a cookie proves the password.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/api/contract';
+import type { AppDeps } from '../app-deps';
+import { verifyPassword } from '../auth/passwords';
+import { clientAddress } from '../http/client-address';
+import { createRateLimiter } from '../http/rate-limit';
+import { securityHeadersWith } from '../http/security-headers';
+import { grantAccess, hasAccess } from '../public-page/access-cookie';
+import { publicOrigin, publicPagePath } from '../public-page/page-url';
+import { messagePage, notFoundPage, passwordPage, reportPage } from '../public-page/render';
+import { PAGE_CSS_HASH } from '../public-page/style';
+import type { ReportRecord } from '../storage/types';
+import { parseId } from './report-id';
+
+/** Password attempts per client address and report in one window, then 429 until it ends. */
+export const PASSWORD_ATTEMPTS = 10;
+export const PASSWORD_WINDOW_S = 15 * 60;
+
+/** Stricter than the dashboard's policy: no script at all, only the page's own stylesheet (by hash). */
+const publicPageHeaders = securityHeadersWith({
+  defaultSrc: ["'none'"],
+  styleSrc: [PAGE_CSS_HASH],
+  imgSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+});
+
+type Html = ReturnType<typeof reportPage>;
+
+/** An HTML answer; anything but a public report's page is kept out of search engines. */
+function page(
+  c: Context,
+  body: Html,
+  status: ContentfulStatusCode = 200,
+  indexable = false,
+): Response | Promise<Response> {
+  if (!indexable) c.header('X-Robots-Tag', 'noindex, nofollow');
+  return c.html(body, status);
+}
+
+function notFound(c: Context) {
+  return page(c, notFoundPage(), 404);
+}
+
+type Visible =
+  | { kind: 'none' }
+  | { kind: 'report'; report: ReportRecord }
+  | { kind: 'password'; id: number; passwordHash: string };
+
+export function publicPageRouter(deps: Required<AppDeps>) {
+  const { storage, config, now, logError } = deps;
+  const attempt = createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime());
+
+  /** What this request may see of report `idParam`, by the report's privacy now and the cookie sent. */
+  async function visible(c: Context, idParam: string): Promise<Visible> {
+    const id = parseId(idParam);
+    const report = id === null ? null : await storage.getReport(id);
+    if (id === null || !report || report.privacy === PRIVACY.private) return { kind: 'none' };
+    if (report.privacy === PRIVACY.public) return { kind: 'report', report };
+    const passwordHash = await storage.getPasswordHash(id);
+    // Privacy 2 always has a password; should one be missing, nothing could open the report.
+    if (passwordHash === null) return { kind: 'none' };
+    return hasAccess(c, id, passwordHash)
+      ? { kind: 'report', report }
+      : { kind: 'password', id, passwordHash };
+  }
+
+  return new Hono()
+    .onError((error, c) => {
+      if (error instanceof HTTPException && error.status === 403) {
+        return page(
+          c,
+          messagePage(
+            'Form not accepted',
+            'The password must be sent from the report’s own page. Open the page again and enter it there.',
+          ),
+          403,
+        );
+      }
+      logError(error, { method: c.req.method, path: c.req.path });
+      return page(
+        c,
+        messagePage('Something went wrong', 'The report could not be shown. Try again in a moment.'),
+        500,
+      );
+    })
+    .use(publicPageHeaders)
+    .use(async (c, next) => {
+      await next();
+      // A change of privacy or password takes effect at once: no copy is kept anywhere.
+      c.res.headers.set('Cache-Control', 'no-store');
+    })
+    .get('/:id', async (c) => {
+      const seen = await visible(c, c.req.param('id'));
+      if (seen.kind === 'none') return notFound(c);
+      if (seen.kind === 'password') return page(c, passwordPage(seen.id, false));
+      return page(c, reportPage(seen.report), 200, seen.report.privacy === PRIVACY.public);
+    })
+    .post(
+      '/:id',
+      // The form is sent from the page itself: its own origin, or the one PUBLIC_URL names.
+      csrf({ origin: (origin, c) => origin === new URL(c.req.url).origin || origin === config.publicUrl }),
+      bodyLimit({
+        maxSize: config.bodyLimitBytes,
+        onError: (c) =>
+          page(c, messagePage('Too large', 'The form sent was larger than this server accepts.'), 413),
+      }),
+      async (c) => {
+        const seen = await visible(c, c.req.param('id'));
+        if (seen.kind === 'none') return notFound(c);
+        if (seen.kind === 'report') return c.redirect(c.req.path, 303);
+        const decision = attempt(`${clientAddress(c)} ${seen.id}`);
+        if (!decision.allowed) {
+          c.header('Retry-After', String(decision.retryAfter));
+          const minutes = Math.ceil(decision.retryAfter / 60);
+          const wait = minutes === 1 ? 'a minute' : `${minutes} minutes`;
+          return page(
+            c,
+            messagePage(
+              'Too many attempts',
+              `Too many passwords were tried for this report. Try again in ${wait}.`,
+            ),
+            429,
+          );
+        }
+        const body = await c.req.parseBody();
+        const password = typeof body.password === 'string' ? body.password : '';
+        const right =
+          password.length > 0 &&
+          password.length <= PASSWORD_MAX_LENGTH &&
+          (await verifyPassword(password, seen.passwordHash));
+        if (!right) return page(c, passwordPage(seen.id, true), 403);
+        grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));
+        // Post/Redirect/Get: reloading the report does not send the password again.
+        return c.redirect(publicPagePath(seen.id), 303);
+      },
+    )
+    .all('/:id', (c) => {
+      c.header('Allow', 'GET, HEAD, POST');
+      return page(
+        c,
+        messagePage('Method not allowed', 'This page can only be read, or sent its password form.'),
+        405,
+      );
+    })
+    .all('*', notFound);
+}
+
+/** In proxy mode the upstream's reports have their own public pages, at the upstream's address: none here. */
+export function noPublicPages() {
+  return new Hono().use(publicPageHeaders).all('*', notFound);
+}
