@@ -31,6 +31,8 @@ export interface Report {
   generatedAt: Date | null;
   createdAt: Date | null;
   updatedAt: Date | null;
+  /** The report's public page, when the service says where it is (the reference server does). */
+  pageUrl: string | null;
 }
 
 export interface Project {
@@ -210,11 +212,17 @@ const reportFields = {
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-  // Only the reference server sends it; the dashboard does not use it yet.
+  // Only the reference server sends it: the report's public page.
   page_url: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
 const reportObject = z.object(reportFields);
+
+/** An absolute http(s) address, or null: anything else (javascript:, data:, a path) is never a link. */
+function webAddress(value: unknown): string | null {
+  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  return ['http:', 'https:'].includes(new URL(value).protocol) ? value : null;
+}
 
 export const reportSchema = z.pipe(
   reportObject,
@@ -241,6 +249,7 @@ export const reportSchema = z.pipe(
       generatedAt: r.generated_at,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
+      pageUrl: webAddress(r.page_url),
     };
   }),
 );

@@ -26,6 +26,7 @@ function report(results: Record<string, Check>, score: number | null = 50): Repo
     generatedAt: null,
     createdAt: null,
     updatedAt: null,
+    pageUrl: null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { RefObject } from 'react';
 import type { Report } from '@/api/schemas';
 import { DeleteReport } from './report-page-delete';
 import { EditReportForm } from './report-page-edit-form';
+import { ReportLink } from './report-page-link';
 
 export interface ReportSettingsProps {
   report: Report;
@@ -41,6 +42,7 @@ export function ReportSettings({
             Change who may see this report, or analyse the page again.
           </Text>
         </div>
+        <ReportLink report={report} />
         <EditReportForm
           key={report.id}
           report={report}

@@ -63,6 +63,7 @@ describe('the report page: header', () => {
     generatedAt: null,
     createdAt: null,
     updatedAt: null,
+    pageUrl: null,
   };
 
   it('links a scheme-less URL over https, encodes the project, and says when there is no score', () => {
@@ -274,6 +275,17 @@ describe('the report page: Fix first and passed checks', () => {
       .find((item) => within(item).queryByRole('heading', { name: 'Title' }))!;
     await waitFor(() => expect(title).toHaveFocus());
     expect(title).not.toHaveAttribute('data-collapsed');
+  });
+
+  it('gives the address of the report’s public page to copy, and says what a visitor meets there', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    renderReportPage(`/reports/${report.id}`);
+    const link = await screen.findByRole('textbox', { name: 'Report link' });
+    expect(link).toHaveAttribute('readonly');
+    expect((link as HTMLInputElement).value).toMatch(new RegExp(`^https?://[^/]+/r/${report.id}$`));
+    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    expect(screen.getByText('Public: anyone with the link sees the report.')).toBeInTheDocument();
   });
 
   it('says so when nothing failed', async () => {

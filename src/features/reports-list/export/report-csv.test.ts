@@ -30,6 +30,7 @@ function report(overrides: Partial<Report> = {}): Report {
     generatedAt: new Date('2026-11-20T10:15:30.000Z'),
     createdAt: new Date('2026-11-20T10:15:29.000Z'),
     updatedAt: new Date('2026-11-20T10:15:30.000Z'),
+    pageUrl: null,
     ...overrides,
   };
 }

@@ -1,0 +1,51 @@
+// The address of the report's public page, to copy and share, and what a visitor meets there.
+import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { readConnection } from '@/api/connection';
+import type { Privacy } from '@/api/contract';
+import { reportPageAddress } from '@/api/report-link';
+import type { Report } from '@/api/schemas';
+
+const VISITORS: Record<Privacy, string> = {
+  0: 'Public: anyone with the link sees the report.',
+  1: 'Private: visitors get a “not found” page that reveals nothing.',
+  2: 'Password: visitors are asked for the password first.',
+};
+
+export function ReportLink({ report }: { report: Report }) {
+  const address = reportPageAddress(report, readConnection().baseUrl);
+  if (address === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        The service does not say where this report’s public page is.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <TextInput
+          label="Report link"
+          value={address}
+          readOnly
+          onFocus={(event) => event.currentTarget.select()}
+          style={{ flex: 1, minWidth: 0 }}
+        />
+        <CopyButton value={address}>
+          {({ copied, copy }) => (
+            <Button
+              variant="default"
+              onClick={copy}
+              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            >
+              {copied ? 'Copied' : 'Copy link'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {VISITORS[report.privacy]}
+      </Text>
+    </Stack>
+  );
+}
