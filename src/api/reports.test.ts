@@ -92,6 +92,7 @@ describe('report fetchers', () => {
       generatedAt: new Date('2026-11-20T10:15:30Z'),
       createdAt: new Date('2026-11-20T10:15:29Z'),
       updatedAt: new Date('2026-11-20T10:15:30Z'),
+      pageUrl: 'http://localhost:3000/r/42',
     });
   });
 

@@ -75,3 +75,15 @@ describe('reportSchema results', () => {
     expect(parsed.error?.issues.map((issue) => issue.message)).toContain('Check title is not readable');
   });
 });
+
+describe('reportSchema page_url', () => {
+  it.each([
+    ['https://reports.example/r/7', 'https://reports.example/r/7'],
+    ['javascript:alert(1)', null],
+    ['/r/7', null],
+    [42, null],
+    [undefined, null],
+  ])('reads %j as %j: only an absolute http(s) address can become a link', (value, expected) => {
+    expect(reportSchema.parse({ ...report({}), page_url: value }).pageUrl).toBe(expected);
+  });
+});
