@@ -41,7 +41,7 @@ test.describe('One report against the real server', () => {
     await expect(page.getByRole('img', { name: `Score ${report.score} of 100` })).toBeVisible();
     await expect(header.getByRole('link', { name: 'blog.example' })).toHaveAttribute(
       'href',
-      '/reports?project=blog.example',
+      '/projects/blog.example',
     );
     const open = page.getByRole('link', { name: /open page/i });
     await expect(open).toHaveAttribute('href', PAGE_URL);
