@@ -179,3 +179,60 @@ test.describe('One report against the real server', () => {
     await expect(dialog).toBeHidden();
   });
 });
+
+test.describe('The report link: privacy as a visitor meets it', () => {
+  test('set Password in the dashboard, open the Report link in a fresh context, unlock it; then Private is a 404', async ({
+    page,
+    request,
+    browser,
+  }) => {
+    const report = await createReport(request);
+    await signIn(page);
+    await openReport(page, report.id);
+    const form = editForm(page);
+    await form.radio('Password').check();
+    await form.password.fill('open sesame');
+    await form.save.click();
+    await expect(page.getByText('Password: visitors are asked for the password first.')).toBeVisible();
+    const address = await page.getByRole('textbox', { name: 'Report link' }).inputValue();
+    expect(address).toMatch(new RegExp(`/r/${report.id}$`));
+
+    const visitor = await browser.newContext();
+    const guest = await visitor.newPage();
+    await guest.goto(address);
+    await expect(guest.getByRole('heading', { level: 1, name: 'This report is protected' })).toBeVisible();
+    await expect(guest.getByText(PAGE_URL)).toHaveCount(0);
+    await guest.getByLabel('Password').fill('open sesame');
+    await guest.getByRole('button', { name: 'Show report' }).click();
+    await expect(guest.getByRole('heading', { level: 1, name: PAGE_URL })).toBeVisible();
+
+    // Private: the same visitor, already unlocked, now meets a page that says nothing.
+    await form.radio('Private').check();
+    await form.save.click();
+    await expect(
+      page.getByText('Private: visitors get a “not found” page that reveals nothing.'),
+    ).toBeVisible();
+    await expect(page.getByLabel('Report details').getByText('Private', { exact: true })).toBeVisible();
+    const hidden = await guest.goto(address);
+    expect(hidden?.status()).toBe(404);
+    await expect(guest.getByText(PAGE_URL)).toHaveCount(0);
+    await visitor.close();
+  });
+
+  test('printing the report gives the report alone: no navigation, settings or buttons, every check', async ({
+    page,
+    request,
+  }) => {
+    const report = await createReport(request);
+    await signIn(page);
+    await openReport(page, report.id);
+    await expect(page.getByRole('textbox', { name: 'Report link' })).toBeVisible();
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await expect(page.getByRole('region', { name: 'Report settings' })).toBeHidden();
+    await expect(page.getByRole('switch', { name: 'Show passed checks' })).toBeHidden();
+    // Passed checks, collapsed on screen, are printed.
+    await expect(page.getByRole('heading', { level: 4, name: 'Character set' })).toBeVisible();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-print.png`, fullPage: true });
+  });
+});
