@@ -3,7 +3,7 @@ import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { readConnection } from '@/api/connection';
 import type { Privacy } from '@/api/contract';
-import { reportPageAddress } from '@/api/report-link';
+import { readReportPageTemplate, reportPageAddress } from '@/api/report-link';
 import type { Report } from '@/api/schemas';
 
 const VISITORS: Record<Privacy, string> = {
@@ -13,11 +13,12 @@ const VISITORS: Record<Privacy, string> = {
 };
 
 export function ReportLink({ report }: { report: Report }) {
-  const address = reportPageAddress(report, readConnection().baseUrl);
+  const address = reportPageAddress(report, readConnection().baseUrl, readReportPageTemplate());
   if (address === null) {
     return (
       <Text size="sm" c="dimmed">
-        The service does not say where this report’s public page is.
+        The service does not say where this report’s public page is. Set its address in Settings (Report page
+        address).
       </Text>
     );
   }

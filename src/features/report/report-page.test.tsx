@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
+import { saveReportPageTemplate } from '@/api/report-link';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/api/schemas';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
@@ -286,6 +287,16 @@ describe('the report page: Fix first and passed checks', () => {
     expect((link as HTMLInputElement).value).toMatch(new RegExp(`^https?://[^/]+/r/${report.id}$`));
     expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
     expect(screen.getByText('Public: anyone with the link sees the report.')).toBeInTheDocument();
+  });
+
+  it('uses the Report page address from Settings over the service’s page_url', async () => {
+    connectRealApi();
+    const report = await seedReport();
+    saveReportPageTemplate('https://share.example/report/{id}');
+    renderReportPage(`/reports/${report.id}`);
+    expect(await screen.findByRole('textbox', { name: 'Report link' })).toHaveValue(
+      `https://share.example/report/${report.id}`,
+    );
   });
 
   it('says so when nothing failed', async () => {

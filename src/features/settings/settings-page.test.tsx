@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readConnection, saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
 import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import { readReportPageTemplate } from '@/api/report-link';
 import { renderWithProviders } from '../../../test/render';
 import { Component as SettingsPage } from './settings-page';
 
@@ -126,6 +127,23 @@ describe('Settings: saving', () => {
     await page.user.type(page.baseUrl(), 'ftp://reports.example.com');
     await page.user.click(page.save());
     expect(await screen.findByText('The address must start with http:// or https://.')).toBeInTheDocument();
+  });
+
+  it('keeps a Report page address with {id}, and refuses one without it or not http(s)', async () => {
+    const page = renderSettings();
+    const field = () => screen.getByRole('textbox', { name: 'Report page address' });
+    await page.user.type(field(), 'https://share.example/r/');
+    await page.user.click(page.save());
+    expect(await screen.findByText(/^Put \{id\} where the report’s number goes/)).toBeInTheDocument();
+    expect(field()).toHaveAttribute('aria-invalid', 'true');
+    expect(readReportPageTemplate()).toBe('');
+
+    await page.user.clear(field());
+    // user-event reads { as a key descriptor: {{ types one.
+    await page.user.type(field(), 'https://share.example/r/{{id}');
+    await page.user.click(page.save());
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(readReportPageTemplate()).toBe('https://share.example/r/{id}');
   });
 
   it('drops every cached answer when the key changes, and again on Forget key', async () => {

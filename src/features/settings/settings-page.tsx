@@ -4,6 +4,7 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/PasswordInput.css';
+import { readReportPageTemplate, saveReportPageTemplate } from '@/api/report-link';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -59,6 +60,7 @@ function SettingsPage() {
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey ?? '',
       remember: connection.remember,
+      reportPageTemplate: readReportPageTemplate(),
     },
   });
 
@@ -79,6 +81,7 @@ function SettingsPage() {
     const apiKey = values.apiKey === '' ? null : values.apiKey;
     try {
       saveConnection({ baseUrl: values.baseUrl, apiKey, remember: values.remember });
+      saveReportPageTemplate(values.reportPageTemplate);
     } catch {
       notifications.show({
         color: 'red',
@@ -88,7 +91,12 @@ function SettingsPage() {
       });
       return;
     }
-    reset({ baseUrl: values.baseUrl, apiKey: values.apiKey, remember: values.remember });
+    reset({
+      baseUrl: values.baseUrl,
+      apiKey: values.apiKey,
+      remember: values.remember,
+      reportPageTemplate: values.reportPageTemplate,
+    });
     notifications.show({
       color: 'teal',
       title: 'Settings saved',
@@ -185,6 +193,15 @@ function SettingsPage() {
               label="Remember this key on this device"
               description="Without this, the key is forgotten when this browser tab is closed."
               {...register('remember')}
+            />
+            <TextInput
+              label="Report page address"
+              description="Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives."
+              placeholder="The service’s own"
+              inputMode="url"
+              spellCheck={false}
+              error={errors.reportPageTemplate?.message}
+              {...register('reportPageTemplate')}
             />
             <Group gap="sm" mt="xs">
               <Button type="submit">Save</Button>

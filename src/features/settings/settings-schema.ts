@@ -2,6 +2,7 @@
 // page a newcomer opens, and the full zod comes along with the API layer only when it is needed.
 import * as z from 'zod/mini';
 import { baseUrlProblem, normaliseBaseUrl } from '@/api/connection';
+import { reportPageTemplateProblem } from '@/api/report-link';
 
 // What an Authorization header can carry: visible ASCII, no spaces.
 const KEY_PATTERN = /^[\x21-\x7e]*$/;
@@ -24,6 +25,16 @@ export const settingsSchema = z.object({
       z.regex(KEY_PATTERN, { error: 'An API key has no spaces and only plain letters, digits and symbols.' }),
     ),
   remember: z.boolean(),
+  // Where visitors open a report ({id} for its number); '' leaves it to the service.
+  reportPageTemplate: z
+    .pipe(
+      z.string(),
+      z.transform((value: string) => value.trim()),
+    )
+    .check((ctx) => {
+      const problem = reportPageTemplateProblem(ctx.value);
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+    }),
 });
 
 export type SettingsInput = z.input<typeof settingsSchema>;
