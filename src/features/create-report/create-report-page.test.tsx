@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { Outlet } from 'react-router-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { reportQueries } from '@/api/reports';
+import { createReport, reportQueries } from '@/api/reports';
 import { AnalysisError, type Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
 import { renderWithProviders } from '../../../test/render';
@@ -236,5 +236,48 @@ describe('Create report', () => {
     expect(await screen.findAllByText('The report was not created')).toHaveLength(2);
     expect(form.url()).toHaveValue('https://shop.example/');
     expect(form.submit()).toBeEnabled();
+  });
+});
+
+describe('Create report: a report of the same URL exists', () => {
+  function recordLists() {
+    const searches: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      if (request.method === 'GET' && url.pathname === '/api/v1/reports')
+        searches.push(url.searchParams.get('search') ?? '');
+    });
+    return searches;
+  }
+
+  it('says so once typing stops, with Open report; one search, not one per key', async () => {
+    const form = renderForm();
+    const existing = await createReport({ url: 'https://shop.example/pricing' });
+    await createReport({ url: 'https://shop.example/pricing/teams' });
+    const searches = recordLists();
+    await form.user.type(form.url(), 'https://shop.example/pricing');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('A report of this URL exists');
+    expect(within(alert).getByRole('link', { name: 'Open report' })).toHaveAttribute(
+      'href',
+      `/reports/${existing.id}`,
+    );
+    expect(searches).toEqual(['https://shop.example/pricing']);
+
+    // Another URL, even one containing it: nothing to say.
+    await form.user.type(form.url(), '/enterprise');
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('refreshes the existing report instead of creating another, then opens it', async () => {
+    const form = renderForm();
+    await createReport({ url: 'https://shop.example/pricing' });
+    const creates = recordCreates();
+    await form.user.type(form.url(), 'https://shop.example/pricing');
+    const alert = await screen.findByRole('alert');
+    await form.user.click(within(alert).getByRole('button', { name: 'Refresh it instead' }));
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+    expect(await screen.findByText('Results refreshed')).toBeInTheDocument();
+    expect(creates).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { PASSWORD_MAX_LENGTH } from '@/api/contract';
@@ -33,6 +33,9 @@ import type { CreateReportFormInput, CreateReportFormValues } from './create-rep
 import { PrivacyField } from '@/components/privacy-field';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
+
+// Whether a report of the typed URL exists: loaded once someone starts typing one.
+const ExistingReport = lazy(() => import('./existing-report').then((m) => ({ default: m.ExistingReport })));
 
 function CreateReportPage() {
   const navigate = useNavigate();
@@ -134,6 +137,12 @@ function CreateReportPage() {
                 </Group>
               )}
             </div>
+
+            {typedUrl.trim() !== '' && (
+              <Suspense fallback={null}>
+                <ExistingReport url={typedUrl} disabled={pending} />
+              </Suspense>
+            )}
 
             <Controller
               control={control}
