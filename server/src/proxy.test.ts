@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config';
-import { normaliseUpstreamUrl } from './proxy';
+import { normaliseUpstreamUrl, withUpstreamPageUrls } from './proxy';
 import { createWebApp } from './web';
 
 interface Seen {
@@ -140,7 +140,11 @@ describe('proxy mode', () => {
     });
 
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ data: { id: 7, url: 'https://example.com/' }, status: 201 });
+    // The deployment's report, with where its public page is: on the deployment, not on this server.
+    expect(await res.json()).toEqual({
+      data: { id: 7, url: 'https://example.com/', page_url: `${upstreamOrigin}/service/reports/7` },
+      status: 201,
+    });
     expect(res.headers.get('X-RateLimit-Limit')).toBe('60');
     expect(res.headers.get('X-RateLimit-Remaining')).toBe('59');
     expect(res.headers.get('Set-Cookie')).toBeNull();
@@ -276,6 +280,29 @@ describe('proxy mode', () => {
     expect(await res.json()).toEqual({ message: 'The upstream service could not be reached.', status: 502 });
     expect(logged.join('\n')).toMatch(/could not be reached \(ECONNREFUSED\)/);
     expect(logged.join('\n')).not.toContain(KEY);
+  });
+});
+
+describe('withUpstreamPageUrls', () => {
+  const UP = 'https://reports.example.com';
+
+  it('adds {upstream}/reports/{id} to each report of a list or a single answer that does not say', () => {
+    const list = JSON.stringify({ data: [{ id: 1 }, { id: '2' }], meta: { total: 2 } });
+    expect(JSON.parse(withUpstreamPageUrls(list, UP))).toEqual({
+      data: [
+        { id: 1, page_url: `${UP}/reports/1` },
+        { id: '2', page_url: `${UP}/reports/2` },
+      ],
+      meta: { total: 2 },
+    });
+  });
+
+  it('keeps a page_url the deployment sends, and passes anything else unchanged', () => {
+    const own = JSON.stringify({ data: { id: 1, page_url: 'https://elsewhere.example/r/1' } });
+    expect(withUpstreamPageUrls(own, UP)).toBe(own);
+    for (const text of ['not json', '[]', '{"message":"x"}', '{"data":{"id":"1/../x"}}', '{"data":null}']) {
+      expect(withUpstreamPageUrls(text, UP)).toBe(text);
+    }
   });
 });
 

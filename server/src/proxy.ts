@@ -62,6 +62,38 @@ function errorCode(error: unknown): string {
 }
 
 /** A Hono app that forwards every request under `/api/v1` to the upstream and returns its answer. */
+// Report answers: GET/POST /reports, and GET/PUT/PATCH /reports/{id} (the runs and other paths not).
+const REPORT_PATH = new RegExp(`^${API_PREFIX}/reports(/[^/]+)?/?$`);
+
+/**
+ * A report's public page is on the deployment, at `{upstream}/reports/{id}` (the service's own
+ * pattern), not on this server: each report in a successful JSON answer that does not say where its
+ * page is gets that `page_url`, so the dashboard links to the upstream's pages. Anything that does
+ * not parse, or is not a report, passes unchanged.
+ */
+export function withUpstreamPageUrls(text: string, upstream: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof body !== 'object' || body === null || !('data' in body)) return text;
+  let changed = false;
+  const addTo = (report: unknown) => {
+    if (typeof report !== 'object' || report === null || Array.isArray(report)) return report;
+    const { id } = report as { id?: unknown };
+    if ('page_url' in report || !(typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)))) {
+      return report;
+    }
+    changed = true;
+    return { ...report, page_url: `${upstream}/reports/${id}` };
+  };
+  const { data } = body as { data: unknown };
+  const next = { ...body, data: Array.isArray(data) ? data.map(addTo) : addTo(data) };
+  return changed ? JSON.stringify(next) : text;
+}
+
 export function createProxyApp(options: ProxyOptions): Hono {
   const upstream = normaliseUpstreamUrl(options.upstreamUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -112,6 +144,12 @@ export function createProxyApp(options: ProxyOptions): Hono {
     // The proxy caches nothing; nor should anything between it and the browser, unless the upstream says so.
     if (!responseHeaders.has('cache-control')) responseHeaders.set('Cache-Control', 'no-store');
     const noBody = request.method === 'HEAD' || answer.status === 204 || answer.status === 304;
+    const isJson = /^application\/(.+\+)?json\b/i.test(answer.headers.get('content-type') ?? '');
+    if (!noBody && answer.ok && isJson && REPORT_PATH.test(incoming.pathname)) {
+      // A few kilobytes per report: read whole, to add where each report's page is.
+      const text = withUpstreamPageUrls(await answer.text(), upstream);
+      return new Response(text, { status: answer.status, statusText: answer.statusText, headers: responseHeaders });
+    }
     return new Response(noBody ? null : answer.body, {
       status: answer.status,
       statusText: answer.statusText,
