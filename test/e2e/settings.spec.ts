@@ -138,6 +138,8 @@ test.describe('Settings against the real server', () => {
     await page.keyboard.press('Tab');
     await expect(form.remember).toBeFocused();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('textbox', { name: 'Report page address' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(form.save).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(form.test).toBeFocused();
