@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       apiKeys: [],
       dataDir: './data',
       dbFile: path.join('./data', 'reports.db'),
+      databaseUrl: null,
       allowPrivateUrls: false,
       corsOrigins: [],
       rateLimit: 600,
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
         HOST: '0.0.0.0',
         API_KEY: ' one, two ,,three ',
         DATA_DIR: '/var/lib/reports',
+        DATABASE_URL: ' postgres://reports:secret@db.example.com:5432/reports ',
         ALLOW_PRIVATE_URLS: 'true',
         CORS_ORIGINS: 'https://dash.example.com/, http://localhost:5173',
         RATE_LIMIT: '60',
@@ -53,6 +55,7 @@ describe('loadConfig', () => {
       apiKeys: ['one', 'two', 'three'],
       dataDir: '/var/lib/reports',
       dbFile: path.join('/var/lib/reports', 'reports.db'),
+      databaseUrl: 'postgres://reports:secret@db.example.com:5432/reports',
       allowPrivateUrls: true,
       corsOrigins: ['https://dash.example.com', 'http://localhost:5173'],
       rateLimit: 60,
@@ -119,6 +122,14 @@ describe('loadConfig', () => {
     [
       { ANALYSIS_QUEUE: 'lots' },
       'Invalid ANALYSIS_QUEUE: must be a whole number between 0 and 100000, got "lots".',
+    ],
+    [
+      { DATABASE_URL: 'mysql://reports:secret@db.example.com/reports' },
+      'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "mysql://***@db.example.com/reports".',
+    ],
+    [
+      { DATABASE_URL: 'db.example.com' },
+      'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "db.example.com".',
     ],
     [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
     [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],

@@ -9,6 +9,8 @@ export interface ServerConfig {
   apiKeys: string[];
   dataDir: string;
   dbFile: string;
+  /** A postgres:// URL: the PostgreSQL database used instead of the SQLite file; null for SQLite. */
+  databaseUrl: string | null;
   allowPrivateUrls: boolean;
   corsOrigins: string[];
   rateLimit: number;
@@ -41,6 +43,7 @@ const CORS_ORIGIN = 'every entry must be an http(s) origin such as https://dashb
 const CONNECT_ORIGIN = 'every entry must be an http(s) origin such as https://api.example.com';
 const UPSTREAM = 'must be an http(s) URL such as https://reports.example.com';
 const API_BASE = 'must be a path or an http(s) URL such as https://api.example.com/api/v1';
+const DATABASE_URL = 'must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports';
 
 /** The one way a bad value is reported. */
 function invalid(name: string, requirement: string, value: string): ConfigError {
@@ -110,6 +113,19 @@ function upstream(value: string | undefined): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
+function databaseUrl(value: string | undefined): string | null {
+  if (!value || value.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Reported below.
+  }
+  if (url && (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '') return value.trim();
+  // The URL may carry a password: the message shows everything but what stands before the host.
+  throw invalid('DATABASE_URL', DATABASE_URL, value.replace(/\/\/[^/]*@/, '//***@'));
+}
+
 /** CONNECT_SRC (comma- or space-separated origins) and the origin of an absolute VITE_API_BASE_URL. */
 function connectSources(connectSrc: string | undefined, apiBase: string | undefined): string[] {
   const origins = list(connectSrc, /[\s,]+/).map((value) =>
@@ -134,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiKeys: list(env.API_KEY),
     dataDir,
     dbFile,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     allowPrivateUrls: flag('ALLOW_PRIVATE_URLS', env.ALLOW_PRIVATE_URLS, false),
     corsOrigins: list(env.CORS_ORIGINS).map((value) => origin('CORS_ORIGINS', value, CORS_ORIGIN)),
     rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),

@@ -9,8 +9,7 @@ import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
 import { normaliseUpstreamUrl } from '../proxy';
-import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { openStorage } from '../storage/open-storage';
 import { signInMessage } from './key-banner';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -53,7 +52,7 @@ export async function createBackend(
   };
 
   try {
-    const storage = createSqliteStorage(openDatabase(config.dbFile));
+    const { storage } = await openStorage(config);
     closers.push(() => storage.close());
 
     let hostMap: Record<string, string> | undefined;

@@ -1,0 +1,228 @@
+import type { PoolClient } from 'pg';
+import type { PgPool } from './postgres-database';
+import {
+  apiKeyFromRow,
+  projectOrderSql,
+  reportFromRow,
+  reportOrderSql,
+  type ApiKeyRow as SqlApiKeyRow,
+  type ReportRow as SqlReportRow,
+} from './sql-common';
+import { searchForm, toTimestamp } from './text';
+import type { ApiKeyRecord, Page, ProjectRecord, ReportRecord, Storage } from './types';
+
+type ReportRow = SqlReportRow<Date>;
+type ApiKeyRow = SqlApiKeyRow<Date>;
+
+// results::text: the stored JSON as it is, not parsed (pg would parse a json column).
+const REPORT_COLUMNS =
+  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, rr.results::text AS results';
+const KEY_COLUMNS = 'id, prefix, label, created_at, revoked_at';
+
+/**
+ * A LIKE pattern matching `text` anywhere, with `%`, `_` and the escape character itself taken
+ * literally. The text is in searchForm(), like the column, so matching is case-insensitive for
+ * every script while the pg_trgm index still serves it. Null for text no stored value can contain
+ * (PostgreSQL text has no NUL).
+ */
+function containsPattern(text: string): string | null {
+  const form = searchForm(text);
+  if (form.includes('\u0000')) return null;
+  return `%${form.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const toReport = (row: ReportRow): ReportRecord => reportFromRow(row, toTimestamp);
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => apiKeyFromRow(row, toTimestamp);
+
+/** Filters as SQL (`WHERE …` or empty) with their bound values, numbered from $1. */
+function whereClause(conditions: [sql: string, value: unknown][]): { sql: string; params: unknown[] } {
+  const present = conditions.filter(([, value]) => value !== undefined);
+  return {
+    sql: present.length > 0 ? `WHERE ${present.map(([sql], i) => sql.replace('?', `$${i + 1}`)).join(' AND ')}` : '',
+    params: present.map(([, value]) => value),
+  };
+}
+
+export interface PostgresStorage extends Storage {
+  /** The pool under the storage, for what shares its database (the job queue, the rate limit). */
+  pool: PgPool;
+}
+
+/** The PostgreSQL implementation of Storage over a pool from openPostgres(). */
+export function createPostgresStorage(pool: PgPool): PostgresStorage {
+  /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
+  async function transaction<T>(work: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query(begin);
+      const value = await work(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  // A list's count and page come from one snapshot, so they agree even while others write.
+  const snapshot = <T>(work: (client: PoolClient) => Promise<T>) =>
+    transaction(work, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+
+  async function readReport(client: PoolClient | PgPool, id: number): Promise<ReportRecord | null> {
+    const { rows } = await client.query<ReportRow>(
+      `SELECT ${REPORT_COLUMNS} FROM reports r LEFT JOIN report_results rr ON rr.report_id = r.id WHERE r.id = $1`,
+      [id],
+    );
+    return rows[0] ? toReport(rows[0]) : null;
+  }
+
+  async function count(client: PoolClient, sql: string, params: unknown[]): Promise<number> {
+    const { rows } = await client.query<{ count: number }>(sql, params);
+    return rows[0]?.count ?? 0;
+  }
+
+  return {
+    pool,
+
+    listReports: (query) =>
+      snapshot(async (client): Promise<Page<ReportRecord>> => {
+        const pattern = query.search ? containsPattern(query.search) : undefined;
+        if (pattern === null) return { items: [], total: 0 };
+        const where = whereClause([
+          ['r.url_search LIKE ?', pattern],
+          ['r.project = ?', query.project],
+          ['r.result = ?', query.result],
+        ]);
+        const total = await count(client, `SELECT count(*) FROM reports r ${where.sql}`, where.params);
+        if (query.offset >= total) return { items: [], total };
+        const orderSql = reportOrderSql(query);
+        const n = where.params.length;
+        // Ids first, from an index, then the page's rows (and their results) in that order.
+        const { rows: ids } = await client.query<{ id: number }>(
+          `SELECT r.id FROM reports r ${where.sql} ORDER BY ${orderSql} LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...where.params, query.limit, query.offset],
+        );
+        const { rows } = await client.query<ReportRow>(
+          `SELECT ${REPORT_COLUMNS} FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id, n)
+           JOIN reports r ON r.id = p.id LEFT JOIN report_results rr ON rr.report_id = r.id ORDER BY p.n`,
+          [ids.map((row) => row.id)],
+        );
+        return { items: rows.map(toReport), total };
+      }),
+
+    getReport: (id) => readReport(pool, id),
+
+    createReport: (report) =>
+      transaction(async (client) => {
+        const { rows } = await client.query<{ id: number }>(
+          `INSERT INTO reports (url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8) RETURNING id`,
+          [report.url, searchForm(report.url), report.project, report.privacy, report.passwordHash, report.result, report.score, report.now],
+        );
+        const id = rows[0]?.id as number;
+        await client.query('INSERT INTO report_results (report_id, results) VALUES ($1, $2)', [id, JSON.stringify(report.results)]);
+        await client.query(
+          `INSERT INTO projects (project, project_search, reports, created_at) VALUES ($1, $2, 1, $3)
+           ON CONFLICT (project) DO UPDATE SET reports = projects.reports + 1, created_at = least(projects.created_at, excluded.created_at)`,
+          [report.project, searchForm(report.project), report.now],
+        );
+        const created = await readReport(client, id);
+        if (!created) throw new Error('The report just stored could not be read back.');
+        return created;
+      }),
+
+    updateReport: (id, changes) =>
+      transaction(async (client) => {
+        const { rowCount } = await client.query('SELECT 1 FROM reports WHERE id = $1 FOR UPDATE', [id]);
+        if (rowCount === 0) return null;
+        const params: unknown[] = [id, changes.now];
+        const sets = ['updated_at = $2'];
+        const set = (column: string, value: unknown) => {
+          params.push(value);
+          sets.push(`${column} = $${params.length}`);
+        };
+        if (changes.privacy !== undefined) set('privacy', changes.privacy);
+        if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
+        if (changes.analysis) {
+          set('score', changes.analysis.score);
+          set('result', changes.analysis.result);
+          sets.push('generated_at = $2');
+          await client.query('UPDATE report_results SET results = $1 WHERE report_id = $2', [JSON.stringify(changes.analysis.results), id]);
+        }
+        await client.query(`UPDATE reports SET ${sets.join(', ')} WHERE id = $1`, params);
+        return readReport(client, id);
+      }),
+
+    deleteReport: (id) =>
+      transaction(async (client) => {
+        const { rows } = await client.query<{ project: string }>('SELECT project FROM reports WHERE id = $1', [id]);
+        const project = rows[0]?.project;
+        if (project === undefined) return false;
+        // The project's row is locked before its reports change, so that every writer of one
+        // project takes its turn and the counts below see what the writers before committed.
+        await client.query('SELECT 1 FROM projects WHERE project = $1 FOR UPDATE', [project]);
+        const { rowCount } = await client.query('DELETE FROM reports WHERE id = $1', [id]);
+        if (rowCount === 0) return false;
+        await client.query('DELETE FROM projects WHERE project = $1 AND reports <= 1', [project]);
+        await client.query(
+          `UPDATE projects SET reports = reports - 1,
+             created_at = coalesce((SELECT min(created_at) FROM reports WHERE project = $1), created_at)
+           WHERE project = $1 AND reports > 1`,
+          [project],
+        );
+        return true;
+      }),
+
+    countReports: async () => {
+      const { rows } = await pool.query<{ count: number }>('SELECT count(*) FROM reports');
+      return rows[0]?.count ?? 0;
+    },
+
+    listProjects: (query) =>
+      snapshot(async (client): Promise<Page<ProjectRecord>> => {
+        const pattern = query.search ? containsPattern(query.search) : undefined;
+        if (pattern === null) return { items: [], total: 0 };
+        const where = whereClause([['project_search LIKE ?', pattern]]);
+        const total = await count(client, `SELECT count(*) FROM projects ${where.sql}`, where.params);
+        if (query.offset >= total) return { items: [], total };
+        const orderSql = projectOrderSql(query);
+        const n = where.params.length;
+        const { rows } = await client.query<{ project: string; reports: number; created_at: Date }>(
+          `SELECT project, reports, created_at FROM projects ${where.sql} ORDER BY ${orderSql} LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...where.params, query.limit, query.offset],
+        );
+        return {
+          items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: toTimestamp(row.created_at) })),
+          total,
+        };
+      }),
+
+    deleteProject: (project) =>
+      transaction(async (client) => {
+        await client.query('DELETE FROM projects WHERE project = $1', [project]);
+        // Their results go with them (ON DELETE CASCADE).
+        const { rowCount } = await client.query('DELETE FROM reports WHERE project = $1', [project]);
+        return rowCount ?? 0;
+      }),
+
+    createApiKey: async (key) => {
+      const { rows } = await pool.query<ApiKeyRow>(
+        `INSERT INTO api_keys (hash, prefix, label, created_at) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
+        [key.hash, key.prefix, key.label, key.now],
+      );
+      if (!rows[0]) throw new Error('The API key just stored could not be read back.');
+      return toApiKey(rows[0]);
+    },
+
+    listApiKeys: async () => (await pool.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`)).rows.map(toApiKey),
+
+    activeApiKeyHashes: async () =>
+      (await pool.query<{ id: number; hash: string }>('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL')).rows,
+
+    revokeApiKey: async (id, now) =>
+      ((await pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])).rowCount ?? 0) > 0,
+
+    close: () => pool.end(),
+  };
+}
