@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       requestLog: false,
       analysisConcurrency: availableParallelism(),
       analysisQueue: 32,
+      analysisWaitS: 60,
+      analysisJobExpireS: 120,
     });
   });
 
@@ -48,6 +50,8 @@ describe('loadConfig', () => {
         REQUEST_LOG: 'true',
         ANALYSIS_CONCURRENCY: '3',
         ANALYSIS_QUEUE: '0',
+        ANALYSIS_WAIT_S: '30',
+        ANALYSIS_JOB_EXPIRE_S: '300',
       }),
     ).toEqual({
       port: 3000,
@@ -68,6 +72,8 @@ describe('loadConfig', () => {
       requestLog: true,
       analysisConcurrency: 3,
       analysisQueue: 0,
+      analysisWaitS: 30,
+      analysisJobExpireS: 300,
     });
   });
 
@@ -130,6 +136,14 @@ describe('loadConfig', () => {
     [
       { DATABASE_URL: 'db.example.com' },
       'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "db.example.com".',
+    ],
+    [
+      { ANALYSIS_WAIT_S: '0' },
+      'Invalid ANALYSIS_WAIT_S: must be a whole number between 1 and 3600, got "0".',
+    ],
+    [
+      { ANALYSIS_JOB_EXPIRE_S: 'soon' },
+      'Invalid ANALYSIS_JOB_EXPIRE_S: must be a whole number between 1 and 3600, got "soon".',
     ],
     [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
     [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],

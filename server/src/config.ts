@@ -32,6 +32,10 @@ export interface ServerConfig {
   analysisConcurrency: number;
   /** Analyses accepted beyond those, waiting; one more is answered 503. */
   analysisQueue: number;
+  /** On PostgreSQL: how long a create or refresh waits for its analysis job before answering 504, seconds. */
+  analysisWaitS: number;
+  /** On PostgreSQL: after how long a job still active is taken as lost with its process and run again, seconds. */
+  analysisJobExpireS: number;
 }
 
 export class ConfigError extends Error {
@@ -163,5 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
     analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
+    analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),
+    analysisJobExpireS: integer('ANALYSIS_JOB_EXPIRE_S', env.ANALYSIS_JOB_EXPIRE_S, 120, 1, 3600),
   };
 }

@@ -45,7 +45,20 @@ export function testPostgresUrl(): Promise<string | null> {
   return available;
 }
 
+/** Runs `work` on a connection of its own to the test server, closed afterwards. */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 export interface TestSchema {
+  /** The schema's name; the test may make others beginning with it, which drop() removes too. */
+  name: string;
   /** A URL to the test server whose connections see this schema (and public, for pg_trgm). */
   url: string;
   drop(): Promise<void>;
@@ -54,25 +67,30 @@ export interface TestSchema {
 /** A new, empty schema on the test server, so that tests running in parallel never meet. */
 export async function createTestSchema(baseUrl: string): Promise<TestSchema> {
   const name = `test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${name}`);
-  } finally {
-    await admin.end();
-  }
+  await withClient(baseUrl, (client) => client.query(`CREATE SCHEMA ${name}`));
   const url = new URL(baseUrl);
   url.searchParams.set('options', `-c search_path=${name},public`);
   return {
+    name,
     url: url.href,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA ${name} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () =>
+      withClient(baseUrl, async (client) => {
+        const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [name]);
+        for (const { nspname } of rows) await client.query(`DROP SCHEMA ${nspname} CASCADE`);
+      }),
   };
+}
+
+export interface TestDatabaseOnServer {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the test server, for tests whose server processes need one of their own. */
+export async function createTestDatabase(baseUrl: string): Promise<TestDatabaseOnServer> {
+  const name = `test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await withClient(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: async () => void (await withClient(baseUrl, (client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`))) };
 }

@@ -66,6 +66,20 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'rate limit counts shared by the server processes',
+    sql: `
+      -- Requests per key (or address) per fixed window (its start, ms since the epoch). Unlogged:
+      -- counts of the last minute are not worth the write-ahead log; a crash only forgets them.
+      CREATE UNLOGGED TABLE rate_limit_counts (
+        bucket text NOT NULL,
+        window_start bigint NOT NULL,
+        hits integer NOT NULL,
+        PRIMARY KEY (bucket, window_start)
+      );
+    `,
+  },
 ];
 
 // Any constant will do: every server process migrating the same database takes this lock first,
