@@ -80,6 +80,33 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'a change counter of the reports, for caching counts',
+    sql: `
+      -- Moved on by every write that can change how many reports a filter matches, in that
+      -- write's transaction: a count read in a snapshot stays right while this has not moved.
+      CREATE TABLE report_changes (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        version bigint NOT NULL
+      );
+      INSERT INTO report_changes (version) VALUES (0);
+    `,
+  },
+  {
+    version: 4,
+    name: 'searched text in the sort indexes',
+    sql: `
+      -- A search with many matches (or of one or two letters, which no trigram serves) walks the
+      -- sort key's index until it has the page: with the searched text in the index it is tested
+      -- there, without reading each report's row (19 -> 7 ms for page 50 of "sh" by date).
+      CREATE INDEX reports_id_search ON reports (id) INCLUDE (url_search);
+      CREATE INDEX reports_generated_id_search ON reports (generated_at, id) INCLUDE (url_search);
+      CREATE INDEX reports_url_id_search ON reports (url, id) INCLUDE (url_search);
+      CREATE INDEX reports_result_id_search ON reports (result, id) INCLUDE (url_search);
+      DROP INDEX reports_generated_id, reports_url_id, reports_result_id;
+    `,
+  },
 ];
 
 // Any constant will do: every server process migrating the same database takes this lock first,

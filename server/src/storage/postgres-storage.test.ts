@@ -44,6 +44,6 @@ describe.skipIf(!baseUrl)('openPostgres', () => {
       (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`)).rows.map((row) => row['QUERY PLAN']).join('\n');
     expect(await plan("SELECT count(*) FROM reports WHERE url_search LIKE '%shop%'")).toContain('reports_url_search_trgm');
     expect(await plan("SELECT count(*) FROM projects WHERE project_search LIKE '%shop%'")).toContain('projects_search_trgm');
-    expect(await plan('SELECT id FROM reports ORDER BY url DESC, id DESC LIMIT 10')).toContain('reports_url_id');
+    expect(await plan('SELECT id FROM reports ORDER BY url DESC, id DESC LIMIT 10')).toContain('reports_url_id_search');
   });
 });

@@ -289,6 +289,28 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
     });
   });
 
+  describe('counts', () => {
+    it('stay right for a list asked again after another connection changed what it matches', async () => {
+      const database = await fresh();
+      const a = await database.open();
+      const b = await database.open();
+      const goodShops = async () => (await a.listReports({ search: 'shop', result: 'good', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total;
+      const first = await b.createReport(newReport('https://one.example/shop'));
+      await b.createReport(newReport('https://two.example/shop'));
+      expect(await goodShops()).toBe(2);
+      expect(await goodShops()).toBe(2);
+      await b.updateReport(first.id, { analysis: BAD, now: new Date() });
+      expect(await goodShops()).toBe(1);
+      await b.createReport(newReport('https://three.example/shop'));
+      expect(await goodShops()).toBe(2);
+      await b.deleteProject('two.example');
+      expect(await goodShops()).toBe(1);
+      await b.deleteReport(first.id);
+      expect((await a.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
+      expect((await a.listReports({ sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
+    });
+  });
+
   describe('order', () => {
     it('sorts and breaks ties exactly as the other engine does (bytes, then id or name)', async () => {
       const storage = await (await fresh()).open();
