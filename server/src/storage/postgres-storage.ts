@@ -127,20 +127,40 @@ export function createPostgresStorage(pool: PgPool): PostgresStorage {
             : await cachedCount(client, `SELECT count(*) FROM reports r ${where.sql}`, where.params);
         if (query.offset >= total) return { items: [], total };
         const orderSql = reportOrderSql(query);
-        const n = where.params.length;
-        // PostgreSQL would walk the sort key's index until it has the page, guessing that matches
-        // are spread evenly; when searching they often cluster in the order (every shop.… URL
-        // far down the URLs), so a few thousand matches are better collected first, from the
-        // trigram index, and only they sorted. Many matches are found soon enough by the walk.
-        const collectFirst = pattern !== undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''));
-        const from = collectFirst
-          ? `(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result FROM reports r ${where.sql}) SELECT * FROM matches) r`
-          : `reports r ${where.sql}`;
+        const page = async (from: string, params: unknown[]) =>
+          (
+            await client.query<{ id: number }>(`SELECT r.id FROM ${from} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+              ...params,
+              query.limit,
+              query.offset,
+            ])
+          ).rows;
         // Ids first, then the page's rows (and their results) in that order.
-        const { rows: ids } = await client.query<{ id: number }>(
-          `SELECT r.id FROM ${from} ORDER BY ${orderSql} LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...where.params, query.limit, query.offset],
-        );
+        let ids: { id: number }[] | null = null;
+        // PostgreSQL would walk the sort key's index until it has the page, guessing that matches
+        // are spread evenly. Matches of a search may cluster instead (one site's URLs sort
+        // together; a new site's reports are the newest), and the walk then reads most of the
+        // index (25 ms for "shop" by URL). So for a few thousand matches (known from the count) the
+        // walk gets four times the even-spread share of index entries, and when the page is not
+        // complete within them the matches are collected from the trigram index and sorted.
+        if (pattern !== undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''))) {
+          const all = await count(client, 'SELECT coalesce(sum(reports), 0) AS count FROM projects', []);
+          const budget = Math.ceil(((query.offset + query.limit) * all * 4) / Math.max(total, 1));
+          if (budget < all) {
+            const filters = whereClause([
+              ['r.project = ?', query.project],
+              ['r.result = ?', query.result],
+            ]);
+            const k = filters.params.length;
+            const walked = await page(
+              `(SELECT r.id, r.generated_at, r.url, r.result, r.url_search FROM reports r ${filters.sql} ORDER BY ${orderSql} LIMIT $${k + 1}) r WHERE r.url_search LIKE $${k + 2}`,
+              [...filters.params, budget, pattern],
+            );
+            if (walked.length === Math.min(query.limit, total - query.offset)) ids = walked;
+          }
+          ids ??= await page(`(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result FROM reports r ${where.sql}) SELECT * FROM matches) r`, where.params);
+        }
+        ids ??= await page(`reports r ${where.sql}`, where.params);
         const { rows } = await client.query<ReportRow>(
           `SELECT ${REPORT_COLUMNS} FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id, n)
            JOIN reports r ON r.id = p.id LEFT JOIN report_results rr ON rr.report_id = r.id ORDER BY p.n`,

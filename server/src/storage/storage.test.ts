@@ -233,6 +233,20 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       }
     });
 
+    it('finds every page of a search whose matches all come last in the order', async () => {
+      const database = await fresh();
+      const storage = await database.open();
+      for (let i = 0; i < 350; i++) await storage.createReport(newReport(`https://site${i % 7}.example/page-${i}`));
+      for (let i = 0; i < 50; i++) await storage.createReport(newReport(`https://newshop.example/item-${i}`));
+      for (const [sortBy, sort] of [['id', 'asc'], ['url', 'desc'], ['generated_at', 'asc']] as const) {
+        for (const offset of [0, 20, 45]) {
+          const q = { search: 'newshop', sortBy, sort, limit: 10, offset };
+          const page = await storage.listReports(q);
+          expect({ total: page.total, ids: page.items.map((r) => r.id) }, JSON.stringify(q)).toEqual(await bruteForce(database, q));
+        }
+      }
+    });
+
     it('never matches across the end of one URL and the start of the next', async () => {
       const storage = await (await fresh()).open();
       for (const url of ['https://a.example/ends-with-x', 'https://b.example/', 'https://c.example/x']) await storage.createReport(newReport(url));
