@@ -68,7 +68,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
   let database: TestDatabaseOnServer;
   let storage: PostgresStorage;
   let pages: Awaited<ReturnType<typeof startPages>>;
-  const dataDir = mkdtempSync(join(tmpdir(), 'multi-process-'));
+  let dataDir = '';
   const children: ApiChild[] = [];
 
   const start = async () => {
@@ -86,6 +86,8 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
   };
 
   beforeAll(async () => {
+    // Made here, not when the suite is collected: a skipped suite runs no afterAll to remove it.
+    dataDir = mkdtempSync(join(tmpdir(), 'multi-process-'));
     database = await createTestDatabase(baseUrl ?? '');
     pages = await startPages();
   }, 30_000);
@@ -94,7 +96,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
     await storage?.close();
     await pages?.close();
     await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
   it('finishes the job of a process killed mid-analysis on the other one', async () => {
