@@ -3,8 +3,11 @@
 //
 // Options (environment): BENCH_REPORTS (default 100000), BENCH_RUNS (default 60 per case),
 // BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_KEEP=1 keeps the database file,
-// BENCH_DB=<file> measures a kept database again without loading. (The comparison with SQLite's
-// FTS5 trigram index in the README ran at commit 0518ad5, with BENCH_SEARCH=fts5.)
+// BENCH_DB=<file> measures a kept database again without loading; DATABASE_URL=postgres://…
+// measures the PostgreSQL storage on that database instead, loading it when it has no reports
+// and measuring what it has otherwise (a second run measures again without loading). (The
+// comparison with SQLite's FTS5 trigram index in the README ran at commit 0518ad5, with
+// BENCH_SEARCH=fts5.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +20,12 @@ import { AnalysisError } from '../src/analysis/analysis-error';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/storage/database';
+import { openPostgres } from '../src/storage/postgres-database';
+import { createPostgresStorage } from '../src/storage/postgres-storage';
 import { createSqliteStorage } from '../src/storage/sqlite-storage';
 import { projectFromUrl } from '../src/storage/text';
-import { createGenerator, fillDatabase } from './synthetic-reports';
+import type { Storage } from '../src/storage/types';
+import { createGenerator, fillDatabase, fillPostgres } from './synthetic-reports';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -35,47 +41,60 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)] ?? NaN;
 }
 
+const pgUrl = process.env.DATABASE_URL?.trim() || null;
 // BENCH_DB reuses a database that an earlier run kept (BENCH_KEEP=1), skipping the load.
 const reuse = process.env.BENCH_DB;
-const dir = reuse ? null : mkdtempSync(join(tmpdir(), 'bench-server-'));
+const dir = reuse || pgUrl ? null : mkdtempSync(join(tmpdir(), 'bench-server-'));
 const dbFile = reuse ?? join(dir ?? '', 'reports.db');
 
 // --- Load -------------------------------------------------------------------------------------
-let HOSTS: string[];
-if (reuse) {
-  // The hosts are the seed's first draws: the same as when the kept database was loaded.
-  HOSTS = createGenerator(SEED).hosts;
-} else {
-  const loaded = await fillDatabase(dbFile, REPORTS, SEED);
-  HOSTS = loaded.hosts;
+// The hosts are the seed's first draws: the same whether this run loads or an earlier one did.
+const HOSTS = createGenerator(SEED).hosts;
+// A PostgreSQL database that has reports already is measured as it is.
+let reportsThere = 0;
+if (pgUrl) {
+  const existing = createPostgresStorage(await openPostgres(pgUrl, { max: 1 }));
+  reportsThere = await existing.countReports();
+  await existing.close();
+}
+if (!reuse && reportsThere === 0) {
+  const loaded = pgUrl ? await fillPostgres(pgUrl, REPORTS, SEED) : await fillDatabase(dbFile, REPORTS, SEED);
   console.log(
     `Loaded ${REPORTS.toLocaleString('en')} reports (${loaded.reanalysed.toLocaleString('en')} re-analysed) across ${HOSTS.length} projects ` +
-      `in ${loaded.seconds.toFixed(1)} s; database ${(loaded.bytes / 1024 / 1024).toFixed(0)} MB at ${dbFile}`,
+      `in ${loaded.seconds.toFixed(1)} s; database ${(loaded.bytes / 1024 / 1024).toFixed(0)} MB ${pgUrl ? 'in PostgreSQL' : `at ${dbFile}`}`,
   );
+} else if (pgUrl) {
+  console.log(`Measuring the ${reportsThere.toLocaleString('en')} reports already in the PostgreSQL database (no load).`);
 }
 
 // --- Start ------------------------------------------------------------------------------------
-// The database is opened again, as a server starting on it would. The storage builds its
+// The database is opened again, as a server starting on it would. The SQLite storage builds its
 // in-memory search copy in the background; a search arriving before that is done builds the
 // rest itself, which the first connection shows. The second waits for the build, watching how
 // long the event loop is blocked at a time meanwhile (what a request arriving then would wait).
-{
+// PostgreSQL keeps no such copy: its searches read the trigram index.
+let storage: Storage;
+if (pgUrl) {
+  storage = createPostgresStorage(await openPostgres(pgUrl));
+} else {
   const early = createSqliteStorage(openDatabase(dbFile));
   const t0 = performance.now();
   await early.listReports({ search: 'shop', sortBy: 'url', sort: 'asc', limit: 100, offset: 0 });
   console.log(`first search at once after opening, before the background build: ${(performance.now() - t0).toFixed(1)} ms`);
   await early.close();
+
+  const opened = performance.now();
+  const sqlite = createSqliteStorage(openDatabase(dbFile));
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  await sqlite.searchWarmedUp();
+  loop.disable();
+  console.log(
+    `search copy built in the background ${(performance.now() - opened).toFixed(0)} ms after opening; ` +
+      `event loop blocked at most ${(loop.max / 1e6).toFixed(1)} ms at a time meanwhile`,
+  );
+  storage = sqlite;
 }
-const opened = performance.now();
-const storage = createSqliteStorage(openDatabase(dbFile));
-const loop = monitorEventLoopDelay({ resolution: 1 });
-loop.enable();
-await storage.searchWarmedUp();
-loop.disable();
-console.log(
-  `search copy built in the background ${(performance.now() - opened).toFixed(0)} ms after opening; ` +
-    `event loop blocked at most ${(loop.max / 1e6).toFixed(1)} ms at a time meanwhile`,
-);
 
 const config = { ...loadConfig({ API_KEY: KEY, RATE_LIMIT: '1000000', DEMO: 'false' }), dbFile };
 const app = createApp({
@@ -200,7 +219,7 @@ for (const query of ['sort_by=created_at&sort=desc', 'sort_by=project&sort=asc',
 
 const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
 const fmt = (n: number) => n.toFixed(2).padStart(7);
-console.log(`\nList requests, per_page=100, ${RUNS} runs each after ${WARMUP} warm-up, through app.request() (ms):\n`);
+console.log(`\nList requests on ${pgUrl ? 'PostgreSQL' : 'SQLite'}, per_page=100, ${RUNS} runs each after ${WARMUP} warm-up, through app.request() (ms):\n`);
 console.log(`| ${'case'.padEnd(nameWidth)} | matches |   p50   |   p95   |   p99   | CPU p50 | CPU p95 | body KB | p95 <= ${TARGET_P95_MS} |`);
 console.log(`|${'-'.repeat(nameWidth + 2)}|--------:|--------:|--------:|--------:|--------:|--------:|--------:|:---------:|`);
 for (const r of rows) {

@@ -1,11 +1,14 @@
 // Synthetic reports for the benchmarks (`bench:server`, `bench:ui`): seeded, so that every run
 // measures the same data, and written through the real storage layer.
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, resultForScore } from '../../src/api/contract';
 import type { Importance } from '../../src/api/contract';
 import type { StrictCheck } from '../../src/api/schemas-strict';
 import { openDatabase } from '../src/storage/database';
+import { openPostgres } from '../src/storage/postgres-database';
 import { createSqliteStorage } from '../src/storage/sqlite-storage';
 import { projectFromUrl } from '../src/storage/text';
 
@@ -152,4 +155,53 @@ export async function fillDatabase(dbFile: string, count: number, seed = 42): Pr
   const bytes = dbFile === ':memory:' ? 0 : statSync(dbFile).size;
   await storage.close();
   return { reports: count, reanalysed: reanalyse.length, hosts, seconds, bytes };
+}
+
+// Rows copied per statement into PostgreSQL: each column goes in as one array parameter.
+const COPY_ROWS = 5000;
+
+/**
+ * The same `count` reports as fillDatabase() in the PostgreSQL database at `url` (whose tables
+ * must be empty): written to a temporary SQLite file through the storage layer, then copied over
+ * table by table, the projects derived from the reports, and the tables vacuumed and analysed.
+ */
+export async function fillPostgres(url: string, count: number, seed = 42): Promise<FillOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-fill-'));
+  const file = join(dir, 'reports.db');
+  const started = performance.now();
+  try {
+    const outcome = await fillDatabase(file, count, seed);
+    const source = openDatabase(file);
+    const pool = await openPostgres(url, { max: 1 });
+    try {
+      const reports = source.prepare(
+        `SELECT r.id, url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at, results
+         FROM reports r JOIN report_results rr ON rr.report_id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+      );
+      for (let last = 0; ; ) {
+        const rows = reports.all(last, COPY_ROWS) as Record<string, unknown>[];
+        if (rows.length === 0) break;
+        const column = (name: string) => rows.map((row) => row[name]);
+        await pool.query(
+          `INSERT INTO reports (id, url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::text[], $7::text[],
+             $8::smallint[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])`,
+          ['id', 'url', 'url_search', 'project', 'privacy', 'password_hash', 'result', 'score', 'generated_at', 'created_at', 'updated_at'].map(column),
+        );
+        await pool.query('INSERT INTO report_results (report_id, results) SELECT * FROM unnest($1::bigint[], $2::json[])', [column('id'), column('results')]);
+        last = rows.at(-1)?.id as number;
+      }
+      await pool.query(`INSERT INTO projects (project, project_search, reports, created_at)
+        SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project`);
+      await pool.query("SELECT setval(pg_get_serial_sequence('reports', 'id'), (SELECT max(id) FROM reports))");
+      await pool.query('VACUUM ANALYZE reports, report_results, projects');
+      const { rows } = await pool.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
+      return { ...outcome, seconds: (performance.now() - started) / 1000, bytes: rows[0]?.bytes ?? 0 };
+    } finally {
+      source.close();
+      await pool.end();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,7 @@
 import type { Analyser } from './analysis/analyse';
+import type { RunReportWork } from './analysis/report-work';
 import type { ServerConfig } from './config';
+import type { RateLimiter } from './http/rate-limit';
 import type { Storage } from './storage/types';
 
 /** What `createApp` and its routers are given; a module of its own so the routers need not import the app. */
@@ -9,6 +11,13 @@ export interface AppDeps {
   analyser: Analyser;
   /** The clock for timestamps and the rate-limit window; tests pin it. */
   now?: () => Date;
+  /**
+   * How creates and refreshes get their analysis done: by default here and now, with `analyser`;
+   * on PostgreSQL, through the job queue shared by every server process (job-queue.ts).
+   */
+  runReportWork?: RunReportWork;
+  /** Counts requests per key or address; by default in this process's memory. */
+  rateLimiter?: RateLimiter;
   /** Where unexpected errors are reported; never given request headers, so never a key. */
   logError?: (error: unknown, request: { method: string; path: string }) => void;
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { API_PREFIX } from '../../src/api/contract';
+import { doReportWork } from './analysis/report-work';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
 import { clientAddress } from './http/client-address';
@@ -24,10 +25,17 @@ function bearerKey(header: string | undefined): string | null {
 
 /** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it, and the reports' public pages under /r. */
 export function createApp(deps: AppDeps): Hono {
-  const resolved: Required<AppDeps> = { now: () => new Date(), logError: defaultLogError, ...deps };
-  const { config, storage, now, logError } = resolved;
+  const now = deps.now ?? (() => new Date());
+  const resolved: Required<AppDeps> = {
+    now,
+    logError: defaultLogError,
+    runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
+    rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
+    ...deps,
+  };
+  const { config, storage, logError } = resolved;
   const verify = createKeyVerifier(storage, config.apiKeys);
-  const hit = createRateLimiter(config.rateLimit, config.rateLimitWindowS, () => now().getTime());
+  const hit = resolved.rateLimiter;
 
   const app = new Hono();
 
@@ -50,7 +58,7 @@ export function createApp(deps: AppDeps): Hono {
     const key = bearerKey(c.req.header('Authorization'));
     const identity = key === null ? null : await verify(key);
     // Requests without a valid key are counted per client address, which also slows key guessing.
-    const decision = hit(identity ? identity.bucket : `address:${clientAddress(c)}`);
+    const decision = await hit(identity ? identity.bucket : `address:${clientAddress(c)}`);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) return errorResponse(c, 429, headers);
     if (!identity) return errorResponse(c, 401, headers);

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       apiKeys: [],
       dataDir: './data',
       dbFile: path.join('./data', 'reports.db'),
+      databaseUrl: null,
       allowPrivateUrls: false,
       corsOrigins: [],
       rateLimit: 600,
@@ -24,6 +25,8 @@ describe('loadConfig', () => {
       requestLog: false,
       analysisConcurrency: availableParallelism(),
       analysisQueue: 32,
+      analysisWaitS: 60,
+      analysisJobExpireS: 120,
     });
   });
 
@@ -34,6 +37,7 @@ describe('loadConfig', () => {
         HOST: '0.0.0.0',
         API_KEY: ' one, two ,,three ',
         DATA_DIR: '/var/lib/reports',
+        DATABASE_URL: ' postgres://reports:secret@db.example.com:5432/reports ',
         ALLOW_PRIVATE_URLS: 'true',
         CORS_ORIGINS: 'https://dash.example.com/, http://localhost:5173',
         RATE_LIMIT: '60',
@@ -48,6 +52,8 @@ describe('loadConfig', () => {
         REQUEST_LOG: 'true',
         ANALYSIS_CONCURRENCY: '3',
         ANALYSIS_QUEUE: '0',
+        ANALYSIS_WAIT_S: '30',
+        ANALYSIS_JOB_EXPIRE_S: '300',
       }),
     ).toEqual({
       port: 3000,
@@ -55,6 +61,7 @@ describe('loadConfig', () => {
       apiKeys: ['one', 'two', 'three'],
       dataDir: '/var/lib/reports',
       dbFile: path.join('/var/lib/reports', 'reports.db'),
+      databaseUrl: 'postgres://reports:secret@db.example.com:5432/reports',
       allowPrivateUrls: true,
       corsOrigins: ['https://dash.example.com', 'http://localhost:5173'],
       rateLimit: 60,
@@ -68,6 +75,8 @@ describe('loadConfig', () => {
       requestLog: true,
       analysisConcurrency: 3,
       analysisQueue: 0,
+      analysisWaitS: 30,
+      analysisJobExpireS: 300,
     });
   });
 
@@ -122,6 +131,22 @@ describe('loadConfig', () => {
     [
       { ANALYSIS_QUEUE: 'lots' },
       'Invalid ANALYSIS_QUEUE: must be a whole number between 0 and 100000, got "lots".',
+    ],
+    [
+      { DATABASE_URL: 'mysql://reports:secret@db.example.com/reports' },
+      'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "mysql://***@db.example.com/reports".',
+    ],
+    [
+      { DATABASE_URL: 'db.example.com' },
+      'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "db.example.com".',
+    ],
+    [
+      { ANALYSIS_WAIT_S: '0' },
+      'Invalid ANALYSIS_WAIT_S: must be a whole number between 1 and 3600, got "0".',
+    ],
+    [
+      { ANALYSIS_JOB_EXPIRE_S: 'soon' },
+      'Invalid ANALYSIS_JOB_EXPIRE_S: must be a whole number between 1 and 3600, got "soon".',
     ],
     [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
     [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],

@@ -9,6 +9,8 @@ export interface ServerConfig {
   apiKeys: string[];
   dataDir: string;
   dbFile: string;
+  /** A postgres:// URL: the PostgreSQL database used instead of the SQLite file; null for SQLite. */
+  databaseUrl: string | null;
   allowPrivateUrls: boolean;
   corsOrigins: string[];
   rateLimit: number;
@@ -32,6 +34,10 @@ export interface ServerConfig {
   analysisConcurrency: number;
   /** Analyses accepted beyond those, waiting; one more is answered 503. */
   analysisQueue: number;
+  /** On PostgreSQL: how long a create or refresh waits for its analysis job before answering 504, seconds. */
+  analysisWaitS: number;
+  /** On PostgreSQL: after how long a job still active is taken as lost with its process and run again, seconds. */
+  analysisJobExpireS: number;
 }
 
 export class ConfigError extends Error {
@@ -44,6 +50,7 @@ const CONNECT_ORIGIN = 'every entry must be an http(s) origin such as https://ap
 const UPSTREAM = 'must be an http(s) URL such as https://reports.example.com';
 const PUBLIC_ORIGIN = 'must be an http(s) origin, without a path, such as https://reports.example.com';
 const API_BASE = 'must be a path or an http(s) URL such as https://api.example.com/api/v1';
+const DATABASE_URL = 'must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports';
 
 /** The one way a bad value is reported. */
 function invalid(name: string, requirement: string, value: string): ConfigError {
@@ -122,6 +129,19 @@ function publicOrigin(value: string | undefined): string | null {
   return url.origin;
 }
 
+function databaseUrl(value: string | undefined): string | null {
+  if (!value || value.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Reported below.
+  }
+  if (url && (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '') return value.trim();
+  // The URL may carry a password: the message shows everything but what stands before the host.
+  throw invalid('DATABASE_URL', DATABASE_URL, value.replace(/\/\/[^/]*@/, '//***@'));
+}
+
 /** CONNECT_SRC (comma- or space-separated origins) and the origin of an absolute VITE_API_BASE_URL. */
 function connectSources(connectSrc: string | undefined, apiBase: string | undefined): string[] {
   const origins = list(connectSrc, /[\s,]+/).map((value) =>
@@ -146,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiKeys: list(env.API_KEY),
     dataDir,
     dbFile,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     allowPrivateUrls: flag('ALLOW_PRIVATE_URLS', env.ALLOW_PRIVATE_URLS, false),
     corsOrigins: list(env.CORS_ORIGINS).map((value) => origin('CORS_ORIGINS', value, CORS_ORIGIN)),
     rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),
@@ -159,5 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
     analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
+    analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),
+    analysisJobExpireS: integer('ANALYSIS_JOB_EXPIRE_S', env.ANALYSIS_JOB_EXPIRE_S, 120, 1, 3600),
   };
 }

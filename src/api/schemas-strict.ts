@@ -82,7 +82,7 @@ export const strictProjectDeletedSchema = z.strictObject({
 
 export const strictErrorSchema = z.strictObject({
   message: z.string().min(1),
-  status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(405), z.literal(413), z.literal(429), z.literal(500), z.literal(503)]),
+  status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(405), z.literal(413), z.literal(429), z.literal(500), z.literal(503), z.literal(504)]),
 });
 
 export const strictValidationErrorSchema = z.strictObject({

@@ -76,6 +76,8 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     analyser: deps.analyser ?? pathAnalyser,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.logError ? { logError: deps.logError } : {}),
+    ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
+    ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
   });
   return {
     app,

@@ -1,8 +1,7 @@
 // `npm run keys -- create [label] | list | revoke <id>`: manages the API keys stored in the database.
 import { createKey, listKeys, revokeKey } from '../auth/keys';
 import { loadConfig } from '../config';
-import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
 import { runWhenMain } from './run-cli';
 
@@ -74,11 +73,11 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
 async function main(): Promise<number> {
   const io: KeysCommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
   const config = loadConfig();
-  if (config.dbFile === ':memory:') {
+  if (!config.databaseUrl && config.dbFile === ':memory:') {
     io.err('DB_FILE is :memory:, so a key made here would vanish at once. Point DB_FILE or DATA_DIR at the server\'s database.');
     return 2;
   }
-  const storage = createSqliteStorage(openDatabase(config.dbFile));
+  const { storage } = await openStorage(config);
   try {
     return await runKeysCommand(process.argv.slice(2), storage, io);
   } finally {

@@ -6,8 +6,7 @@ import { loadConfig } from '../config';
 import type { ServerConfig } from '../config';
 import { demoHostMap, demoUrls, startFixtureServer } from '../demo/fixture-server';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
-import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
 import { runWhenMain } from './run-cli';
 
@@ -74,15 +73,15 @@ export async function runSeed(options: {
 async function main(): Promise<number> {
   const io: SeedIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
   const config = loadConfig();
-  if (config.dbFile === ':memory:') {
+  if (!config.databaseUrl && config.dbFile === ':memory:') {
     io.err(
       "DB_FILE is :memory:, so seeded reports would vanish at once. Point DB_FILE or DATA_DIR at the server's database.",
     );
     return 2;
   }
-  const storage = createSqliteStorage(openDatabase(config.dbFile));
+  const { storage } = await openStorage(config);
   try {
-    io.out(`Seeding demo reports into ${config.dbFile}…`);
+    io.out(`Seeding demo reports into ${config.databaseUrl ? 'the PostgreSQL database at DATABASE_URL' : config.dbFile}…`);
     return await runSeed({ storage, config, port: config.demoPort, io });
   } finally {
     await storage.close();

@@ -1,13 +1,17 @@
 import type { Context } from 'hono';
 import { ERROR_MESSAGES } from '../../../src/api/contract';
 
-export type ErrorStatus = keyof typeof ERROR_MESSAGES | 413;
+export type ErrorStatus = keyof typeof ERROR_MESSAGES | 413 | 504;
 
 export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request body is too large.';
+// Not in the contract's table (as 413 is not): a create or refresh whose analysis outlasted the wait.
+export const ANALYSIS_TIMEOUT_MESSAGE = 'The analysis is taking longer than expected; the report will be there once it is done.';
+
+const EXTRA_MESSAGES = { 413: PAYLOAD_TOO_LARGE_MESSAGE, 504: ANALYSIS_TIMEOUT_MESSAGE } as const;
 
 /** The contract's error body, `{message, status}`, for a status that has a fixed message. */
 export function errorResponse(c: Context, status: ErrorStatus, headers?: Record<string, string>): Response {
-  const message = status === 413 ? PAYLOAD_TOO_LARGE_MESSAGE : ERROR_MESSAGES[status];
+  const message = status === 413 || status === 504 ? EXTRA_MESSAGES[status] : ERROR_MESSAGES[status];
   return c.json({ message, status }, status, headers);
 }
 

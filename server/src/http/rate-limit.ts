@@ -6,28 +6,41 @@ export interface RateLimitDecision {
   retryAfter: number;
 }
 
+/** Counts one request of `bucket` and decides; the PostgreSQL one answers asynchronously. */
+export type RateLimiter = (bucket: string) => RateLimitDecision | Promise<RateLimitDecision>;
+
+/** The decision once `used` requests (this one included) of `limit` were counted in the window. */
+export function decide(used: number, limit: number, retryAfter: number): RateLimitDecision {
+  return used > limit
+    ? { allowed: false, limit, remaining: 0, retryAfter }
+    : { allowed: true, limit, remaining: limit - used, retryAfter };
+}
+
+/** The window `time` falls in (its start, ms since the epoch) and the seconds left in it. */
+export function fixedWindow(time: number, windowMs: number): { start: number; retryAfter: number } {
+  const start = Math.floor(time / windowMs) * windowMs;
+  return { start, retryAfter: Math.max(1, Math.ceil((start + windowMs - time) / 1000)) };
+}
+
 /**
  * A fixed window per bucket (an API key, or the client address for requests without a valid key),
  * one minute unless RATE_LIMIT_WINDOW_S says otherwise. Every bucket's window starts on the same
  * boundary (a multiple of the window since the epoch), so the whole map can be dropped when the
  * window changes and memory stays bounded by one window's clients.
  */
-export function createRateLimiter(limit: number, windowSeconds = 60, now: () => number = Date.now) {
+export function createRateLimiter(limit: number, windowSeconds = 60, now: () => number = Date.now): (bucket: string) => RateLimitDecision {
   const windowMs = windowSeconds * 1000;
   let windowStart = -1;
   const counts = new Map<string, number>();
   return function hit(bucket: string): RateLimitDecision {
-    const time = now();
-    const start = Math.floor(time / windowMs) * windowMs;
+    const { start, retryAfter } = fixedWindow(now(), windowMs);
     if (start !== windowStart) {
       windowStart = start;
       counts.clear();
     }
-    const retryAfter = Math.max(1, Math.ceil((start + windowMs - time) / 1000));
-    const used = counts.get(bucket) ?? 0;
-    if (used >= limit) return { allowed: false, limit, remaining: 0, retryAfter };
-    counts.set(bucket, used + 1);
-    return { allowed: true, limit, remaining: limit - used - 1, retryAfter };
+    const used = (counts.get(bucket) ?? 0) + 1;
+    if (used <= limit) counts.set(bucket, used);
+    return decide(used, limit, retryAfter);
   };
 }
 

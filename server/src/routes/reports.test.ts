@@ -9,6 +9,8 @@ import { ERROR_MESSAGES } from '../../../src/api/contract';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
+import type { WorkOutcome } from '../analysis/report-work';
+import { ANALYSIS_TIMEOUT_MESSAGE } from '../http/errors';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from '../../../test/server/test-app';
 
 async function store(t: ReturnType<typeof createTestApp>, form: Record<string, string>) {
@@ -178,6 +180,18 @@ describe('POST /api/v1/reports', () => {
     expect(res.headers.get('Retry-After')).toBe('7');
     expect(strictErrorSchema.parse(body)).toEqual({ message: ERROR_MESSAGES[503], status: 503 });
     expect(await storedCount(t)).toBe(0);
+  });
+
+  it('answers 504 with the error body when the analysis job outlasts the wait, and 500 when it failed elsewhere', async () => {
+    let outcome: WorkOutcome = { ok: false, reason: 'timeout' };
+    const t = createTestApp({ runReportWork: async () => outcome });
+    const { res, body } = await store(t, { url: 'https://example.com/good' });
+    expect(res.status).toBe(504);
+    expect(strictErrorSchema.parse(body)).toEqual({ message: ANALYSIS_TIMEOUT_MESSAGE, status: 504 });
+    outcome = { ok: false, reason: 'error' };
+    const failed = await store(t, { url: 'https://example.com/good' });
+    expect(failed.res.status).toBe(500);
+    expect(strictErrorSchema.parse(failed.body)).toEqual({ message: ERROR_MESSAGES[500], status: 500 });
   });
 
   it('keeps several reports of the same URL', async () => {

@@ -1,39 +1,45 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { AnalysisError } from '../analysis/analysis-error';
-import { AnalysisBusyError } from '../analysis/limit';
+import type { ReportWork, WorkOutcome } from '../analysis/report-work';
 import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
 import { readInput } from '../http/body';
 import { errorResponse, validationResponse } from '../http/errors';
 import { pageEnvelope, reportListQuerySchema } from '../http/pagination';
 import { publicOrigin } from '../public-page/page-url';
-import { projectFromUrl } from '../storage/text';
-import type { AnalysisFields } from '../storage/types';
 import { parseId } from './report-id';
 import { parseStoreInput, parseUpdateInput } from './report-input';
 import { reportListResponse, reportResponse } from './serialise';
 
-type Analysed = { ok: true; analysis: AnalysisFields } | { ok: false; response: Response };
-
 export function reportsRouter(deps: Required<AppDeps>) {
-  const { storage, analyser, now, config } = deps;
+  const { storage, now, config } = deps;
+  const run = deps.runReportWork;
   const pageOrigin = (c: Context) => publicOrigin(c, config);
 
-  // An AnalysisError is the page's fault and the user's to fix (422); a full queue is answered 503
-  // with Retry-After; anything else is a 500.
-  async function analyse(c: Context, url: string): Promise<Analysed> {
-    try {
-      const { score, result, results } = await analyser(url);
-      return { ok: true, analysis: { score, result, results } };
-    } catch (error) {
-      if (error instanceof AnalysisError) return { ok: false, response: validationResponse(c, { url: [error.message] }) };
-      if (error instanceof AnalysisBusyError) {
-        return { ok: false, response: errorResponse(c, 503, { 'Retry-After': String(error.retryAfterS) }) };
-      }
-      throw error;
+  // The page's fault is the user's to fix (422); a full queue is answered 503 with Retry-After; an
+  // analysis that outlasts the wait 504 (it goes on, and its report appears when done).
+  function failure(c: Context, outcome: Exclude<WorkOutcome, { ok: true }>): Response {
+    switch (outcome.reason) {
+      case 'page':
+        return validationResponse(c, { url: [outcome.message] });
+      case 'busy':
+        return errorResponse(c, 503, { 'Retry-After': String(outcome.retryAfterS) });
+      case 'timeout':
+        return errorResponse(c, 504);
+      case 'gone':
+        return errorResponse(c, 404);
+      case 'error':
+        return errorResponse(c, 500);
     }
+  }
+
+  /** The report that a piece of work wrote, or the answer for why there is none. */
+  async function runAndRead(c: Context, work: ReportWork, status: 200 | 201): Promise<Response> {
+    const outcome = await run(work);
+    if (!outcome.ok) return failure(c, outcome);
+    const report = await storage.getReport(outcome.id);
+    return report ? reportResponse(c, report, status, pageOrigin(c)) : errorResponse(c, 404);
   }
 
   return new Hono()
@@ -54,17 +60,8 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const parsed = parseStoreInput(await readInput(c));
       if (!parsed.ok) return validationResponse(c, parsed.errors);
       const { url, privacy, password } = parsed.value;
-      const analysed = await analyse(c, url);
-      if (!analysed.ok) return analysed.response;
-      const report = await storage.createReport({
-        url,
-        project: projectFromUrl(url),
-        privacy,
-        passwordHash: password === null ? null : await hashPassword(password),
-        ...analysed.analysis,
-        now: now(),
-      });
-      return reportResponse(c, report, 201, pageOrigin(c));
+      const passwordHash = password === null ? null : await hashPassword(password);
+      return runAndRead(c, { kind: 'create', url, privacy, passwordHash }, 201);
     })
     .get('/:id', async (c) => {
       const id = parseId(c.req.param('id'));
@@ -79,19 +76,14 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const parsed = parseUpdateInput(await readInput(c), current);
       if (!parsed.ok) return validationResponse(c, parsed.errors);
       const { privacy, password, discardPassword, reanalyse } = parsed.value;
-      // Everything that can fail runs before the single write, so a failed analysis saves nothing.
-      let analysis: AnalysisFields | undefined;
-      if (reanalyse) {
-        const analysed = await analyse(c, current.url);
-        if (!analysed.ok) return analysed.response;
-        analysis = analysed.analysis;
-      }
       const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
+      // The new analysis and every other change are written together, or nothing is.
+      if (reanalyse) return runAndRead(c, { kind: 'refresh', id, privacy, passwordHash }, 200);
       // A request that changes nothing leaves updated_at alone, as the service does.
-      if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined && !analysis) {
+      if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined) {
         return reportResponse(c, current, 200, pageOrigin(c));
       }
-      const updated = await storage.updateReport(id, { privacy, passwordHash, analysis, now: now() });
+      const updated = await storage.updateReport(id, { privacy, passwordHash, now: now() });
       if (!updated) return errorResponse(c, 404);
       return reportResponse(c, updated, 200, pageOrigin(c));
     })

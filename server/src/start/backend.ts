@@ -1,16 +1,19 @@
 import type { Hono } from 'hono';
 import { API_PREFIX } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
+import { startJobQueue } from '../analysis/job-queue';
 import { limitAnalyses } from '../analysis/limit';
+import { doReportWork } from '../analysis/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
+import type { AppDeps } from '../app-deps';
 import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
+import { createPgRateLimiter } from '../http/pg-rate-limit';
 import { normaliseUpstreamUrl } from '../proxy';
-import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { openStorage } from '../storage/open-storage';
 import { signInMessage } from './key-banner';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -53,7 +56,8 @@ export async function createBackend(
   };
 
   try {
-    const storage = createSqliteStorage(openDatabase(config.dbFile));
+    const opened = await openStorage(config);
+    const { storage } = opened;
     closers.push(() => storage.close());
 
     let hostMap: Record<string, string> | undefined;
@@ -82,14 +86,34 @@ export async function createBackend(
     // on ANALYSIS_CONCURRENCY worker threads.
     const pool = createPageCheckPool(config.analysisConcurrency);
     closers.push(() => pool.close());
-    const analyser = limitAnalyses(
-      createAnalyser({
-        allowPrivate: config.allowPrivateUrls,
-        ...(hostMap ? { hostMap } : {}),
-        checkPage: pool.checkPage,
-      }),
-      { concurrency: config.analysisConcurrency, queue: config.analysisQueue },
-    );
+    const unlimited = createAnalyser({
+      allowPrivate: config.allowPrivateUrls,
+      ...(hostMap ? { hostMap } : {}),
+      checkPage: pool.checkPage,
+    });
+    const analyser = limitAnalyses(unlimited, { concurrency: config.analysisConcurrency, queue: config.analysisQueue });
+
+    // On PostgreSQL, several server processes may share the database: analyses become jobs that
+    // any of them takes (its ANALYSIS_CONCURRENCY workers being the limit), and the rate limit is
+    // counted in the database. On SQLite both stay in this process.
+    let shared: Pick<AppDeps, 'runReportWork' | 'rateLimiter'> = {};
+    if (opened.engine === 'postgres' && config.databaseUrl) {
+      const jobs = await startJobQueue({
+        url: config.databaseUrl,
+        pool: opened.storage.pool,
+        work: (work) => doReportWork(work, { analyser: unlimited, storage, now: () => new Date() }),
+        concurrency: config.analysisConcurrency,
+        queue: config.analysisQueue,
+        waitS: config.analysisWaitS,
+        expireS: config.analysisJobExpireS,
+        logError: log.error,
+      });
+      closers.push(() => jobs.close());
+      shared = {
+        runReportWork: jobs.run,
+        rateLimiter: createPgRateLimiter(opened.storage.pool, config.rateLimit, config.rateLimitWindowS),
+      };
+    }
 
     if (demoUrls.length > 0 && (await storage.countReports()) === 0) {
       const started = Date.now();
@@ -103,7 +127,7 @@ export async function createBackend(
     }
 
     const initialKey = await ensureInitialKey(storage, config);
-    const api = createApp({ storage, config, analyser });
+    const api = createApp({ storage, config, analyser, ...shared });
 
     return {
       api,

@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { pendingMigrations, type Migration } from './sql-common';
 
 export type Db = Database.Database;
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
 
 // Append only: a released migration is never edited, a change is a new version.
 export const MIGRATIONS: readonly Migration[] = [
@@ -80,21 +75,13 @@ function migrate(db: Db): void {
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .pluck()
-      .all()
-      .map((v) => Number(v)),
-  );
-  const newest = MIGRATIONS.at(-1)?.version ?? 0;
-  const ahead = [...applied].filter((v) => v > newest);
-  if (ahead.length > 0) {
-    throw new Error(`The database has schema version ${Math.max(...ahead)}, newer than this server knows (${newest}).`);
-  }
+  const applied = db
+    .prepare('SELECT version FROM schema_migrations')
+    .pluck()
+    .all()
+    .map((v) => Number(v));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
+  for (const migration of pendingMigrations(MIGRATIONS, applied)) {
     db.transaction(() => {
       db.exec(migration.sql);
       record.run(migration.version, migration.name, new Date().toISOString());

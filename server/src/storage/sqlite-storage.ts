@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { Privacy, Result } from '../../../src/api/contract';
 import type { Db } from './database';
 import { createSearchIndex } from './search-index';
+import {
+  apiKeyFromRow,
+  projectOrderSql,
+  reportFromRow,
+  reportOrderSql,
+  type ApiKeyRow as SqlApiKeyRow,
+  type ReportRow as SqlReportRow,
+} from './sql-common';
 import { searchForm, toTimestamp } from './text';
 import type {
   ApiKeyRecord,
@@ -16,44 +23,14 @@ import type {
   Storage,
 } from './types';
 
-interface ReportRow {
-  id: number;
-  url: string;
-  project: string;
-  privacy: number;
-  has_password: number;
-  result: string;
-  score: number;
-  generated_at: string;
-  created_at: string;
-  updated_at: string;
-  /** The stored JSON text of the results map; null only if its row were missing. */
-  results: string | null;
-}
-
-interface ApiKeyRow {
-  id: number;
-  prefix: string;
-  label: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
+type ReportRow = SqlReportRow<string>;
+type ApiKeyRow = SqlApiKeyRow<string>;
 
 const REPORT_COLUMNS =
   'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, rr.results';
 
-// Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
-// Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
-// their order of quality, so ascending means worst first and the (result, id) index serves it.
-const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result' } as const;
-const PROJECT_SORT_COLUMNS = { created_at: 'created_at', project: 'project' } as const;
-const DIRECTIONS = { asc: 'ASC', desc: 'DESC' } as const;
-// Ties are broken by id (reports) or name (projects) in the sort's own direction, so that a
-// descending list is the exact reverse of the ascending one.
-
-function toApiKey(row: ApiKeyRow): ApiKeyRecord {
-  return { id: row.id, prefix: row.prefix, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
-}
+const asStored = (time: string) => time;
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => apiKeyFromRow(row, asStored);
 
 export interface SqliteStorage extends Storage {
   /**
@@ -134,21 +111,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     return statement<number>(sql).pluck();
   }
 
-  function toReport(row: ReportRow): ReportRecord {
-    return {
-      id: row.id,
-      url: row.url,
-      project: row.project,
-      privacy: row.privacy as Privacy,
-      hasPassword: row.has_password === 1,
-      result: row.result as Result,
-      score: row.score,
-      resultsJson: row.results ?? '{}',
-      generatedAt: row.generated_at,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
-  }
+  const toReport = (row: ReportRow): ReportRecord => reportFromRow(row, asStored);
 
   function readReport(id: number): ReportRecord | null {
     const row = statements.getReport.get(id);
@@ -178,9 +141,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const total = pluck(`SELECT count(*) FROM reports r ${whereSql}`).get(...params) ?? 0;
     if (query.offset >= total) return { items: [], total };
-    const column = REPORT_SORT_COLUMNS[query.sortBy];
-    const direction = DIRECTIONS[query.sort];
-    const orderSql = column === 'id' ? `r.id ${direction}` : `r.${column} ${direction}, r.id ${direction}`;
+    const orderSql = reportOrderSql(query);
     // Ids first, from a covering index, so a deep page skips its offset over index entries only.
     const ids = pluck(`SELECT r.id FROM reports r ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`).all(
       ...params,
@@ -247,9 +208,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     const params = query.search ? [searchForm(query.search)] : [];
     const total = pluck(`SELECT count(*) FROM projects ${whereSql}`).get(...params) ?? 0;
     if (query.offset >= total) return { items: [], total };
-    const column = PROJECT_SORT_COLUMNS[query.sortBy];
-    const direction = DIRECTIONS[query.sort];
-    const orderSql = column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
+    const orderSql = projectOrderSql(query);
     const rows = statement<{ project: string; reports: number; created_at: string }>(
       `SELECT project, reports, created_at FROM projects ${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`,
     ).all(...params, query.limit, query.offset);

@@ -1,0 +1,62 @@
+import type { Privacy } from '../../../src/api/contract';
+import { projectFromUrl } from '../storage/text';
+import type { Storage } from '../storage/types';
+import type { Analyser } from './analyse';
+import { AnalysisError } from './analysis-error';
+import { AnalysisBusyError } from './limit';
+
+/**
+ * What a create or a refresh asks for: a page analysed, then written. Plain data, so that it can
+ * wait in a job queue and be done by another server process.
+ */
+export type ReportWork =
+  | { kind: 'create'; url: string; privacy: Privacy; passwordHash: string | null }
+  /** `passwordHash`: null discards the stored password, absent keeps it. */
+  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null };
+
+export type WorkOutcome =
+  | { ok: true; id: number }
+  /** The page's fault (an AnalysisError): answered 422 on `url`. */
+  | { ok: false; reason: 'page'; message: string }
+  | { ok: false; reason: 'busy'; retryAfterS: number }
+  /** Not done within the time a request waits; the work goes on (504). */
+  | { ok: false; reason: 'timeout' }
+  /** The report to refresh is not there (any more). */
+  | { ok: false; reason: 'gone' }
+  /** Failed unexpectedly where the request cannot see the error (another process): a 500. */
+  | { ok: false; reason: 'error' };
+
+/** Runs a piece of work and tells how it ended: in this process, or through a job queue. */
+export type RunReportWork = (work: ReportWork) => Promise<WorkOutcome>;
+
+export interface ReportWorkDeps {
+  analyser: Analyser;
+  storage: Storage;
+  now: () => Date;
+}
+
+/**
+ * Does the work: analyses the page, then stores the report or applies the refresh with every other
+ * change in one write, so that a failed analysis saves nothing. Unexpected errors are thrown.
+ */
+export async function doReportWork(work: ReportWork, { analyser, storage, now }: ReportWorkDeps): Promise<WorkOutcome> {
+  const url = work.kind === 'create' ? work.url : (await storage.getReport(work.id))?.url;
+  if (url === undefined) return { ok: false, reason: 'gone' };
+  let analysis;
+  try {
+    const { score, result, results } = await analyser(url);
+    analysis = { score, result, results };
+  } catch (error) {
+    if (error instanceof AnalysisError) return { ok: false, reason: 'page', message: error.message };
+    if (error instanceof AnalysisBusyError) return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
+    throw error;
+  }
+  if (work.kind === 'create') {
+    const { privacy, passwordHash } = work;
+    const report = await storage.createReport({ url, project: projectFromUrl(url), privacy, passwordHash, ...analysis, now: now() });
+    return { ok: true, id: report.id };
+  }
+  const { privacy, passwordHash } = work;
+  const updated = await storage.updateReport(work.id, { privacy, passwordHash, analysis, now: now() });
+  return updated ? { ok: true, id: updated.id } : { ok: false, reason: 'gone' };
+}

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { strictErrorSchema } from '../../../src/api/schemas-strict';
+import { createTestSchema, testPostgresUrl, type TestSchema } from '../../../test/server/postgres';
+import { createTestApp, TEST_KEY } from '../../../test/server/test-app';
+import { openPostgres } from '../storage/postgres-database';
+import { createPostgresStorage, type PostgresStorage } from '../storage/postgres-storage';
+import { createPgRateLimiter } from './pg-rate-limit';
+
+const baseUrl = await testPostgresUrl();
+
+describe.skipIf(!baseUrl)('rate limit in PostgreSQL', () => {
+  let schema: TestSchema | undefined;
+  const storages: PostgresStorage[] = [];
+  afterEach(async () => {
+    for (const storage of storages.splice(0)) await storage.close();
+    await schema?.drop();
+  });
+
+  it('counts the requests of every process on the database against one limit per key and window', async () => {
+    schema = await createTestSchema(baseUrl ?? '');
+    let now = Date.parse('2026-11-20T10:00:15.000Z');
+    const config = { rateLimit: 3, apiKeys: [TEST_KEY, 'other-key'] };
+    // Two apps, each with its own pool, as two server processes have.
+    const [a, b] = await Promise.all(
+      [0, 1].map(async () => {
+        const storage = createPostgresStorage(await openPostgres(schema?.url ?? '', { max: 2 }));
+        storages.push(storage);
+        const rateLimiter = createPgRateLimiter(storage.pool, config.rateLimit, 60, () => now);
+        return createTestApp({ storage, config, rateLimiter, now: () => new Date(now) });
+      }),
+    );
+    if (!a || !b) throw new Error('two apps expected');
+    const remaining: (string | null)[] = [];
+    for (const app of [a, b, a]) {
+      const res = await app.call('GET', '/api/v1/reports');
+      expect(res.status).toBe(200);
+      remaining.push(res.headers.get('X-RateLimit-Remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+
+    const limited = await b.call('GET', '/api/v1/reports');
+    expect(limited.status).toBe(429);
+    expect(strictErrorSchema.parse(await limited.json())).toEqual({ message: 'Too Many Attempts.', status: 429 });
+    expect(limited.headers.get('Retry-After')).toBe('45');
+    expect((await a.call('GET', '/api/v1/reports')).status).toBe(429);
+    // Another key has its own allowance.
+    expect((await b.call('GET', '/api/v1/reports', { key: 'other-key' })).status).toBe(200);
+
+    now = Date.parse('2026-11-20T10:01:00.000Z');
+    const next = await b.call('GET', '/api/v1/reports');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('X-RateLimit-Remaining')).toBe('2');
+    // The past window's counts are gone.
+    const { rows } = await (storages[0] as PostgresStorage).pool.query<{ window_start: number }>('SELECT DISTINCT window_start FROM rate_limit_counts');
+    expect(rows.map((row) => row.window_start)).toEqual([Date.parse('2026-11-20T10:01:00.000Z')]);
+  });
+});

@@ -1,0 +1,95 @@
+// What the SQLite and PostgreSQL storages share: migrations' bookkeeping, the order clauses and
+// the rows they select.
+import type { Privacy, Result } from '../../../src/api/contract';
+import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord } from './types';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The migrations a database with the `applied` versions still needs; refuses one from a newer server. */
+export function pendingMigrations(migrations: readonly Migration[], applied: Iterable<number>): Migration[] {
+  const done = new Set(applied);
+  const newest = migrations.at(-1)?.version ?? 0;
+  const ahead = [...done].filter((v) => v > newest);
+  if (ahead.length > 0) {
+    throw new Error(`The database has schema version ${Math.max(...ahead)}, newer than this server knows (${newest}).`);
+  }
+  return migrations.filter((migration) => !done.has(migration.version));
+}
+
+// Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
+// Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
+// their order of quality, so ascending means worst first and the (result, id) index serves it.
+const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result' } as const;
+const PROJECT_SORT_COLUMNS = { created_at: 'created_at', project: 'project' } as const;
+const DIRECTIONS = { asc: 'ASC', desc: 'DESC' } as const;
+
+// Ties are broken by id (reports) or name (projects) in the sort's own direction, so that a
+// descending list is the exact reverse of the ascending one.
+
+/** The ORDER BY of a report list, over `reports r`. */
+export function reportOrderSql(query: Pick<ReportListQuery, 'sortBy' | 'sort'>): string {
+  const column = REPORT_SORT_COLUMNS[query.sortBy];
+  const direction = DIRECTIONS[query.sort];
+  return column === 'id' ? `r.id ${direction}` : `r.${column} ${direction}, r.id ${direction}`;
+}
+
+/** The ORDER BY of a project list, over `projects`. */
+export function projectOrderSql(query: Pick<ProjectListQuery, 'sortBy' | 'sort'>): string {
+  const column = PROJECT_SORT_COLUMNS[query.sortBy];
+  const direction = DIRECTIONS[query.sort];
+  return column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
+}
+
+/** A report as both engines select it; `Time` is how the engine hands over a timestamp. */
+export interface ReportRow<Time> {
+  id: number;
+  url: string;
+  project: string;
+  privacy: number;
+  has_password: number | boolean;
+  result: string;
+  score: number;
+  generated_at: Time;
+  created_at: Time;
+  updated_at: Time;
+  /** The stored JSON text of the results map; null only if its row were missing. */
+  results: string | null;
+}
+
+export interface ApiKeyRow<Time> {
+  id: number;
+  prefix: string;
+  label: string | null;
+  created_at: Time;
+  revoked_at: Time | null;
+}
+
+export function reportFromRow<Time>(row: ReportRow<Time>, timestamp: (time: Time) => string): ReportRecord {
+  return {
+    id: row.id,
+    url: row.url,
+    project: row.project,
+    privacy: row.privacy as Privacy,
+    hasPassword: Boolean(row.has_password),
+    result: row.result as Result,
+    score: row.score,
+    resultsJson: row.results ?? '{}',
+    generatedAt: timestamp(row.generated_at),
+    createdAt: timestamp(row.created_at),
+    updatedAt: timestamp(row.updated_at),
+  };
+}
+
+export function apiKeyFromRow<Time>(row: ApiKeyRow<Time>, timestamp: (time: Time) => string): ApiKeyRecord {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    label: row.label,
+    createdAt: timestamp(row.created_at),
+    revokedAt: row.revoked_at === null ? null : timestamp(row.revoked_at),
+  };
+}

@@ -1,0 +1,357 @@
+// The Storage contract, run against every engine: SQLite always, PostgreSQL when the tests have
+// a server (test/server/postgres.ts). What only one engine has is tested beside its own code.
+import { afterEach, describe, expect, it } from 'vitest';
+import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
+import type { Analyser } from '../analysis/analyse';
+import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
+import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
+import { projectFromUrl } from './text';
+import type { NewReport, Storage } from './types';
+
+const newReport = (url: string, extra: Partial<NewReport> = {}): NewReport => ({
+  url,
+  project: projectFromUrl(url),
+  privacy: 0,
+  passwordHash: null,
+  ...GOOD,
+  now: new Date(),
+  ...extra,
+});
+
+describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
+  if (!engine.available) {
+    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
+    return;
+  }
+
+  const databases: TestDatabase[] = [];
+  async function fresh(): Promise<TestDatabase> {
+    const database = await engine.create();
+    databases.push(database);
+    return database;
+  }
+  afterEach(async () => {
+    for (const database of databases.splice(0)) await database.dispose();
+  });
+
+  /** What the projects table must always equal: the projects derived from the reports themselves. */
+  const derivedProjects = (database: TestDatabase) =>
+    database.query(
+      'SELECT project, CAST(count(*) AS integer) AS reports, min(created_at) AS created_at FROM reports GROUP BY project ORDER BY project',
+    );
+  const keptProjects = (database: TestDatabase) => database.query('SELECT project, reports, created_at FROM projects ORDER BY project');
+
+  const searchIds = async (storage: Storage, text: string) =>
+    (await storage.listReports({ search: text, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.id);
+  const searchUrls = async (storage: Storage, text: string) =>
+    (await storage.listReports({ search: text, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.url);
+
+  describe('persistence', () => {
+    it('keeps reports, projects, passwords and keys across closing and opening again', async () => {
+      const database = await fresh();
+      const first = createTestApp({ storage: await database.open() });
+      const stored = await first.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example.com/a', privacy: '2', password: 'pw' } });
+      const report = strictReportEnvelope(201).parse(await stored.json()).data;
+      await first.call('POST', '/api/v1/reports', { form: { url: 'https://blog.example.com/' } });
+      await first.storage.close();
+
+      const second = createTestApp({ storage: await database.open() });
+      const shown = strictReportEnvelope(200).parse(await (await second.call('GET', `/api/v1/reports/${report.id}`)).json());
+      expect(shown.data).toEqual(report);
+      const projects = strictProjectListSchema.parse(await (await second.call('GET', '/api/v1/projects?sort_by=project&sort=asc')).json());
+      expect(projects.data.map((p) => p.project)).toEqual(['blog.example.com', 'shop.example.com']);
+      const next = await second.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example.com/b' } });
+      expect(strictReportEnvelope(201).parse(await next.json()).data.id).toBe(3);
+    });
+
+    it('gives a report’s stored password hash (for the public page) and nothing once it is discarded', async () => {
+      const storage = await (await fresh()).open();
+      const locked = await storage.createReport(newReport('https://shop.example.com/locked', { privacy: 2, passwordHash: 'scrypt$hash' }));
+      const open = await storage.createReport(newReport('https://shop.example.com/open'));
+      expect(await storage.getPasswordHash(locked.id)).toBe('scrypt$hash');
+      expect(await storage.getPasswordHash(open.id)).toBeNull();
+      expect(await storage.getPasswordHash(open.id + 1000)).toBeNull();
+      await storage.updateReport(locked.id, { privacy: 0, passwordHash: null, now: new Date() });
+      expect(await storage.getPasswordHash(locked.id)).toBeNull();
+      await storage.close();
+    });
+
+    it('stores, updates, deletes and lists API keys', async () => {
+      const storage = await (await fresh()).open();
+      const now = new Date('2026-11-20T10:00:00.000Z');
+      const a = await storage.createApiKey({ hash: 'a'.repeat(64), prefix: 'wrs_aaaaaa', label: 'laptop', now });
+      const b = await storage.createApiKey({ hash: 'b'.repeat(64), prefix: 'wrs_bbbbbb', label: null, now });
+      expect(a).toEqual({ id: 1, prefix: 'wrs_aaaaaa', label: 'laptop', createdAt: '2026-11-20T10:00:00.000000Z', revokedAt: null });
+      expect(await storage.revokeApiKey(a.id, new Date('2026-11-21T00:00:00.000Z'))).toBe(true);
+      expect(await storage.revokeApiKey(a.id, new Date())).toBe(false);
+      expect(await storage.revokeApiKey(99, new Date())).toBe(false);
+      expect(await storage.activeApiKeyHashes()).toEqual([{ id: b.id, hash: 'b'.repeat(64) }]);
+      expect((await storage.listApiKeys()).map((k) => k.revokedAt)).toEqual(['2026-11-21T00:00:00.000000Z', null]);
+    });
+  });
+
+  describe('concurrency', () => {
+    // Analyses finish in random order, as real page fetches do, so requests interleave.
+    const jittery: Analyser = async (url) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+      return pathAnalyser(url);
+    };
+
+    it('loses nothing under 50 parallel stores mixed with deletes', async () => {
+      const database = await fresh();
+      const t = createTestApp({ storage: await database.open(), analyser: jittery });
+      const seeded = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await t.call('POST', '/api/v1/reports', { form: { url: `https://old${i % 4}.example/${i}` } });
+        seeded.push(strictReportEnvelope(201).parse(await res.json()).data.id);
+      }
+      const stores = Array.from({ length: 50 }, (_, i) =>
+        t.call('POST', '/api/v1/reports', { form: { url: `https://new${i % 5}.example/page-${i}` } }),
+      );
+      const deletes = seeded.slice(0, 15).map((id) => t.call('DELETE', `/api/v1/reports/${id}`));
+      const projectDelete = t.call('DELETE', `/api/v1/projects/old3.example`);
+      const answers = await Promise.all([...stores, ...deletes, projectDelete]);
+      expect(answers.slice(0, 50).map((r) => r.status)).toEqual(Array(50).fill(201));
+      expect(answers.slice(50).every((r) => r.status === 200 || r.status === 404)).toBe(true);
+
+      const ids = new Set((await Promise.all(answers.slice(0, 50).map((r) => r.json()))).map((b) => strictReportEnvelope(201).parse(b).data.id));
+      expect(ids.size).toBe(50);
+      const list = strictReportListSchema.parse(await (await t.call('GET', '/api/v1/reports?per_page=100')).json());
+      // 20 seeded - 15 deleted (old3's reports among them or removed with the project) + 50 new.
+      const survivors = seeded.slice(15).filter((id) => (id - 1) % 4 !== 3);
+      expect(list.meta.total).toBe(50 + survivors.length);
+      expect(list.data.map((r) => r.id).sort((a, b) => a - b)).toEqual([...survivors, ...ids].sort((a, b) => a - b));
+      expect(await keptProjects(database)).toEqual(await derivedProjects(database));
+    });
+
+    it('keeps two connections to one database consistent', async () => {
+      const database = await fresh();
+      const a = createTestApp({ storage: await database.open(), analyser: jittery });
+      const b = createTestApp({ storage: await database.open(), analyser: jittery });
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? a : b).call('POST', '/api/v1/reports', { form: { url: `https://site${i % 3}.example/${i}` } }),
+        ),
+      );
+      const fromA = strictProjectListSchema.parse(await (await a.call('GET', '/api/v1/projects?sort_by=project&sort=asc')).json());
+      expect(fromA.data.map((p) => [p.project, p.reports])).toEqual([
+        ['site0.example', 14],
+        ['site1.example', 13],
+        ['site2.example', 13],
+      ]);
+      expect(await b.storage.countReports()).toBe(40);
+    });
+
+    it('never lists half a project while another connection deletes it', async () => {
+      const database = await fresh();
+      const writer = await database.open();
+      const reader = await database.open();
+      for (let i = 0; i < 30; i++) await writer.createReport(newReport(`https://gone.example/${i}`));
+      for (let i = 0; i < 5; i++) await writer.createReport(newReport(`https://kept.example/${i}`));
+      const deleting = writer.deleteProject('gone.example');
+      const seen = new Set<number>();
+      let done = false;
+      void deleting.then(() => (done = true));
+      while (!done) {
+        const page = await reader.listReports({ project: 'gone.example', sortBy: 'id', sort: 'asc', limit: 100, offset: 0 });
+        expect([0, 30]).toContain(page.items.length);
+        expect(page.total).toBe(page.items.length);
+        seen.add(page.total);
+      }
+      expect(await deleting).toBe(30);
+      expect((await reader.listReports({ sortBy: 'id', sort: 'asc', limit: 100, offset: 0 })).total).toBe(5);
+      expect(await keptProjects(database)).toEqual(await derivedProjects(database));
+    });
+  });
+
+  describe('projects kept in step with reports', () => {
+    it('matches the reports after a random mix of stores and deletes', async () => {
+      const database = await fresh();
+      const storage = await database.open();
+      const ids: number[] = [];
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      for (let step = 0; step < 300; step++) {
+        if (ids.length > 0 && random() < 0.4) {
+          const [id] = ids.splice(Math.floor(random() * ids.length), 1);
+          if (id !== undefined) await storage.deleteReport(id);
+        } else {
+          const url = `https://p${Math.floor(random() * 6)}.example/`;
+          const at = new Date(Date.parse('2026-01-01T00:00:00Z') + Math.floor(random() * 1e9));
+          ids.push((await storage.createReport(newReport(url, { now: at }))).id);
+        }
+        if (step % 50 === 0) expect(await keptProjects(database)).toEqual(await derivedProjects(database));
+      }
+      expect(await keptProjects(database)).toEqual(await derivedProjects(database));
+    });
+
+    it('stays in step under parallel stores and deletes from two connections', async () => {
+      const database = await fresh();
+      const [a, b] = [await database.open(), await database.open()];
+      const ids = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).createReport(newReport(`https://p${i % 3}.example/${i}`, { now: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000) }))),
+      );
+      await Promise.all([
+        ...ids.filter((_, i) => i % 3 !== 2).map((r, i) => (i % 2 ? a : b).deleteReport(r.id)),
+        ...Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).createReport(newReport(`https://p${i % 3}.example/late/${i}`))),
+        a.deleteProject('p2.example'),
+      ]);
+      expect(await keptProjects(database)).toEqual(await derivedProjects(database));
+    });
+  });
+
+  describe('search', () => {
+    const SORT_KEYS = ['id', 'generated_at', 'url', 'result'] as const;
+    const bruteForce = (database: TestDatabase, q: BruteForceQuery) => bruteForceSearch(database.query, engine.contains, q);
+
+    it('answers exactly as SQL would, through a random mix of stores, refreshes and deletes', async () => {
+      const database = await fresh();
+      const storage = await database.open();
+      let seed = 11;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
+      const hosts = ['Shop', 'blog', 'news', 'x'];
+      const words = ['Shop', 'blog', 'Größe', 'straße', 'ÄÖ', 'a_b', '100%', 'x', 'back\\slash'];
+      const analyses = [GOOD, BAD, DECENT];
+      const ids: number[] = [];
+      for (let step = 0; step < 400; step++) {
+        const roll = random();
+        if (roll < 0.6 || ids.length === 0) {
+          const url = `https://${pick(['www.', ''])}${pick(hosts)}-${Math.floor(random() * 5)}.example/${pick(words)}/${step}`;
+          const report = await storage.createReport(
+            newReport(url, { ...pick(analyses), now: new Date(Date.parse('2026-01-01T00:00:00Z') + Math.floor(random() * 1e6) * 1000) }),
+          );
+          ids.push(report.id);
+        } else if (roll < 0.8) {
+          await storage.updateReport(pick(ids), { analysis: pick(analyses), now: new Date(Date.parse('2026-06-01T00:00:00Z') + step * 1000) });
+        } else {
+          const [id] = ids.splice(Math.floor(random() * ids.length), 1);
+          await storage.deleteReport(id ?? 0);
+        }
+        // Probe after every write: a stale copy shows only until the next write replaces it.
+        for (let probe = 0; probe < 3; probe++) {
+          const q = {
+            search: pick(['s', 'SHOP', 'größe', 'GRÖSSE', 'äö', '_', '%', '/', 'example', 'blog-1', 'zzz', 'a_b', '0%/', '\\']),
+            project: random() < 0.2 ? projectFromUrl(`https://${pick(hosts)}-1.example/`) : undefined,
+            result: random() < 0.3 ? pick(['good', 'decent', 'bad'] as const) : undefined,
+            sortBy: pick(SORT_KEYS),
+            sort: pick(['asc', 'desc'] as const),
+            limit: pick([10, 25]),
+            offset: pick([0, 0, 10, 30]),
+          };
+          const page = await storage.listReports(q);
+          expect({ total: page.total, ids: page.items.map((r) => r.id) }, JSON.stringify(q)).toEqual(await bruteForce(database, q));
+        }
+      }
+    });
+
+    it('finds every page of a search whose matches all come last in the order', async () => {
+      const database = await fresh();
+      const storage = await database.open();
+      for (let i = 0; i < 350; i++) await storage.createReport(newReport(`https://site${i % 7}.example/page-${i}`));
+      for (let i = 0; i < 50; i++) await storage.createReport(newReport(`https://newshop.example/item-${i}`));
+      for (const [sortBy, sort] of [['id', 'asc'], ['url', 'desc'], ['generated_at', 'asc']] as const) {
+        for (const offset of [0, 20, 45]) {
+          const q = { search: 'newshop', sortBy, sort, limit: 10, offset };
+          const page = await storage.listReports(q);
+          expect({ total: page.total, ids: page.items.map((r) => r.id) }, JSON.stringify(q)).toEqual(await bruteForce(database, q));
+        }
+      }
+    });
+
+    it('never matches across the end of one URL and the start of the next', async () => {
+      const storage = await (await fresh()).open();
+      for (const url of ['https://a.example/ends-with-x', 'https://b.example/', 'https://c.example/x']) await storage.createReport(newReport(url));
+      expect(await searchIds(storage, 'xhttps')).toEqual([]);
+      expect(await searchIds(storage, 'xh')).toEqual([]);
+      expect(await searchIds(storage, '-x')).toEqual([1]);
+      expect(await searchIds(storage, '/x')).toEqual([3]);
+      expect(await searchIds(storage, 'https://')).toEqual([1, 2, 3]);
+      expect(await searchIds(storage, '\u0000')).toEqual([]);
+    });
+
+    it('folds case but not diacritics or spellings, and takes quotes, wildcards and NUL literally', async () => {
+      const storage = await (await fresh()).open();
+      const urls = ['https://a.example/Größe', 'https://b.example/grosse', 'https://c.example/é', 'https://d.example/say-"hi"', 'https://e.example/a*b OR c', 'https://f.example/100%_off'];
+      for (const url of urls) await storage.createReport(newReport(url));
+      expect(await searchUrls(storage, 'GRÖßE')).toEqual([urls[0]]);
+      // As searchForm() has it: upper-case SS is not ß, and e is not é.
+      expect(await searchUrls(storage, 'GRÖSSE')).toEqual([]);
+      expect(await searchUrls(storage, 'grosse')).toEqual([urls[1]]);
+      expect(await searchUrls(storage, 'e/é')).toEqual([urls[2]]);
+      expect(await searchUrls(storage, 'É')).toEqual([urls[2]]);
+      expect(await searchUrls(storage, 'c.example/e')).toEqual([]);
+      expect(await searchUrls(storage, '-"hi"')).toEqual([urls[3]]);
+      expect(await searchUrls(storage, 'a*b OR')).toEqual([urls[4]]);
+      expect(await searchUrls(storage, '0%_O')).toEqual([urls[5]]);
+      expect(await searchUrls(storage, 'a%b')).toEqual([]);
+      expect(await searchUrls(storage, 'gr_sse')).toEqual([]);
+      expect(await searchUrls(storage, 'exa\u0000mple')).toEqual([]);
+    });
+
+    it('searches projects the same way', async () => {
+      const storage = await (await fresh()).open();
+      for (const url of ['https://Straße.example/', 'https://shop_1.example/', 'https://shopx1.example/', 'https://blog.example/']) {
+        await storage.createReport(newReport(url));
+      }
+      const projects = async (search: string) =>
+        (await storage.listProjects({ search, sortBy: 'project', sort: 'asc', limit: 10, offset: 0 })).items.map((p) => p.project);
+      expect(await projects('SHOP')).toEqual(['shop_1.example', 'shopx1.example']);
+      expect(await projects('p_1')).toEqual(['shop_1.example']);
+      expect(await projects('%')).toEqual([]);
+      expect(await projects('\u0000')).toEqual([]);
+    });
+
+    it('sees reports written through another connection', async () => {
+      const database = await fresh();
+      const a = await database.open();
+      const b = await database.open();
+      await a.createReport(newReport('https://one.example/shop'));
+      expect(await searchUrls(a, 'shop')).toEqual(['https://one.example/shop']);
+      await b.createReport(newReport('https://two.example/shop'));
+      expect(await searchUrls(a, 'shop')).toEqual(['https://one.example/shop', 'https://two.example/shop']);
+      await b.deleteProject('one.example');
+      expect(await searchUrls(a, 'shop')).toEqual(['https://two.example/shop']);
+    });
+  });
+
+  describe('counts', () => {
+    it('stay right for a list asked again after another connection changed what it matches', async () => {
+      const database = await fresh();
+      const a = await database.open();
+      const b = await database.open();
+      const goodShops = async () => (await a.listReports({ search: 'shop', result: 'good', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total;
+      const first = await b.createReport(newReport('https://one.example/shop'));
+      await b.createReport(newReport('https://two.example/shop'));
+      expect(await goodShops()).toBe(2);
+      expect(await goodShops()).toBe(2);
+      await b.updateReport(first.id, { analysis: BAD, now: new Date() });
+      expect(await goodShops()).toBe(1);
+      await b.createReport(newReport('https://three.example/shop'));
+      expect(await goodShops()).toBe(2);
+      await b.deleteProject('two.example');
+      expect(await goodShops()).toBe(1);
+      await b.deleteReport(first.id);
+      expect((await a.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
+      expect((await a.listReports({ sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
+    });
+  });
+
+  describe('order', () => {
+    it('sorts and breaks ties exactly as the other engine does (bytes, then id or name)', async () => {
+      const storage = await (await fresh()).open();
+      const at = new Date('2026-01-01T00:00:00.000Z');
+      for (const url of ['https://b.example/Z', 'https://b.example/a', 'https://a.example/é', 'https://a.example/e', 'https://B.example/a']) {
+        await storage.createReport(newReport(url, { now: at }));
+      }
+      const ids = async (sortBy: 'url' | 'generated_at' | 'result', sort: 'asc' | 'desc') =>
+        (await storage.listReports({ sortBy, sort, limit: 10, offset: 0 })).items.map((r) => r.id);
+      expect(await ids('url', 'asc')).toEqual([5, 4, 3, 1, 2]);
+      expect(await ids('url', 'desc')).toEqual([2, 1, 3, 4, 5]);
+      expect(await ids('generated_at', 'asc')).toEqual([1, 2, 3, 4, 5]);
+      expect(await ids('result', 'desc')).toEqual([5, 4, 3, 2, 1]);
+      const projects = await storage.listProjects({ sortBy: 'created_at', sort: 'desc', limit: 10, offset: 0 });
+      expect(projects.items.map((p) => [p.project, p.reports])).toEqual([['b.example', 3], ['a.example', 2]]);
+    });
+  });
+});
