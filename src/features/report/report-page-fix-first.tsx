@@ -44,23 +44,29 @@ export function FixFirst({ results }: { results: Record<string, Check> }) {
           <Text>Nothing failed: every check passed.</Text>
         </Group>
       ) : (
-        <Stack component="ol" gap="sm" m={0} pl="1.4em">
+        <Stack component="ol" gap={6} m={0} pl="1.4em">
           {failed.map(({ key, check }) => {
             const advice = checkAdvice(key);
             return (
+              // One line each (it wraps on a narrow screen): name, importance, the advice's first sentence.
               <li key={key}>
-                <Group gap="xs" wrap="wrap" component="span">
-                  <Anchor href={`#${checkAnchor(key)}`} onClick={(event) => go(event, key)} fw={600}>
-                    {checkName(key)}
-                  </Anchor>
-                  {check.importance && (
-                    <Badge variant="default" tt="none" radius="sm" fw={500}>
-                      {IMPORTANCE_TEXT[check.importance]}
-                    </Badge>
-                  )}
-                </Group>
+                <Anchor href={`#${checkAnchor(key)}`} onClick={(event) => go(event, key)} fw={600}>
+                  {checkName(key)}
+                </Anchor>{' '}
+                {check.importance && (
+                  <Badge
+                    variant="default"
+                    tt="none"
+                    radius="sm"
+                    fw={500}
+                    mx={4}
+                    style={{ verticalAlign: 'text-bottom' }}
+                  >
+                    {IMPORTANCE_TEXT[check.importance]}
+                  </Badge>
+                )}{' '}
                 {advice && (
-                  <Text size="sm" c="dimmed">
+                  <Text span size="sm" c="dimmed">
                     {firstSentence(advice)}
                   </Text>
                 )}
