@@ -71,6 +71,10 @@ export function ProjectFilter({ value, onChange, autoFocus = false }: ProjectFil
       searchValue={search}
       onSearchChange={setSearch}
       allowDeselect={false}
+      clearable
+      // Mantine's clear button is for the mouse only (no tab stop, hidden from screen readers): made a
+      // real button, so the keyboard clears the filter the same way.
+      clearButtonProps={{ 'aria-label': 'Clear the project filter', tabIndex: 0, 'aria-hidden': false }}
       maxDropdownHeight={320}
       nothingFoundMessage={
         isError

@@ -1,4 +1,4 @@
-import { NativeSelect, TextInput } from '@mantine/core';
+import { Button, CloseButton, NativeSelect, TextInput } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import {
@@ -25,6 +25,11 @@ const ALL_PROJECTS = 'All projects';
 /** The Project field: a look-alike stand-in that becomes the real select once focused. */
 function ProjectField({ value, onChange }: { value: string; onChange: (project: string) => void }) {
   const [active, setActive] = useState(false);
+  // A chosen project can be cleared at once, by mouse or keyboard, without opening the list.
+  const clear =
+    value === '' ? undefined : (
+      <CloseButton size="sm" aria-label="Clear the project filter" onClick={() => onChange('')} />
+    );
   const standIn = (
     <TextInput
       label="Project"
@@ -34,8 +39,8 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
       role="combobox"
       aria-expanded={false}
       aria-haspopup="listbox"
-      rightSection={<IconSelector size={16} aria-hidden />}
-      rightSectionPointerEvents="none"
+      rightSection={clear ?? <IconSelector size={16} aria-hidden />}
+      rightSectionPointerEvents={clear ? 'auto' : 'none'}
       // A pointer on its way to the field fetches the code; focus (click, tap or Tab) swaps it in.
       onPointerEnter={() => void loadProjectFilter()}
       onTouchStart={() => void loadProjectFilter()}
@@ -55,6 +60,8 @@ export interface ReportsFiltersProps {
   onChange: (patch: Partial<ReportListState>) => void;
   /** One project's own page: its project is not a filter there. */
   projectFixed?: boolean;
+  /** Given while any filter is set (and something matches: the empty state offers its own). */
+  onClear?: () => void;
 }
 
 const RESULT_OPTIONS = [
@@ -103,7 +110,7 @@ function SelectFilter({
 /**
  * Search, the filters and the sort of the reports table; every change goes to the URL.
  */
-export function ReportsFilters({ state, onChange, projectFixed }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed, onClear }: ReportsFiltersProps) {
   const onSearch = (search: string) => onChange({ search });
   const onProject = (project: string) => onChange({ project });
   return (
@@ -144,6 +151,11 @@ export function ReportsFilters({ state, onChange, projectFixed }: ReportsFilters
         toPatch={perPagePatch}
         onChange={onChange}
       />
+      {onClear && (
+        <Button variant="subtle" size="compact-sm" onClick={onClear} className={classes.clear}>
+          Clear filters
+        </Button>
+      )}
     </div>
   );
 }

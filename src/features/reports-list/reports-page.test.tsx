@@ -553,6 +553,35 @@ describe('Reports: empty, error, untrusted text', () => {
     expect(page.control('Result')).toHaveValue('');
   });
 
+  it('offers Clear filters whenever a filter is set, and clears the Project filter by mouse or keyboard', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const page = renderReports('/reports?project=shop.example&search=shop&sort=asc');
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    await page.user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(page.search()).toBe('?sort=asc'));
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+
+    // The project alone, cleared from its field by mouse...
+    await page.user.click(within(page.table()).getByRole('link', { name: 'blog.example' }));
+    await waitFor(() => expect(page.search()).toBe('?project=blog.example&sort=asc'));
+    await page.user.click(screen.getByRole('button', { name: 'Clear the project filter' }));
+    await waitFor(() => expect(page.search()).toBe('?sort=asc'));
+
+    // ...and by keyboard, from the field itself.
+    await page.user.click(within(page.table()).getByRole('link', { name: 'blog.example' }));
+    await waitFor(() => expect(page.search()).toBe('?project=blog.example&sort=asc'));
+    await page.user.click(page.control('Project'));
+    await screen.findByRole('listbox');
+    // The real field has replaced the stand-in and has the focus; Tab reaches its clear button.
+    await waitFor(() => expect(page.control('Project')).toHaveFocus());
+    await page.user.keyboard('{Escape}');
+    await page.user.tab();
+    expect(screen.getByRole('button', { name: 'Clear the project filter' })).toHaveFocus();
+    await page.user.keyboard('{Enter}');
+    await waitFor(() => expect(page.search()).toBe('?sort=asc'));
+  });
+
   it('says so when there are no reports at all, and leads to the form', async () => {
     await withReports([]);
     renderReports();

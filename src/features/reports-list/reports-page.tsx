@@ -90,7 +90,8 @@ function ReportsView({ project }: { project?: string }) {
   if (current !== undefined && shownState !== state) setShownState(state);
   const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
   const clearFilters = () => setState({ ...NO_FILTERS, project: project ?? '' });
-  const filtered = hasFilters(state);
+  // On a project's page its project is the page's, not a filter.
+  const filtered = hasFilters(project === undefined ? state : { ...state, project: '' });
 
   // A selection belongs to one set of filters; paging and sorting keep it.
   const selection = useSelection(JSON.stringify([state.search, state.search_by, state.project, state.result]));
@@ -171,7 +172,12 @@ function ReportsView({ project }: { project?: string }) {
       </Group>
 
       <div role="search" aria-label="Filter reports">
-        <ReportsFilters state={state} onChange={setState} projectFixed={project !== undefined} />
+        <ReportsFilters
+          state={state}
+          onChange={setState}
+          projectFixed={project !== undefined}
+          onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
+        />
       </div>
 
       {bulkUsed && (
