@@ -220,13 +220,16 @@ test.describe('Reports against the real server', () => {
 
     await page.keyboard.press('/');
     await expect(table.search).toBeFocused();
-    // Search, its clear button, Project (the select takes over and opens), then the rest in order.
+    // Search, its clear button, Project (the select takes over and opens) and its clear button, then
+    // the rest in order.
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Clear search' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(table.project).toBeFocused();
     await expect(page.getByRole('option', { name: 'All projects' })).toBeVisible();
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Clear the project filter' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(table.result).toBeFocused();
 
