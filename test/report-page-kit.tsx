@@ -1,8 +1,10 @@
 // What the report page's tests share: the real API with a scripted analyser (so results and their
 // changes are known in advance), a recorder of the requests the page sends, and the page's routes.
 import { Title } from '@mantine/core';
+import { screen, within } from '@testing-library/react';
 import { Notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
+import { HttpResponse, http } from 'msw';
 import { Outlet, useLocation, useParams } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { saveConnection } from '@/api/connection';
@@ -81,6 +83,30 @@ export function connectRealApi(...answers: (Analysis | Error)[]): RealApi {
   server.use(...api.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
   return api;
+}
+
+/**
+ * The real API as a deployment without history answers it (the service's own deployments): reports
+ * carry no `runs` or `recent_scores`, and there is no runs path.
+ */
+export function withoutHistory(api: RealApi): void {
+  server.use(
+    http.all('*/api/v1/*', async ({ request }) => {
+      if (new URL(request.url).pathname.endsWith('/runs'))
+        return HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 });
+      const { app } = await api.backend();
+      const answer = await app.fetch(request);
+      const body = (await answer.json()) as { data?: unknown };
+      const strip = (report: unknown) => {
+        if (typeof report !== 'object' || report === null) return report;
+        const { runs: _runs, recent_scores: _scores, ...rest } = report as Record<string, unknown>;
+        return rest;
+      };
+      if (Array.isArray(body.data)) body.data = body.data.map(strip);
+      else if (body.data) body.data = strip(body.data);
+      return HttpResponse.json(body, { status: answer.status });
+    }),
+  );
 }
 
 /** Creates a report through the API, as the create form would. */
@@ -164,6 +190,18 @@ export const REPORT_ROUTES: RouteObject[] = [
     ],
   },
 ];
+
+/** The report's edit form, by role and name (the settings load beside the results, after them). */
+export async function editForm() {
+  const edit = await screen.findByRole('form', { name: 'Edit report' });
+  return {
+    edit,
+    radio: (name: 'Public' | 'Private' | 'Password') => within(edit).getByRole('radio', { name }),
+    password: () => within(edit).queryByLabelText(/^Password/, { selector: 'input[type="password"]' }),
+    refresh: () => within(edit).getByRole('switch', { name: 'Refresh results' }),
+    save: () => within(edit).getByRole('button', { name: 'Save changes' }),
+  };
+}
 
 export function renderReportPage(path: string, queryClient?: QueryClient) {
   return renderWithProviders(REPORT_ROUTES, { route: path, queryClient });

@@ -39,3 +39,6 @@ afterEach(() => {
     throw new Error(`console.error was called during the test:\n${errors.join('\n---\n')}`);
   }
 });
+
+// jsdom has no canvas (it logs "not implemented" when asked): answer as a browser without one does.
+HTMLCanvasElement.prototype.getContext = () => null;

@@ -6,6 +6,8 @@ export const reportKeys = {
   all: () => ['reports'] as const,
   lists: () => [...reportKeys.all(), 'list'] as const,
   details: () => [...reportKeys.all(), 'detail'] as const,
+  /** One report's kept analyses (the reference server's history). */
+  runs: (id: number) => [...reportKeys.all(), 'runs', id] as const,
 };
 
 export const projectKeys = {

@@ -58,7 +58,12 @@ export function useUpdateReport() {
  * list, show it at once (lists still refetch: a new result may move it in a sorted or filtered view).
  */
 export function keepChangedReport(queryClient: QueryClient, report: Report): void {
-  queryClient.setQueryData(reportQueries.detail(report.id).queryKey, report);
+  const { queryKey } = reportQueries.detail(report.id);
+  const previous = queryClient.getQueryData(queryKey);
+  queryClient.setQueryData(queryKey, report);
+  // A new analysis is a new run: the history refetches (a privacy change leaves it alone).
+  if (!previous || previous.runs !== report.runs || !sameTime(previous.generatedAt, report.generatedAt))
+    void queryClient.invalidateQueries({ queryKey: reportKeys.runs(report.id) });
   queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) => {
     if (!page?.items.some((item) => item.id === report.id)) return page;
     return { ...page, items: page.items.map((item) => (item.id === report.id ? report : item)) };
@@ -70,6 +75,7 @@ export async function forgetDeletedReport(queryClient: QueryClient, id: number):
   const { queryKey } = reportQueries.detail(id);
   await queryClient.cancelQueries({ queryKey, exact: true });
   queryClient.removeQueries({ queryKey, exact: true });
+  queryClient.removeQueries({ queryKey: reportKeys.runs(id) });
   // Lists not on screen are only marked stale: without this, the next visit would show the
   // deleted row until the refetch came back.
   queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) =>
@@ -87,6 +93,10 @@ export function refetchAllLists(queryClient: QueryClient): Promise<unknown> {
     queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
     queryClient.invalidateQueries({ queryKey: projectKeys.sites() }),
   ]);
+}
+
+function sameTime(a: Date | null, b: Date | null): boolean {
+  return a?.getTime() === b?.getTime();
 }
 
 function withoutReport(page: Page<Report>, id: number): Page<Report> {

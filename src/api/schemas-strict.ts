@@ -24,8 +24,18 @@ export const strictReportSchema = z.strictObject({
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-  // The reference server's extension: the report's public page.
+  // The reference server's extensions: the report's public page, and its history.
   page_url: z.url({ protocol: /^https?$/ }),
+  runs: z.number().int().positive(),
+  recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
+});
+
+/** One kept analysis (`GET /reports/{id}/runs`). */
+export const strictRunSchema = z.strictObject({
+  generated_at: timestamp,
+  score: z.number().int().min(0).max(100),
+  result: z.enum(RESULTS),
+  results: z.record(z.string(), strictCheckSchema),
 });
 
 export const strictProjectSchema = z.strictObject({

@@ -33,6 +33,18 @@ export interface Report {
   updatedAt: Date | null;
   /** The report's public page, when the service says where it is (the reference server does). */
   pageUrl: string | null;
+  /** How many analyses the service keeps of this report; null when it keeps no history. */
+  runs: number | null;
+  /** The newest kept runs' scores, oldest first; null without history. */
+  recentScores: number[] | null;
+}
+
+/** One kept analysis of a report (the reference server's history). */
+export interface Run {
+  generatedAt: Date | null;
+  score: number | null;
+  result: Result | null;
+  results: Record<string, Check>;
 }
 
 export interface Project {
@@ -200,7 +212,7 @@ function resultOf(value: string): Result | null {
   return (RESULTS as readonly string[]).includes(text) ? (text as Result) : null;
 }
 
-const reportFields = {
+export const reportFields = {
   id: z.pipe(integer, z.number().check(z.positive())),
   url: z.string(),
   project: z.string(),
@@ -212,8 +224,10 @@ const reportFields = {
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-  // Only the reference server sends it: the report's public page.
+  // Only the reference server sends these: the report's public page, and its history.
   page_url: z.optional(z.unknown()),
+  runs: z.nullish(z.pipe(integer, z.number().check(z.nonnegative()))),
+  recent_scores: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
 const reportObject = z.object(reportFields);
@@ -224,32 +238,48 @@ function webAddress(value: unknown): string | null {
   return ['http:', 'https:'].includes(new URL(value).protocol) ? value : null;
 }
 
+/** A trend is decoration: a list of finite numbers, or none at all (never a failed report). */
+function scoreList(value: unknown): number[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (value as number[]) : null;
+}
+
+// `result` may be the word, or (1.x) the score as a number or numeric string; newer versions send
+// `score` alone. A word wins; otherwise the score decides with the contract's thresholds.
+export function resultAndScore(
+  result: string | number | null | undefined,
+  given: number | null | undefined,
+): { result: Result | null; score: number | null } {
+  let word: Result | null = null;
+  let numeric: number | null = null;
+  if (typeof result === 'number') numeric = result;
+  else if (typeof result === 'string') {
+    word = resultOf(result);
+    if (word === null && /^\s*-?\d+(\.\d+)?\s*$/.test(result)) numeric = Number(result);
+  }
+  const score = given ?? numeric;
+  return { result: word ?? (score === null ? null : resultForScore(score)), score };
+}
+
 export const reportSchema = z.pipe(
   reportObject,
   z.transform((r: z.output<typeof reportObject>): Report => {
-    // `result` may be the word, or (1.x) the score as a number or numeric string; newer versions
-    // send `score` alone. A word wins; otherwise the score decides with the contract's thresholds.
-    let word: Result | null = null;
-    let numeric: number | null = null;
-    if (typeof r.result === 'number') numeric = r.result;
-    else if (typeof r.result === 'string') {
-      word = resultOf(r.result);
-      if (word === null && /^\s*-?\d+(\.\d+)?\s*$/.test(r.result)) numeric = Number(r.result);
-    }
-    const score = r.score ?? numeric;
+    const { result, score } = resultAndScore(r.result, r.score);
     return {
       id: r.id,
       url: r.url,
       project: r.project,
       privacy: r.privacy,
       hasPassword: r.password,
-      result: word ?? (score === null ? null : resultForScore(score)),
+      result,
       score,
       results: r.results,
       generatedAt: r.generated_at,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       pageUrl: webAddress(r.page_url),
+      runs: r.runs ?? null,
+      recentScores: r.runs == null ? null : scoreList(r.recent_scores),
     };
   }),
 );
@@ -308,6 +338,7 @@ export function pageSchema<T extends z.ZodMiniType>(item: T) {
 
 export const reportPageSchema = pageSchema(reportSchema);
 export const projectPageSchema = pageSchema(projectSchema);
+
 
 /** `{data: Report}` of show, store and update. */
 export const reportEnvelopeSchema = z.pipe(

@@ -27,6 +27,8 @@ function report(results: Record<string, Check>, score: number | null = 50): Repo
     createdAt: null,
     updatedAt: null,
     pageUrl: null,
+    runs: null,
+    recentScores: null,
   };
 }
 

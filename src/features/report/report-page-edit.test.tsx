@@ -15,6 +15,7 @@ import {
   PAGE_URL,
   SECOND_ANALYSIS,
   connectRealApi,
+  editForm,
   recordRequests,
   renderReportPage,
   seedReport,
@@ -28,17 +29,7 @@ afterEach(() => {
   stopRecording();
 });
 
-// The settings load beside the results, after them.
-async function form() {
-  const edit = await screen.findByRole('form', { name: 'Edit report' });
-  return {
-    edit,
-    radio: (name: 'Public' | 'Private' | 'Password') => within(edit).getByRole('radio', { name }),
-    password: () => within(edit).queryByLabelText(/^Password/, { selector: 'input[type="password"]' }),
-    refresh: () => within(edit).getByRole('switch', { name: 'Refresh results' }),
-    save: () => within(edit).getByRole('button', { name: 'Save changes' }),
-  };
-}
+const form = editForm;
 
 function privacyShown(): string {
   return (

@@ -9,11 +9,11 @@ import {
   IconCircleX,
 } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { RESULT_LABELS } from '@/api/contract';
 import type { Result } from '@/api/contract';
-import type { Report } from '@/api/schemas';
 import { hasChanges, whatChanged } from '@/lib/what-changed';
-import type { CheckChange } from '@/lib/what-changed';
+import type { AnalysisSnapshot, CheckChange } from '@/lib/what-changed';
 import { checkName } from '@/checks/check-info';
 import { formatNumber } from '@/checks/evidence';
 
@@ -57,34 +57,57 @@ function BeforeAfter({ label, before, after }: { label: string; before: string; 
 }
 
 export interface WhatChangedSummaryProps {
-  before: Report;
-  after: Report;
-  onDismiss: () => void;
+  before: AnalysisSnapshot;
+  after: AnalysisSnapshot;
+  /** Shows a close button. */
+  onDismiss?: () => void;
+  /** Which two analyses these are (the history's runs), under the heading. */
+  description?: ReactNode;
+  /** Moves the focus to the heading when shown and whenever the comparison changes. */
+  autoFocus?: boolean;
+  /** 2 on its own, 3 inside the history. */
+  headingOrder?: 2 | 3;
+  /** Drawn with a border on its own; inside the history, the section has it. */
+  withBorder?: boolean;
 }
 
 /**
- * Score and result before → after, and every check that flipped, after "Refresh results". Loaded
- * with the first refresh: most visits never need it.
+ * Score and result before → after, and every check that flipped: after "Refresh results", and
+ * between any two runs of the history. Loaded on first use: most visits never need it.
  */
-export function WhatChangedSummary({ before, after, onDismiss }: WhatChangedSummaryProps) {
+export function WhatChangedSummary({
+  before,
+  after,
+  onDismiss,
+  description,
+  autoFocus = true,
+  headingOrder = 2,
+  withBorder = true,
+}: WhatChangedSummaryProps) {
   const change = useMemo(() => whatChanged(before, after), [before, after]);
   const { score, result, checks } = change;
   // The summary appears above the form that asked for it, perhaps out of view: take the reader there.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    heading.current?.focus();
-  }, [change]);
+    if (autoFocus) heading.current?.focus();
+  }, [change, autoFocus]);
   const delta =
     score.delta === null || score.delta === 0
       ? ''
       : ` (${score.delta > 0 ? '+' : ''}${formatNumber(score.delta)})`;
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="what-changed-heading">
+    <Paper
+      withBorder={withBorder}
+      p={withBorder ? 'md' : 0}
+      radius="md"
+      component="section"
+      aria-labelledby="what-changed-heading"
+    >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Title
-            order={2}
-            fz="h3"
+            order={headingOrder}
+            fz={headingOrder === 2 ? 'h3' : 'h4'}
             id="what-changed-heading"
             ref={heading}
             tabIndex={-1}
@@ -92,8 +115,9 @@ export function WhatChangedSummary({ before, after, onDismiss }: WhatChangedSumm
           >
             What changed
           </Title>
-          <CloseButton aria-label="Dismiss what changed" onClick={onDismiss} />
+          {onDismiss && <CloseButton aria-label="Dismiss what changed" onClick={onDismiss} />}
         </Group>
+        {description}
         <Stack gap={4}>
           <BeforeAfter
             label="Score"

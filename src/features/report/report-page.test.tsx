@@ -65,6 +65,8 @@ describe('the report page: header', () => {
     createdAt: null,
     updatedAt: null,
     pageUrl: null,
+    runs: null,
+    recentScores: null,
   };
 
   it('links a scheme-less URL over https, encodes the project, and says when there is no score', () => {

@@ -29,6 +29,8 @@ const ReportSettings = lazy(() =>
 );
 const loadWhatChanged = () => import('./report-page-what-changed');
 const WhatChangedSummary = lazy(() => loadWhatChanged().then((m) => ({ default: m.WhatChangedSummary })));
+// Only where the server keeps runs, and only for a report with more than one.
+const ReportHistory = lazy(() => import('./report-page-history').then((m) => ({ default: m.ReportHistory })));
 
 /** Shown while the service fetches and analyses the page again. */
 function RefreshProgress() {
@@ -69,11 +71,19 @@ function ReportNotFound() {
   );
 }
 
+/** Whether the server keeps more than one run of the report: then it has a History section. */
+function keepsHistory(report: Report): boolean {
+  return report.runs !== null && report.runs > 1;
+}
+
 type RefreshState = { status: 'running' } | { status: 'done'; before: Report; after: Report } | null;
 
 function ReportView({ report }: { report: Report }) {
   const navigate = useNavigate();
   const [refresh, setRefresh] = useState<RefreshState>(null);
+  // Where the server keeps runs, what changed is the history's comparison of the newest two: it
+  // survives a reload. Elsewhere it is the before and after of this visit's refresh.
+  const hasHistory = keepsHistory(report);
   // Once the report is deleted, leaving must not ask about unsaved changes to it.
   const allowLeave = useRef(false);
   useEffect(() => {
@@ -85,7 +95,7 @@ function ReportView({ report }: { report: Report }) {
       <ReportHeader report={report} />
 
       {refresh?.status === 'running' && <RefreshProgress />}
-      {refresh?.status === 'done' && (
+      {refresh?.status === 'done' && !keepsHistory(refresh.after) && (
         <Suspense fallback={null}>
           <WhatChangedSummary
             before={refresh.before}
@@ -117,6 +127,13 @@ function ReportView({ report }: { report: Report }) {
             />
           </Suspense>
         </div>
+        {hasHistory && (
+          <div className={classes.history}>
+            <Suspense fallback={<LoadingRows rows={4} label="Loading the history" />}>
+              <ReportHistory report={report} refreshed={refresh?.status === 'done'} />
+            </Suspense>
+          </div>
+        )}
         <div className={classes.results}>
           <ReportResults results={report.results} />
         </div>

@@ -12,6 +12,7 @@ import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { SortableTh, isMousePress } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
+import { ScoreTrend } from '@/components/score-trend';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { preloadRouteCode } from '@/lib/route-code';
 import { parseReportId } from '@/lib/report-id';
@@ -106,7 +107,12 @@ function ReportRow({
       <td>
         <ResultBadge result={report.result} />
       </td>
-      <td className={classes.numeric}>{report.score === null ? '—' : Math.round(report.score)}</td>
+      <td className={classes.numeric}>
+        <span className={classes.score}>
+          <ScoreTrend scores={report.recentScores} />
+          {report.score === null ? '—' : Math.round(report.score)}
+        </span>
+      </td>
       <td>
         <PrivacyBadge privacy={report.privacy} />
       </td>
@@ -238,8 +244,9 @@ function ReportCards({
             </Anchor>
             <ResultBadge result={report.result} />
             {report.score !== null && (
-              <Text size="sm" span>
+              <Text size="sm" span className={classes.score}>
                 Score {Math.round(report.score)}
+                <ScoreTrend scores={report.recentScores} />
               </Text>
             )}
             <PrivacyBadge privacy={report.privacy} />

@@ -31,6 +31,8 @@ function report(overrides: Partial<Report> = {}): Report {
     createdAt: new Date('2026-11-20T10:15:29.000Z'),
     updatedAt: new Date('2026-11-20T10:15:30.000Z'),
     pageUrl: null,
+    runs: null,
+    recentScores: null,
     ...overrides,
   };
 }

@@ -1,0 +1,171 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { updateReport } from '@/api/reports';
+import {
+  FIRST_ANALYSIS,
+  PAGE_URL,
+  SECOND_ANALYSIS,
+  connectRealApi,
+  editForm,
+  recordRequests,
+  renderReportPage,
+  seedReport,
+  stopRecording,
+  withoutHistory,
+} from '../../../test/report-page-kit';
+
+// The real API (SQLite in memory) keeps every analysis as a run; a scripted analyser decides what
+// each run finds. Seconds per test on a busy machine.
+
+afterEach(() => {
+  stopRecording();
+});
+
+const CHANGES_62_TO_84 = [
+  'Title: passed before, fails now',
+  'Meta description: failed before, passes now',
+  'Favicon: failed before, passes now',
+  'Load time: failed before, passes now',
+  'Social media tags: new check, fails',
+  'Page speed index: no longer checked (failed before)',
+];
+
+async function history() {
+  return screen.findByRole('region', { name: 'History' }, { timeout: 10_000 });
+}
+
+function changedChecks(summary: HTMLElement): (string | null)[] {
+  return within(within(summary).getByRole('list', { name: 'Checks that changed' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+}
+
+function runRows(section: HTMLElement): string[][] {
+  const table = within(section).getByRole('table', { name: 'Runs, newest first' });
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .slice(1)
+        .map((cell) => cell.textContent ?? ''),
+    );
+}
+
+/** A report analysed once per analysis given (create, then a refresh for each further one). */
+async function reportWithRuns(...analyses: Parameters<typeof connectRealApi>) {
+  const api = connectRealApi(...analyses);
+  const report = await seedReport();
+  for (let i = 1; i < analyses.length; i += 1) await updateReport({ id: report.id, refreshResults: true });
+  return { api, report };
+}
+
+describe('the report page: history', () => {
+  it('shows the score over time, the runs, and what changed between the newest two, after a reload', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const requests = recordRequests();
+    renderReportPage(`/reports/${report.id}`);
+
+    const section = await history();
+    expect(within(section).getByText('2 runs kept')).toBeInTheDocument();
+    const summary = await within(section).findByRole('region', { name: 'What changed' });
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
+    expect(within(summary).getByText(/^Result:/).parentElement?.textContent).toBe('Result: Decent to Good');
+    expect(changedChecks(summary)).toEqual(CHANGES_62_TO_84);
+    expect(summary).toHaveTextContent('(the newest two)');
+    // Shown on arrival, it does not take the focus from the page.
+    expect(within(summary).getByRole('heading', { name: 'What changed' })).not.toHaveFocus();
+    expect(runRows(section)).toEqual([
+      ['84', 'Good'],
+      ['62', 'Decent'],
+    ]);
+    expect(
+      within(section).getByRole('img', {
+        name: /^Score over time, 2 runs: 62 on .*, 84 on .*; lowest 62, highest 84\.$/,
+      }),
+    ).toBeInTheDocument();
+    // One request for the runs, newest 100.
+    const runs = (await requests.settled()).filter((r) => r.path.endsWith('/runs'));
+    expect(runs.map((r) => r.path)).toEqual([`/api/v1/reports/${report.id}/runs`]);
+  });
+
+  it('compares any two runs, older before newer whichever field holds it', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS, FIRST_ANALYSIS);
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    const section = await history();
+    await waitFor(() => expect(runRows(section).map((row) => row[0])).toEqual(['62', '84', '62']));
+    // By default the newest two: 84 then 62.
+    const summary = within(section).getByRole('region', { name: 'What changed' });
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 84 to 62 (-22)');
+
+    const compare = within(section).getByRole('form', { name: 'Compare two runs' });
+    const from = within(compare).getByRole('combobox', { name: 'From run' });
+    const to = within(compare).getByRole('combobox', { name: 'To run' });
+    const options = within(from).getAllByRole('option');
+    expect(options.map((o) => o.textContent?.split(' · ')[1])).toEqual(['score 62', 'score 84', 'score 62']);
+
+    // The same run twice cannot be compared.
+    await user.selectOptions(from, options[0]!);
+    await user.selectOptions(to, within(to).getAllByRole('option')[0]!);
+    expect(to).toHaveAccessibleDescription('Choose two different runs.');
+    expect(within(compare).getByRole('button', { name: 'Compare' })).toBeDisabled();
+
+    // Newest in "From", oldest in "To": still compared oldest to newest; the same analysis twice.
+    await user.selectOptions(to, within(to).getAllByRole('option')[2]!);
+    await user.click(within(compare).getByRole('button', { name: 'Compare' }));
+    const heading = within(section).getByRole('heading', { name: 'What changed' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    const compared = within(section).getByRole('region', { name: 'What changed' });
+    expect(compared).toHaveTextContent(
+      'Nothing changed: the score, the result and every check came out as before.',
+    );
+    expect(compared).not.toHaveTextContent('(the newest two)');
+  });
+});
+
+describe('the report page: history after a refresh', () => {
+  it('shows no History for one run, then the newest two compared once the refresh is in', async () => {
+    connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const report = await seedReport();
+    const requests = recordRequests();
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    await screen.findByRole('heading', { level: 1, name: PAGE_URL });
+    const f = await editForm();
+    expect(screen.queryByRole('region', { name: 'History' })).not.toBeInTheDocument();
+    expect((await requests.settled()).some((r) => r.path.endsWith('/runs'))).toBe(false);
+
+    await user.click(f.refresh());
+    await user.click(f.save());
+    const section = await history();
+    const summary = await within(section).findByRole('region', { name: 'What changed' });
+    await waitFor(() => expect(within(summary).getByRole('heading', { name: 'What changed' })).toHaveFocus());
+    expect(changedChecks(summary)).toEqual(CHANGES_62_TO_84);
+    // One What changed on the page, the history's: nothing to dismiss, it stays.
+    expect(screen.getAllByRole('region', { name: 'What changed' })).toHaveLength(1);
+    expect(within(summary).queryByRole('button', { name: 'Dismiss what changed' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the report page without history (a deployment that keeps no runs)', () => {
+  it('shows no History, never asks for runs, and shows what changed after a refresh until dismissed', async () => {
+    const api = connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    withoutHistory(api);
+    const report = await seedReport();
+    await updateReport({ id: report.id, refreshResults: true });
+    const requests = recordRequests();
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    await screen.findByRole('heading', { level: 1, name: PAGE_URL });
+    const f = await editForm();
+
+    await user.click(f.refresh());
+    await user.click(f.save());
+    const summary = await screen.findByRole('region', { name: 'What changed' });
+    await waitFor(() => expect(within(summary).getByRole('heading', { name: 'What changed' })).toHaveFocus());
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 84 to 84');
+    expect(screen.queryByRole('region', { name: 'History' })).not.toBeInTheDocument();
+    await user.click(within(summary).getByRole('button', { name: 'Dismiss what changed' }));
+    expect(screen.queryByRole('region', { name: 'What changed' })).not.toBeInTheDocument();
+    expect((await requests.settled()).some((r) => r.path.endsWith('/runs'))).toBe(false);
+  });
+});

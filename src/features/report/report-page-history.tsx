@@ -1,0 +1,227 @@
+// The report's history, where the server keeps one (the reference server's runs): the score over
+// time, the runs, and what changed between any two of them (the newest two unless asked otherwise).
+// Loaded only for a report with more than one run (the chart's library with it).
+import '@mantine/core/styles/Input.css';
+import {
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  useComputedColorScheme,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { runQueries } from '@/api/runs';
+import type { Report, Run } from '@/api/schemas';
+import { ErrorState } from '@/components/error-state';
+import { LoadingRows } from '@/components/loading-rows';
+import { ResultBadge } from '@/components/result-badge';
+import { formatNumber } from '@/checks/evidence';
+import { formatAbsolute } from '@/lib/dates';
+import ScoreChart from './report-page-score-chart';
+import classes from './report-page.module.css';
+import { WhatChangedSummary } from './report-page-what-changed';
+
+/** Rows of the runs table shown before "Show all runs". */
+const FIRST_ROWS = 10;
+
+function runDate(run: Run): string {
+  return run.generatedAt === null ? 'Unknown date' : formatAbsolute(run.generatedAt);
+}
+
+function scoreText(run: Run): string {
+  return run.score === null ? 'no score' : `score ${formatNumber(run.score)}`;
+}
+
+/** Which two runs are compared: positions in the list, newest first. */
+interface Pair {
+  before: number;
+  after: number;
+}
+
+function CompareForm({
+  runs,
+  pair,
+  onCompare,
+}: {
+  runs: Run[];
+  pair: Pair;
+  onCompare: (pair: Pair) => void;
+}) {
+  const [from, setFrom] = useState(String(pair.before));
+  const [to, setTo] = useState(String(pair.after));
+  const same = from === to;
+  const options = runs.map((run, index) => ({
+    value: String(index),
+    label: `${runDate(run)} · ${scoreText(run)}`,
+  }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (same) return;
+    // The older run is always "before", whichever field holds it.
+    const [a, b] = [Number(from), Number(to)];
+    onCompare({ before: Math.max(a, b), after: Math.min(a, b) });
+  };
+  return (
+    <form onSubmit={submit} aria-label="Compare two runs" noValidate>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <NativeSelect
+          label="From run"
+          data={options}
+          value={from}
+          onChange={(event) => setFrom(event.currentTarget.value)}
+          style={{ flex: '1 1 14rem' }}
+        />
+        <NativeSelect
+          label="To run"
+          data={options}
+          value={to}
+          onChange={(event) => setTo(event.currentTarget.value)}
+          error={same ? 'Choose two different runs.' : undefined}
+          style={{ flex: '1 1 14rem' }}
+        />
+        <Button type="submit" variant="default" disabled={same}>
+          Compare
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function RunsTable({ runs, total }: { runs: Run[]; total: number }) {
+  const [showAll, setShowAll] = useState(false);
+  const shown = showAll ? runs : runs.slice(0, FIRST_ROWS);
+  return (
+    <Stack gap="xs">
+      <div className={classes.runsScroll}>
+        <table className={classes.runs} aria-label="Runs, newest first">
+          <thead>
+            <tr>
+              <th scope="col">Date generated</th>
+              <th scope="col" className={classes.numeric}>
+                Score
+              </th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((run, index) => (
+              <tr key={index}>
+                <td>
+                  {run.generatedAt === null ? (
+                    'Unknown date'
+                  ) : (
+                    <time dateTime={run.generatedAt.toISOString()}>{runDate(run)}</time>
+                  )}
+                </td>
+                <td className={classes.numeric}>{run.score === null ? '—' : formatNumber(run.score)}</td>
+                <td>
+                  <ResultBadge result={run.result} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {runs.length > FIRST_ROWS && (
+        <Group justify="space-between" gap="xs">
+          <Text size="sm" c="dimmed">
+            {showAll ? `All ${runs.length}` : `${FIRST_ROWS} of ${runs.length}`} runs shown
+            {total > runs.length ? ` (the newest ${runs.length} of ${total} kept)` : ''}
+          </Text>
+          <Button variant="subtle" size="compact-sm" onClick={() => setShowAll((all) => !all)}>
+            {showAll ? 'Show fewer runs' : `Show all ${runs.length} runs`}
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function Comparison({ runs, focusAfterRefresh }: { runs: Run[]; focusAfterRefresh: boolean }) {
+  const [pair, setPair] = useState<Pair>({ before: 1, after: 0 });
+  const [asked, setAsked] = useState(false);
+  const before = runs[pair.before];
+  const after = runs[pair.after];
+  if (!before || !after) return null;
+  return (
+    <Stack gap="md">
+      <CompareForm
+        runs={runs}
+        pair={pair}
+        onCompare={(next) => {
+          setPair(next);
+          setAsked(true);
+        }}
+      />
+      <WhatChangedSummary
+        before={before}
+        after={after}
+        headingOrder={3}
+        withBorder={false}
+        autoFocus={asked || focusAfterRefresh}
+        description={
+          <Text size="sm" c="dimmed">
+            From the run of {runDate(before)} to the run of {runDate(after)}
+            {pair.before === 1 && pair.after === 0 ? ' (the newest two).' : '.'}
+          </Text>
+        }
+      />
+    </Stack>
+  );
+}
+
+export interface ReportHistoryProps {
+  report: Report;
+  /** The report was just analysed again here: take the reader to what changed once it is in. */
+  refreshed: boolean;
+}
+
+/** The History section; shown for a report with more than one run. */
+export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
+  const query = useQuery(runQueries.list(report.id));
+  const scheme = useComputedColorScheme('light');
+  const runs = query.data?.items;
+  // The newest run is this very analysis once the history has caught up with a refresh.
+  const newest = runs?.[0]?.generatedAt?.getTime() ?? null;
+  const current = newest !== null && newest === report.generatedAt?.getTime();
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="history">
+      <Stack gap="md">
+        <Group justify="space-between" align="baseline" gap="xs">
+          <Title order={2} fz="h3" id="history">
+            History
+          </Title>
+          <Text size="sm" c="dimmed">
+            {report.runs} runs kept
+          </Text>
+        </Group>
+        {runs ? (
+          runs.length > 1 ? (
+            <>
+              <ScoreChart runs={runs} scheme={scheme} />
+              {/* A new newest run starts a new comparison of the newest two. */}
+              <Comparison key={newest ?? 'none'} runs={runs} focusAfterRefresh={refreshed && current} />
+              <RunsTable runs={runs} total={query.data?.meta.total ?? runs.length} />
+            </>
+          ) : (
+            <Text size="sm">Only one run is kept so far: refresh the results to start a history.</Text>
+          )
+        ) : query.isError ? (
+          <ErrorState
+            error={query.error}
+            title="The history could not be loaded"
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
+        ) : (
+          <LoadingRows rows={4} label="Loading the history" />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
