@@ -93,6 +93,8 @@ describe('report fetchers', () => {
       createdAt: new Date('2026-11-20T10:15:29Z'),
       updatedAt: new Date('2026-11-20T10:15:30Z'),
       pageUrl: 'http://localhost:3000/r/42',
+      runs: 1,
+      recentScores: [87],
     });
   });
 

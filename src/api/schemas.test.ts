@@ -87,3 +87,22 @@ describe('reportSchema page_url', () => {
     expect(reportSchema.parse({ ...report({}), page_url: value }).pageUrl).toBe(expected);
   });
 });
+
+describe('reportSchema runs and recent_scores (the reference server keeps a history)', () => {
+  it('reads a history when the report has one', () => {
+    const parsed = reportSchema.parse({ ...report({}), runs: 3, recent_scores: [40, 62, 84] });
+    expect([parsed.runs, parsed.recentScores]).toEqual([3, [40, 62, 84]]);
+  });
+
+  it.each([
+    [{}, null, null],
+    [{ runs: null, recent_scores: [1, 2] }, null, null],
+    [{ runs: '2', recent_scores: [50, 60] }, 2, [50, 60]],
+    [{ runs: 2 }, 2, null],
+    [{ runs: 2, recent_scores: [50, 'x'] }, 2, null],
+    [{ runs: 2, recent_scores: 'nope' }, 2, null],
+  ])('reads %j as runs %j and scores %j: a bad trend never costs the report', (extra, runs, scores) => {
+    const parsed = reportSchema.parse({ ...report({}), ...extra });
+    expect([parsed.runs, parsed.recentScores]).toEqual([runs, scores]);
+  });
+});

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi, afterEach } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { formatAbsolute } from '@/lib/dates';
@@ -46,6 +46,39 @@ describe('DateText', () => {
     const { user } = renderWithProviders(<DateText date={at} />);
     await user.hover(screen.getByText(/ago$/));
     expect(await screen.findByRole('tooltip')).toHaveTextContent(formatAbsolute(at));
+  });
+
+  it('shows the exact moment on focus, from the keyboard', async () => {
+    const at = new Date('2025-03-14T09:05:00Z');
+    const { user } = renderWithProviders(<DateText date={at} />);
+    await user.tab();
+    expect(screen.getByText(/ago$/)).toHaveFocus();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(formatAbsolute(at));
+    expect(screen.getByText(/ago$/)).toHaveAccessibleDescription(formatAbsolute(at));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    await user.tab({ shift: true });
+    await user.tab();
+    expect(await screen.findByRole('tooltip')).toBeInTheDocument();
+    await user.tab();
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+  });
+
+  it('shows the exact moment on a tap', async () => {
+    const at = new Date('2025-03-14T09:05:00Z');
+    const { user } = renderWithProviders(<DateText date={at} />);
+    await user.pointer({ keys: '[TouchA]', target: screen.getByText(/ago$/) });
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(formatAbsolute(at));
+  });
+
+  it('moves on while the page is open', async () => {
+    vi.useFakeTimers({ now: new Date('2025-03-17T12:00:00Z'), toFake: ['Date', 'setInterval', 'clearInterval'] });
+    renderWithProviders(<DateText date={new Date('2025-03-17T11:59:55Z')} />);
+    expect(screen.getByText('5 seconds ago')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(screen.getByText('1 minute ago')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(60 * 60_000));
+    expect(screen.getByText('1 hour ago')).toBeInTheDocument();
   });
 
   it('shows a dash for no date', () => {

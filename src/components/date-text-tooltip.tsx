@@ -1,21 +1,17 @@
 import '@mantine/core/styles/Tooltip.css';
 import { Tooltip } from '@mantine/core';
-import type { ReactElement } from 'react';
+import type { RefObject } from 'react';
 
 /** The tooltip of DateText, in its own chunk: floating-ui is most of its weight. */
 export default function DateTextTooltip({
   label,
   opened,
-  children,
+  target,
 }: {
   label: string;
-  /** Open at once: it mounts because the pointer is already over the date. */
+  /** DateText decides: hover, focus or tap, until Escape. */
   opened: boolean;
-  children: ReactElement;
+  target: RefObject<HTMLElement | null>;
 }) {
-  return (
-    <Tooltip label={label} openDelay={300} withArrow defaultOpened={opened}>
-      {children}
-    </Tooltip>
-  );
+  return <Tooltip label={label} opened={opened} target={target} withArrow />;
 }

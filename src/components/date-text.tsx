@@ -1,15 +1,26 @@
-import { Text } from '@mantine/core';
-import { Suspense, lazy, useState } from 'react';
+import { Text, VisuallyHidden } from '@mantine/core';
+import { Suspense, lazy, useId, useRef, useState } from 'react';
 import { formatAbsolute, formatRelative } from '@/lib/dates';
+import { useNow } from '@/lib/use-now';
 
 // Lists show dozens of dates and nobody hovers most of them: the tooltip (and floating-ui with it)
-// loads on the first hover or touch.
+// loads on the first hover, focus or tap of a date. It points at the date rather than wrapping it, so
+// the focused element stays the same while the tooltip's code arrives.
 const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 
-/** A date as relative text ("3 days ago"), the exact moment in a tooltip and in `<time dateTime>`; "—" for none. */
+/**
+ * A date as relative text ("3 days ago"), kept up to date while the page is open; the exact moment in
+ * `<time dateTime>` and in a tooltip on hover, on focus (each date is a tab stop) and on tap (which
+ * focuses it); Escape hides it. "—" for none.
+ */
 export function DateText({ date }: { date: Date | null }) {
+  useNow(); // rendered again on the page's clock, so "2 minutes ago" moves on
+  const target = useRef<HTMLTimeElement>(null);
+  const descriptionId = useId();
   const [wanted, setWanted] = useState(false);
-  const [pointerOver, setPointerOver] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
   if (date === null) {
     return (
       <Text span size="sm" c="dimmed">
@@ -17,27 +28,43 @@ export function DateText({ date }: { date: Date | null }) {
       </Text>
     );
   }
-  const time = (
-    <Text
-      component="time"
-      size="sm"
-      style={{ whiteSpace: 'nowrap' }}
-      dateTime={date.toISOString()}
-      onPointerEnter={() => {
-        setWanted(true);
-        setPointerOver(true);
-      }}
-      onPointerLeave={() => setPointerOver(false)}
-    >
-      {formatRelative(date)}
-    </Text>
-  );
-  if (!wanted) return time;
+  const opened = (hovered || focused) && !dismissed;
+  const show = (set: (on: boolean) => void) => {
+    setWanted(true);
+    setDismissed(false);
+    set(true);
+  };
   return (
-    <Suspense fallback={time}>
-      <DateTextTooltip label={formatAbsolute(date)} opened={pointerOver}>
-        {time}
-      </DateTextTooltip>
-    </Suspense>
+    <>
+      <Text
+        ref={target}
+        component="time"
+        size="sm"
+        style={{ whiteSpace: 'nowrap' }}
+        dateTime={date.toISOString()}
+        tabIndex={0}
+        aria-describedby={opened ? descriptionId : undefined}
+        // A touch "enters" and leaves at once; the tap's focus opens it instead.
+        onPointerEnter={(event) => event.pointerType !== 'touch' && show(setHovered)}
+        onPointerLeave={() => setHovered(false)}
+        onFocus={() => show(setFocused)}
+        onBlur={() => setFocused(false)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && opened) {
+            event.stopPropagation();
+            setDismissed(true);
+          }
+        }}
+      >
+        {formatRelative(date)}
+      </Text>
+      {/* What the tooltip shows, for screen readers: the tooltip itself is not reachable. */}
+      {opened && <VisuallyHidden id={descriptionId}>{formatAbsolute(date)}</VisuallyHidden>}
+      {wanted && (
+        <Suspense fallback={null}>
+          <DateTextTooltip label={formatAbsolute(date)} opened={opened} target={target} />
+        </Suspense>
+      )}
+    </>
   );
 }
