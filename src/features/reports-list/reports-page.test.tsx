@@ -177,6 +177,17 @@ describe('Reports: the view in the URL', () => {
     expect(page.control('Order')).toHaveValue('asc');
   });
 
+  it('puts the focus back on the report that was opened when coming Back to the list', async () => {
+    await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
+    const page = renderReports('/reports?sort=asc');
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    await page.user.click(screen.getByRole('link', { name: 'https://shop.example/cart' }));
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+
+    await act(() => page.router.navigate(-1));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'https://shop.example/cart' })).toHaveFocus());
+  });
+
   it('filters by a project chosen in Project, or clicked in a row', async () => {
     await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
     const requests = recordListRequests();

@@ -2,7 +2,7 @@ import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
-import type { PointerEvent, SyntheticEvent } from 'react';
+import type { MouseEvent as ReactMouseEvent, PointerEvent, SyntheticEvent } from 'react';
 import { Link, useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/api/contract';
 import { reportQueries } from '@/api/reports';
@@ -194,6 +194,33 @@ function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void 
   };
 }
 
+/** The report last opened from a list in this tab: Back to the list puts the focus on its link again. */
+let openedReport: number | null = null;
+
+function rememberOpenedReport(event: ReactMouseEvent<HTMLElement>): void {
+  if (!(event.target instanceof Element)) return;
+  const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
+  const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
+  if (id !== null) openedReport = id;
+}
+
+/**
+ * Back from a report: its link in the list takes the focus (the shell would put it on the page's
+ * main region), so the keyboard goes on from where it was. Once, when the row is on screen.
+ */
+function useFocusOpenedOnBack(reports: Report[]): void {
+  const restoring = useNavigationType() === 'POP';
+  useEffect(() => {
+    if (!restoring || openedReport === null || !reports.some((report) => report.id === openedReport)) return;
+    const link = document.querySelector<HTMLElement>(
+      `[data-report-row="${openedReport}"] a[href="/reports/${openedReport}"]`,
+    );
+    if (!link) return;
+    openedReport = null;
+    link.focus({ preventScroll: true });
+  }, [restoring, reports]);
+}
+
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
 
@@ -207,6 +234,7 @@ function ReportCards({
     <ul
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
+      onClick={rememberOpenedReport}
       aria-label="Reports"
       aria-busy={stale || undefined}
       className={classes.cards}
@@ -272,6 +300,7 @@ export function ReportsTable({
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
+  useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
     return <ReportCards reports={reports} projectHref={projectHref} stale={stale} selection={selection} />;
@@ -286,6 +315,7 @@ export function ReportsTable({
       onPointerDown={onPointerDown}
       onPointerOver={preloadReportPage}
       onFocus={preloadReportPage}
+      onClick={rememberOpenedReport}
     >
       <thead>
         <tr>
