@@ -75,7 +75,11 @@ function CreateReportPage() {
           if (unplaced.length === 0) return;
         }
         setFormError(error);
-        notifications.show({ color: 'red', title: 'The report was not created', message: errorMessage(error) });
+        notifications.show({
+          color: 'red',
+          title: 'The report was not created',
+          message: errorMessage(error),
+        });
       },
     });
   };
@@ -89,7 +93,7 @@ function CreateReportPage() {
   return (
     <Stack gap="lg" maw={720}>
       <div>
-        <Anchor component={Link} to="/reports" size="sm">
+        <Anchor component={Link} to="/reports" size="sm" className="tap-target">
           <Group gap={4} component="span">
             <IconArrowLeft size={14} aria-hidden />
             Reports

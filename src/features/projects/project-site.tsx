@@ -26,7 +26,7 @@ function PageLinks({ refs, label }: { refs: PageRef[]; label: string }) {
       <List size="sm" spacing={2} aria-label={label}>
         {shown.map((page) => (
           <List.Item key={page.id} style={{ overflowWrap: 'anywhere' }}>
-            <Anchor component={Link} to={`/reports/${page.id}`} size="sm">
+            <Anchor component={Link} to={`/reports/${page.id}`} size="sm" className="tap-target">
               {page.url}
             </Anchor>
           </List.Item>
@@ -147,7 +147,7 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
               <Text span fw={700} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
                 {page.score}
               </Text>{' '}
-              <Anchor component={Link} to={`/reports/${page.id}`} size="sm">
+              <Anchor component={Link} to={`/reports/${page.id}`} size="sm" className="tap-target">
                 {page.url}
               </Anchor>
             </List.Item>

@@ -49,7 +49,7 @@ export function ProjectsTable({
             Created
           </SortableTh>
           {withCounts && (
-            <Box component="th" scope="col" ta="right">
+            <Box component="th" scope="col" ta="right" className={classes.fromXs}>
               Reports
             </Box>
           )}
@@ -62,8 +62,14 @@ export function ProjectsTable({
       <tbody>
         {projects.map((project) => (
           <tr key={project.name}>
-            <td style={{ overflowWrap: 'anywhere' }}>
-              <Anchor component={Link} to={projectHref(project.name)} size="sm" fw={500}>
+            <td style={{ overflowWrap: 'break-word' }}>
+              <Anchor
+                component={Link}
+                to={projectHref(project.name)}
+                size="sm"
+                fw={500}
+                className="tap-target"
+              >
                 {project.name}
               </Anchor>
               {/* On a phone the date goes under the name, leaving the name the width it needs. */}
@@ -75,7 +81,12 @@ export function ProjectsTable({
               <DateText date={project.createdAt} />
             </Box>
             {withCounts && (
-              <Box component="td" ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Box
+                component="td"
+                ta="right"
+                className={classes.fromXs}
+                style={{ fontVariantNumeric: 'tabular-nums' }}
+              >
                 {project.reports ?? '—'}
               </Box>
             )}

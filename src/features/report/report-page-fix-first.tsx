@@ -50,7 +50,12 @@ export function FixFirst({ results }: { results: Record<string, Check> }) {
             return (
               // One line each (it wraps on a narrow screen): name, importance, the advice's first sentence.
               <li key={key}>
-                <Anchor href={`#${checkAnchor(key)}`} onClick={(event) => go(event, key)} fw={600}>
+                <Anchor
+                  href={`#${checkAnchor(key)}`}
+                  onClick={(event) => go(event, key)}
+                  fw={600}
+                  className="tap-target"
+                >
                   {checkName(key)}
                 </Anchor>{' '}
                 {check.importance && (

@@ -20,6 +20,7 @@ import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
 import { openPageHref } from '@/lib/urls';
+import classes from './report-page.module.css';
 
 const GAUGE_COLOURS: Record<Result, string> = { good: 'teal.7', decent: 'orange.6', bad: 'red.7' };
 
@@ -61,7 +62,13 @@ export function ReportHeader({ report }: { report: Report }) {
   const href = openPageHref(report.url);
   return (
     <Stack gap="md">
-      <Anchor component={Link} to="/reports" size="sm" style={{ alignSelf: 'flex-start' }}>
+      <Anchor
+        component={Link}
+        to="/reports"
+        size="sm"
+        className="tap-target"
+        style={{ alignSelf: 'flex-start' }}
+      >
         <Group gap={4} component="span">
           <IconArrowLeft size={14} aria-hidden />
           All reports
@@ -78,6 +85,7 @@ export function ReportHeader({ report }: { report: Report }) {
               target="_blank"
               rel="noopener noreferrer"
               size="sm"
+              className="tap-target"
               style={{ alignSelf: 'flex-start' }}
             >
               <Group gap={4} component="span">
@@ -91,6 +99,7 @@ export function ReportHeader({ report }: { report: Report }) {
         {report.score !== null && <ScoreGauge score={report.score} result={report.result} />}
       </Group>
       <DataList
+        className={classes.details}
         size="sm"
         gap={6}
         labelWidth="7rem"
@@ -100,7 +109,7 @@ export function ReportHeader({ report }: { report: Report }) {
         <DataList.Item>
           <DataList.ItemLabel>Project</DataList.ItemLabel>
           <DataList.ItemValue>
-            <Anchor component={Link} to={projectHref(report.project)} size="sm">
+            <Anchor component={Link} to={projectHref(report.project)} size="sm" className="tap-target">
               {report.project}
             </Anchor>
           </DataList.ItemValue>

@@ -1,6 +1,7 @@
-import { Button, CloseButton, NativeSelect, TextInput } from '@mantine/core';
-import { IconSelector } from '@tabler/icons-react';
-import { Suspense, lazy, useState } from 'react';
+import { Badge, Button, CloseButton, NativeSelect, TextInput, em } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAdjustmentsHorizontal, IconSelector } from '@tabler/icons-react';
+import { Suspense, lazy, useId, useState } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_SORT_KEYS,
@@ -107,17 +108,92 @@ function SelectFilter({
   );
 }
 
+// A phone's first screen is for results: below this width the filters fold behind one button.
+const FOLD_QUERY = `(max-width: ${em(480)})`;
+
+/** How many filters narrow the list (besides the search, which stays in view). */
+export function filtersSet(state: ReportListState, projectFixed = false): number {
+  return (projectFixed || state.project === '' ? 0 : 1) + (state.result === undefined ? 0 : 1);
+}
+
 /**
- * Search, the filters and the sort of the reports table; every change goes to the URL.
+ * Search, the filters and the sort of the reports table; every change goes to the URL. On a phone
+ * the filters and the sort fold behind **Filters**, which says how many are set.
  */
 export function ReportsFilters({ state, onChange, projectFixed, onClear }: ReportsFiltersProps) {
   const onSearch = (search: string) => onChange({ search });
   const onProject = (project: string) => onChange({ project });
+  const folds = useMediaQuery(FOLD_QUERY, false, { getInitialValueInEffect: false });
+  const [unfolded, setUnfolded] = useState(false);
+  const foldId = useId();
+  const count = filtersSet(state, projectFixed);
+  const search = (
+    <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
+  );
+  if (folds)
+    return (
+      <div className={classes.grid}>
+        <div className={classes.wide}>{search}</div>
+        <Button
+          variant="default"
+          className={classes.foldButton}
+          leftSection={<IconAdjustmentsHorizontal size={18} aria-hidden />}
+          rightSection={
+            count > 0 && (
+              <Badge size="sm" circle aria-hidden>
+                {count}
+              </Badge>
+            )
+          }
+          // The badge is the count at a glance; the name says it in words.
+          aria-label={count > 0 ? `Filters (${count} set)` : undefined}
+          aria-expanded={unfolded}
+          aria-controls={foldId}
+          onClick={() => setUnfolded((open) => !open)}
+        >
+          Filters
+        </Button>
+        {unfolded && (
+          <div id={foldId} className={classes.fold}>
+            <FilterFields
+              state={state}
+              onChange={onChange}
+              projectFixed={projectFixed}
+              onProject={onProject}
+            />
+          </div>
+        )}
+        {onClear && <ClearFilters onClear={onClear} />}
+      </div>
+    );
   return (
     <div className={classes.grid}>
-      <div className={classes.wide}>
-        <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
-      </div>
+      <div className={classes.wide}>{search}</div>
+      <FilterFields state={state} onChange={onChange} projectFixed={projectFixed} onProject={onProject} />
+      {onClear && <ClearFilters onClear={onClear} />}
+    </div>
+  );
+}
+
+function ClearFilters({ onClear }: { onClear: () => void }) {
+  return (
+    <Button variant="subtle" size="compact-sm" onClick={onClear} className={classes.clear}>
+      Clear filters
+    </Button>
+  );
+}
+
+/** Project (unless fixed), Result, Sort by, Order and Per page. */
+function FilterFields({
+  state,
+  onChange,
+  projectFixed,
+  onProject,
+}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed'> & {
+  onProject: (project: string) => void;
+}) {
+  return (
+    <>
       {!projectFixed && (
         <div className={classes.wide}>
           <ProjectField value={state.project} onChange={onProject} />
@@ -151,11 +227,6 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear }: Repor
         toPatch={perPagePatch}
         onChange={onChange}
       />
-      {onClear && (
-        <Button variant="subtle" size="compact-sm" onClick={onClear} className={classes.clear}>
-          Clear filters
-        </Button>
-      )}
-    </div>
+    </>
   );
 }

@@ -517,22 +517,27 @@ describe('Reports: search', () => {
   });
 });
 
+/** Every width query (`max-width`) matches: a phone of 390 px. */
+function asPhone() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        addListener: () => {},
+        removeListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  );
+}
+
 describe('Reports on a phone', () => {
   it('shows each report as a card with the same links and facts', async () => {
     await withReports(['https://shop.example/', 'https://blog.example/']);
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query.includes('max-width'),
-          media: query,
-          onchange: null,
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          addListener: () => {},
-          removeListener: () => {},
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    asPhone();
     renderReports();
 
     const list = await screen.findByRole('list', { name: 'Reports' });
@@ -548,6 +553,25 @@ describe('Reports on a phone', () => {
     expect(first.getByText('Bad')).toBeInTheDocument();
     expect(first.getByText('Score 35')).toBeInTheDocument();
     expect(first.getByText('Public')).toBeInTheDocument();
+  });
+
+  it('folds the filters behind Filters, which says how many are set', async () => {
+    await withReports(['https://shop.example/', 'https://blog.example/']);
+    asPhone();
+    const page = renderReports('/reports?result=bad');
+    await screen.findByRole('list', { name: 'Reports' });
+    expect(screen.getByRole('textbox', { name: 'Search' })).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Result' })).not.toBeInTheDocument();
+    const filters = screen.getByRole('button', { name: 'Filters (1 set)' });
+    expect(filters).toHaveAttribute('aria-expanded', 'false');
+
+    await page.user.click(filters);
+    expect(filters).toHaveAttribute('aria-expanded', 'true');
+    expect(page.control('Result')).toHaveValue('bad');
+    expect(page.control('Sort by')).toBeInTheDocument();
+    await page.user.selectOptions(page.control('Result'), 'All');
+    await waitFor(() => expect(page.search()).toBe(''));
+    expect(screen.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'true');
   });
 });
 

@@ -266,8 +266,14 @@ function ReportCards({
           >
             {report.url}
           </Anchor>
-          <Group gap="xs" mt={6} wrap="wrap">
-            <Anchor component={Link} to={projectHref(report.project)} size="sm" c="dimmed">
+          <Group gap="xs" wrap="wrap" style={{ rowGap: 0 }}>
+            <Anchor
+              component={Link}
+              to={projectHref(report.project)}
+              size="sm"
+              c="dimmed"
+              className={classes.cardTarget}
+            >
               {report.project}
             </Anchor>
             <ResultBadge result={report.result} />
