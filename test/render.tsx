@@ -14,20 +14,30 @@ import { AppProviders } from '@/app/providers';
 
 // jsdom lacks what Mantine and the router reach for; these behave like a desktop browser with a
 // light colour scheme preference.
+function mediaQueryList(query: string, matches: boolean): MediaQueryList {
+  return {
+    matches,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  };
+}
 if (typeof window.matchMedia !== 'function') {
   Object.defineProperty(window, 'matchMedia', {
     configurable: true,
-    value: (query: string): MediaQueryList => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }),
+    value: (query: string) => mediaQueryList(query, false),
   });
+}
+
+/** For the rest of the test, every width query (`max-width`) matches: a phone. */
+export function asPhone(): void {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
+    mediaQueryList(query, query.includes('max-width')),
+  );
 }
 if (typeof window.ResizeObserver !== 'function') {
   window.ResizeObserver = class {

@@ -7,6 +7,7 @@ import { createReport } from '@/api/reports';
 import type { Analyser } from '../../../test/reference-server';
 import { contractList, contractReport } from '../../../test/fixtures/contract';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { asPhone } from '../../../test/render';
 import { renderReportsPage } from '../../../test/reports-list-kit';
 
 // The reference server behind these tests shares two cores with everything else running: give
@@ -516,23 +517,6 @@ describe('Reports: search', () => {
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
   });
 });
-
-/** Every width query (`max-width`) matches: a phone of 390 px. */
-function asPhone() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        addListener: () => {},
-        removeListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
-}
 
 describe('Reports on a phone', () => {
   it('shows each report as a card with the same links and facts', async () => {
