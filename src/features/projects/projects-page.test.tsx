@@ -129,6 +129,36 @@ describe('Projects table: rows', () => {
     expect(screen.getByText('1–2 of 2 projects')).toBeInTheDocument();
   });
 
+  it('works from the keyboard: j / k move and are said, Enter opens, ? lists the keys', async () => {
+    const api = useRealApi();
+    await seedReport(api, 'shop.example');
+    await seedReport(api, 'blog.example');
+    const page = renderProjects();
+    await waitFor(() => expect(page.names()).toEqual(['blog.example', 'shop.example']));
+    // The keys load once the first view is on screen: press until the first one takes effect.
+    await waitFor(async () => {
+      await page.user.keyboard('j');
+      expect(page.rows()[0]).toHaveFocus();
+    });
+    await page.user.keyboard('j');
+    expect(page.rows()[1]).toHaveFocus();
+    expect(screen.getByText('shop.example, project 2 of 2')).toHaveAttribute('role', 'status');
+    await page.user.keyboard('k');
+    expect(page.rows()[0]).toHaveFocus();
+
+    await page.user.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByRole('row', { name: /Enter Open the project you are on/ })).toBeInTheDocument();
+    // No selection on this list: no x.
+    expect(within(help).queryByRole('row', { name: /^x / })).not.toBeInTheDocument();
+    await page.user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    page.rows()[0]!.focus();
+    await page.user.keyboard('{Enter}');
+    await waitFor(() => expect(page.address()).toBe('/projects/blog.example'));
+  });
+
   it('links an awkwardly named project to exactly that project’s page', async () => {
     const api = useRealApi();
     await seedProjects(api, [AWKWARD, 'a b', 'ä']);

@@ -4,7 +4,7 @@ import '@mantine/core/styles/Combobox.css';
 import { Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import {
   PER_PAGE_VALUES,
   PROJECT_SORT_KEYS,
@@ -27,7 +27,7 @@ import { sortAfterClick } from '@/lib/sort';
 import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
 import { ProjectsTable } from './projects-table';
-import { PROJECTS_VIEW, projectListParams } from './projects-view';
+import { PROJECTS_VIEW, projectHref, projectListParams } from './projects-view';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
@@ -35,6 +35,8 @@ import { PROJECTS_VIEW, projectListParams } from './projects-view';
 const loadDeleteDialog = () => import('./delete-project-dialog');
 const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
 // Each row's health takes a few requests: they start once the rows are on screen, not before.
+// The list's keys (j / k, Enter, n, ?) are not needed to show it: they load with the first view.
+const ListKeys = lazy(() => import('@/components/list-keys/list-keys').then((m) => ({ default: m.ListKeys })));
 const loadHealth = () => import('./project-health');
 const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
 
@@ -43,6 +45,7 @@ const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_OR
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
 function ProjectsPage() {
+  const navigate = useNavigate();
   const [view, setView] = useUrlState(PROJECTS_VIEW);
   const params = useMemo(() => projectListParams(view), [view]);
   const queryClient = useQueryClient();
@@ -204,6 +207,17 @@ function ProjectsPage() {
         onPage={onPage}
         disabled={isPlaceholderData}
       />
+
+      {data && (
+        <Suspense fallback={null}>
+          <ListKeys
+            rowAttribute="data-project-row"
+            noun="project"
+            open={(name) => void navigate(projectHref(name))}
+            create={() => void navigate('/reports/new')}
+          />
+        </Suspense>
+      )}
 
       {target !== null && (
         <Suspense fallback={null}>

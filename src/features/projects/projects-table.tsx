@@ -61,7 +61,7 @@ export function ProjectsTable({
       </thead>
       <tbody>
         {projects.map((project) => (
-          <tr key={project.name}>
+          <tr key={project.name} tabIndex={-1} data-project-row={project.name}>
             <td style={{ overflowWrap: 'break-word' }}>
               <Anchor
                 component={Link}

@@ -139,8 +139,12 @@ describe('Reports: selection', () => {
     expect(page.rows()[2]).toHaveFocus();
     await page.user.keyboard('k');
     expect(page.rows()[1]).toHaveFocus();
+    // Each move and pick is said to screen readers.
+    const said = screen.getByText(`${urls[1]}, report 2 of 3`);
+    expect(said).toHaveAttribute('role', 'status');
     await page.user.keyboard('x');
     expect(page.box(urls[1]!)).toBeChecked();
+    expect(said).toHaveTextContent(`Selected ${urls[1]}`);
     expect(await within(await screen.findByRole('toolbar', { name: 'Selection' })).findByText('1 selected'));
 
     await page.user.keyboard('?');

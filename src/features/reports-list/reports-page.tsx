@@ -220,11 +220,13 @@ function ReportsView({ project }: { project?: string }) {
       {settled && (
         <Suspense fallback={null}>
           <ListKeys
-            pick={(id) => {
-              const index = pageReports.findIndex((report) => report.id === id);
+            rowAttribute="data-report-row"
+            noun="report"
+            pick={(row) => {
+              const index = pageReports.findIndex((report) => String(report.id) === row);
               if (index !== -1) selection.toggle(pageReports, index, false);
             }}
-            open={(id) => void navigate(`/reports/${id}`)}
+            open={(row) => void navigate(`/reports/${row}`)}
             create={() => void navigate('/reports/new')}
           />
         </Suspense>

@@ -6,18 +6,32 @@ import '@mantine/core/styles/Kbd.css';
 import { Kbd, Modal, Text } from '@mantine/core';
 import { DataTable } from '@/components/data-table';
 
-const LIST_SHORTCUTS: readonly { keys: string; does: string }[] = [
-  { keys: '/', does: 'Focus Search' },
-  { keys: 'j', does: 'Move to the next report' },
-  { keys: 'k', does: 'Move to the previous report' },
-  { keys: 'Enter', does: 'Open the report you are on' },
-  { keys: 'x', does: 'Select the report you are on, or unselect it' },
-  { keys: 'n', does: 'New report' },
-  { keys: '?', does: 'Show these shortcuts' },
-];
+export type ListNoun = 'report' | 'project';
 
-/** The list's keyboard shortcuts (`?`); list-shortcuts.ts handles them. */
-export function ShortcutsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+function listShortcuts(noun: ListNoun, withPick: boolean): { keys: string; does: string }[] {
+  return [
+    { keys: '/', does: 'Focus Search' },
+    { keys: 'j', does: `Move to the next ${noun}` },
+    { keys: 'k', does: `Move to the previous ${noun}` },
+    { keys: 'Enter', does: `Open the ${noun} you are on` },
+    ...(withPick ? [{ keys: 'x', does: `Select the ${noun} you are on, or unselect it` }] : []),
+    { keys: 'n', does: 'New report' },
+    { keys: '?', does: 'Show these shortcuts' },
+  ];
+}
+
+/** The list's keyboard shortcuts (`?`); list-keys.tsx handles them. */
+export function ShortcutsDialog({
+  opened,
+  onClose,
+  noun,
+  withPick,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  noun: ListNoun;
+  withPick: boolean;
+}) {
   return (
     <Modal
       opened={opened}
@@ -35,7 +49,7 @@ export function ShortcutsDialog({ opened, onClose }: { opened: boolean; onClose:
           </tr>
         </thead>
         <tbody>
-          {LIST_SHORTCUTS.map((shortcut) => (
+          {listShortcuts(noun, withPick).map((shortcut) => (
             <tr key={shortcut.keys}>
               <td>
                 <Kbd>{shortcut.keys}</Kbd>
