@@ -27,7 +27,7 @@ import {
 } from './report-list-state';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsFilters } from './reports-filters';
-import { ReportsTable } from './reports-table';
+import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
 
 // What works on a selection loads when a person first reaches for a checkbox.
@@ -226,7 +226,10 @@ function ReportsView({ project }: { project?: string }) {
               const index = pageReports.findIndex((report) => String(report.id) === row);
               if (index !== -1) selection.toggle(pageReports, index, false);
             }}
-            open={(row) => void navigate(`/reports/${row}`)}
+            open={(row) => {
+              noteOpenedReport(Number(row));
+              void navigate(`/reports/${row}`);
+            }}
             create={() => void navigate('/reports/new')}
           />
         </Suspense>

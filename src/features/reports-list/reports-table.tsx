@@ -197,11 +197,16 @@ function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void 
 /** The report last opened from a list in this tab: Back to the list puts the focus on its link again. */
 let openedReport: number | null = null;
 
+/** A report is being opened from the list (its link, or Enter on its row). */
+export function noteOpenedReport(id: number): void {
+  openedReport = id;
+}
+
 function rememberOpenedReport(event: ReactMouseEvent<HTMLElement>): void {
   if (!(event.target instanceof Element)) return;
   const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
   const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
-  if (id !== null) openedReport = id;
+  if (id !== null) noteOpenedReport(id);
 }
 
 /**
