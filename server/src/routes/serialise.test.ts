@@ -23,6 +23,8 @@ function record(overrides: Partial<ReportRecord> = {}): ReportRecord {
     generatedAt: '2026-01-02T03:04:05.123456Z',
     createdAt: '2026-01-01T00:00:00.000000Z',
     updatedAt: '2026-01-02T03:04:05.123456Z',
+    runs: 3,
+    recentScores: [41, 60, GOOD.score],
     ...overrides,
   };
 }
