@@ -212,8 +212,10 @@ const reportFields = {
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-  // Only the reference server sends it: the report's public page.
+  // Only the reference server sends them: the report's public page; its runs (not used here yet).
   page_url: z.optional(z.unknown()),
+  runs: z.optional(z.unknown()),
+  recent_scores: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
 const reportObject = z.object(reportFields);
