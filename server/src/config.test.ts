@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       analysisQueue: 32,
       analysisWaitS: 60,
       analysisJobExpireS: 120,
+      runsKept: 100,
     });
   });
 
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
         ANALYSIS_QUEUE: '0',
         ANALYSIS_WAIT_S: '30',
         ANALYSIS_JOB_EXPIRE_S: '300',
+        RUNS_KEPT: '5',
       }),
     ).toEqual({
       port: 3000,
@@ -77,6 +79,7 @@ describe('loadConfig', () => {
       analysisQueue: 0,
       analysisWaitS: 30,
       analysisJobExpireS: 300,
+      runsKept: 5,
     });
   });
 
@@ -108,6 +111,9 @@ describe('loadConfig', () => {
     [{ DEMO_PORT: '65536' }, port('DEMO_PORT', '65536')],
     [{ RATE_LIMIT: '0' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "0".'],
     [{ RATE_LIMIT: '-5' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "-5".'],
+    [{ RUNS_KEPT: '0' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "0".'],
+    [{ RUNS_KEPT: 'all' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "all".'],
+    [{ RUNS_KEPT: '1e3' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "1e3".'],
     [
       { RATE_LIMIT_WINDOW_S: '0' },
       'Invalid RATE_LIMIT_WINDOW_S: must be a whole number between 1 and 86400, got "0".',

@@ -2,6 +2,7 @@
 // message format: `Invalid NAME: <what it must be>, got "<value>".`
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_RUNS_KEPT } from './storage/sql-common';
 
 export interface ServerConfig {
   port: number;
@@ -38,6 +39,8 @@ export interface ServerConfig {
   analysisWaitS: number;
   /** On PostgreSQL: after how long a job still active is taken as lost with its process and run again, seconds. */
   analysisJobExpireS: number;
+  /** How many analyses (runs) each report keeps; older ones are dropped when a new one is written. */
+  runsKept: number;
 }
 
 export class ConfigError extends Error {
@@ -182,5 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
     analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),
     analysisJobExpireS: integer('ANALYSIS_JOB_EXPIRE_S', env.ANALYSIS_JOB_EXPIRE_S, 120, 1, 3600),
+    runsKept: integer('RUNS_KEPT', env.RUNS_KEPT, DEFAULT_RUNS_KEPT, 1, 1_000_000),
   };
 }

@@ -142,6 +142,22 @@ describe('runs of a report', () => {
     expect(invalid.data[0]?.score).toBe(11);
   });
 
+  it('keeps the newest RUNS_KEPT runs, dropping older ones as new ones come', async () => {
+    const script = scriptedAnalyser();
+    const t = createTestApp({ analyser: script.analyser, now: tickingClock(), config: { runsKept: 2 } });
+    const report = await create(t);
+    for (const analysis of [DECENT, BAD]) {
+      script.next(analysis);
+      await refresh(t, report.id);
+    }
+    const body = await runs(t, report.id);
+    expect(body.meta.total).toBe(2);
+    expect(body.data.map((run) => run.score)).toEqual([BAD.score, DECENT.score]);
+    const shown = strictReportEnvelope(200).parse(await (await t.call('GET', `/api/v1/reports/${report.id}`)).json()).data;
+    expect(shown).toMatchObject({ runs: 2, recent_scores: [DECENT.score, BAD.score] });
+    expect(storedRuns(t)).toBe(2);
+  });
+
   it.each(['999', 'abc', '0', '1.5', '-1'])('answers 404 in the contract shape for the runs of report %s', async (id) => {
     const t = createTestApp();
     await create(t);
