@@ -64,6 +64,8 @@ export default defineConfig({
         // Demo data in several projects, and the demo sites kept served, so reports can be created and refreshed.
         DEMO: 'true',
         DEMO_PORT: String(E2E_DEMO_PORT),
+        // A spec may switch a demo page to its variant and back (setDemoVariant in test/e2e/support.ts).
+        DEMO_VARIANT_HOOK: 'true',
         // The request-count assertions (requests.spec.ts) read what the dashboard asked for at /__test/requests.
         REQUEST_LOG: 'true',
         NODE_ENV: 'production',

@@ -163,7 +163,8 @@ const COPY_ROWS = 5000;
 /**
  * The same `count` reports as fillDatabase() in the PostgreSQL database at `url` (whose tables
  * must be empty): written to a temporary SQLite file through the storage layer, then copied over
- * table by table, the projects derived from the reports, and the tables vacuumed and analysed.
+ * table by table (reports, their results and runs), the projects derived from the reports, and
+ * the tables vacuumed and analysed.
  */
 export async function fillPostgres(url: string, count: number, seed = 42): Promise<FillOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-fill-'));
@@ -174,27 +175,35 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
     const source = openDatabase(file);
     const pool = await openPostgres(url, { max: 1 });
     try {
-      const reports = source.prepare(
-        `SELECT r.id, url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at, results
-         FROM reports r JOIN report_results rr ON rr.report_id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?`,
-      );
-      for (let last = 0; ; ) {
-        const rows = reports.all(last, COPY_ROWS) as Record<string, unknown>[];
-        if (rows.length === 0) break;
-        const column = (name: string) => rows.map((row) => row[name]);
-        await pool.query(
-          `INSERT INTO reports (id, url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::text[], $7::text[],
-             $8::smallint[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])`,
-          ['id', 'url', 'url_search', 'project', 'privacy', 'password_hash', 'result', 'score', 'generated_at', 'created_at', 'updated_at'].map(column),
-        );
-        await pool.query('INSERT INTO report_results (report_id, results) SELECT * FROM unnest($1::bigint[], $2::json[])', [column('id'), column('results')]);
-        last = rows.at(-1)?.id as number;
+      /** Copies a table of the same name and columns COPY_ROWS rows at a time, each column as one array parameter of its type. */
+      async function copy(table: string, columns: [name: string, type: string][]) {
+        const names = columns.map(([name]) => name);
+        const read = source.prepare(`SELECT rowid AS row_key, ${names.join(', ')} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+        const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+        for (let last = 0; ; ) {
+          const rows = read.all(last, COPY_ROWS) as Record<string, unknown>[];
+          if (rows.length === 0) break;
+          await pool.query(`INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${arrays})`, names.map((name) => rows.map((row) => row[name])));
+          last = rows.at(-1)?.row_key as number;
+        }
       }
+      // prettier-ignore
+      await copy('reports', [
+        ['id', 'bigint'], ['url', 'text'], ['url_search', 'text'], ['project', 'text'], ['privacy', 'smallint'], ['password_hash', 'text'],
+        ['result', 'text'], ['score', 'smallint'], ['generated_at', 'timestamptz'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
+        ['runs', 'integer'], ['recent_scores', 'text'],
+      ]);
+      await copy('report_results', [['report_id', 'bigint'], ['results', 'json']]);
+      // prettier-ignore
+      await copy('report_runs', [
+        ['id', 'bigint'], ['report_id', 'bigint'], ['generated_at', 'timestamptz'], ['score', 'smallint'], ['result', 'text'], ['results', 'json'],
+      ]);
       await pool.query(`INSERT INTO projects (project, project_search, reports, created_at)
         SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project`);
-      await pool.query("SELECT setval(pg_get_serial_sequence('reports', 'id'), (SELECT max(id) FROM reports))");
-      await pool.query('VACUUM ANALYZE reports, report_results, projects');
+      for (const table of ['reports', 'report_runs']) {
+        await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
+      }
+      await pool.query('VACUUM ANALYZE reports, report_results, report_runs, projects');
       const { rows } = await pool.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
       return { ...outcome, seconds: (performance.now() - started) / 1000, bytes: rows[0]?.bytes ?? 0 };
     } finally {

@@ -1,7 +1,9 @@
 // `npm run test:fault`: writes under way through the real HTTP server, the server killed with
-// SIGKILL mid-way, restarted on the same data: the database must pass `PRAGMA integrity_check`
-// and every write the client saw acknowledged (a 2xx) must be there (each report's existence, URL
-// and privacy compared; a write in flight at the kill may go either way). Exits 1 on any violation.
+// SIGKILL mid-way, restarted on the same data: the database must pass `PRAGMA integrity_check`,
+// every report's runs must be in step with it (their count on the report, none left of a deleted
+// report), and every write the client saw acknowledged (a 2xx) must be there (each report's
+// existence, URL and privacy compared; a write in flight at the kill may go either way). Exits 1
+// on any violation.
 //
 // Options (environment): FAULT_ROUNDS (3 kills), FAULT_CLIENTS (4 writers), FAULT_SEED (random).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -140,7 +142,13 @@ function integrity(dbFile: string): string {
   const db = new Database(dbFile);
   try {
     const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-    return rows.map((r) => r.integrity_check).join('; ');
+    const found = rows.map((r) => r.integrity_check);
+    const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() ?? 0;
+    const outOfStep = count('SELECT count(*) FROM reports r WHERE r.runs <> (SELECT count(*) FROM report_runs WHERE report_id = r.id)');
+    const orphans = count('SELECT count(*) FROM report_runs WHERE report_id NOT IN (SELECT id FROM reports)');
+    if (outOfStep > 0) found.push(`${outOfStep} reports whose runs count is out of step`);
+    if (orphans > 0) found.push(`${orphans} runs of deleted reports`);
+    return found.join('; ');
   } finally {
     db.close();
   }

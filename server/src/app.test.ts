@@ -63,7 +63,7 @@ describe('authentication', () => {
 });
 
 describe('unknown paths and methods', () => {
-  it.each(['/api/v1', '/api/v1/', '/api/v1/nowhere', '/api/v1/reports/1/extra', '/api/v1/projects/a/b', '/api/v2/reports', '/elsewhere'])(
+  it.each(['/api/v1', '/api/v1/', '/api/v1/nowhere', '/api/v1/reports/1/extra', '/api/v1/reports/1/runs/1', '/api/v1/projects/a/b', '/api/v2/reports', '/elsewhere'])(
     'answers 404 in the contract shape for %s',
     async (path) => {
       const t = createTestApp();
@@ -77,6 +77,8 @@ describe('unknown paths and methods', () => {
     ['DELETE', '/api/v1/reports', 'GET, HEAD, POST'],
     ['PUT', '/api/v1/reports', 'GET, HEAD, POST'],
     ['POST', '/api/v1/reports/1', 'GET, HEAD, PUT, PATCH, DELETE'],
+    ['POST', '/api/v1/reports/1/runs', 'GET, HEAD'],
+    ['DELETE', '/api/v1/reports/1/runs', 'GET, HEAD'],
     ['POST', '/api/v1/projects', 'GET, HEAD'],
     ['GET', '/api/v1/projects/example.com', 'DELETE'],
     ['PATCH', '/api/v1/projects/example.com', 'DELETE'],

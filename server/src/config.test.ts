@@ -21,12 +21,14 @@ describe('loadConfig', () => {
       bodyLimitBytes: 65536,
       demo: true,
       demoPort: 8081,
+      demoVariantHook: false,
       connectSrc: [],
       requestLog: false,
       analysisConcurrency: availableParallelism(),
       analysisQueue: 32,
       analysisWaitS: 60,
       analysisJobExpireS: 120,
+      runsKept: 100,
     });
   });
 
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
         BODY_LIMIT: '1024',
         DEMO: 'false',
         DEMO_PORT: '9000',
+        DEMO_VARIANT_HOOK: 'true',
         CONNECT_SRC: 'https://api.example.com',
         VITE_API_BASE_URL: 'https://base.example.com/api/v1',
         REQUEST_LOG: 'true',
@@ -54,6 +57,7 @@ describe('loadConfig', () => {
         ANALYSIS_QUEUE: '0',
         ANALYSIS_WAIT_S: '30',
         ANALYSIS_JOB_EXPIRE_S: '300',
+        RUNS_KEPT: '5',
       }),
     ).toEqual({
       port: 3000,
@@ -71,12 +75,14 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1024,
       demo: false,
       demoPort: 9000,
+      demoVariantHook: true,
       connectSrc: ['https://api.example.com', 'https://base.example.com'],
       requestLog: true,
       analysisConcurrency: 3,
       analysisQueue: 0,
       analysisWaitS: 30,
       analysisJobExpireS: 300,
+      runsKept: 5,
     });
   });
 
@@ -108,6 +114,9 @@ describe('loadConfig', () => {
     [{ DEMO_PORT: '65536' }, port('DEMO_PORT', '65536')],
     [{ RATE_LIMIT: '0' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "0".'],
     [{ RATE_LIMIT: '-5' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "-5".'],
+    [{ RUNS_KEPT: '0' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "0".'],
+    [{ RUNS_KEPT: 'all' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "all".'],
+    [{ RUNS_KEPT: '1e3' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "1e3".'],
     [
       { RATE_LIMIT_WINDOW_S: '0' },
       'Invalid RATE_LIMIT_WINDOW_S: must be a whole number between 1 and 86400, got "0".',

@@ -2,6 +2,7 @@
 // message format: `Invalid NAME: <what it must be>, got "<value>".`
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_RUNS_KEPT } from './storage/sql-common';
 
 export interface ServerConfig {
   port: number;
@@ -23,6 +24,8 @@ export interface ServerConfig {
   demo: boolean;
   /** Where the demo pages are served on 127.0.0.1. Fixed, because the stored demo reports' URLs carry it. */
   demoPort: number;
+  /** Test aid: the demo pages' server takes switches of its page variants over HTTP (see fixture-server.ts). Off by default. */
+  demoVariantHook: boolean;
   /**
    * Origins, besides its own, the dashboard may call (the CSP's connect-src): CONNECT_SRC and the
    * origin of VITE_API_BASE_URL, the base the dashboard was built to use.
@@ -38,6 +41,8 @@ export interface ServerConfig {
   analysisWaitS: number;
   /** On PostgreSQL: after how long a job still active is taken as lost with its process and run again, seconds. */
   analysisJobExpireS: number;
+  /** How many analyses (runs) each report keeps; older ones are dropped when a new one is written. */
+  runsKept: number;
 }
 
 export class ConfigError extends Error {
@@ -176,11 +181,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: integer('BODY_LIMIT', env.BODY_LIMIT, 65536, 1, 1024 * 1024 * 1024),
     demo: flag('DEMO', env.DEMO, true),
     demoPort: integer('DEMO_PORT', env.DEMO_PORT, 8081, 0, 65535),
+    demoVariantHook: flag('DEMO_VARIANT_HOOK', env.DEMO_VARIANT_HOOK, false),
     connectSrc: connectSources(env.CONNECT_SRC, env.VITE_API_BASE_URL),
     requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
     analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
     analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),
     analysisJobExpireS: integer('ANALYSIS_JOB_EXPIRE_S', env.ANALYSIS_JOB_EXPIRE_S, 120, 1, 3600),
+    runsKept: integer('RUNS_KEPT', env.RUNS_KEPT, DEFAULT_RUNS_KEPT, 1, 1_000_000),
   };
 }

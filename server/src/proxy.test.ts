@@ -21,6 +21,7 @@ interface Seen {
 }
 
 const KEY = 'wrs_test_0123456789abcdef';
+const UPSTREAM_RUNS = JSON.stringify({ data: [{ id: 3, generated_at: '2026-11-20T10:15:30.000000Z', score: 50 }], meta: { total: 1 }, status: 200 });
 
 let upstream: Server;
 let upstreamOrigin: string;
@@ -45,6 +46,10 @@ beforeAll(async () => {
           'Set-Cookie': 'laravel_session=abc; Path=/; HttpOnly',
         });
         res.end(JSON.stringify({ data: { id: 7, url: 'https://example.com/' }, status: 201 }));
+      } else if (path.endsWith('/api/v1/reports/8/runs')) {
+        // A deployment that has runs (another reference server), with an id in each, which is not a report's.
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(UPSTREAM_RUNS);
       } else if (path.endsWith('/api/v1/limited')) {
         res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '17', 'X-RateLimit-Remaining': '0' });
         res.end(JSON.stringify({ message: 'Too Many Attempts.', status: 429 }));
@@ -173,6 +178,23 @@ describe('proxy mode', () => {
     expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
     expect(seen[0]?.method).toBe(method);
     expect(seen[0]?.url).toBe('/api/v1/projects/shop%2Fexample.com%20x');
+  });
+
+  it('forwards the runs of a report as the deployment answers them, and makes up none of its own', async () => {
+    const base = await startProxy(upstreamOrigin);
+    const headers = { Authorization: `Bearer ${KEY}`, Accept: 'application/json' };
+    // Real deployments have no runs: their 404 comes back as it is.
+    const missing = await fetch(`${base}/api/v1/reports/7/runs?page=2`, { headers });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'Resource not found.', status: 404 });
+    expect(seen[0]?.url).toBe('/api/v1/reports/7/runs?page=2');
+    // One that has them: passed on untouched (no page_url for what is not a report).
+    const listed = await fetch(`${base}/api/v1/reports/8/runs`, { headers });
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toBe(UPSTREAM_RUNS);
+    // And a report of a deployment gets no runs or recent_scores it did not send.
+    const created = await fetch(`${base}/api/v1/reports`, { method: 'POST', headers, body: new URLSearchParams({ url: 'https://example.com/' }) });
+    expect(Object.keys((await created.json() as { data: object }).data).sort()).toEqual(['id', 'page_url', 'url']);
   });
 
   it('returns the rate limit status with Retry-After', async () => {

@@ -62,7 +62,8 @@ function errorCode(error: unknown): string {
 }
 
 /** A Hono app that forwards every request under `/api/v1` to the upstream and returns its answer. */
-// Report answers: GET/POST /reports, and GET/PUT/PATCH /reports/{id} (the runs and other paths not).
+// Report answers: GET/POST /reports, and GET/PUT/PATCH /reports/{id}; not /reports/{id}/runs, whose
+// items are analyses, not reports (the reference server's extension: a deployment answers 404).
 const REPORT_PATH = new RegExp(`^${API_PREFIX}/reports(/[^/]+)?/?$`);
 
 /**

@@ -24,13 +24,14 @@ export const strictReportSchema = z.strictObject({
   generated_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-  // The reference server's extensions: the report's public page, and its history.
+  // The reference server's extensions: the report's public page; how many analyses are kept as
+  // runs, and the scores of the newest (at most 10, oldest first).
   page_url: z.url({ protocol: /^https?$/ }),
   runs: z.number().int().positive(),
   recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
 });
 
-/** One kept analysis (`GET /reports/{id}/runs`). */
+/** One kept analysis of a report (`GET /reports/{id}/runs`, the reference server's extension). */
 export const strictRunSchema = z.strictObject({
   generated_at: timestamp,
   score: z.number().int().min(0).max(100),
@@ -72,6 +73,7 @@ export function strictListSchema<T extends z.ZodType>(item: T) {
 
 export const strictReportListSchema = strictListSchema(strictReportSchema);
 export const strictProjectListSchema = strictListSchema(strictProjectSchema);
+export const strictRunListSchema = strictListSchema(strictRunSchema);
 
 export const strictReportEnvelope = (status: 200 | 201) =>
   z.strictObject({ data: strictReportSchema, status: z.literal(status) });
@@ -103,3 +105,4 @@ export const strictValidationErrorSchema = z.strictObject({
 export type StrictReport = z.infer<typeof strictReportSchema>;
 export type StrictProject = z.infer<typeof strictProjectSchema>;
 export type StrictCheck = z.infer<typeof strictCheckSchema>;
+export type StrictRun = z.infer<typeof strictRunSchema>;

@@ -1,12 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { VARIANT_HOOK_PATH, type DemoVariant } from '../../server/src/demo/fixture-server';
 
 /** The key the e2e server accepts (API_KEY in playwright.config.ts). */
 export const E2E_API_KEY = 'e2e-key';
 
 /** Port of the demo sites the e2e server serves (DEMO_PORT); e.g. `http://shop.example:${E2E_DEMO_PORT}/`. */
 export const E2E_DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4181);
+
+/**
+ * Serves a demo page of the e2e server as its variant (`on`) or as itself again, so that the next
+ * analysis of it finds it changed: `shop-home-regressed` is `http://shop.example:${E2E_DEMO_PORT}/`
+ * (any query) without its meta description and with an image without alt. DEMO_VARIANT_HOOK in
+ * playwright.config.ts allows it; the names are DEMO_VARIANTS (server/src/demo/fixture-server.ts).
+ * Switch it back in a `finally` or afterEach: the other specs expect the page as it is.
+ */
+export async function setDemoVariant(name: DemoVariant, on: boolean): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${E2E_DEMO_PORT}${VARIANT_HOOK_PATH}/${name}`, { method: on ? 'PUT' : 'DELETE' });
+  if (res.status !== 204) throw new Error(`Switching the demo variant ${name} ${on ? 'on' : 'off'} answered ${res.status}.`);
+}
 
 /** Port of the e2e server itself (PORT); the tests reach it as their baseURL. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4180);

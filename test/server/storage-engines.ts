@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../../server/src/storage/database';
-import { openPostgres } from '../../server/src/storage/postgres-database';
+import { MIGRATIONS, openDatabase } from '../../server/src/storage/database';
+import { openPostgres, PG_MIGRATIONS } from '../../server/src/storage/postgres-database';
 import { createPostgresStorage } from '../../server/src/storage/postgres-storage';
+import type { Migration } from '../../server/src/storage/sql-common';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
 import { searchForm } from '../../server/src/storage/text';
 import type { Storage } from '../../server/src/storage/types';
@@ -13,9 +14,12 @@ import { createTestSchema, testPostgresUrl } from './postgres';
 
 /** One empty database of its own. */
 export interface TestDatabase {
-  /** A storage on it; each call is another connection (or pool), as another server process has. */
-  open(): Promise<Storage>;
-  /** Rows of a query run directly on the database, `?` for each bound value. */
+  /**
+   * A storage on it (bringing its schema up to date); each call is another connection (or pool),
+   * as another server process has. `runsKept` as RUNS_KEPT sets it.
+   */
+  open(options?: { runsKept?: number }): Promise<Storage>;
+  /** Rows of a query (none for a write) run directly on the database, `?` for each bound value. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Closes every storage opened and removes the database. */
   dispose(): Promise<void>;
@@ -25,7 +29,11 @@ export interface StorageEngine {
   name: 'sqlite' | 'postgres';
   /** Null when the engine cannot run here (no PostgreSQL server outside CI). */
   available: boolean;
-  create(): Promise<TestDatabase>;
+  /**
+   * A new database. With `before`, the name of a migration, its tables are made as a server that
+   * knew only the migrations before that one left them, until open() brings them up to date.
+   */
+  create(options?: { before?: string }): Promise<TestDatabase>;
   /** SQL that is true when `needle` occurs in `haystack`, in this engine's words. */
   contains(haystack: string, needle: string): string;
 }
@@ -36,23 +44,33 @@ function closingOnce(storage: Storage): Storage {
   return { ...storage, close: () => (closed ??= storage.close()) };
 }
 
+/** The migrations before the one named `name` (all of them without a name). */
+function migrationsBefore(migrations: readonly Migration[], name: string | undefined): readonly Migration[] {
+  if (name === undefined) return migrations;
+  const index = migrations.findIndex((migration) => migration.name === name);
+  if (index < 0) throw new Error(`No migration is called "${name}".`);
+  return migrations.slice(0, index);
+}
+
 export const sqliteEngine: StorageEngine = {
   name: 'sqlite',
   available: true,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
-  async create() {
+  async create(options = {}) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reports-db-'));
     const file = path.join(dir, 'reports.db');
     const opened: Storage[] = [];
-    const reader = openDatabase(file);
+    const reader = openDatabase(file, { migrations: migrationsBefore(MIGRATIONS, options.before) });
     return {
-      async open() {
-        const storage = closingOnce(createSqliteStorage(openDatabase(file)));
+      async open(storageOptions) {
+        const storage = closingOnce(createSqliteStorage(openDatabase(file), storageOptions));
         opened.push(storage);
         return storage;
       },
       async query(sql, params = []) {
-        return reader.prepare(sql).all(...params) as Record<string, unknown>[];
+        const statement = reader.prepare(sql);
+        if (!statement.reader) return statement.run(...params), [];
+        return statement.all(...params) as Record<string, unknown>[];
       },
       async dispose() {
         for (const storage of opened) await storage.close();
@@ -69,14 +87,17 @@ export const postgresEngine: StorageEngine = {
   name: 'postgres',
   available: postgresUrl !== null,
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
-  async create() {
+  async create(options = {}) {
     if (!postgresUrl) throw new Error('No PostgreSQL server for the tests.');
     const schema = await createTestSchema(postgresUrl);
+    if (options.before !== undefined) {
+      await (await openPostgres(schema.url, { max: 1, migrations: migrationsBefore(PG_MIGRATIONS, options.before) })).end();
+    }
     const opened: Storage[] = [];
     const reader = new pg.Pool({ connectionString: schema.url, max: 2 });
     return {
-      async open() {
-        const storage = closingOnce(createPostgresStorage(await openPostgres(schema.url, { max: 4 })));
+      async open(storageOptions) {
+        const storage = closingOnce(createPostgresStorage(await openPostgres(schema.url, { max: 4 }), storageOptions));
         opened.push(storage);
         return storage;
       },

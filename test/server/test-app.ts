@@ -69,10 +69,11 @@ export interface TestApp {
 
 export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?: Partial<ServerConfig>; db?: Db } = {}): TestApp {
   const db = deps.db ?? openDatabase(':memory:');
-  const storage = deps.storage ?? createSqliteStorage(db);
+  const config = testConfig(deps.config);
+  const storage = deps.storage ?? createSqliteStorage(db, { runsKept: config.runsKept });
   const app = createApp({
     storage,
-    config: testConfig(deps.config),
+    config,
     analyser: deps.analyser ?? pathAnalyser,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.logError ? { logError: deps.logError } : {}),

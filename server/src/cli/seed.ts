@@ -4,7 +4,7 @@ import { PRIVACY_LABELS } from '../../../src/api/contract';
 import { createAnalyser } from '../analysis/analyse';
 import { loadConfig } from '../config';
 import type { ServerConfig } from '../config';
-import { demoHostMap, demoUrls, startFixtureServer } from '../demo/fixture-server';
+import { demoHostMap, demoUrls, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
@@ -31,11 +31,14 @@ export async function runSeed(options: {
   let urls: string[];
   // The demo names are trusted on the port that serves the demo pages, and on no other.
   let hostMap = demoHostMap(port);
+  // Only a server of its own lets the seed give a report its history by a page variant.
+  let setVariant: FixtureServer['setVariant'] | undefined;
   try {
     const fixtures = await startFixtureServer({ port });
     close = fixtures.close;
     urls = fixtures.urls;
     hostMap = fixtures.hostMap;
+    setVariant = fixtures.setVariant;
     io.out(`Serving the demo pages on 127.0.0.1:${fixtures.port} while seeding.`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
@@ -47,11 +50,12 @@ export async function runSeed(options: {
 
   try {
     const analyser = createAnalyser({ allowPrivate: config.allowPrivateUrls, hostMap });
-    const { created, failed } = await seedDemo(storage, analyser, urls);
+    const { created, failed } = await seedDemo(storage, analyser, urls, { setVariant });
     for (const report of created) {
       const privacy = PRIVACY_LABELS[report.privacy];
       io.out(
-        `  #${String(report.id).padEnd(5)} ${report.result.padEnd(6)} ${String(report.score).padStart(3)}  ${privacy.padEnd(8)} ${report.url}`,
+        `  #${String(report.id).padEnd(5)} ${report.result.padEnd(6)} ${String(report.score).padStart(3)}  ${privacy.padEnd(8)} ${report.url}` +
+          (report.runs > 1 ? `  (${report.runs} runs: ${report.recentScores.join(' -> ')})` : ''),
       );
     }
     for (const { url, reason } of failed) io.err(`  not analysed: ${url}: ${reason}`);

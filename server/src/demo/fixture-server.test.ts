@@ -21,15 +21,16 @@ interface Answer {
   body: string;
 }
 
-/** A raw request to the fixture server with a chosen Host header, decoding nothing by itself. */
-function get(host: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+/** A raw request to a fixture server (the shared one by default) with a chosen Host header, decoding only the body. */
+function request(method: string, host: string, path: string, headers: Record<string, string> = {}, server = fixtures): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
+        method,
         host: '127.0.0.1',
-        port: fixtures.port,
+        port: server.port,
         path,
-        headers: { Host: `${host}:${fixtures.port}`, ...headers },
+        headers: { Host: `${host}:${server.port}`, ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -47,6 +48,8 @@ function get(host: string, path: string, headers: Record<string, string> = {}): 
     req.end();
   });
 }
+
+const get = (host: string, path: string, headers: Record<string, string> = {}) => request('GET', host, path, headers);
 
 describe('startFixtureServer', () => {
   it('serves a different site for each Host on the same port', async () => {
@@ -120,6 +123,67 @@ describe('startFixtureServer', () => {
       expect(fixed.urls[0]).toBe(`http://shop.example:${port}/`);
     } finally {
       await fixed.close();
+    }
+  });
+});
+
+describe('demo page variants', () => {
+  const DESCRIPTION = '<meta name="description"';
+  const BANNER = 'autumn-sale-banner.jpg';
+
+  it('serve a page as its variant while switched on, whatever its query, and leave other pages alone', async () => {
+    fixtures.setVariant('shop-home-regressed', true);
+    try {
+      for (const path of ['/', '/?run=e2e-1']) {
+        const page = await get('shop.example', path, { 'Accept-Encoding': 'gzip' });
+        expect(page.status).toBe(200);
+        expect(page.headers['content-encoding']).toBe('gzip');
+        expect(page.body).toContain('<title>Northwind Outfitters');
+        expect(page.body).toContain(`<link rel="canonical" href="http://shop.example:${fixtures.port}/">`);
+        expect(page.body).toContain(BANNER);
+        expect(page.body).not.toContain(DESCRIPTION);
+      }
+      expect((await get('shop.example', '/products/trail-running-shoes')).body).toContain(DESCRIPTION);
+      expect((await get('blog.example', '/')).body).not.toContain(BANNER);
+    } finally {
+      fixtures.setVariant('shop-home-regressed', false);
+    }
+    const original = await get('shop.example', '/');
+    expect(original.body).toContain(DESCRIPTION);
+    expect(original.body).not.toContain(BANNER);
+  });
+
+  it('cannot be switched over HTTP unless the server is started with the hook', async () => {
+    for (const method of ['PUT', 'GET']) {
+      const res = await request(method, '127.0.0.1', '/__variants/shop-home-regressed');
+      expect(res.status).toBe(404);
+    }
+    expect((await get('shop.example', '/')).body).toContain(DESCRIPTION);
+  });
+
+  it('with the hook, are switched on and off at the server’s own address only, by name only', async () => {
+    const hooked = await startFixtureServer({ variantHook: true });
+    const call = (method: string, path: string, host = '127.0.0.1') => request(method, host, path, {}, hooked);
+    const home = async () => (await request('GET', 'shop.example', '/', {}, hooked)).body;
+    try {
+      expect(JSON.parse((await call('GET', '/__variants')).body)).toEqual({ 'shop-home-regressed': false });
+      expect((await call('PUT', '/__variants/shop-home-regressed')).status).toBe(204);
+      expect(await home()).not.toContain(DESCRIPTION);
+      expect(JSON.parse((await call('GET', '/__variants', 'localhost')).body)).toEqual({ 'shop-home-regressed': true });
+      expect((await call('DELETE', '/__variants/shop-home-regressed', 'localhost')).status).toBe(204);
+      expect(await home()).toContain(DESCRIPTION);
+
+      expect((await call('PUT', '/__variants/nothing-like-it')).status).toBe(404);
+      expect((await call('PUT', '/__variants/toString')).status).toBe(404);
+      expect((await call('PUT', '/__variants/../sites')).status).toBe(404);
+      expect((await call('POST', '/__variants/shop-home-regressed')).status).toBe(405);
+      expect((await call('PUT', '/__variants')).status).toBe(405);
+      // Under another name (a demo site's, a rebound one's) the address is not the control.
+      expect((await call('PUT', '/__variants/shop-home-regressed', 'shop.example')).status).toBe(405);
+      expect((await call('PUT', '/__variants/shop-home-regressed', 'attacker.example')).status).toBe(404);
+      expect(await home()).toContain(DESCRIPTION);
+    } finally {
+      await hooked.close();
     }
   });
 });

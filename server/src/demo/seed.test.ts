@@ -8,7 +8,7 @@ import { openDatabase } from '../storage/database';
 import type { Db } from '../storage/database';
 import { createSqliteStorage } from '../storage/sqlite-storage';
 import type { Storage } from '../storage/types';
-import { startFixtureServer } from './fixture-server';
+import { demoVariantOf, startFixtureServer } from './fixture-server';
 import type { FixtureServer } from './fixture-server';
 import { DEMO_PASSWORD, demoPrivacy, seedDemo } from './seed';
 
@@ -55,6 +55,30 @@ describe('seedDemo', () => {
       .get(locked[0]?.id) as string;
     expect(await verifyPassword(DEMO_PASSWORD, hash)).toBe(true);
     expect(created.filter((r) => r.privacy !== PRIVACY.password).every((r) => !r.hasPassword)).toBe(true);
+    expect(created.every((r) => r.runs === 1)).toBe(true);
+  }, 20_000);
+
+  it('gives a page with a variant two real runs, of its variant and then of itself, when it may switch it', async () => {
+    const analyser = createAnalyser({ allowPrivate: false, hostMap: fixtures.hostMap });
+    const urls = fixtures.urls.slice(0, 2);
+    expect(demoVariantOf(urls[0] ?? '')).toBe('shop-home-regressed');
+    const { created, failed } = await seedDemo(storage, analyser, urls, { setVariant: fixtures.setVariant });
+    expect(failed).toEqual([]);
+    const [home, other] = created;
+    expect(other?.runs).toBe(1);
+    expect(home?.runs).toBe(2);
+
+    const runs = (await storage.listRuns(home?.id ?? 0, { limit: 10, offset: 0 }))?.items ?? [];
+    const [now, before] = runs.map((run) => ({ ...run, results: JSON.parse(run.resultsJson) as Record<string, { passed: boolean }> }));
+    expect(before?.results.meta_description?.passed).toBe(false);
+    expect(before?.results.image_keywords?.passed).toBe(false);
+    expect(now?.results.meta_description?.passed).toBe(true);
+    expect(now?.results.image_keywords?.passed).toBe(true);
+    expect(before?.score).toBeLessThan(now?.score ?? 0);
+    expect(home).toMatchObject({ score: now?.score, generatedAt: now?.generatedAt, recentScores: [before?.score, now?.score] });
+    expect((before?.generatedAt ?? '') <= (now?.generatedAt ?? '')).toBe(true);
+    // The page is served as itself again afterwards.
+    expect((await analyser(urls[0] ?? '')).score).toBe(now?.score);
   }, 20_000);
 
   it('skips a page that cannot be analysed and says why', async () => {
@@ -91,5 +115,7 @@ describe('npm run seed', () => {
     );
     expect(out).toContain('The password-protected report\'s password is "demo".');
     expect(await storage.countReports()).toBe(12);
+    // Another process's demo pages cannot be switched to a variant: no history.
+    expect((await storage.listReports({ sortBy: 'id', sort: 'asc', limit: 100, offset: 0 })).items.every((r) => r.runs === 1)).toBe(true);
   }, 20_000);
 });

@@ -4,7 +4,8 @@ import { AnalysisError } from '../analysis/analysis-error';
 import type { Analyser } from '../analysis/analyse';
 import { hashPassword } from '../auth/passwords';
 import { projectFromUrl } from '../storage/text';
-import type { ReportRecord, Storage } from '../storage/types';
+import type { AnalysisFields, ReportRecord, Storage } from '../storage/types';
+import { demoVariantOf, type FixtureServer } from './fixture-server';
 
 /** The password of the demo's one password-protected report, so people can try unlocking it. */
 export const DEMO_PASSWORD = 'demo';
@@ -26,41 +27,64 @@ export interface SeedOutcome {
   failed: { url: string; reason: string }[];
 }
 
+/** The page's analysis, or the reason it has none (an AnalysisError's message); anything else is thrown. */
+async function analyse(analyser: Analyser, url: string): Promise<AnalysisFields | string> {
+  try {
+    const { score, result, results } = await analyser(url);
+    return { score, result, results };
+  } catch (error) {
+    if (error instanceof AnalysisError) return error.message;
+    throw error;
+  }
+}
+
 /**
  * Analyses every URL for real and stores a report for each, one after another (so load times
  * are not skewed by parallel fetches, and ids follow the list's order). A page that cannot be
  * analysed is skipped and reported back; anything unexpected is thrown.
+ *
+ * Given `setVariant` (the fixture server's), a page that has a variant (DEMO_VARIANTS) is analysed
+ * and stored as its variant first, then analysed as itself and refreshed with that: its report has
+ * a history of two real runs, as if the page had been fixed in between.
  */
 export async function seedDemo(
   storage: Storage,
   analyser: Analyser,
   urls: string[],
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; setVariant?: FixtureServer['setVariant'] } = {},
 ): Promise<SeedOutcome> {
   const now = options.now ?? (() => new Date());
   const outcome: SeedOutcome = { created: [], failed: [] };
+  const { setVariant } = options;
   for (const [index, url] of urls.entries()) {
+    const variant = setVariant ? demoVariantOf(url) : undefined;
+    const showVariant = (on: boolean) => setVariant && variant && setVariant(variant, on);
+    showVariant(true);
     let analysis;
     try {
-      analysis = await analyser(url);
-    } catch (error) {
-      if (error instanceof AnalysisError) {
-        outcome.failed.push({ url, reason: error.message });
-        continue;
-      }
-      throw error;
+      analysis = await analyse(analyser, url);
+    } finally {
+      showVariant(false);
+    }
+    if (typeof analysis === 'string') {
+      outcome.failed.push({ url, reason: analysis });
+      continue;
     }
     const privacy = demoPrivacy(index, urls.length);
-    const report = await storage.createReport({
+    let report = await storage.createReport({
       url,
       project: projectFromUrl(url),
       privacy,
       passwordHash: privacy === PRIVACY.password ? await hashPassword(DEMO_PASSWORD) : null,
-      score: analysis.score,
-      result: analysis.result,
-      results: analysis.results,
+      ...analysis,
       now: now(),
     });
+    if (variant) {
+      // The page as itself again: the report's second run.
+      const fixed = await analyse(analyser, url);
+      if (typeof fixed === 'string') outcome.failed.push({ url, reason: fixed });
+      else report = (await storage.updateReport(report.id, { analysis: fixed, now: now() })) ?? report;
+    }
     outcome.created.push(report);
   }
   return outcome;

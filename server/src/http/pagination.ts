@@ -51,6 +51,12 @@ export const projectListQuerySchema = z.object({
   page,
 });
 
+/** A report's runs: only the page is chosen. */
+export const runListQuerySchema = z.object({
+  per_page: perPage,
+  page,
+});
+
 /**
  * The list envelope's `links` and `meta`. Links are absolute, built from the request URL so
  * they keep every query parameter as sent and change only `page`.

@@ -6,11 +6,11 @@ import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
 import { readInput } from '../http/body';
 import { errorResponse, validationResponse } from '../http/errors';
-import { pageEnvelope, reportListQuerySchema } from '../http/pagination';
+import { pageEnvelope, reportListQuerySchema, runListQuerySchema } from '../http/pagination';
 import { publicOrigin } from '../public-page/page-url';
 import { parseId } from './report-id';
 import { parseStoreInput, parseUpdateInput } from './report-input';
-import { reportListResponse, reportResponse } from './serialise';
+import { listResponse, reportJson, reportResponse, runJson } from './serialise';
 
 export function reportsRouter(deps: Required<AppDeps>) {
   const { storage, now, config } = deps;
@@ -54,7 +54,9 @@ export function reportsRouter(deps: Required<AppDeps>) {
         limit: q.per_page,
         offset: (q.page - 1) * q.per_page,
       });
-      return reportListResponse(c, page.items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), pageOrigin(c));
+      const origin = pageOrigin(c);
+      const items = page.items.map((report) => reportJson(report, origin));
+      return listResponse(c, items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
     })
     .post('/', async (c) => {
       const parsed = parseStoreInput(await readInput(c));
@@ -68,6 +70,13 @@ export function reportsRouter(deps: Required<AppDeps>) {
       const report = id === null ? null : await storage.getReport(id);
       if (!report) return errorResponse(c, 404);
       return reportResponse(c, report, 200, pageOrigin(c));
+    })
+    .get('/:id/runs', zValidator('query', runListQuerySchema), async (c) => {
+      const id = parseId(c.req.param('id'));
+      const q = c.req.valid('query');
+      const page = id === null ? null : await storage.listRuns(id, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
+      if (!page) return errorResponse(c, 404);
+      return listResponse(c, page.items.map(runJson), pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
     })
     .on(['PUT', 'PATCH'], '/:id', async (c) => {
       const id = parseId(c.req.param('id'));

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
+import { strictReportEnvelope, strictReportListSchema, strictRunListSchema } from '../../../src/api/schemas-strict';
 import { pageEnvelope } from '../http/pagination';
-import type { ReportRecord } from '../storage/types';
-import { reportJson, reportListResponse, reportResponse } from './serialise';
+import type { ReportRecord, RunRecord } from '../storage/types';
+import { listResponse, reportJson, reportResponse, runJson } from './serialise';
 import { DECENT, GOOD } from '../../../test/server/test-app';
 
 // Strings that JSON must escape, or that are easy to mangle when text is put together by hand.
@@ -23,6 +23,8 @@ function record(overrides: Partial<ReportRecord> = {}): ReportRecord {
     generatedAt: '2026-01-02T03:04:05.123456Z',
     createdAt: '2026-01-01T00:00:00.000000Z',
     updatedAt: '2026-01-02T03:04:05.123456Z',
+    runs: 3,
+    recentScores: [41, 60, GOOD.score],
     ...overrides,
   };
 }
@@ -42,8 +44,13 @@ function viaObject(report: ReportRecord) {
     created_at: report.createdAt,
     updated_at: report.updatedAt,
     page_url: `${ORIGIN}/r/${report.id}`,
+    runs: report.runs,
+    recent_scores: report.recentScores,
   };
 }
+
+const reportList = (reports: ReportRecord[], envelope: ReturnType<typeof pageEnvelope>, c: Parameters<typeof listResponse>[0]) =>
+  listResponse(c, reports.map((report) => reportJson(report, ORIGIN)), envelope);
 
 describe('report bodies written as text', () => {
   it('are byte for byte what JSON.stringify gives for the same report', () => {
@@ -66,7 +73,7 @@ describe('report bodies written as text', () => {
   it('answer a list in the contract envelope, in the order given', async () => {
     const reports = [record({ id: 9 }), record({ id: 3, hasPassword: false, privacy: 1 }), record({ id: 5, resultsJson: JSON.stringify(DECENT.results) })];
     const app = new Hono().get('/api/v1/reports', (c) =>
-      reportListResponse(c, reports, pageEnvelope(c.req.url, 2, 25, 28, reports.length), ORIGIN),
+      reportList(reports, pageEnvelope(c.req.url, 2, 25, 28, reports.length), c),
     );
     const res = await app.request('http://localhost/api/v1/reports?page=2&per_page=25&search=shop');
     expect(res.status).toBe(200);
@@ -80,9 +87,21 @@ describe('report bodies written as text', () => {
   });
 
   it('answer an empty page with an empty list', async () => {
-    const app = new Hono().get('/', (c) => reportListResponse(c, [], pageEnvelope(c.req.url, 3, 25, 10, 0), ORIGIN));
+    const app = new Hono().get('/', (c) => reportList([], pageEnvelope(c.req.url, 3, 25, 10, 0), c));
     const body = strictReportListSchema.parse(await (await app.request('http://localhost/?page=3')).json());
     expect(body.data).toEqual([]);
     expect(body.meta).toMatchObject({ from: null, to: null, total: 10 });
+  });
+
+  it('answer runs in the contract envelope, each as JSON.stringify gives it', async () => {
+    const runs: RunRecord[] = [
+      { generatedAt: '2026-01-02T03:04:05.123456Z', score: DECENT.score, result: DECENT.result, resultsJson: JSON.stringify(DECENT.results) },
+      { generatedAt: '2026-01-01T00:00:00.000000Z', score: 0, result: 'bad', resultsJson: JSON.stringify({ title: { passed: false, importance: 'high', value: AWKWARD, errors: { missing: null } } }) },
+    ];
+    const app = new Hono().get('/runs', (c) => listResponse(c, runs.map(runJson), pageEnvelope(c.req.url, 1, 10, 2, runs.length)));
+    const text = await (await app.request('http://localhost/runs')).text();
+    const viaRunObject = (run: RunRecord) => ({ generated_at: run.generatedAt, score: run.score, result: run.result, results: JSON.parse(run.resultsJson) as unknown });
+    expect(text).toBe(JSON.stringify({ data: runs.map(viaRunObject), ...pageEnvelope('http://localhost/runs', 1, 10, 2, 2), status: 200 }));
+    expect(strictRunListSchema.parse(JSON.parse(text)).data[1]?.results.title?.value).toBe(AWKWARD);
   });
 });

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { publicPageUrl } from '../public-page/page-url';
-import type { ProjectRecord, ReportRecord } from '../storage/types';
+import type { ProjectRecord, ReportRecord, RunRecord } from '../storage/types';
 
 // Report bodies are written as text rather than built as objects for c.json(): the results map
 // is kilobytes of stored JSON per report, and parsing it only to serialise it again was most of
@@ -14,7 +14,16 @@ export function reportJson(report: ReportRecord, pageOrigin: string): string {
     `,"privacy":${JSON.stringify(report.privacy)},"password":${JSON.stringify(report.hasPassword)}` +
     `,"result":${JSON.stringify(report.result)},"score":${JSON.stringify(report.score)},"results":${report.resultsJson}` +
     `,"generated_at":${JSON.stringify(report.generatedAt)},"created_at":${JSON.stringify(report.createdAt)}` +
-    `,"updated_at":${JSON.stringify(report.updatedAt)},"page_url":${JSON.stringify(publicPageUrl(pageOrigin, report.id))}}`
+    `,"updated_at":${JSON.stringify(report.updatedAt)},"page_url":${JSON.stringify(publicPageUrl(pageOrigin, report.id))}` +
+    `,"runs":${JSON.stringify(report.runs)},"recent_scores":${JSON.stringify(report.recentScores)}}`
+  );
+}
+
+/** One kept analysis of a report, as JSON text. */
+export function runJson(run: RunRecord): string {
+  return (
+    `{"generated_at":${JSON.stringify(run.generatedAt)},"score":${JSON.stringify(run.score)}` +
+    `,"result":${JSON.stringify(run.result)},"results":${run.resultsJson}}`
   );
 }
 
@@ -23,15 +32,9 @@ export function reportResponse(c: Context, report: ReportRecord, status: 200 | 2
   return jsonText(c, `{"data":${reportJson(report, pageOrigin)},"status":${status}}`, status);
 }
 
-/** `{data: [reports], links, meta, status: 200}`, the envelope coming from pageEnvelope(). */
-export function reportListResponse(
-  c: Context,
-  reports: ReportRecord[],
-  envelope: { links: object; meta: object },
-  pageOrigin: string,
-): Response {
+/** `{data: [items], links, meta, status: 200}` of items written as JSON text (reportJson, runJson), the envelope coming from pageEnvelope(). */
+export function listResponse(c: Context, items: string[], envelope: { links: object; meta: object }): Response {
   const rest = JSON.stringify({ links: envelope.links, meta: envelope.meta, status: 200 });
-  const items = reports.map((report) => reportJson(report, pageOrigin));
   return jsonText(c, `{"data":[${items.join(',')}],${rest.slice(1)}`, 200);
 }
 

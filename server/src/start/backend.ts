@@ -9,7 +9,7 @@ import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
 import type { AppDeps } from '../app-deps';
 import type { ServerConfig } from '../config';
-import { DEMO_HOSTS, startFixtureServer } from '../demo/fixture-server';
+import { DEMO_HOSTS, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
 import { createPgRateLimiter } from '../http/pg-rate-limit';
 import { normaliseUpstreamUrl } from '../proxy';
@@ -62,13 +62,15 @@ export async function createBackend(
 
     let hostMap: Record<string, string> | undefined;
     let demoUrls: string[] = [];
+    let setVariant: FixtureServer['setVariant'] | undefined;
     if (config.demo) {
       const port = config.demoPort;
       try {
-        const fixtures = await startFixtureServer({ port });
+        const fixtures = await startFixtureServer({ port, variantHook: config.demoVariantHook });
         closers.push(() => fixtures.close());
         hostMap = fixtures.hostMap;
         demoUrls = fixtures.urls;
+        setVariant = fixtures.setVariant;
         log.info(`Demo pages: ${Object.keys(DEMO_HOSTS).join(', ')} on 127.0.0.1:${fixtures.port}`);
       } catch (error) {
         // Everything else works without the demo pages; say what is missing and how to fix it.
@@ -118,7 +120,7 @@ export async function createBackend(
     if (demoUrls.length > 0 && (await storage.countReports()) === 0) {
       const started = Date.now();
       log.info(`Demo data: analysing ${demoUrls.length} demo pages…`);
-      const outcome = await seedDemo(storage, analyser, demoUrls);
+      const outcome = await seedDemo(storage, analyser, demoUrls, { setVariant });
       const projects = new Set(outcome.created.map((report) => report.project)).size;
       log.info(
         `Demo data: ${outcome.created.length} reports in ${projects} projects, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { strictListSchema, strictReportSchema, strictProjectSchema } from '../../../src/api/schemas-strict';
+import { strictListSchema, strictReportSchema, strictProjectSchema, strictRunListSchema } from '../../../src/api/schemas-strict';
 import { loadConfig } from '../config';
 import type { Logger } from './logger';
 import { startServer } from './start-server';
@@ -141,7 +141,7 @@ describe('startServer', () => {
     expect(strictListSchema(strictProjectSchema).parse(await res.json()).meta.total).toBe(0);
   });
 
-  it('seeds demo reports across several projects once, from the demo pages it serves', async () => {
+  it('seeds demo reports across several projects once, from the demo pages it serves, one with a history', async () => {
     const dataDir = await tempDataDir();
     const env = { DATA_DIR: dataDir, DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-test-key' };
     const headers = { Authorization: 'Bearer demo-test-key', Accept: 'application/json' };
@@ -155,6 +155,10 @@ describe('startServer', () => {
       await (await fetch(`${first.origin}/api/v1/reports?per_page=100`, { headers })).json(),
     );
     expect(new Set(reports.data.map((r) => r.result)).size).toBeGreaterThan(1);
+    // The shop's home page was analysed as its variant, then as itself: two runs, the later one better.
+    const withHistory = reports.data.filter((r) => r.runs > 1);
+    expect(withHistory.map((r) => [new URL(r.url).hostname, new URL(r.url).pathname, r.runs])).toEqual([['shop.example', '/', 2]]);
+    expect(withHistory[0]?.recent_scores[0]).toBeLessThan(withHistory[0]?.score ?? 0);
     await stop(first);
 
     // A restart finds reports and seeds nothing more.
@@ -189,6 +193,37 @@ describe('startServer', () => {
       expect(text, url).not.toContain('Webpage Reports');
     }
     expect((await create(`http://shop.example:${demoPort}/`)).status).toBe(201);
+    // Without DEMO_VARIANT_HOOK the demo pages cannot be switched from outside.
+    expect((await fetch(`http://127.0.0.1:${demoPort}/__variants/shop-home-regressed`, { method: 'PUT' })).status).toBe(404);
+  }, 60_000);
+
+  it('with DEMO_VARIANT_HOOK, lets a test change a demo page between two analyses of it', async () => {
+    const log = capture();
+    const key = 'hook-key';
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', DEMO_VARIANT_HOOK: 'true', API_KEY: key }, log);
+    const demoPort = /Demo pages: .* on 127\.0\.0\.1:(\d+)/.exec(log.lines.join('\n'))?.[1];
+    const api = (method: string, path: string, form?: Record<string, string>) =>
+      fetch(`${server.origin}/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      });
+    const created = await api('POST', '/reports', { url: `http://shop.example:${demoPort}/?run=hook` });
+    const report = strictReportSchema.parse(((await created.json()) as { data: unknown }).data);
+    expect(report.results.meta_description?.passed).toBe(true);
+
+    const variant = `http://127.0.0.1:${demoPort}/__variants/shop-home-regressed`;
+    expect((await fetch(variant, { method: 'PUT' })).status).toBe(204);
+    try {
+      const refreshed = strictReportSchema.parse(((await (await api('PUT', `/reports/${report.id}`, { results: '1' })).json()) as { data: unknown }).data);
+      expect(refreshed.results.meta_description?.passed).toBe(false);
+      expect(refreshed.results.image_keywords?.passed).toBe(false);
+      expect(refreshed).toMatchObject({ runs: 2, recent_scores: [report.score, refreshed.score] });
+    } finally {
+      expect((await fetch(variant, { method: 'DELETE' })).status).toBe(204);
+    }
+    const runs = strictRunListSchema.parse(await (await api('GET', `/reports/${report.id}/runs`)).json());
+    expect(runs.data.map((run) => run.results.meta_description?.passed)).toEqual([false, true]);
   }, 60_000);
 
   it('answers requests Node cannot parse (over-long URL or headers, a broken request line) in JSON', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { pendingMigrations, type Migration } from './sql-common';
+import { pendingMigrations, RUNS_MIGRATION, type Migration } from './sql-common';
 
 export type Db = Database.Database;
 
@@ -67,9 +67,35 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: RUNS_MIGRATION,
+    sql: `
+      -- One row per analysis (the one at create and each refresh), the newest RUNS_KEPT per report.
+      -- The id orders the runs of a report by when they were written.
+      CREATE TABLE report_runs (
+        id INTEGER PRIMARY KEY,
+        report_id INTEGER NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+        generated_at TEXT NOT NULL,
+        score INTEGER NOT NULL CHECK (score BETWEEN 0 AND 100),
+        result TEXT NOT NULL CHECK (result IN ('good', 'decent', 'bad')),
+        results TEXT NOT NULL
+      );
+      CREATE INDEX report_runs_report_generated_id ON report_runs (report_id, generated_at, id);
+      -- Kept in step with report_runs at each write, so that a list shows them without reading runs.
+      ALTER TABLE reports ADD COLUMN runs INTEGER NOT NULL DEFAULT 0;
+      -- JSON array of the newest runs' scores (at most 10), oldest first.
+      ALTER TABLE reports ADD COLUMN recent_scores TEXT NOT NULL DEFAULT '[]';
+      -- Each report so far has had one analysis that is still known: its current one.
+      INSERT INTO report_runs (report_id, generated_at, score, result, results)
+        SELECT r.id, r.generated_at, r.score, r.result, coalesce(rr.results, '{}')
+        FROM reports r LEFT JOIN report_results rr ON rr.report_id = r.id ORDER BY r.id;
+      UPDATE reports SET runs = 1, recent_scores = '[' || score || ']';
+    `,
+  },
 ];
 
-function migrate(db: Db): void {
+function migrate(db: Db, migrations: readonly Migration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -81,7 +107,7 @@ function migrate(db: Db): void {
     .all()
     .map((v) => Number(v));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const migration of pendingMigrations(MIGRATIONS, applied)) {
+  for (const migration of pendingMigrations(migrations, applied)) {
     db.transaction(() => {
       db.exec(migration.sql);
       record.run(migration.version, migration.name, new Date().toISOString());
@@ -89,8 +115,13 @@ function migrate(db: Db): void {
   }
 }
 
+export interface OpenDatabaseOptions {
+  /** Test aid: the migrations to apply instead of all of them, to make a database of an older version. */
+  migrations?: readonly Migration[];
+}
+
 /** Opens (creating when needed) the SQLite database and brings its schema up to date. */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
   if (file !== ':memory:' && !file.startsWith('file:')) {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   }
@@ -100,7 +131,7 @@ export function openDatabase(file: string): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db);
+    migrate(db, options.migrations ?? MIGRATIONS);
   } catch (error) {
     db.close();
     throw error;

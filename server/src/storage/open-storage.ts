@@ -7,7 +7,8 @@ import { createSqliteStorage, type SqliteStorage } from './sqlite-storage';
 export type OpenedStorage = { engine: 'sqlite'; storage: SqliteStorage } | { engine: 'postgres'; storage: PostgresStorage };
 
 /** The storage the configuration names: PostgreSQL at DATABASE_URL when set, else the SQLite file. */
-export async function openStorage(config: Pick<ServerConfig, 'databaseUrl' | 'dbFile'>): Promise<OpenedStorage> {
-  if (config.databaseUrl) return { engine: 'postgres', storage: createPostgresStorage(await openPostgres(config.databaseUrl)) };
-  return { engine: 'sqlite', storage: createSqliteStorage(openDatabase(config.dbFile)) };
+export async function openStorage(config: Pick<ServerConfig, 'databaseUrl' | 'dbFile' | 'runsKept'>): Promise<OpenedStorage> {
+  const options = { runsKept: config.runsKept };
+  if (config.databaseUrl) return { engine: 'postgres', storage: createPostgresStorage(await openPostgres(config.databaseUrl), options) };
+  return { engine: 'sqlite', storage: createSqliteStorage(openDatabase(config.dbFile), options) };
 }

@@ -2,21 +2,42 @@ import type { PoolClient } from 'pg';
 import type { PgPool } from './postgres-database';
 import {
   apiKeyFromRow,
+  DEFAULT_RUNS_KEPT,
   projectOrderSql,
   reportFromRow,
   reportOrderSql,
+  RUN_SQL,
+  runFromRow,
+  runSummary,
   type ApiKeyRow as SqlApiKeyRow,
   type ReportRow as SqlReportRow,
+  type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
-import type { ApiKeyRecord, Page, ProjectRecord, ReportRecord, Storage } from './types';
+import type { AnalysisFields, ApiKeyRecord, Page, ProjectRecord, ReportRecord, RunRecord, Storage } from './types';
 
 type ReportRow = SqlReportRow<Date>;
 type ApiKeyRow = SqlApiKeyRow<Date>;
+type RunRow = SqlRunRow<Date>;
 
 // results::text: the stored JSON as it is, not parsed (pg would parse a json column).
 const REPORT_COLUMNS =
-  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, rr.results::text AS results';
+  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, r.runs, r.recent_scores, rr.results::text AS results';
+
+/** SQL written with `?` for each bound value (as the shared statements are), numbered as PostgreSQL has them. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+const PG_RUN_SQL = {
+  insert: numbered(RUN_SQL.insert),
+  prune: numbered(RUN_SQL.prune),
+  summary: numbered(RUN_SQL.summary),
+  setSummary: numbered(RUN_SQL.setSummary),
+  total: numbered(RUN_SQL.total),
+  page: numbered(RUN_SQL.page('results::text')),
+};
 const KEY_COLUMNS = 'id, prefix, label, created_at, revoked_at';
 
 /**
@@ -55,8 +76,14 @@ export interface PostgresStorage extends Storage {
   pool: PgPool;
 }
 
+export interface PostgresStorageOptions {
+  /** How many runs each report keeps (RUNS_KEPT); older ones go when a new one is written. */
+  runsKept?: number;
+}
+
 /** The PostgreSQL implementation of Storage over a pool from openPostgres(). */
-export function createPostgresStorage(pool: PgPool): PostgresStorage {
+export function createPostgresStorage(pool: PgPool, options: PostgresStorageOptions = {}): PostgresStorage {
+  const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
   /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
   async function transaction<T>(work: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await pool.connect();
@@ -105,6 +132,14 @@ export function createPostgresStorage(pool: PgPool): PostgresStorage {
     counts.set(key, { version, total });
     return total;
   }
+  /** Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the report's summary of them. */
+  async function addRun(client: PoolClient, id: number, analysis: AnalysisFields, resultsJson: string, generatedAt: Date): Promise<void> {
+    await client.query(PG_RUN_SQL.insert, [id, generatedAt, analysis.score, analysis.result, resultsJson]);
+    await client.query(PG_RUN_SQL.prune, [id, id, runsKept]);
+    const { rows } = await client.query<{ score: number; runs: number }>(PG_RUN_SQL.summary, [id]);
+    await client.query(PG_RUN_SQL.setSummary, [...runSummary(rows), id]);
+  }
+
   /** The last statement of a write that changes which reports there are or what their result is. */
   const changed = (client: PoolClient) => client.query('UPDATE report_changes SET version = version + 1');
 
@@ -187,7 +222,9 @@ export function createPostgresStorage(pool: PgPool): PostgresStorage {
           [report.url, searchForm(report.url), report.project, report.privacy, report.passwordHash, report.result, report.score, report.now],
         );
         const id = rows[0]?.id as number;
-        await client.query('INSERT INTO report_results (report_id, results) VALUES ($1, $2)', [id, JSON.stringify(report.results)]);
+        const resultsJson = JSON.stringify(report.results);
+        await client.query('INSERT INTO report_results (report_id, results) VALUES ($1, $2)', [id, resultsJson]);
+        await addRun(client, id, report, resultsJson, report.now);
         await client.query(
           `INSERT INTO projects (project, project_search, reports, created_at) VALUES ($1, $2, 1, $3)
            ON CONFLICT (project) DO UPDATE SET reports = projects.reports + 1, created_at = least(projects.created_at, excluded.created_at)`,
@@ -215,11 +252,25 @@ export function createPostgresStorage(pool: PgPool): PostgresStorage {
           set('score', changes.analysis.score);
           set('result', changes.analysis.result);
           sets.push('generated_at = $2');
-          await client.query('UPDATE report_results SET results = $1 WHERE report_id = $2', [JSON.stringify(changes.analysis.results), id]);
         }
         await client.query(`UPDATE reports SET ${sets.join(', ')} WHERE id = $1`, params);
-        if (changes.analysis) await changed(client);
+        if (changes.analysis) {
+          const resultsJson = JSON.stringify(changes.analysis.results);
+          await client.query('UPDATE report_results SET results = $1 WHERE report_id = $2', [resultsJson, id]);
+          await addRun(client, id, changes.analysis, resultsJson, changes.now);
+          await changed(client);
+        }
         return readReport(client, id);
+      }),
+
+    listRuns: (id, query) =>
+      snapshot(async (client): Promise<Page<RunRecord> | null> => {
+        const { rows } = await client.query<{ runs: number }>(PG_RUN_SQL.total, [id]);
+        const total = rows[0]?.runs;
+        if (total === undefined) return null;
+        if (query.offset >= total) return { items: [], total };
+        const page = await client.query<RunRow>(PG_RUN_SQL.page, [id, query.limit, query.offset]);
+        return { items: page.rows.map((row) => runFromRow(row, toTimestamp)), total };
       }),
 
     deleteReport: (id) =>
@@ -270,7 +321,7 @@ export function createPostgresStorage(pool: PgPool): PostgresStorage {
     deleteProject: (project) =>
       transaction(async (client) => {
         await client.query('DELETE FROM projects WHERE project = $1', [project]);
-        // Their results go with them (ON DELETE CASCADE).
+        // Their results and runs go with them (ON DELETE CASCADE).
         const { rowCount } = await client.query('DELETE FROM reports WHERE project = $1', [project]);
         if (rowCount) await changed(client);
         return rowCount ?? 0;

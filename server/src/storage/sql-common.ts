@@ -1,7 +1,7 @@
 // What the SQLite and PostgreSQL storages share: migrations' bookkeeping, the order clauses and
 // the rows they select.
 import type { Privacy, Result } from '../../../src/api/contract';
-import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord } from './types';
+import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord, RunRecord } from './types';
 
 export interface Migration {
   version: number;
@@ -44,6 +44,38 @@ export function projectOrderSql(query: Pick<ProjectListQuery, 'sortBy' | 'sort'>
   return column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
 }
 
+/** The name of the migration that brought runs, on both engines. */
+export const RUNS_MIGRATION = 'runs: every analysis of a report kept';
+
+/** How many runs a report keeps when RUNS_KEPT does not say. */
+export const DEFAULT_RUNS_KEPT = 100;
+/** How many of the newest runs' scores a report carries (`recent_scores`). */
+export const RECENT_SCORES = 10;
+
+// Runs newest first; runs of one report are written one at a time (the report's row is locked
+// or the database is), so a larger id is a later write and breaks a tie on generated_at.
+const RUN_ORDER = 'generated_at DESC, id DESC';
+
+// The statements that keep a report's runs, the same text for both engines (`?` for each bound
+// value; the PostgreSQL storage numbers them). After a run is inserted, the runs beyond the newest
+// `kept` go, and the report's `runs` and `recent_scores` are set from what is left.
+export const RUN_SQL = {
+  insert: 'INSERT INTO report_runs (report_id, generated_at, score, result, results) VALUES (?, ?, ?, ?, ?)',
+  prune: `DELETE FROM report_runs WHERE report_id = ? AND id NOT IN (SELECT id FROM report_runs WHERE report_id = ? ORDER BY ${RUN_ORDER} LIMIT ?)`,
+  /** The newest runs' scores, each row with the count of all the report's runs. */
+  summary: `SELECT score, count(*) OVER () AS runs FROM report_runs WHERE report_id = ? ORDER BY ${RUN_ORDER} LIMIT ${RECENT_SCORES}`,
+  setSummary: 'UPDATE reports SET runs = ?, recent_scores = ? WHERE id = ?',
+  total: 'SELECT runs FROM reports WHERE id = ?',
+  /** A page of runs; `results` is the engine's expression for the results' JSON text. */
+  page: (results: string) =>
+    `SELECT generated_at, score, result, ${results} AS results FROM report_runs WHERE report_id = ? ORDER BY ${RUN_ORDER} LIMIT ? OFFSET ?`,
+} as const;
+
+/** The `runs` and `recent_scores` (JSON text, oldest first) a report gets from the rows of RUN_SQL.summary. */
+export function runSummary(rows: readonly { score: number; runs: number }[]): [runs: number, recentScores: string] {
+  return [rows[0]?.runs ?? 0, JSON.stringify(rows.map((row) => row.score).reverse())];
+}
+
 /** A report as both engines select it; `Time` is how the engine hands over a timestamp. */
 export interface ReportRow<Time> {
   id: number;
@@ -58,6 +90,16 @@ export interface ReportRow<Time> {
   updated_at: Time;
   /** The stored JSON text of the results map; null only if its row were missing. */
   results: string | null;
+  runs: number;
+  /** JSON text of the scores, oldest first. */
+  recent_scores: string;
+}
+
+export interface RunRow<Time> {
+  generated_at: Time;
+  score: number;
+  result: string;
+  results: string;
 }
 
 export interface ApiKeyRow<Time> {
@@ -81,6 +123,17 @@ export function reportFromRow<Time>(row: ReportRow<Time>, timestamp: (time: Time
     generatedAt: timestamp(row.generated_at),
     createdAt: timestamp(row.created_at),
     updatedAt: timestamp(row.updated_at),
+    runs: row.runs,
+    recentScores: JSON.parse(row.recent_scores) as number[],
+  };
+}
+
+export function runFromRow<Time>(row: RunRow<Time>, timestamp: (time: Time) => string): RunRecord {
+  return {
+    generatedAt: timestamp(row.generated_at),
+    score: row.score,
+    result: row.result as Result,
+    resultsJson: row.results,
   };
 }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bruteForceSearch, sqliteEngine, type BruteForceQuery } from '../../../test/server/storage-engines';
 import { BAD, GOOD } from '../../../test/server/test-app';
 import { MIGRATIONS, openDatabase, type Db } from './database';
+import { RUN_SQL } from './sql-common';
 import { createSqliteStorage } from './sqlite-storage';
 import { projectFromUrl } from './text';
 
@@ -57,6 +58,11 @@ describe('openDatabase', () => {
       expect(detail).not.toContain('TEMP B-TREE');
     }
     expect(plan('SELECT * FROM projects ORDER BY created_at DESC, project DESC LIMIT 10')).toContain('projects_created');
+    const runPage = plan(RUN_SQL.page('results'), 1, 10, 0);
+    expect(runPage).toContain('report_runs_report_generated_id');
+    expect(runPage).not.toContain('TEMP B-TREE');
+    // The window's count is taken over the report's runs (RUNS_KEPT at most), sorted apart.
+    expect(plan(RUN_SQL.summary, 1)).toContain('report_runs_report_generated_id');
     expect(plan('SELECT * FROM projects ORDER BY project ASC LIMIT 10')).not.toContain('TEMP B-TREE');
     db.close();
   });

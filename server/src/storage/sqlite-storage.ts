@@ -3,14 +3,20 @@ import type { Db } from './database';
 import { createSearchIndex } from './search-index';
 import {
   apiKeyFromRow,
+  DEFAULT_RUNS_KEPT,
   projectOrderSql,
   reportFromRow,
   reportOrderSql,
+  RUN_SQL,
+  runFromRow,
+  runSummary,
   type ApiKeyRow as SqlApiKeyRow,
   type ReportRow as SqlReportRow,
+  type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
 import type {
+  AnalysisFields,
   ApiKeyRecord,
   NewApiKey,
   NewReport,
@@ -20,14 +26,17 @@ import type {
   ReportChanges,
   ReportListQuery,
   ReportRecord,
+  RunListQuery,
+  RunRecord,
   Storage,
 } from './types';
 
 type ReportRow = SqlReportRow<string>;
 type ApiKeyRow = SqlApiKeyRow<string>;
+type RunRow = SqlRunRow<string>;
 
 const REPORT_COLUMNS =
-  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, rr.results';
+  'r.id, r.url, r.project, r.privacy, r.password_hash IS NOT NULL AS has_password, r.result, r.score, r.generated_at, r.created_at, r.updated_at, r.runs, r.recent_scores, rr.results';
 
 const asStored = (time: string) => time;
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => apiKeyFromRow(row, asStored);
@@ -44,10 +53,13 @@ export interface SqliteStorage extends Storage {
 export interface SqliteStorageOptions {
   /** Reports the search copy reads per turn of the event loop while it is built; tests lower it. */
   searchChunkRows?: number;
+  /** How many runs each report keeps (RUNS_KEPT); older ones go when a new one is written. */
+  runsKept?: number;
 }
 
 /** The SQLite implementation of Storage over a database from openDatabase(). */
 export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}): SqliteStorage {
+  const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
   const searchIndex = createSearchIndex(db, { chunkRows: options.searchChunkRows });
   // A server opening a large database builds the search copy while it waits for its first
   // requests, instead of making the first search wait ~0.5 s per 100,000 reports.
@@ -87,6 +99,14 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     ),
     deleteReportsOfProject: db.prepare('DELETE FROM reports WHERE project = ?'),
     deleteProject: db.prepare('DELETE FROM projects WHERE project = ?'),
+    insertRun: db.prepare(RUN_SQL.insert),
+    pruneRuns: db.prepare(RUN_SQL.prune),
+    runSummary: db.prepare<[number], { score: number; runs: number }>(RUN_SQL.summary),
+    setRunSummary: db.prepare(RUN_SQL.setSummary),
+    runTotal: db.prepare<[number], number>(RUN_SQL.total).pluck(),
+    runPage: db.prepare<[number, number, number], RunRow>(RUN_SQL.page('results')),
+    deleteRuns: db.prepare('DELETE FROM report_runs WHERE report_id = ?'),
+    deleteProjectRuns: db.prepare('DELETE FROM report_runs WHERE report_id IN (SELECT id FROM reports WHERE project = ?)'),
     countReports: db.prepare<[], number>('SELECT count(*) FROM reports').pluck(),
     insertKey: db.prepare(
       'INSERT INTO api_keys (hash, prefix, label, created_at) VALUES (@hash, @prefix, @label, @created_at)',
@@ -151,6 +171,20 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     return { items: readPage(ids), total };
   });
 
+  /** Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the report's summary of them. */
+  function addRun(id: number, analysis: AnalysisFields, resultsJson: string, generatedAt: string): void {
+    statements.insertRun.run(id, generatedAt, analysis.score, analysis.result, resultsJson);
+    statements.pruneRuns.run(id, id, runsKept);
+    statements.setRunSummary.run(...runSummary(statements.runSummary.all(id)), id);
+  }
+
+  const listRuns = db.transaction((id: number, query: RunListQuery): Page<RunRecord> | null => {
+    const total = statements.runTotal.get(id);
+    if (total === undefined) return null;
+    if (query.offset >= total) return { items: [], total };
+    return { items: statements.runPage.all(id, query.limit, query.offset).map((row) => runFromRow(row, asStored)), total };
+  });
+
   const createReport = db.transaction((report: NewReport): ReportRecord => {
     const now = toTimestamp(report.now);
     const info = statements.insertReport.run({
@@ -164,7 +198,9 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
       now,
     });
     const id = Number(info.lastInsertRowid);
-    statements.insertResults.run(id, JSON.stringify(report.results));
+    const resultsJson = JSON.stringify(report.results);
+    statements.insertResults.run(id, resultsJson);
+    addRun(id, report, resultsJson, now);
     statements.addToProject.run(report.project, searchForm(report.project), now);
     const created = readReport(id);
     if (!created) throw new Error('The report just stored could not be read back.');
@@ -173,8 +209,9 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
 
   const updateReport = db.transaction((id: number, changes: ReportChanges): ReportRecord | null => {
     if (statements.reportExists.get(id) === undefined) return null;
+    const now = toTimestamp(changes.now);
     const sets: string[] = ['updated_at = @now'];
-    const params: Record<string, string | number | null> = { id, now: toTimestamp(changes.now) };
+    const params: Record<string, string | number | null> = { id, now };
     if (changes.privacy !== undefined) {
       sets.push('privacy = @privacy');
       params.privacy = changes.privacy;
@@ -187,9 +224,13 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
       sets.push('score = @score', 'result = @result', 'generated_at = @now');
       params.score = changes.analysis.score;
       params.result = changes.analysis.result;
-      statements.replaceResults.run(JSON.stringify(changes.analysis.results), id);
     }
     statement(`UPDATE reports SET ${sets.join(', ')} WHERE id = @id`).run(params);
+    if (changes.analysis) {
+      const resultsJson = JSON.stringify(changes.analysis.results);
+      statements.replaceResults.run(resultsJson, id);
+      addRun(id, changes.analysis, resultsJson, now);
+    }
     return readReport(id);
   });
 
@@ -197,6 +238,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     const row = statements.projectOf.get(id);
     if (!row) return false;
     statements.deleteResults.run(id);
+    statements.deleteRuns.run(id);
     statements.deleteReport.run(id);
     statements.dropProjectIfLast.run(row.project);
     statements.removeFromProject.run({ project: row.project });
@@ -217,6 +259,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
 
   const deleteProject = db.transaction((project: string): number => {
     statements.deleteProjectResults.run(project);
+    statements.deleteProjectRuns.run(project);
     const { changes } = statements.deleteReportsOfProject.run(project);
     statements.deleteProject.run(project);
     return changes;
@@ -255,6 +298,7 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
       if (updated && changes.analysis) afterCommit(() => searchIndex.reanalysed(id, updated.result));
       return updated;
     },
+    listRuns: async (id, query) => listRuns.deferred(id, query),
     deleteReport: async (id) => {
       const deleted = deleteReport.immediate(id);
       if (deleted) afterCommit(() => searchIndex.removed([id]));

@@ -1,12 +1,14 @@
 // The Storage contract, run against every engine: SQLite always, PostgreSQL when the tests have
 // a server (test/server/postgres.ts). What only one engine has is tested beside its own code.
 import { afterEach, describe, expect, it } from 'vitest';
+import { resultForScore } from '../../../src/api/contract';
 import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
-import { projectFromUrl } from './text';
-import type { NewReport, Storage } from './types';
+import { RUNS_MIGRATION } from './sql-common';
+import { projectFromUrl, toTimestamp } from './text';
+import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
 
 const newReport = (url: string, extra: Partial<NewReport> = {}): NewReport => ({
   url,
@@ -25,8 +27,9 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
   }
 
   const databases: TestDatabase[] = [];
-  async function fresh(): Promise<TestDatabase> {
-    const database = await engine.create();
+  /** A new database; `before` a migration's name: as a server before that migration left it. */
+  async function fresh(before?: string): Promise<TestDatabase> {
+    const database = await engine.create({ before });
     databases.push(database);
     return database;
   }
@@ -334,6 +337,137 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       await b.deleteReport(first.id);
       expect((await a.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
       expect((await a.listReports({ sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
+    });
+  });
+
+  describe('runs', () => {
+    const at = (second: number) => new Date(Date.parse('2026-03-01T00:00:00.000Z') + second * 1000);
+    const scored = (score: number): AnalysisFields => ({ score, result: resultForScore(score), results: { title: { passed: score > 50, importance: 'high', value: `score ${score}` } } });
+    /** A run as listRuns gives it, its results parsed. */
+    const readable = (run: RunRecord) => ({ generatedAt: run.generatedAt, score: run.score, result: run.result, results: JSON.parse(run.resultsJson) as unknown });
+    const run = (analysis: AnalysisFields, time: Date | string) => ({
+      generatedAt: typeof time === 'string' ? time : toTimestamp(time),
+      score: analysis.score,
+      result: analysis.result,
+      results: analysis.results,
+    });
+    const allRuns = async (storage: Storage, id: number) => (await storage.listRuns(id, { limit: 100, offset: 0 }))?.items ?? [];
+    /** What every report's runs and recent_scores must equal: what its kept runs say. */
+    async function expectSummariesInStep(database: TestDatabase, storage: Storage) {
+      for (const row of await database.query('SELECT id FROM reports ORDER BY id')) {
+        const id = Number(row.id);
+        const runs = await allRuns(storage, id);
+        const report = await storage.getReport(id);
+        expect({ id, runs: report?.runs, recentScores: report?.recentScores }).toEqual({
+          id,
+          runs: runs.length,
+          recentScores: runs.slice(0, 10).map((run) => run.score).reverse(),
+        });
+      }
+    }
+
+    it('keeps the analysis of the create and of each refresh, newest first, and sums them up on the report', async () => {
+      const storage = await (await fresh()).open();
+      const report = await storage.createReport(newReport('https://shop.example/a', { ...GOOD, now: at(0) }));
+      expect(report).toMatchObject({ runs: 1, recentScores: [GOOD.score] });
+      await storage.updateReport(report.id, { analysis: BAD, now: at(10) });
+      // A change without an analysis is no run.
+      await storage.updateReport(report.id, { privacy: 1, now: at(15) });
+      const updated = await storage.updateReport(report.id, { analysis: DECENT, privacy: 0, now: at(20) });
+      expect(updated).toMatchObject({ runs: 3, recentScores: [GOOD.score, BAD.score, DECENT.score] });
+
+      const page = await storage.listRuns(report.id, { limit: 10, offset: 0 });
+      expect(page?.total).toBe(3);
+      expect(page?.items.map(readable)).toEqual([run(DECENT, at(20)), run(BAD, at(10)), run(GOOD, at(0))]);
+      const listed = await storage.listReports({ sortBy: 'id', sort: 'asc', limit: 10, offset: 0 });
+      expect(listed.items[0]).toMatchObject({ runs: 3, recentScores: [GOOD.score, BAD.score, DECENT.score] });
+    });
+
+    it('orders runs of the same time newest written first, and pages through them', async () => {
+      const storage = await (await fresh()).open();
+      const { id } = await storage.createReport(newReport('https://shop.example/a', { ...scored(1), now: at(0) }));
+      for (const score of [2, 3, 4, 5]) await storage.updateReport(id, { analysis: scored(score), now: at(0) });
+      const scores = async (limit: number, offset: number) => {
+        const page = await storage.listRuns(id, { limit, offset });
+        return { total: page?.total, scores: page?.items.map((run) => run.score) };
+      };
+      expect(await scores(10, 0)).toEqual({ total: 5, scores: [5, 4, 3, 2, 1] });
+      expect(await scores(2, 2)).toEqual({ total: 5, scores: [3, 2] });
+      expect(await scores(2, 4)).toEqual({ total: 5, scores: [1] });
+      expect(await scores(10, 5)).toEqual({ total: 5, scores: [] });
+      expect(await storage.listRuns(id + 1, { limit: 10, offset: 0 })).toBeNull();
+    });
+
+    it('keeps the newest RUNS_KEPT runs, and the scores of the newest 10 on the report', async () => {
+      const database = await fresh();
+      const small = await database.open({ runsKept: 3 });
+      const { id } = await small.createReport(newReport('https://shop.example/a', { ...scored(0), now: at(0) }));
+      for (let i = 1; i <= 4; i++) await small.updateReport(id, { analysis: scored(i * 10), now: at(i) });
+      expect((await allRuns(small, id)).map((run) => run.score)).toEqual([40, 30, 20]);
+      expect(await small.getReport(id)).toMatchObject({ runs: 3, recentScores: [20, 30, 40] });
+
+      // Another setting applies from the next write on.
+      const large = await database.open({ runsKept: 12 });
+      for (let i = 5; i <= 14; i++) await large.updateReport(id, { analysis: scored(i * 5), now: at(i) });
+      expect(await large.getReport(id)).toMatchObject({ runs: 12, recentScores: [25, 30, 35, 40, 45, 50, 55, 60, 65, 70] });
+      expect((await allRuns(large, id)).map((run) => run.score)).toEqual([70, 65, 60, 55, 50, 45, 40, 35, 30, 25, 40, 30]);
+      await expectSummariesInStep(database, large);
+    });
+
+    it('deletes a report’s runs with it, and a project’s with its reports', async () => {
+      const database = await fresh();
+      const storage = await database.open();
+      const runsOf = async (ids: number[]) =>
+        Number((await database.query(`SELECT count(*) AS n FROM report_runs WHERE report_id IN (${ids.map(() => '?').join(', ')})`, ids))[0]?.n);
+      const a = await storage.createReport(newReport('https://shop.example/a'));
+      const b = await storage.createReport(newReport('https://shop.example/b'));
+      const c = await storage.createReport(newReport('https://blog.example/c'));
+      for (const report of [a, b, c]) await storage.updateReport(report.id, { analysis: BAD, now: new Date() });
+      expect(await runsOf([a.id, b.id, c.id])).toBe(6);
+
+      expect(await storage.deleteReport(a.id)).toBe(true);
+      expect(await runsOf([a.id])).toBe(0);
+      expect(await storage.listRuns(a.id, { limit: 10, offset: 0 })).toBeNull();
+      expect(await storage.deleteProject('shop.example')).toBe(1);
+      expect(await runsOf([b.id])).toBe(0);
+      expect(await runsOf([c.id])).toBe(2);
+    });
+
+    it('stays in step with parallel refreshes of one report from two connections', async () => {
+      const database = await fresh();
+      const [a, b] = [await database.open(), await database.open()];
+      const { id } = await a.createReport(newReport('https://shop.example/a', { ...scored(0), now: at(0) }));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).updateReport(id, { analysis: scored(i + 1), now: at(i + 1) })));
+      expect((await a.getReport(id))?.runs).toBe(21);
+      await expectSummariesInStep(database, b);
+    });
+
+    it('gives each report of a database from before runs one run of its current analysis', async () => {
+      const database = await fresh(RUNS_MIGRATION);
+      const stamp = '2026-02-03T04:05:06.000000Z';
+      for (const [url, analysis] of [['https://shop.example/a', GOOD], ['https://blog.example/b', BAD]] as const) {
+        await database.query(
+          `INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at)
+           VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+          [url, url, projectFromUrl(url), analysis.result, analysis.score, stamp, stamp, stamp],
+        );
+      }
+      await database.query(`INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports WHERE url = ?`, [JSON.stringify(GOOD.results), 'https://shop.example/a']);
+      await database.query(`INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports WHERE url = ?`, [JSON.stringify(BAD.results), 'https://blog.example/b']);
+      await database.query('INSERT INTO projects (project, project_search, reports, created_at) SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project');
+
+      const storage = await database.open();
+      const listed = await storage.listReports({ sortBy: 'url', sort: 'desc', limit: 10, offset: 0 });
+      expect(listed.items.map((r) => [r.url, r.runs, r.recentScores])).toEqual([
+        ['https://shop.example/a', 1, [GOOD.score]],
+        ['https://blog.example/b', 1, [BAD.score]],
+      ]);
+      for (const [report, analysis] of [[listed.items[0], GOOD], [listed.items[1], BAD]] as const) {
+        expect((await allRuns(storage, report?.id ?? 0)).map(readable)).toEqual([run(analysis, stamp)]);
+      }
+      // The next analysis is the second run.
+      const refreshed = await storage.updateReport(listed.items[1]?.id ?? 0, { analysis: GOOD, now: at(0) });
+      expect(refreshed).toMatchObject({ runs: 2, recentScores: [BAD.score, GOOD.score] });
     });
   });
 

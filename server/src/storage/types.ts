@@ -19,6 +19,24 @@ export interface ReportRecord {
   generatedAt: string;
   createdAt: string;
   updatedAt: string;
+  /** How many of its analyses are kept as runs. */
+  runs: number;
+  /** The scores of the newest kept runs, at most RECENT_SCORES, oldest first. */
+  recentScores: number[];
+}
+
+/** One kept analysis of a report. */
+export interface RunRecord {
+  generatedAt: string;
+  score: number;
+  result: Result;
+  /** The results map as stored JSON text, as in ReportRecord. */
+  resultsJson: string;
+}
+
+export interface RunListQuery {
+  limit: number;
+  offset: number;
 }
 
 export interface AnalysisFields {
@@ -98,13 +116,16 @@ export interface Storage {
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
   getPasswordHash(id: number): Promise<string | null>;
+  /** Stores the report with its analysis as its first run. */
   createReport(report: NewReport): Promise<ReportRecord>;
-  /** Applies every change or none; `null` when the report does not exist. */
+  /** Applies every change or none; `null` when the report does not exist. A new analysis is kept as a run. */
   updateReport(id: number, changes: ReportChanges): Promise<ReportRecord | null>;
+  /** A page of the report's kept runs, newest first (ties: newest written first); `null` when the report does not exist. */
+  listRuns(reportId: number, query: RunListQuery): Promise<Page<RunRecord> | null>;
   deleteReport(id: number): Promise<boolean>;
   countReports(): Promise<number>;
   listProjects(query: ProjectListQuery): Promise<Page<ProjectRecord>>;
-  /** Deletes the project and all its reports atomically; returns how many reports went. */
+  /** Deletes the project and all its reports (and their runs) atomically; returns how many reports went. */
   deleteProject(project: string): Promise<number>;
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
