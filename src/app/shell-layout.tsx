@@ -37,7 +37,7 @@ function useDocumentTitle() {
  * After moving to another page, put focus on the new content so screen readers start there.
  * The focus waits for the new page's first frame: focusing makes the browser lay the page out at
  * once (a few ms for a long page), which the first paint need not wait for. Focus someone moved in
- * the meantime stays where they put it.
+ * the meantime, or the new page put on its content, stays where it is.
  */
 function useFocusMainOnNavigation() {
   const { pathname } = useLocation();
@@ -47,8 +47,12 @@ function useFocusMainOnNavigation() {
     previous.current = pathname;
     const focusedBefore = document.activeElement;
     return afterNextPaint(() => {
-      if (document.activeElement === focusedBefore || document.activeElement === document.body)
-        document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
+      const main = document.getElementById(MAIN_ID);
+      const active = document.activeElement;
+      // A page that put the focus on its own content (Back to a list: the report opened) keeps it.
+      const pageChose = active !== null && active !== main && main?.contains(active) === true;
+      if (!pageChose && (active === focusedBefore || active === document.body))
+        main?.focus({ preventScroll: true });
     });
   }, [pathname]);
 }

@@ -47,19 +47,20 @@ test.describe('On a phone (390 × 844)', () => {
     expect(await smallTargets(page)).toEqual([]);
     await expectNoSeriousA11yViolations(page);
 
-    await page.getByRole('button', { name: 'Filters' }).tap();
+    await page.getByRole('button', { name: 'Filters', exact: true }).tap();
     await page.getByRole('combobox', { name: 'Sort by' }).selectOption('URL');
     await expect(page).toHaveURL(/sort_by=url/);
-    await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Filters', exact: true })).toHaveAttribute('aria-expanded', 'true');
     expect(await smallTargets(page)).toEqual([]);
 
     // A tap on the card's empty corner, away from its link, opens the report.
     const card = cards.first();
     const box = (await card.boundingBox())!;
-    const link = card.getByRole('link', { name: new RegExp(`/checkout\\?run=${mark}$`) });
+    const link = card.getByRole('link').nth(0);
+    const url = (await link.textContent()) ?? '';
     await page.touchscreen.tap(box.x + box.width - 12, box.y + box.height - 12);
     await expect(page).toHaveURL(/\/reports\/\d+$/);
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('/checkout');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(url);
     expect(await smallTargets(page)).toEqual([]);
     await expectNoSeriousA11yViolations(page);
 
@@ -88,8 +89,9 @@ test('with the keyboard alone: from the list to an opened report and back', asyn
   await expect(page).toHaveURL(new RegExp(`search=${mark}`));
   const rows = page.getByRole('table', { name: 'Reports' }).locator('tbody tr');
   await expect(rows).toHaveCount(3);
-  await page.keyboard.press('Escape');
-  await page.locator('main').focus();
+  // Out of the field (Escape would empty it): the keys work from anywhere else.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Clear search' })).toBeFocused();
   await page.keyboard.press('j');
   await expect(rows.nth(0)).toBeFocused();
   await page.keyboard.press('j');

@@ -4,7 +4,7 @@
 // screen reader hears which row it is on and what changed. A plain keydown listener, as the search
 // box's: Mantine's useHotkeys costs 0.6 KB gzip and these are single unmodified keys.
 import { VisuallyHidden } from '@mantine/core';
-import { Suspense, lazy, useEffect, useEffectEvent, useState } from 'react';
+import { Suspense, lazy, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { ListNoun } from './shortcuts-dialog';
 
 const ShortcutsDialog = lazy(() =>
@@ -88,8 +88,13 @@ function handleListKey(
 export function ListKeys(props: ListKeysProps) {
   const [help, setHelp] = useState<'never' | 'open' | 'closed'>('never');
   const [said, setSaid] = useState('');
+  // Where the focus was when `?` opened the dialog (a row, most often): it goes back there.
+  const returnTo = useRef<HTMLElement | null>(null);
   const onKey = useEffectEvent((event: KeyboardEvent) => {
-    const done = handleListKey(event, props, () => setHelp('open'));
+    const done = handleListKey(event, props, () => {
+      returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      setHelp('open');
+    });
     if (done === null) return;
     event.preventDefault();
     if (done.said !== null) setSaid(done.said);
@@ -98,6 +103,9 @@ export function ListKeys(props: ListKeysProps) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+  useEffect(() => {
+    if (help === 'closed') returnTo.current?.focus();
+  }, [help]);
   return (
     <>
       <VisuallyHidden role="status" aria-live="polite" aria-atomic="true">

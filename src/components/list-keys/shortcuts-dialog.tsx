@@ -38,6 +38,8 @@ export function ShortcutsDialog({
       onClose={onClose}
       title="Keyboard shortcuts"
       centered
+      // ListKeys puts the focus back where `?` was pressed (a row is not what Mantine would find).
+      returnFocus={false}
       closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 700 } }}
     >

@@ -153,6 +153,8 @@ describe('Reports: selection', () => {
     // Keys in a dialog are the dialog's.
     await page.user.keyboard('j{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The focus is back on the row it was on.
+    expect(page.rows()[1]).toHaveFocus();
 
     page.rows()[2]!.focus();
     await page.user.keyboard('{Enter}');
