@@ -228,7 +228,7 @@ describe('Settings: Test connection', () => {
     expect(result).toHaveTextContent('This account is not allowed to use the API.');
   });
 
-  it('says the API is unreachable on a network failure, with the same-origin hint', async () => {
+  it('says the API is unreachable when neither the request nor a no-cors probe gets an answer', async () => {
     server.use(http.get(`${REMOTE}/api/v1/reports`, () => HttpResponse.error()));
     const page = renderSettings();
     await page.user.type(page.baseUrl(), REMOTE);
@@ -237,9 +237,55 @@ describe('Settings: Test connection', () => {
 
     const result = await screen.findByRole('alert');
     expect(within(result).getByText('Could not reach the API')).toBeInTheDocument();
-    expect(result).toHaveTextContent(/CORS/);
-    expect(result).toHaveTextContent(/same origin/);
-    expect(result).toHaveTextContent(/proxy/);
+    expect(result).toHaveTextContent(`No answer came from ${REMOTE}.`);
+    expect(result).not.toHaveTextContent(/CORS|security policy/);
+  });
+
+  it('says CORS keeps the answers out when only the no-cors probe gets one, with what to do', async () => {
+    server.use(
+      http.get(`${REMOTE}/api/v1/reports`, ({ request }) =>
+        request.mode === 'no-cors' ? new HttpResponse(null, { status: 401 }) : HttpResponse.error(),
+      ),
+    );
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Blocked by CORS')).toBeInTheDocument();
+    expect(result).toHaveTextContent(`The server at ${REMOTE} answered`);
+    expect(result).toHaveTextContent(/CORS_ORIGINS/);
+    expect(result).toHaveTextContent(/UPSTREAM_URL/);
+    expect(result).not.toHaveTextContent(/CONNECT_SRC/);
+  });
+
+  it('names the page’s security policy and CONNECT_SRC when the CSP refused the request', async () => {
+    server.use(
+      http.get(`${REMOTE}/api/v1/reports`, () => {
+        // What Chromium dispatches on the document when connect-src refuses a fetch.
+        document.dispatchEvent(
+          Object.assign(new Event('securitypolicyviolation'), {
+            effectiveDirective: 'connect-src',
+            violatedDirective: 'connect-src',
+            blockedURI: `${REMOTE}/api/v1/reports?per_page=10`,
+            disposition: 'enforce',
+          }),
+        );
+        return HttpResponse.error();
+      }),
+    );
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Blocked by this page’s security policy')).toBeInTheDocument();
+    expect(result).toHaveTextContent(/connect-src/);
+    expect(result).toHaveTextContent(REMOTE);
+    expect(result).toHaveTextContent(/CONNECT_SRC/);
+    expect(result).not.toHaveTextContent(/CORS_ORIGINS/);
   });
 
   it('says the address answers but is not this API when the body is something else', async () => {

@@ -9,7 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import {
   forgetKey,
@@ -20,7 +20,6 @@ import {
 } from '@/api/connection';
 import type { Connection } from '@/api/connection';
 import type { ConnectionTestResult } from '@/api/test-connection';
-import { ConnectionTestResultAlert } from './connection-test-result';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
 
@@ -36,6 +35,11 @@ function describeKey(connection: Connection): string {
 function useConnection(): Connection {
   return useSyncExternalStore(subscribeConnection, readConnection);
 }
+
+// Shown only after a test has run, so it loads with the test rather than with the page.
+const ConnectionTestResultAlert = lazy(() =>
+  import('@/components/connection-test-result').then((m) => ({ default: m.ConnectionTestResultAlert })),
+);
 
 interface TestRun {
   baseUrl: string;
@@ -225,11 +229,13 @@ function SettingsPage() {
               )}
             </Group>
             {shownTest && (
-              <ConnectionTestResultAlert
-                result={shownTest.result}
-                where={describeBase(shownTest.baseUrl)}
-                unsaved={unsaved}
-              />
+              <Suspense fallback={null}>
+                <ConnectionTestResultAlert
+                  result={shownTest.result}
+                  where={describeBase(shownTest.baseUrl)}
+                  unsaved={unsaved}
+                />
+              </Suspense>
             )}
           </Stack>
         </form>

@@ -1,9 +1,11 @@
-import { Alert, Text } from '@mantine/core';
+import '@mantine/core/styles/Code.css';
+import { Alert, Code, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCircleCheck,
   IconKey,
   IconPlugConnectedX,
+  IconShieldLock,
   IconWorldQuestion,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -13,8 +15,15 @@ interface Outcome {
   title: string;
   color: string;
   icon: ReactNode;
-  hint?: string;
+  hint?: ReactNode;
 }
+
+const PROXY_HINT = (
+  <>
+    Or leave Base URL empty and let the server that serves this dashboard forward to the service (
+    <Code>UPSTREAM_URL</Code>): the browser then talks to one origin only.
+  </>
+);
 
 function outcomeOf(result: ConnectionTestResult): Outcome {
   if (result.ok) return { title: 'Connected', color: 'teal', icon: <IconCircleCheck aria-hidden /> };
@@ -33,12 +42,43 @@ function outcomeOf(result: ConnectionTestResult): Outcome {
         icon: <IconKey aria-hidden />,
         hint: 'The key is known, but its account may not use the API (403). Check the account’s plan or permissions with the service.',
       };
+    case 'csp':
+      return {
+        title: 'Blocked by this page’s security policy',
+        color: 'red',
+        icon: <IconShieldLock aria-hidden />,
+        hint: (
+          <>
+            Add the service’s origin to <Code>CONNECT_SRC</Code> of the server that serves this dashboard
+            (comma-separated origins) and restart it. {PROXY_HINT}
+          </>
+        ),
+      };
+    case 'cors':
+      return {
+        title: 'Blocked by CORS',
+        color: 'red',
+        icon: <IconShieldLock aria-hidden />,
+        hint: (
+          <>
+            Allow this dashboard’s origin in the service’s CORS settings (on this project’s server:{' '}
+            <Code>CORS_ORIGINS</Code>). {PROXY_HINT}
+          </>
+        ),
+      };
+    case 'insecure':
+      return {
+        title: 'Blocked: an http address from an https page',
+        color: 'red',
+        icon: <IconShieldLock aria-hidden />,
+        hint: 'Use the service’s https:// address.',
+      };
     case 'unreachable':
       return {
         title: 'Could not reach the API',
         color: 'red',
         icon: <IconPlugConnectedX aria-hidden />,
-        hint: 'Check the base URL. A service on another site may refuse requests from this page (CORS): serve the dashboard from the same origin as the API, or run this project’s server as a proxy (UPSTREAM_URL) and leave Base URL empty.',
+        hint: 'Check the base URL, and that the service is running.',
       };
     case 'not-this-api':
       return {
@@ -51,16 +91,16 @@ function outcomeOf(result: ConnectionTestResult): Outcome {
   }
 }
 
-/** What Test connection found, in words that say what to do next. */
-export function ConnectionTestResultAlert({
-  result,
-  where,
-  unsaved,
-}: {
+export interface ConnectionTestResultAlertProps {
   result: ConnectionTestResult;
+  /** Where the test went, in words ("this site (same origin)", or the base URL). */
   where: string;
+  /** The tested values are not saved yet. */
   unsaved: boolean;
-}) {
+}
+
+/** What Test connection found, in words that say what to do next. */
+export function ConnectionTestResultAlert({ result, where, unsaved }: ConnectionTestResultAlertProps) {
   const outcome = outcomeOf(result);
   return (
     <Alert color={outcome.color} variant="light" title={outcome.title} icon={outcome.icon}>
