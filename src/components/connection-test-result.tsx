@@ -1,5 +1,5 @@
 import '@mantine/core/styles/Code.css';
-import { Alert, Code, Text } from '@mantine/core';
+import { Alert, Button, Code, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -97,10 +97,17 @@ export interface ConnectionTestResultAlertProps {
   where: string;
   /** The tested values are not saved yet. */
   unsaved: boolean;
+  /** Offered after Save found a problem: keep the values all the same. */
+  onSaveAnyway?: () => void;
 }
 
-/** What Test connection found, in words that say what to do next. */
-export function ConnectionTestResultAlert({ result, where, unsaved }: ConnectionTestResultAlertProps) {
+/** What Test connection (or the test before Save) found, in words that say what to do next. */
+export function ConnectionTestResultAlert({
+  result,
+  where,
+  unsaved,
+  onSaveAnyway,
+}: ConnectionTestResultAlertProps) {
   const outcome = outcomeOf(result);
   return (
     <Alert color={outcome.color} variant="light" title={outcome.title} icon={outcome.icon}>
@@ -116,6 +123,16 @@ export function ConnectionTestResultAlert({ result, where, unsaved }: Connection
             <Text size="sm" mt={4}>
               {outcome.hint}
             </Text>
+          )}
+          {onSaveAnyway && (
+            <>
+              <Text size="sm" mt="xs">
+                Nothing was saved.
+              </Text>
+              <Button size="xs" variant="default" mt="xs" onClick={onSaveAnyway}>
+                Save anyway
+              </Button>
+            </>
           )}
         </>
       )}
