@@ -68,6 +68,9 @@ export default defineConfig({
         DEMO_VARIANT_HOOK: 'true',
         // The request-count assertions (requests.spec.ts) read what the dashboard asked for at /__test/requests.
         REQUEST_LOG: 'true',
+        // For settings.spec.ts: an origin that answers without CORS headers and one where nothing
+        // listens, both allowed by the page's CSP, to tell CORS and unreachable from a CSP refusal.
+        CONNECT_SRC: `http://127.0.0.1:${E2E_DEMO_PORT} http://127.0.0.1:2`,
         NODE_ENV: 'production',
       },
     },

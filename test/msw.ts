@@ -93,3 +93,12 @@ export function useRealApi(options: RealApiOptions = {}): RealApi {
   server.use(...api.handlers);
   return api;
 }
+
+/** Records the requests that reach MSW from now on in this test (listeners go with the test's handlers). */
+export function recordRequests(): Request[] {
+  const seen: Request[] = [];
+  server.events.on('request:start', ({ request }) => {
+    seen.push(request.clone());
+  });
+  return seen;
+}

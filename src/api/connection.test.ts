@@ -5,9 +5,11 @@ import {
   baseUrlProblem,
   defaultBaseUrl,
   forgetKey,
+  noteKeyRefused,
   normaliseBaseUrl,
   readConnection,
   saveConnection,
+  signInReason,
   subscribeConnection,
 } from './connection';
 
@@ -108,6 +110,32 @@ describe('saving and forgetting', () => {
     expect(readConnection()).toMatchObject({ baseUrl: 'https://reports.example.com', apiKey: null });
     expect(storedValues(window.localStorage)).not.toContain('key-four');
     expect(storedValues(window.sessionStorage)).not.toContain('key-four');
+  });
+});
+
+describe('when to ask for a key', () => {
+  it('without a key; with a key the service refused, until a key is saved again', () => {
+    const calls: number[] = [];
+    const unsubscribe = subscribeConnection(() => calls.push(1));
+    expect(signInReason()).toBe('no-key');
+    noteKeyRefused();
+    expect(signInReason()).toBe('no-key');
+
+    saveConnection({ baseUrl: '', apiKey: 'key-seven', remember: false });
+    expect(signInReason()).toBeNull();
+    noteKeyRefused();
+    expect(signInReason()).toBe('refused');
+    // Once is news; the same 401 again changes nothing.
+    noteKeyRefused();
+    expect(calls).toHaveLength(2);
+
+    saveConnection({ baseUrl: '', apiKey: 'key-eight', remember: false });
+    expect(signInReason()).toBeNull();
+    saveConnection({ baseUrl: '', apiKey: 'key-seven', remember: false });
+    expect(signInReason()).toBeNull();
+    forgetKey();
+    expect(signInReason()).toBe('no-key');
+    unsubscribe();
   });
 });
 

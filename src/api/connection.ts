@@ -89,9 +89,15 @@ function notify(): void {
   for (const listener of [...listeners]) listener();
 }
 
+/** What to say when saveConnection throws. */
+export const STORAGE_REFUSED_TEXT =
+  'This browser does not allow this site to store data. Allow site data (cookies and storage) and try again.';
+
 /** Saves base URL and key; writing may throw when the browser refuses storage, which the caller shows. */
 export function saveConnection(c: { baseUrl: string; apiKey: string | null; remember: boolean }): void {
   const key = c.apiKey?.trim() || null;
+  // Saved on purpose, a key is tried again, even one refused before (Save anyway).
+  refusedKey = null;
   window.localStorage.setItem(BASE_URL_KEY, normaliseBaseUrl(c.baseUrl));
   // The key is kept in exactly one place, so an unchecked Remember never leaves a copy behind.
   remove(local, API_KEY_KEY);
@@ -100,6 +106,24 @@ export function saveConnection(c: { baseUrl: string; apiKey: string | null; reme
   if (c.remember) window.localStorage.setItem(REMEMBER_KEY, '1');
   else remove(local, REMEMBER_KEY);
   notify();
+}
+
+// The key in use that the service answered 401 to: the dashboard asks for another until it changes.
+let refusedKey: string | null = null;
+
+/** Notes that the service refused the key in use (a 401 to a request made with it). */
+export function noteKeyRefused(): void {
+  const { apiKey } = readConnection();
+  if (apiKey === null || apiKey === refusedKey) return;
+  refusedKey = apiKey;
+  notify();
+}
+
+/** Why the dashboard must ask for a key ('no-key': none saved, 'refused': a 401 to the saved one), or null. */
+export function signInReason(): 'no-key' | 'refused' | null {
+  const { apiKey } = readConnection();
+  if (apiKey === null) return 'no-key';
+  return apiKey === refusedKey ? 'refused' : null;
 }
 
 /** Removes the key from both storages; the base URL and the Remember choice stay. */

@@ -71,11 +71,61 @@ describe('testConnection', () => {
     });
   });
 
-  it('network failure or CORS refusal: unreachable', async () => {
+  it('no answer, and none to a no-cors probe either: unreachable', async () => {
     answerList(() => HttpResponse.error());
     const result = await testConnection({ baseUrl: 'https://down.example', apiKey: 'k' });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'unreachable',
+      message: 'No answer came from https://down.example. It may be down, or the address may be wrong.',
+    });
+  });
+
+  it('no answer to the request, but one to a no-cors probe: CORS', async () => {
+    const seen: Request[] = [];
+    server.use(
+      http.get('https://cors.example/api/v1/reports', ({ request }) => {
+        seen.push(request);
+        // The probe is the one without a key; the browser would hide its answer, but it got one.
+        return request.headers.has('Authorization')
+          ? HttpResponse.error()
+          : new HttpResponse(null, { status: 401 });
+      }),
+    );
+    const result = await testConnection({ baseUrl: 'https://cors.example', apiKey: 'k' });
+    expect(result).toMatchObject({ ok: false, reason: 'cors' });
+    expect(result.ok === false && result.message).toBe(
+      `The server at https://cors.example answered, but does not allow this page (${window.location.origin}) to read its answers (CORS).`,
+    );
+    expect(seen.map((request) => request.mode)).toEqual(['cors', 'no-cors']);
+  });
+
+  it('refused by the page’s own CSP (a securitypolicyviolation for connect-src): names it, sends no probe', async () => {
+    const seen = answerList(() => {
+      document.dispatchEvent(
+        Object.assign(new Event('securitypolicyviolation'), {
+          effectiveDirective: 'connect-src',
+          violatedDirective: 'connect-src',
+          blockedURI: 'https://elsewhere.example/api/v1/reports?per_page=10',
+          disposition: 'enforce',
+        }),
+      );
+      return HttpResponse.error();
+    });
+    const result = await testConnection({ baseUrl: 'https://elsewhere.example', apiKey: 'k' });
+    expect(result).toMatchObject({ ok: false, reason: 'csp' });
+    expect(result.ok === false && result.message).toMatch(
+      /security policy .*connect-src.*https:\/\/elsewhere\.example/,
+    );
+    expect(seen).toHaveLength(1);
+  });
+
+  it('no answer from the dashboard’s own origin: unreachable, without a probe', async () => {
+    const seen = answerList(() => HttpResponse.error());
+    const result = await testConnection({ baseUrl: '', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'unreachable' });
-    expect(result.ok === false && result.message).toMatch(/https:\/\/down\.example.*CORS/);
+    expect(result.ok === false && result.message).toMatch(/this dashboard’s own server/);
+    expect(seen).toHaveLength(1);
   });
 
   it('a base URL that is not an http(s) address: unreachable, without a request', async () => {

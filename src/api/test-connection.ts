@@ -1,17 +1,23 @@
 // Settings' "Test connection": one real list request with the values typed in the form, and an
 // answer that tells apart the cases a person can act on.
+import { blockedCause, blockedMessage, watchConnectSrc } from './blocked-request';
+import type { BlockedCause } from './blocked-request';
 import { normaliseBaseUrl } from './connection';
 import { API_ERROR_TEXT, isApiError, statusSentence } from './errors';
-import { apiRequest } from './http';
+import { apiRequest, apiUrl } from './http';
 import { reportPageSchema } from './schemas';
 
 export type ConnectionTestResult =
   | { ok: true }
   | {
       ok: false;
-      reason: 'unauthenticated' | 'no-api-access' | 'unreachable' | 'not-this-api' | 'error';
+      /** 'csp', 'cors', 'insecure' and 'unreachable': no answer came, for that reason (see blocked-request.ts). */
+      reason: 'unauthenticated' | 'no-api-access' | BlockedCause | 'not-this-api' | 'error';
       message: string;
     };
+
+const PATH = ['reports'];
+const QUERY = { per_page: 10 };
 
 function describe(baseUrl: string): string {
   return baseUrl === '' ? 'this dashboard’s own server' : baseUrl;
@@ -23,9 +29,12 @@ export async function testConnection(
   signal?: AbortSignal,
 ): Promise<ConnectionTestResult> {
   const baseUrl = normaliseBaseUrl(c.baseUrl);
+  let watch: ReturnType<typeof watchConnectSrc> | null = null;
   try {
+    const url = apiUrl(baseUrl, PATH, QUERY);
+    watch = watchConnectSrc(url);
     await apiRequest(
-      { path: ['reports'], query: { per_page: 10 }, signal, connection: { baseUrl, apiKey: c.apiKey } },
+      { path: PATH, query: QUERY, signal, connection: { baseUrl, apiKey: c.apiKey } },
       reportPageSchema,
     );
     return { ok: true };
@@ -41,7 +50,13 @@ export async function testConnection(
         };
       case 'no-api-access':
         return { ok: false, reason: 'no-api-access', message: API_ERROR_TEXT.noApiAccess };
-      case 'network':
+      case 'network': {
+        // Without a watch the base URL itself was unusable: no request went out.
+        if (!watch) return { ok: false, reason: 'unreachable', message: error.message };
+        const url = apiUrl(baseUrl, PATH);
+        const cause = await blockedCause(url, { cspBlocked: watch.blocked, signal });
+        return { ok: false, reason: cause, message: blockedMessage(cause, url.origin) };
+      }
       case 'timeout':
         return { ok: false, reason: 'unreachable', message: error.message };
       case 'unexpected':
@@ -60,6 +75,8 @@ export async function testConnection(
         // A 4xx that is not the service's JSON (a web server's HTML page) comes from something else.
         return error.fromApi ? { ok: false, reason: 'error', message: error.message } : notThisApi(baseUrl);
     }
+  } finally {
+    watch?.stop();
   }
 }
 

@@ -18,5 +18,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
 /** What a route puts in `handle`: its part of the document title. */
 export interface RouteHandle {
   title: string;
+  /** Shown without a key too (Settings); every other page shows the sign-in panel in its place. */
+  withoutKey?: boolean;
 }
 

@@ -20,8 +20,8 @@ function page(module: PageModule, queryClient: QueryClient): Pick<RouteObject, '
   return { Component: module.Component, loader: module.createLoader?.(queryClient) };
 }
 
-function handle(title: string): RouteHandle {
-  return { title };
+function handle(title: string, withoutKey?: boolean): RouteHandle {
+  return { title, withoutKey };
 }
 
 /** The dashboard's routes. Every page is its own chunk, loaded when first visited. */
@@ -67,7 +67,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'settings',
-              handle: handle('Settings'),
+              handle: handle('Settings', true),
               lazy: () => import('@/features/settings/settings-page').then((m) => page(m, queryClient)),
             },
             {

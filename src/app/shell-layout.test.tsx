@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { Link } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { saveConnection } from '@/api/connection';
 import { renderWithProviders } from '../../test/render';
 import { ShellLayout } from './shell-layout';
 
@@ -25,6 +26,9 @@ function renderShell(loadMs: number) {
 }
 
 describe('shell: the page spinner', () => {
+  // Signed in: without a key the sign-in panel would stand in for the pages.
+  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -1,8 +1,9 @@
 import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { MouseEvent } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
+import { signInReason, subscribeConnection } from '@/api/connection';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -10,7 +11,11 @@ import { LazyNotifications } from './lazy-notifications';
 import { documentTitle } from '@/lib/document-title';
 import { NAV_ITEMS, PRODUCT_NAME } from './navigation';
 import type { NavItem, RouteHandle } from './navigation';
+import { PageLoading } from './page-loading';
 import classes from './shell-layout.module.css';
+
+// Only people without a usable key need it.
+const SignInPanel = lazy(() => import('@/features/settings/sign-in-panel'));
 
 const MAIN_ID = 'main-content';
 const PAGE_SPINNER_AFTER_MS = 250;
@@ -21,12 +26,8 @@ function isRouteHandle(value: unknown): value is RouteHandle {
   return typeof value === 'object' && value !== null && typeof (value as RouteHandle).title === 'string';
 }
 
-function useDocumentTitle() {
-  const matches = useMatches();
-  const title = matches
-    .map((match) => match.handle)
-    .filter(isRouteHandle)
-    .at(-1)?.title;
+function useDocumentTitle(handle: RouteHandle | undefined) {
+  const title = handle?.title;
   // Before any page's own effects: a page may then name itself more precisely (a report, its URL).
   useLayoutEffect(() => {
     document.title = documentTitle(title);
@@ -39,12 +40,11 @@ function useDocumentTitle() {
  * once (a few ms for a long page), which the first paint need not wait for. Focus someone moved in
  * the meantime, or the new page put on its content, stays where it is.
  */
-function useFocusMainOnNavigation() {
-  const { pathname } = useLocation();
-  const previous = useRef(pathname);
+function useFocusMainOnNavigation(view: string) {
+  const previous = useRef(view);
   useEffect(() => {
-    if (previous.current === pathname) return;
-    previous.current = pathname;
+    if (previous.current === view) return;
+    previous.current = view;
     const focusedBefore = document.activeElement;
     return afterNextPaint(() => {
       const main = document.getElementById(MAIN_ID);
@@ -54,7 +54,7 @@ function useFocusMainOnNavigation() {
       if (!pageChose && (active === focusedBefore || active === document.body))
         main?.focus({ preventScroll: true });
     });
-  }, [pathname]);
+  }, [view]);
 }
 
 /** The entry of NAV_ITEMS that `pathname` is in (itself or a page below it), as `useMatch` with `end: false`. */
@@ -160,10 +160,17 @@ export function ShellLayout() {
   useEffect(() => {
     if (wide) closeNav();
   }, [wide, closeNav]);
-  useDocumentTitle();
-  useFocusMainOnNavigation();
-
   const { pathname } = useLocation();
+  const handle = useMatches()
+    .map((match) => match.handle)
+    .filter(isRouteHandle)
+    .at(-1);
+  const signIn = useSyncExternalStore(subscribeConnection, signInReason);
+  // Without a usable key a page could only show errors: the sign-in panel stands in for it.
+  const gated = signIn !== null && !handle?.withoutKey;
+  useDocumentTitle(gated ? { title: 'Sign in' } : handle);
+  // Signing in, or a 401 bringing the panel, swaps the content as a move to another page does.
+  useFocusMainOnNavigation(`${pathname} ${gated}`);
 
   // A plain header/nav/main layout instead of Mantine's AppShell: the same landmarks for about 7 KB
   // gzip less on every first visit (AppShell brings its aside, footer and scroll-lock code along).
@@ -181,7 +188,13 @@ export function ShellLayout() {
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <div className={classes.content}>
-          <Outlet />
+          {gated ? (
+            <Suspense fallback={<PageLoading />}>
+              <SignInPanel reason={signIn} />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </div>
       </main>
       <LazyNotifications />

@@ -1,6 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConnection, saveConnection } from '@/api/connection';
+import { rememberSignInTarget } from '@/lib/sign-in-target';
+import { REAL_API_KEY, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { createRoutes } from './routes';
 import { applySignInLink } from './sign-in-link';
@@ -13,35 +15,56 @@ function visit(url: string) {
   window.history.replaceState(null, '', url);
 }
 
+function address(): string {
+  return `${window.location.pathname}${window.location.search}${window.location.hash}`;
+}
+
 afterEach(() => visit('/'));
 
 describe('the #api_key= sign-in link', () => {
-  it('saves the key for this tab only, strips it from the address at once, and says so', async () => {
+  it('saves the key for this tab only, strips it from the address at once, says so, and leads to the reports', async () => {
+    useRealApi();
     saveConnection({ baseUrl: '', apiKey: 'remembered-key', remember: true });
-    visit('/settings#api_key=link-key');
+    visit(`/settings#api_key=${REAL_API_KEY}`);
+    const historyLength = window.history.length;
 
     expect(applySignInLink()).toBe(true);
 
-    expect(window.location.href).not.toContain('link-key');
-    expect(window.location.hash).toBe('');
-    expect(window.location.pathname).toBe('/settings');
-    expect(readConnection()).toMatchObject({ apiKey: 'link-key', remember: false });
-    expect(storedValues(window.sessionStorage)).toContain('link-key');
-    expect(storedValues(window.localStorage)).not.toContain('link-key');
+    expect(window.location.href).not.toContain(REAL_API_KEY);
+    expect(address()).toBe('/reports');
+    // Replaced, not pushed: Back does not lead to the address with the key.
+    expect(window.history.length).toBe(historyLength);
+    expect(readConnection()).toMatchObject({ apiKey: REAL_API_KEY, remember: false });
+    expect(storedValues(window.sessionStorage)).toContain(REAL_API_KEY);
+    expect(storedValues(window.localStorage)).not.toContain(REAL_API_KEY);
     expect(storedValues(window.localStorage)).not.toContain('remembered-key');
 
     const queryClient = createTestQueryClient();
-    renderWithProviders(createRoutes(queryClient), { route: '/settings', queryClient });
+    renderWithProviders(createRoutes(queryClient), { route: address(), queryClient });
     expect(await screen.findByText('Signed in with the key from the link')).toBeInTheDocument();
-    // The page loads on its own: the notification may come first on a busy machine.
-    expect(await screen.findByLabelText('API key')).toHaveValue('link-key');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(await screen.findByText('No reports yet')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
   });
 
-  it('keeps the rest of the fragment and the query', () => {
-    visit('/settings?x=1#api_key=link-key&section=keys');
+  it('leads to the page the sign-in panel stood in for, in this tab', () => {
+    rememberSignInTarget('/projects/a%20b?page=2');
+    visit('/settings#api_key=link-key');
     expect(applySignInLink()).toBe(true);
-    expect(window.location.search).toBe('?x=1');
-    expect(window.location.hash).toBe('#section=keys');
+    expect(address()).toBe('/projects/a%20b?page=2');
+
+    // Once: the next link leads to the reports again.
+    visit('/settings#api_key=link-key');
+    applySignInLink();
+    expect(address()).toBe('/reports');
+  });
+
+  it('on any other page stays there, keeping the rest of the fragment and the query', () => {
+    rememberSignInTarget('/projects');
+    visit('/reports/42?x=1#api_key=link-key&section=keys');
+    expect(applySignInLink()).toBe(true);
+    expect(address()).toBe('/reports/42?x=1#section=keys');
+    expect(readConnection().apiKey).toBe('link-key');
   });
 
   it('leaves everything alone without the parameter', () => {
@@ -51,10 +74,10 @@ describe('the #api_key= sign-in link', () => {
     expect(readConnection().apiKey).toBeNull();
   });
 
-  it('strips an empty key without saving anything', () => {
+  it('strips an empty key without saving anything, and stays on Settings', () => {
     visit('/settings#api_key=');
     expect(applySignInLink()).toBe(false);
-    expect(window.location.hash).toBe('');
+    expect(address()).toBe('/settings');
     expect(readConnection().apiKey).toBeNull();
   });
 });

@@ -1,9 +1,8 @@
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconKey, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { errorMessage, isApiError } from '@/api/errors';
-import { ApiKeyMessage } from './api-key-message';
 
 export interface ErrorStateProps {
   error: unknown;
@@ -14,7 +13,10 @@ export interface ErrorStateProps {
   retrying?: boolean;
 }
 
-/** A failed load, shown where the data would be, with Retry; a bad key also points to Settings. */
+/**
+ * A failed load, shown where the data would be, with Retry. A 401 has no Retry: the shell puts the
+ * sign-in panel in place of the page at once.
+ */
 export function ErrorState({
   error,
   onRetry,
@@ -23,25 +25,22 @@ export function ErrorState({
 }: ErrorStateProps) {
   const keyProblem = isApiError(error) && error.kind === 'unauthenticated';
   return (
-    <Alert
-      color="red"
-      variant="light"
-      title={title}
-      icon={keyProblem ? <IconKey aria-hidden /> : <IconAlertTriangle aria-hidden />}
-    >
+    <Alert color="red" variant="light" title={title} icon={<IconAlertTriangle aria-hidden />}>
       <Stack gap="sm" align="flex-start">
-        {keyProblem ? <ApiKeyMessage /> : <Text size="sm">{errorMessage(error)}</Text>}
-        <Group gap="sm">
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconRefresh size={14} aria-hidden />}
-            onClick={onRetry}
-            loading={retrying}
-          >
-            Retry
-          </Button>
-        </Group>
+        <Text size="sm">{errorMessage(error)}</Text>
+        {!keyProblem && (
+          <Group gap="sm">
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconRefresh size={14} aria-hidden />}
+              onClick={onRetry}
+              loading={retrying}
+            >
+              Retry
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Alert>
   );

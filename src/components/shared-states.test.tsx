@@ -25,7 +25,7 @@ describe('ErrorState', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
-  it('points to Settings when the key is missing or invalid', () => {
+  it('offers no Retry when the key is missing or invalid (the sign-in panel takes over)', () => {
     const error = new ApiError({
       status: 401,
       kind: 'unauthenticated',
@@ -34,11 +34,7 @@ describe('ErrorState', () => {
     renderWithProviders(<ErrorState error={error} onRetry={() => {}} />);
 
     expect(screen.getByText(/The API key is missing or invalid\./)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Enter a key in Settings' })).toHaveAttribute(
-      'href',
-      '/settings',
-    );
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
   it('does not show the text of an error that is not from the API', () => {

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { E2E_API_KEY, expectNoSeriousA11yViolations } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, E2E_PORT, expectNoSeriousA11yViolations, signIn } from './support';
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
 
 function settingsForm(page: Page) {
   const form = page.getByRole('form', { name: 'Connection settings' });
@@ -24,8 +26,9 @@ test.describe('Settings against the real server', () => {
 
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    // Without a key any other page shows the sign-in panel.
     await page.goto('/no/such/page');
-    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     expect(problems).toEqual([]);
   });
 
@@ -67,8 +70,21 @@ test.describe('Settings against the real server', () => {
     await expect(form.remember).not.toBeChecked();
     await expect(page.getByText(/API key saved for this browser tab only/)).toBeVisible();
 
-    await page.getByRole('button', { name: 'Forget key' }).click();
+    // Forget key asks first: Cancel keeps the key, and the focus goes back to the button.
+    const forget = page.getByRole('button', { name: 'Forget key' });
+    await forget.click();
+    const dialog = page.getByRole('dialog', { name: 'Forget the API key?' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(forget).toBeFocused();
+    await expect(form.apiKey).toHaveValue(E2E_API_KEY);
+
+    await forget.click();
+    await dialog.getByRole('button', { name: 'Forget key' }).click();
+    await expect(page.getByText('API key forgotten')).toBeVisible();
     await expect(form.apiKey).toHaveValue('');
+    await expect(form.apiKey).toBeFocused();
     await page.reload();
     await expect(form.apiKey).toHaveValue('');
     await expect(page.getByRole('button', { name: 'Forget key' })).toHaveCount(0);
@@ -89,24 +105,8 @@ test.describe('Settings against the real server', () => {
     await expect(settingsForm(other).remember).toBeChecked();
   });
 
-  test('the sign-in link saves the key and leaves no trace of it in the address', async ({ page }) => {
-    await page.goto(`/settings#api_key=${E2E_API_KEY}`);
-    await expect(page.getByText('Signed in with the key from the link')).toBeVisible();
-    expect(page.url()).not.toContain(E2E_API_KEY);
-    expect(new URL(page.url()).hash).toBe('');
-
-    const form = settingsForm(page);
-    await expect(form.apiKey).toHaveValue(E2E_API_KEY);
-    await form.test.click();
-    await expect(form.result).toContainText('Connected');
-
-    // Saved for this tab only, like Save without Remember.
-    const other = await page.context().newPage();
-    await other.goto('/settings');
-    await expect(settingsForm(other).apiKey).toHaveValue('');
-  });
-
   test('/ leads to Reports, and an unknown path shows Page not found with a way back', async ({ page }) => {
+    await signIn(page);
     await page.goto('/');
     await expect(page).toHaveURL(/\/reports$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
@@ -151,6 +151,45 @@ test.describe('Settings against the real server', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByText('Settings saved')).toBeVisible();
   });
+});
+
+test.describe('why a base URL gets no answer, in a real browser under the server’s CSP', () => {
+  // playwright.config.ts allows these two origins in CONNECT_SRC: the demo sites (which answer, but
+  // send no CORS headers) and a port nothing listens on. Any other origin is outside connect-src.
+  const cases = [
+    {
+      name: 'outside connect-src: the page’s security policy and CONNECT_SRC',
+      // This very server, under another name: another origin.
+      baseUrl: `http://localhost:${E2E_PORT}`,
+      title: 'Blocked by this page’s security policy',
+      text: /connect-src[\s\S]*CONNECT_SRC/,
+    },
+    {
+      name: 'allowed, answering without CORS headers: CORS',
+      baseUrl: `http://127.0.0.1:${E2E_DEMO_PORT}`,
+      title: 'Blocked by CORS',
+      text: /answered, but does not allow this page[\s\S]*CORS_ORIGINS/,
+    },
+    {
+      name: 'allowed, nothing listening: unreachable',
+      baseUrl: 'http://127.0.0.1:2',
+      title: 'Could not reach the API',
+      text: /No answer came from http:\/\/127\.0\.0\.1:2\./,
+    },
+  ];
+  for (const { name, baseUrl, title, text } of cases) {
+    test(name, async ({ page }) => {
+      await page.goto('/settings');
+      const form = settingsForm(page);
+      await form.baseUrl.fill(baseUrl);
+      await form.apiKey.fill(E2E_API_KEY);
+      await form.test.click();
+      await expect(form.result).toContainText(title);
+      await expect(form.result).toContainText(text);
+      if (SHOTS)
+        await form.result.screenshot({ path: `${SHOTS}/settings-cause-${title.split(' ').at(-1)}.png` });
+    });
+  }
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -206,15 +245,48 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(form.result).toContainText('Could not reach the API');
       await expectNoSeriousA11yViolations(page);
 
+      // Save tries the key first: it says what failed and offers to save all the same.
       await form.save.click();
+      await expect(form.result.getByRole('button', { name: 'Save anyway' })).toBeVisible();
+      await expect(form.result).toContainText('Nothing was saved.');
+      await expectNoSeriousA11yViolations(page);
+      await form.result.getByRole('button', { name: 'Save anyway' }).click();
       await expect(page.getByText('Settings saved')).toBeVisible();
       await expectNoSeriousA11yViolations(page);
     });
 
     test('Page not found', async ({ page }) => {
+      await signIn(page);
       await page.goto('/no/such/page');
       await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
       await expectNoSeriousA11yViolations(page);
+    });
+
+    test('the Forget key dialog and a failed Save, wide and narrow', async ({ page }) => {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
+        await signIn(page);
+        await page.goto('/settings');
+        const form = settingsForm(page);
+        await page.getByRole('button', { name: 'Forget key' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Forget the API key?' });
+        await expect(dialog).toBeVisible();
+        await expectNoSeriousA11yViolations(page);
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-forget-${colorScheme}-${width}.png` });
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+        await form.apiKey.fill('not-the-key');
+        await form.save.click();
+        await expect(form.result).toContainText('Invalid API key');
+        await expect(form.result.getByRole('button', { name: 'Save anyway' })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await expectNoSeriousA11yViolations(page);
+        if (SHOTS)
+          await page.screenshot({
+            path: `${SHOTS}/settings-save-failed-${colorScheme}-${width}.png`,
+            fullPage: true,
+          });
+      }
     });
   });
 }

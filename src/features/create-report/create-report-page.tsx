@@ -24,9 +24,8 @@ import { Suspense, lazy, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { PASSWORD_MAX_LENGTH } from '@/api/contract';
-import { errorMessage, isApiError } from '@/api/errors';
+import { errorMessage } from '@/api/errors';
 import { useCreateReport } from '@/api/reports-mutations';
-import { ApiKeyMessage } from '@/components/api-key-message';
 import { placeFieldErrors } from '@/lib/form-errors';
 import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
@@ -180,11 +179,8 @@ function CreateReportPage() {
                 title="The report was not created"
                 icon={<IconAlertTriangle aria-hidden />}
               >
-                {isApiError(formError) && formError.kind === 'unauthenticated' ? (
-                  <ApiKeyMessage />
-                ) : (
-                  <Text size="sm">{errorMessage(formError)}</Text>
-                )}
+                {/* A 401 brings the sign-in panel in place of the page: no link to Settings needed. */}
+                <Text size="sm">{errorMessage(formError)}</Text>
               </Alert>
             )}
 

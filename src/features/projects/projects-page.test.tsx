@@ -6,7 +6,7 @@ import type { RouteObject } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
-import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import { REAL_API_KEY, recordRequests, server, useRealApi } from '../../../test/msw';
 import type { RealApi } from '../../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { Component as ProjectsPage } from './projects-page';
@@ -51,15 +51,6 @@ function renderProjects(route = '/projects', options: Parameters<typeof renderWi
         .slice(1)
         .map((row) => within(row).getAllByRole('link')[0]?.textContent),
   };
-}
-
-/** Requests that reached MSW during the test. */
-function recordRequests(): Request[] {
-  const seen: Request[] = [];
-  server.events.on('request:start', ({ request }) => {
-    seen.push(request.clone());
-  });
-  return seen;
 }
 
 function projectListQueries(seen: Request[]): string[] {

@@ -1,15 +1,11 @@
 import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
-import { Suspense, lazy, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/api/schemas';
-
-// The dialog's code (Modal, focus trap, scroll lock) is fetched when the button is pointed at or
-// focused, not with the page.
-const loadConfirmDialog = () => import('@/components/confirm-dialog');
-const ConfirmDialog = lazy(() => loadConfirmDialog().then((m) => ({ default: m.ConfirmDialog })));
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
 export interface DeleteReportProps {
   report: Report;
@@ -63,7 +59,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
       </Button>
       {opened && (
         <Suspense fallback={null}>
-          <ConfirmDialog
+          <LazyConfirmDialog
             opened
             title="Delete this report?"
             onConfirm={confirm}
@@ -75,7 +71,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
               The report of <strong>{report.url}</strong> and its results will be deleted for good. Its public
               page stops working. This cannot be undone.
             </Text>
-          </ConfirmDialog>
+          </LazyConfirmDialog>
         </Suspense>
       )}
     </>

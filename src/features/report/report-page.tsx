@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
+import { signInReason } from '@/api/connection';
 import { isApiError } from '@/api/errors';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/api/schemas';
@@ -48,7 +49,8 @@ function RefreshProgress() {
 export function createLoader(queryClient: QueryClient) {
   return ({ params }: Pick<LoaderFunctionArgs, 'params'>) => {
     const id = parseReportId(params.id);
-    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+    // Without a usable key the sign-in panel stands in for the page: nothing to fetch yet.
+    if (id !== null && signInReason() === null) void queryClient.prefetchQuery(reportQueries.detail(id));
     return null;
   };
 }

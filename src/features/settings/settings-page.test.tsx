@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { readConnection, saveConnection } from '@/api/connection';
 import { reportQueries } from '@/api/reports';
-import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import { REAL_API_KEY, recordRequests, server, useRealApi } from '../../../test/msw';
 import { readReportPageTemplate } from '@/api/report-link';
 import { renderWithProviders } from '../../../test/render';
 import { Component as SettingsPage } from './settings-page';
@@ -27,15 +27,6 @@ function renderSettings(options: Parameters<typeof renderWithProviders>[1] = {})
   };
 }
 
-/** Requests that reached the network during the test, as MSW saw them. */
-function recordRequests(): Request[] {
-  const seen: Request[] = [];
-  server.events.on('request:start', ({ request }) => {
-    seen.push(request.clone());
-  });
-  return seen;
-}
-
 describe('Settings: saving', () => {
   it('starts empty, meaning the API of this site, with no key', () => {
     const page = renderSettings();
@@ -49,22 +40,23 @@ describe('Settings: saving', () => {
   });
 
   it('keeps the key for this tab only unless Remember is ticked, and trims /api/v1 from the base URL', async () => {
+    useRealApi();
     const page = renderSettings();
     await page.user.type(page.baseUrl(), `${REMOTE}/api/v1/`);
-    await page.user.type(page.apiKey(), 'tab-key');
+    await page.user.type(page.apiKey(), REAL_API_KEY);
     await page.user.click(page.save());
 
     expect(await screen.findByText('Settings saved')).toBeInTheDocument();
     expect(page.baseUrl()).toHaveValue(REMOTE);
-    expect(storedValues(window.sessionStorage)).toContain('tab-key');
-    expect(storedValues(window.localStorage)).not.toContain('tab-key');
+    expect(storedValues(window.sessionStorage)).toContain(REAL_API_KEY);
+    expect(storedValues(window.localStorage)).not.toContain(REAL_API_KEY);
     expect(storedValues(window.localStorage)).toContain(REMOTE);
 
     // A reload of the tab keeps both.
     page.unmount();
     const reloaded = renderSettings();
     expect(reloaded.baseUrl()).toHaveValue(REMOTE);
-    expect(reloaded.apiKey()).toHaveValue('tab-key');
+    expect(reloaded.apiKey()).toHaveValue(REAL_API_KEY);
     reloaded.unmount();
 
     // Closing the browser ends the session: the base URL stays, the key goes.
@@ -75,34 +67,63 @@ describe('Settings: saving', () => {
   });
 
   it('keeps the key on the device when Remember is ticked, and only there', async () => {
+    useRealApi();
     saveConnection({ baseUrl: '', apiKey: 'old-tab-key', remember: false });
     const page = renderSettings();
     await page.user.clear(page.apiKey());
-    await page.user.type(page.apiKey(), 'device-key');
+    await page.user.type(page.apiKey(), REAL_API_KEY);
     await page.user.click(page.remember());
     await page.user.click(page.save());
 
     expect(await screen.findByText(/kept on this device/)).toBeInTheDocument();
-    expect(storedValues(window.localStorage)).toContain('device-key');
-    expect(storedValues(window.sessionStorage)).not.toContain('device-key');
+    expect(storedValues(window.localStorage)).toContain(REAL_API_KEY);
+    expect(storedValues(window.sessionStorage)).not.toContain(REAL_API_KEY);
     expect(storedValues(window.sessionStorage)).not.toContain('old-tab-key');
 
     page.unmount();
     window.sessionStorage.clear();
     const reopened = renderSettings();
-    expect(reopened.apiKey()).toHaveValue('device-key');
+    expect(reopened.apiKey()).toHaveValue(REAL_API_KEY);
     expect(reopened.remember()).toBeChecked();
   });
 
-  it('Forget key removes the key from both storages and the form', async () => {
+  it('Forget key asks first; Cancel keeps the key and gives the focus back', async () => {
+    saveConnection({ baseUrl: REMOTE, apiKey: 'device-key', remember: true });
+    const page = renderSettings();
+    const forget = screen.getByRole('button', { name: 'Forget key' });
+    await page.user.click(forget);
+
+    const dialog = await screen.findByRole('dialog', { name: 'Forget the API key?' });
+    expect(dialog).toHaveTextContent(/shown only once/);
+    expect(readConnection().apiKey).toBe('device-key');
+    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(readConnection().apiKey).toBe('device-key');
+    expect(page.apiKey()).toHaveValue('device-key');
+    expect(screen.getByRole('button', { name: 'Forget key' })).toHaveFocus();
+
+    // Escape is Cancel too.
+    await page.user.click(screen.getByRole('button', { name: 'Forget key' }));
+    await screen.findByRole('dialog', { name: 'Forget the API key?' });
+    await page.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(readConnection().apiKey).toBe('device-key');
+  });
+
+  it('Forget key, confirmed, removes the key from both storages and the form', async () => {
     saveConnection({ baseUrl: REMOTE, apiKey: 'device-key', remember: true });
     const page = renderSettings();
     expect(page.apiKey()).toHaveValue('device-key');
 
     await page.user.click(screen.getByRole('button', { name: 'Forget key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Forget the API key?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Forget key' }));
 
     expect(await screen.findByText('API key forgotten')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(page.apiKey()).toHaveValue('');
+    await waitFor(() => expect(page.apiKey()).toHaveFocus());
     expect(storedValues(window.localStorage)).not.toContain('device-key');
     expect(storedValues(window.sessionStorage)).not.toContain('device-key');
     expect(readConnection()).toMatchObject({ baseUrl: REMOTE, apiKey: null });
@@ -147,6 +168,7 @@ describe('Settings: saving', () => {
   });
 
   it('drops every cached answer when the key changes, and again on Forget key', async () => {
+    useRealApi();
     saveConnection({ baseUrl: '', apiKey: 'first-key', remember: false });
     const page = renderSettings();
     const listKey = reportQueries.list().queryKey;
@@ -156,7 +178,7 @@ describe('Settings: saving', () => {
     });
 
     await page.user.clear(page.apiKey());
-    await page.user.type(page.apiKey(), 'second-key');
+    await page.user.type(page.apiKey(), REAL_API_KEY);
     await page.user.click(page.save());
     await waitFor(() => expect(page.queryClient.getQueryCache().getAll()).toHaveLength(0));
 
@@ -165,7 +187,48 @@ describe('Settings: saving', () => {
       meta: { currentPage: 1, lastPage: 1, perPage: 10, total: 0, from: null, to: null },
     });
     await page.user.click(screen.getByRole('button', { name: 'Forget key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Forget the API key?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Forget key' }));
     await waitFor(() => expect(page.queryClient.getQueryCache().getAll()).toHaveLength(0));
+  });
+
+  it('Save tries a new key first: a wrong one is not kept, the result says why, Save anyway keeps it', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    const requests = recordRequests();
+    const page = renderSettings();
+    await page.user.clear(page.apiKey());
+    await page.user.type(page.apiKey(), 'wrong-key');
+    await page.user.click(page.save());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Invalid API key')).toBeInTheDocument();
+    expect(result).toHaveTextContent('Nothing was saved.');
+    expect(screen.queryByText('Settings saved')).not.toBeInTheDocument();
+    expect(readConnection().apiKey).toBe(REAL_API_KEY);
+    expect(requests).toHaveLength(1);
+
+    await page.user.click(within(result).getByRole('button', { name: 'Save anyway' }));
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(readConnection().apiKey).toBe('wrong-key');
+    // Save anyway sends nothing more: the person has seen the answer.
+    expect(requests).toHaveLength(1);
+  });
+
+  it('Save keeps a key that works at once, and sends no test when key and address did not change', async () => {
+    useRealApi();
+    const requests = recordRequests();
+    const page = renderSettings();
+    await page.user.type(page.apiKey(), REAL_API_KEY);
+    await page.user.click(page.save());
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(screen.getByText('Connected')).toBeInTheDocument();
+    expect(requests).toHaveLength(1);
+
+    await page.user.click(page.remember());
+    await page.user.click(page.save());
+    await waitFor(() => expect(readConnection().remember).toBe(true));
+    expect(requests).toHaveLength(1);
   });
 
   it('keeps cached answers when Save changes nothing', async () => {
@@ -228,7 +291,7 @@ describe('Settings: Test connection', () => {
     expect(result).toHaveTextContent('This account is not allowed to use the API.');
   });
 
-  it('says the API is unreachable on a network failure, with the same-origin hint', async () => {
+  it('says the API is unreachable when neither the request nor a no-cors probe gets an answer', async () => {
     server.use(http.get(`${REMOTE}/api/v1/reports`, () => HttpResponse.error()));
     const page = renderSettings();
     await page.user.type(page.baseUrl(), REMOTE);
@@ -237,9 +300,57 @@ describe('Settings: Test connection', () => {
 
     const result = await screen.findByRole('alert');
     expect(within(result).getByText('Could not reach the API')).toBeInTheDocument();
-    expect(result).toHaveTextContent(/CORS/);
-    expect(result).toHaveTextContent(/same origin/);
-    expect(result).toHaveTextContent(/proxy/);
+    expect(result).toHaveTextContent(`No answer came from ${REMOTE}.`);
+    expect(result).not.toHaveTextContent(/CORS|security policy/);
+  });
+
+  it('says CORS keeps the answers out when only the no-cors probe gets one, with what to do', async () => {
+    server.use(
+      http.get(`${REMOTE}/api/v1/reports`, ({ request }) =>
+        request.mode === 'no-cors' ? new HttpResponse(null, { status: 401 }) : HttpResponse.error(),
+      ),
+    );
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.test());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Blocked by CORS')).toBeInTheDocument();
+    expect(result).toHaveTextContent(`The server at ${REMOTE} answered`);
+    expect(result).toHaveTextContent(/CORS_ORIGINS/);
+    expect(result).toHaveTextContent(/UPSTREAM_URL/);
+    expect(result).not.toHaveTextContent(/CONNECT_SRC/);
+  });
+
+  it('names the page’s security policy and CONNECT_SRC when the CSP refused the request', async () => {
+    server.use(
+      http.get(`${REMOTE}/api/v1/reports`, () => {
+        // What Chromium dispatches on the document when connect-src refuses a fetch.
+        document.dispatchEvent(
+          Object.assign(new Event('securitypolicyviolation'), {
+            effectiveDirective: 'connect-src',
+            violatedDirective: 'connect-src',
+            blockedURI: `${REMOTE}/api/v1/reports?per_page=10`,
+            disposition: 'enforce',
+          }),
+        );
+        return HttpResponse.error();
+      }),
+    );
+    const page = renderSettings();
+    await page.user.type(page.baseUrl(), REMOTE);
+    await page.user.type(page.apiKey(), 'some-key');
+    await page.user.click(page.save());
+
+    const result = await screen.findByRole('alert');
+    expect(within(result).getByText('Blocked by this page’s security policy')).toBeInTheDocument();
+    expect(result).toHaveTextContent(/connect-src/);
+    expect(result).toHaveTextContent(REMOTE);
+    expect(result).toHaveTextContent(/CONNECT_SRC/);
+    expect(result).not.toHaveTextContent(/CORS_ORIGINS/);
+    expect(within(result).getByRole('button', { name: 'Save anyway' })).toBeInTheDocument();
+    expect(readConnection().baseUrl).toBe('');
   });
 
   it('says the address answers but is not this API when the body is something else', async () => {

@@ -7,20 +7,27 @@ import '@mantine/core/styles/PasswordInput.css';
 import { readReportPageTemplate, saveReportPageTemplate } from '@/api/report-link';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Suspense, lazy, useRef, useState, useSyncExternalStore } from 'react';
+import type { ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
 import {
+  STORAGE_REFUSED_TEXT,
   forgetKey,
   normaliseBaseUrl,
   readConnection,
   saveConnection,
+  signInReason,
   subscribeConnection,
 } from '@/api/connection';
 import type { Connection } from '@/api/connection';
 import type { ConnectionTestResult } from '@/api/test-connection';
-import { ConnectionTestResultAlert } from './connection-test-result';
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { useConnectionTest } from '@/components/use-connection-test';
+import { takeSignInTarget } from '@/lib/sign-in-target';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
 
@@ -37,14 +44,34 @@ function useConnection(): Connection {
   return useSyncExternalStore(subscribeConnection, readConnection);
 }
 
+// Shown only after a test has run, so it loads with the test rather than with the page.
+const ConnectionTestResultAlert = lazy(() =>
+  import('@/components/connection-test-result').then((m) => ({ default: m.ConnectionTestResultAlert })),
+);
+
 interface TestRun {
   baseUrl: string;
   apiKey: string;
   result: ConnectionTestResult;
+  /** Run by Save: a failure offers Save anyway. */
+  beforeSave?: boolean;
 }
 
-function SettingsPage() {
+export interface SettingsPageProps {
+  /**
+   * As the sign-in panel (sign-in-panel.tsx), because no key is saved ('no-key') or the service
+   * refused the saved one ('refused'): the connection part of the form only, Save signs in.
+   */
+  signIn?: 'no-key' | 'refused';
+  /** In place of the Settings heading. */
+  header?: ReactNode;
+  /** In place of the line that says what is in use. */
+  footer?: ReactNode;
+}
+
+export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   const connection = useConnection();
+
   const {
     register,
     handleSubmit,
@@ -53,21 +80,23 @@ function SettingsPage() {
     setFocus,
     setValue,
     control,
-    formState: { errors },
+    formState: { errors, isSubmitting },
   } = useForm<SettingsInput, unknown, SettingsValues>({
     resolver: zodResolver(settingsSchema),
     defaultValues: {
       baseUrl: connection.baseUrl,
-      apiKey: connection.apiKey ?? '',
+      // A refused key is no help: the panel asks for another.
+      apiKey: signIn ? '' : (connection.apiKey ?? ''),
       remember: connection.remember,
       reportPageTemplate: readReportPageTemplate(),
     },
   });
 
-  const [testing, setTesting] = useState(false);
+  const navigate = useNavigate();
+  const test = useConnectionTest();
   const [lastTest, setLastTest] = useState<TestRun | null>(null);
-  const testAbort = useRef<AbortController | null>(null);
-  useEffect(() => () => testAbort.current?.abort(), []);
+  const [forgetAsked, forgetDialog] = useDisclosure(false);
+  const forgetButton = useRef<HTMLButtonElement>(null);
 
   const typedBaseUrl = useWatch({ control, name: 'baseUrl' });
   const typedKey = useWatch({ control, name: 'apiKey' });
@@ -77,18 +106,14 @@ function SettingsPage() {
       ? lastTest
       : null;
 
-  const onSave = (values: SettingsValues) => {
+  const persist = (values: SettingsValues) => {
     const apiKey = values.apiKey === '' ? null : values.apiKey;
+    const signingIn = apiKey !== null && signInReason() !== null;
     try {
       saveConnection({ baseUrl: values.baseUrl, apiKey, remember: values.remember });
       saveReportPageTemplate(values.reportPageTemplate);
     } catch {
-      notifications.show({
-        color: 'red',
-        title: 'Settings not saved',
-        message:
-          'This browser does not allow this site to store data. Allow site data (cookies and storage) and try again.',
-      });
+      notifications.show({ color: 'red', title: 'Settings not saved', message: STORAGE_REFUSED_TEXT });
       return;
     }
     reset({
@@ -97,14 +122,38 @@ function SettingsPage() {
       remember: values.remember,
       reportPageTemplate: values.reportPageTemplate,
     });
+    const kept = values.remember ? 'kept on this device' : 'kept for this browser tab only';
     notifications.show({
       color: 'teal',
-      title: 'Settings saved',
+      title: signIn ? 'Signed in' : 'Settings saved',
       message:
         apiKey === null
           ? `Using the API at ${describeBase(values.baseUrl)}, without a key.`
-          : `Using the API at ${describeBase(values.baseUrl)}. The key is ${values.remember ? 'kept on this device' : 'kept for this browser tab only'}.`,
+          : `Using the API at ${describeBase(values.baseUrl)}. The key is ${kept}.`,
     });
+    // Signed in after a page asked for a key: that page. The panel is on it already (it shows once
+    // the key is saved); Settings leads back to it.
+    const target = signingIn ? takeSignInTarget() : null;
+    if (target && !signIn) void navigate(target);
+  };
+
+  // A new key or address is tried before it is kept: a wrong one is not saved without being asked.
+  const onSave = async (values: SettingsValues) => {
+    if (signIn && values.apiKey === '') {
+      setError('apiKey', { message: 'Enter an API key.' });
+      setFocus('apiKey');
+      return;
+    }
+    const untried =
+      values.apiKey !== '' &&
+      (signIn !== undefined || values.baseUrl !== connection.baseUrl || values.apiKey !== connection.apiKey);
+    if (untried) {
+      const result = await test.run(values);
+      if (result === null) return;
+      setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result, beforeSave: true });
+      if (!result.ok) return;
+    }
+    persist(values);
   };
 
   const onTest = async (values: SettingsValues) => {
@@ -113,40 +162,22 @@ function SettingsPage() {
       setFocus('apiKey');
       return;
     }
-    testAbort.current?.abort();
-    const controller = new AbortController();
-    testAbort.current = controller;
-    setTesting(true);
-    try {
-      // Loaded on first use: it brings the API layer's response schemas, which this page needs for nothing else.
-      const { testConnection } = await import('@/api/test-connection');
-      const result = await testConnection(
-        { baseUrl: values.baseUrl, apiKey: values.apiKey },
-        controller.signal,
-      );
-      setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result });
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      setLastTest({
-        baseUrl: values.baseUrl,
-        apiKey: values.apiKey,
-        result: {
-          ok: false,
-          reason: 'error',
-          message: error instanceof Error ? error.message : 'The test stopped with an unexpected error.',
-        },
-      });
-    } finally {
-      if (testAbort.current === controller) {
-        testAbort.current = null;
-        setTesting(false);
-      }
-    }
+    const result = await test.run(values);
+    if (result) setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result });
+  };
+
+  const cancelForget = () => {
+    forgetDialog.close();
+    // The dialog is mounted only while open, so Mantine cannot hand the focus back itself.
+    forgetButton.current?.focus();
   };
 
   const onForget = () => {
     forgetKey();
+    forgetDialog.close();
     setValue('apiKey', '', { shouldDirty: false });
+    // Forget key is gone with the key: the emptied field is where to go on.
+    setFocus('apiKey');
     notifications.show({
       color: 'teal',
       title: 'API key forgotten',
@@ -160,15 +191,21 @@ function SettingsPage() {
 
   return (
     <Stack gap="lg" maw={720}>
-      <div>
-        <Title order={1}>Settings</Title>
-        <Text c="dimmed" mt={4}>
-          Where the Webpage Report Service API is, and the key the dashboard sends to it.
-        </Text>
-      </div>
+      {header ?? (
+        <div>
+          <Title order={1}>Settings</Title>
+          <Text c="dimmed" mt={4}>
+            Where the Webpage Report Service API is, and the key the dashboard sends to it.
+          </Text>
+        </div>
+      )}
 
       <Paper withBorder p="lg" radius="md">
-        <form onSubmit={handleSubmit(onSave)} noValidate aria-label="Connection settings">
+        <form
+          onSubmit={handleSubmit(onSave)}
+          noValidate
+          aria-label={signIn ? 'Sign in' : 'Connection settings'}
+        >
           <Stack gap="md">
             <TextInput
               label="Base URL"
@@ -194,52 +231,93 @@ function SettingsPage() {
               description="Without this, the key is forgotten when this browser tab is closed."
               {...register('remember')}
             />
-            <TextInput
-              label="Report page address"
-              description="Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives."
-              placeholder="The service’s own"
-              inputMode="url"
-              spellCheck={false}
-              error={errors.reportPageTemplate?.message}
-              {...register('reportPageTemplate')}
-            />
+            {!signIn && (
+              <TextInput
+                label="Report page address"
+                description="Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives."
+                placeholder="The service’s own"
+                inputMode="url"
+                spellCheck={false}
+                error={errors.reportPageTemplate?.message}
+                {...register('reportPageTemplate')}
+              />
+            )}
             <Group gap="sm" mt="xs">
-              <Button type="submit">Save</Button>
-              <Button
-                variant="default"
-                leftSection={<IconPlugConnected size={16} aria-hidden />}
-                loading={testing}
-                onClick={() => void handleSubmit(onTest)()}
-              >
-                Test connection
+              <Button type="submit" loading={isSubmitting}>
+                Save
               </Button>
-              {connection.apiKey !== null && (
+              {/* In the panel Save tests, which is all it needs. */}
+              {!signIn && (
                 <Button
+                  variant="default"
+                  leftSection={<IconPlugConnected size={16} aria-hidden />}
+                  loading={test.testing && !isSubmitting}
+                  onClick={() => void handleSubmit(onTest)()}
+                >
+                  Test connection
+                </Button>
+              )}
+              {!signIn && connection.apiKey !== null && (
+                <Button
+                  ref={forgetButton}
                   variant="subtle"
                   color="red"
                   leftSection={<IconTrash size={16} aria-hidden />}
-                  onClick={onForget}
+                  onPointerEnter={() => void loadConfirmDialog()}
+                  onFocus={() => void loadConfirmDialog()}
+                  onClick={forgetDialog.open}
                 >
                   Forget key
                 </Button>
               )}
             </Group>
             {shownTest && (
-              <ConnectionTestResultAlert
-                result={shownTest.result}
-                where={describeBase(shownTest.baseUrl)}
-                unsaved={unsaved}
-              />
+              <Suspense fallback={null}>
+                <ConnectionTestResultAlert
+                  result={shownTest.result}
+                  where={describeBase(shownTest.baseUrl)}
+                  unsaved={unsaved}
+                  onSaveAnyway={
+                    shownTest.beforeSave && !shownTest.result.ok
+                      ? () => void handleSubmit(persist)()
+                      : undefined
+                  }
+                />
+              </Suspense>
             )}
           </Stack>
         </form>
       </Paper>
 
-      <Text size="sm" c="dimmed">
-        In use now: the API at {describeBase(savedBaseUrl)}; API key {describeKey(connection)}.
-      </Text>
+      {footer ?? (
+        <Text size="sm" c="dimmed">
+          In use now: the API at {describeBase(savedBaseUrl)}; API key {describeKey(connection)}.
+        </Text>
+      )}
+
+      {forgetAsked && (
+        <Suspense fallback={null}>
+          <LazyConfirmDialog
+            opened
+            title="Forget the API key?"
+            confirmLabel="Forget key"
+            onConfirm={onForget}
+            onCancel={cancelForget}
+            pending={false}
+          >
+            <Text size="sm">
+              The key is removed from this browser, and the dashboard asks for one again. A key that the
+              server generated was shown only once: keep a copy if you will need it.
+            </Text>
+          </LazyConfirmDialog>
+        </Suspense>
+      )}
     </Stack>
   );
 }
 
-export { SettingsPage as Component };
+function SettingsRoute() {
+  return <SettingsPage />;
+}
+
+export { SettingsRoute as Component };
