@@ -22,20 +22,27 @@ const CSS_LIMIT_BYTES = 30_000;
 // +0.4 KB on every route though no route's code grew (rolldown/rolldown#10731, "module already loaded
 // by the entry is emitted as a separate chunk", open). The same change made the report's settings
 // load after its results: /reports/:id went from 199.9 to 178.6 KB, and its budget down to 180 KB.
+// Raised 2026-11-24 with the history (issue 16) and the first hour's list work (issue 18), measured
+// against main before them: /reports 172.8 -> 175.4 KB (budget 176), /projects 169.5 -> 171.1 (172),
+// /reports/:id 178.9 -> 180.4 (181), /reports/new 178.2 -> 179.0 (179.5), /settings 173.9 -> 174.6
+// (175), not found 137.2 -> 137.5 (138). New first-view code is about 1.9 KB of /reports' 2.6: the
+// score trend in each row, the phone's folded Filters, dates as tab stops with their shared clock,
+// Back's focus, the runs fields; the rest is Rolldown splitting modules the new lazy chunks share
+// (History's NativeSelect, the list keys on /projects, the badges) out of chunks the lists load.
 const ROUTES = [
   {
     path: '/',
     source: 'src/features/reports-list/reports-page.tsx',
-    jsLimit: 173_000,
+    jsLimit: 176_000,
     note: 'redirects to /reports',
   },
-  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 173_000 },
-  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 178_500 },
-  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 180_000 },
-  { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 170_000 },
+  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx', jsLimit: 176_000 },
+  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx', jsLimit: 179_500 },
+  { path: '/reports/:id', source: 'src/features/report/report-page.tsx', jsLimit: 181_000 },
+  { path: '/projects', source: 'src/features/projects/projects-page.tsx', jsLimit: 172_000 },
   { path: '/projects/:project', source: 'src/app/project-route.tsx', jsLimit: 170_000 },
-  { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 174_500 },
-  { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 137_500 },
+  { path: '/settings', source: 'src/features/settings/settings-page.tsx', jsLimit: 175_000 },
+  { path: '* (not found)', source: 'src/app/not-found-page.tsx', jsLimit: 138_000 },
   // Without a usable key any route but /settings shows this in place of its page (whose code loads too).
   {
     path: 'sign-in panel',
