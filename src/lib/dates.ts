@@ -40,6 +40,21 @@ export function formatAbsolute(date: Date): string {
   return absoluteFormat.format(date);
 }
 
+const momentFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** "14 Mar 2025, 09:05:30": to the second, where two moments may share a minute (a report's runs). */
+export function formatMoment(date: Date): string {
+  return momentFormat.format(date);
+}
+
 const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** "09:05:30" in the browser's time zone: when a wait of seconds or minutes ends. */

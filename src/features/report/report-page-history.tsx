@@ -21,7 +21,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';
 import { formatNumber } from '@/checks/evidence';
-import { formatAbsolute } from '@/lib/dates';
+import { formatMoment } from '@/lib/dates';
 import ScoreChart from './report-page-score-chart';
 import classes from './report-page.module.css';
 import { WhatChangedSummary } from './report-page-what-changed';
@@ -30,7 +30,7 @@ import { WhatChangedSummary } from './report-page-what-changed';
 const FIRST_ROWS = 10;
 
 function runDate(run: Run): string {
-  return run.generatedAt === null ? 'Unknown date' : formatAbsolute(run.generatedAt);
+  return run.generatedAt === null ? 'Unknown date' : formatMoment(run.generatedAt);
 }
 
 function scoreText(run: Run): string {

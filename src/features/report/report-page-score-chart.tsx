@@ -7,30 +7,20 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import type { Run } from '@/api/schemas';
 import { formatNumber } from '@/checks/evidence';
-import { formatAbsolute } from '@/lib/dates';
+import { formatMoment } from '@/lib/dates';
+import { describeScores, timeLabels } from './score-chart-text';
 import classes from './report-page.module.css';
 
 const PLOT_HEIGHT = 200;
 /** Where the result bands meet, as the contract puts them. */
 const BAND_EDGES = [0, 49, 80, 100];
 
-/** What the chart shows, in words: its accessible name. */
-export function describeScores(points: { at: Date; score: number }[]): string {
-  if (points.length === 0) return 'Score over time: no scored runs.';
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const scores = points.map((p) => p.score);
-  return (
-    `Score over time, ${points.length} runs: ${formatNumber(first.score)} on ${formatAbsolute(first.at)}, ` +
-    `${formatNumber(last.score)} on ${formatAbsolute(last.at)}; ` +
-    `lowest ${formatNumber(Math.min(...scores))}, highest ${formatNumber(Math.max(...scores))}.`
-  );
-}
-
 /** The runs that have both a date and a score, oldest first. */
 function scoredPoints(runs: Run[]): { at: Date; score: number }[] {
   return runs
-    .flatMap((run) => (run.generatedAt && run.score !== null ? [{ at: run.generatedAt, score: run.score }] : []))
+    .flatMap((run) =>
+      run.generatedAt && run.score !== null ? [{ at: run.generatedAt, score: run.score }] : [],
+    )
     .sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
@@ -64,9 +54,12 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
         width,
         height: PLOT_HEIGHT,
         scales: { x: { time: true }, y: { range: [0, 100] } },
-        axes: [axis, { ...axis, splits: () => BAND_EDGES, size: 40 }],
+        axes: [
+          { ...axis, values: (_u, splits) => timeLabels(splits) },
+          { ...axis, splits: () => BAND_EDGES, size: 40 },
+        ],
         series: [
-          { value: (_u, at) => (at == null ? '—' : formatAbsolute(new Date(at * 1000))) },
+          { label: 'Run', value: (_u, at) => (at == null ? '—' : formatMoment(new Date(at * 1000))) },
           {
             label: 'Score',
             stroke: line,

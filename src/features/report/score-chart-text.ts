@@ -1,0 +1,37 @@
+// The score chart's words: its accessible name and its time axis' labels (pure, so testable without
+// a canvas).
+import { formatNumber } from '@/checks/evidence';
+import { formatAbsolute } from '@/lib/dates';
+
+/** What the chart shows, in words: its accessible name. */
+export function describeScores(points: { at: Date; score: number }[]): string {
+  if (points.length === 0) return 'Score over time: no scored runs.';
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const scores = points.map((p) => p.score);
+  return (
+    `Score over time, ${points.length} runs: ${formatNumber(first.score)} on ${formatAbsolute(first.at)}, ` +
+    `${formatNumber(last.score)} on ${formatAbsolute(last.at)}; ` +
+    `lowest ${formatNumber(Math.min(...scores))}, highest ${formatNumber(Math.max(...scores))}.`
+  );
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const secondsFormat = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The time axis' labels (epoch seconds), as the rest of the page writes dates: days, else times. */
+export function timeLabels(splits: number[]): string[] {
+  const span = splits.length > 1 ? splits[splits.length - 1]! - splits[0]! : 0;
+  const format = span >= 2 * 86_400 ? dayFormat : span >= 120 ? timeFormat : secondsFormat;
+  // Runs seconds apart would repeat one label along the axis: each is written once.
+  return splits.map((at, index) => {
+    const label = format.format(new Date(at * 1000));
+    return index > 0 && label === format.format(new Date(splits[index - 1]! * 1000)) ? '' : label;
+  });
+}
