@@ -55,3 +55,18 @@ describe('shell: the page spinner', () => {
     expect(screen.queryByLabelText('Loading page')).not.toBeInTheDocument();
   });
 });
+
+describe('shell: the narrow-screen menu', () => {
+  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+
+  it('closes on Escape and gives the focus back to its button', async () => {
+    const app = renderShell(0);
+    const burger = screen.getByRole('button', { name: 'Open navigation' });
+    await app.user.click(burger);
+    expect(screen.getByRole('button', { name: 'Close navigation' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getAllByRole('navigation', { name: 'Main' })).toHaveLength(2);
+    await app.user.keyboard('{Escape}');
+    expect(screen.getAllByRole('navigation', { name: 'Main' })).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toHaveFocus();
+  });
+});

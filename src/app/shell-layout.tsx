@@ -1,7 +1,7 @@
 import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
-import type { MouseEvent } from 'react';
+import type { MouseEvent, RefObject } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { signInReason, subscribeConnection } from '@/api/connection';
 import { afterNextPaint } from '@/lib/after-next-paint';
@@ -97,16 +97,18 @@ interface ShellNavProps {
   loadingPage: boolean;
   /** A choice in the narrow-screen menu closes it. */
   onNavChoice: () => void;
+  burgerRef: RefObject<HTMLButtonElement | null>;
 }
 
 /** The header and the narrow-screen menu. */
-function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice }: ShellNavProps) {
+function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, burgerRef }: ShellNavProps) {
   return (
     <>
       <header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burgerRef}
               opened={navOpened}
               onClick={onToggleNav}
               hiddenFrom="sm"
@@ -160,6 +162,13 @@ export function ShellLayout() {
   useEffect(() => {
     if (wide) closeNav();
   }, [wide, closeNav]);
+  // Escape closes the open menu and gives the focus back to the button that opened it.
+  const burgerRef = useRef<HTMLButtonElement>(null);
+  useWindowEvent('keydown', (event) => {
+    if (!navOpened || event.key !== 'Escape') return;
+    closeNav();
+    burgerRef.current?.focus();
+  });
   const { pathname } = useLocation();
   const handle = useMatches()
     .map((match) => match.handle)
@@ -185,6 +194,7 @@ export function ShellLayout() {
         onToggleNav={toggleNav}
         loadingPage={loadingPage}
         onNavChoice={closeNav}
+        burgerRef={burgerRef}
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <div className={classes.content}>
