@@ -5,9 +5,38 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+const NO_UI = {
+  group: ['@mantine/*', '@tabler/*', 'react-dom', 'react-dom/*', '*.tsx', '*.css'],
+  message: 'src/api is data work: it never imports UI (Mantine, icons, React components).',
+};
+
 const FEATURES = ['reports-list', 'report', 'create-report', 'projects', 'settings'];
 
+// The layers, lowest first: contract <- checks, lib <- api <- components <- features <- app. A layer
+// imports only the layers below it; the server takes only contract and checks.
 const BOUNDARIES = [
+  {
+    target: './src/contract',
+    from: './src',
+    except: ['./contract'],
+    message: 'src/contract is the bottom layer: the contract’s values, strict schemas and domain types import nothing of the app.',
+  },
+  {
+    target: ['./src/checks', './src/lib'],
+    from: './src',
+    except: ['./contract', './checks', './lib'],
+    message: 'checks and lib import only src/contract and each other.',
+  },
+  {
+    target: './src/api',
+    from: ['./src/components', './src/features', './src/app'],
+    message: 'api is below components, features and app: it never imports them (nor any React component).',
+  },
+  {
+    target: './src/components',
+    from: ['./src/features', './src/app'],
+    message: 'components never import features or app.',
+  },
   ...FEATURES.map((feature) => ({
     target: `./src/features/${feature}`,
     from: './src/features',
@@ -15,11 +44,6 @@ const BOUNDARIES = [
     message:
       'A feature never imports another feature: shared data goes in src/api, shared UI in src/components.',
   })),
-  {
-    target: ['./src/components', './src/lib', './src/api', './src/checks'],
-    from: ['./src/app', './src/features'],
-    message: 'components, lib, api and checks never import app or features.',
-  },
   {
     target: './src/features',
     from: './src/app',
@@ -33,9 +57,8 @@ const BOUNDARIES = [
   {
     target: './server',
     from: './src',
-    except: ['./api/contract.ts', './api/schemas-strict.ts', './checks'],
-    message:
-      'The server takes from src/ only the contract (api/contract.ts, api/schemas-strict.ts) and the check catalogue (checks/).',
+    except: ['./contract', './checks'],
+    message: 'The server takes from src/ only the contract (src/contract) and the check catalogue (src/checks).',
   },
 ];
 
@@ -55,10 +78,9 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Boundaries, on resolved paths (relative imports and the @/ alias alike). Imports flow one way:
-  // app -> features -> components / lib / api / checks; a feature never imports another; src/ never
-  // imports server/; server/ takes from src/ only the contract and the check catalogue; product code
-  // never imports test helpers; no import cycle anywhere.
+  // Boundaries, on resolved paths (relative imports and the @/ alias alike): the layers above; a
+  // feature never imports another; src/ never imports server/; product code never imports test
+  // helpers; no import cycle anywhere.
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
@@ -92,18 +114,42 @@ export default tseslint.config(
       ],
     },
   },
-  // The HTTP layer (fetch wrapper, errors, connection, contract) knows nothing of React Query:
-  // the query set-up depends on it, not the other way round.
+  // api holds data work only: no UI library, no React component. Its HTTP layer (fetch wrapper,
+  // errors, connection) also knows nothing of React Query: the query set-up depends on it, not the
+  // other way round. src/contract imports zod and itself, nothing else.
   {
-    files: ['src/api/http.ts', 'src/api/rate-limit.ts', 'src/api/errors.ts', 'src/api/connection.ts', 'src/api/contract.ts'],
+    files: ['src/api/**/*.ts'],
+    ignores: ['src/api/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_UI] }] },
+  },
+  {
+    files: ['src/api/http.ts', 'src/api/rate-limit.ts', 'src/api/errors.ts', 'src/api/connection.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_UI,
+            {
+              group: ['@tanstack/*', './query-client', '@/api/query-client'],
+              message: 'The HTTP layer depends on nothing of React Query.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/contract/**/*.ts'],
+    ignores: ['src/contract/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['@tanstack/*', './query-client', '@/api/query-client'],
-              message: 'The HTTP layer depends on nothing of React Query.',
+              regex: '^(?!zod(/|$)|\\./)',
+              message: 'src/contract imports zod and its own modules only.',
             },
           ],
         },

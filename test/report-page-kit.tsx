@@ -10,7 +10,7 @@ import type { RouteObject } from 'react-router-dom';
 import { saveConnection } from '@/api/connection';
 import { createReport } from '@/api/reports';
 import type { CreateReportInput } from '@/api/reports';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import type { Analyser, Analysis } from '../server/src/analysis/analyse';
 import { REAL_API_KEY, realApi, server } from './msw';
 import type { RealApi } from './msw';

@@ -15,7 +15,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { REPORT_SORT_KEYS, SORT_ORDERS } from '../../src/api/contract';
+import { REPORT_SORT_KEYS, SORT_ORDERS } from '../../src/contract/values';
 import { AnalysisError } from '../src/analysis/analysis-error';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';

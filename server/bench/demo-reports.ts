@@ -4,8 +4,8 @@
 // here, in this process, against the demo sites on `demoPort`; a report of `page?n=i` would be
 // analysed to the same results (load time aside), so N analyses would only make the seed slower.
 import { performance } from 'node:perf_hooks';
-import { PRIVACY } from '../../src/api/contract';
-import type { Privacy } from '../../src/api/contract';
+import { PRIVACY } from '../../src/contract/values';
+import type { Privacy } from '../../src/contract/values';
 import { createAnalyser } from '../src/analysis/analyse';
 import type { Analysis } from '../src/analysis/analyse';
 import { startFixtureServer } from '../src/demo/fixture-server';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strictReportEnvelope, strictReportListSchema } from '../../src/api/schemas-strict';
+import { strictReportEnvelope, strictReportListSchema } from '../../src/contract/strict-schemas';
 import { createTestDatabase, testPostgresUrl, type TestDatabaseOnServer } from '../../test/server/postgres';
 import { createKey } from '../src/auth/keys';
 import { openPostgres } from '../src/storage/postgres-database';

@@ -4,7 +4,7 @@ import {
   strictReportEnvelope,
   strictReportListSchema,
   strictValidationErrorSchema,
-} from '../../src/api/schemas-strict';
+} from '../../src/contract/strict-schemas';
 import { createKey, revokeKey } from './auth/keys';
 import { createTestApp, TEST_KEY } from '../../test/server/test-app';
 import { openDatabase } from './storage/database';

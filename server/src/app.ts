@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { API_PREFIX } from '../../src/api/contract';
+import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './analysis/report-work';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';

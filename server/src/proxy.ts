@@ -1,7 +1,7 @@
 // Same-origin proxy to a deployment of the service: real deployments may send no CORS headers,
 // so the browser talks to this process only and this process forwards `/api/v1/*` unchanged.
 import { Hono } from 'hono';
-import { API_PREFIX } from '../../src/api/contract';
+import { API_PREFIX } from '../../src/contract/values';
 
 export interface ProxyOptions {
   /** The deployment's base URL, e.g. `https://reports.example.com` or `https://host/prefix`. */

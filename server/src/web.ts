@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { Handler, MiddlewareHandler } from 'hono';
 import { except } from 'hono/combine';
 import { compress } from 'hono/compress';
-import { API_PREFIX, ERROR_MESSAGES } from '../../src/api/contract';
+import { API_PREFIX, ERROR_MESSAGES } from '../../src/contract/values';
 import type { ServerConfig } from './config';
 import { createRequestLog } from './http/request-log';
 import { securityHeadersWith } from './http/security-headers';

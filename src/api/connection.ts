@@ -1,6 +1,6 @@
 // Where the API is and which key to send. The base URL lives in localStorage; the key in
 // sessionStorage (this tab only), or in localStorage when the person asked to be remembered.
-import { API_PREFIX } from './contract';
+import { API_PREFIX } from '@/contract/values';
 
 export interface Connection {
   baseUrl: string;

@@ -2,7 +2,7 @@
 // turning every failure into an ApiError.
 import type * as z from 'zod/mini';
 import { readConnection } from './connection';
-import { API_PREFIX } from './contract';
+import { API_PREFIX } from '@/contract/values';
 import { ApiError, errorFromResponse, networkError, timeoutError, unexpectedResponseError } from './errors';
 import {
   noteRateBudget,

@@ -2,13 +2,13 @@
 // every report), and the checks failing across its newest reports. Both go through one request
 // scheduler, shared by every project on screen, and are kept for five minutes.
 import { queryOptions } from '@tanstack/react-query';
-import { PER_PAGE_VALUES, RESULTS } from './contract';
-import type { Result } from './contract';
+import { PER_PAGE_VALUES, RESULTS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 import { anySignal } from './http';
 import { projectKeys } from './query-keys';
 import { collectReports } from './report-pages';
 import { fetchReports } from './reports';
-import type { Report } from './schemas';
+import type { Report } from '@/contract/domain';
 import { createScheduler } from './scheduler';
 import type { RequestScheduler } from './scheduler';
 

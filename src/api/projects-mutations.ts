@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { deleteProject } from './projects';
 import { projectKeys, reportKeys } from './query-keys';
 import type { ReportListParams } from './reports';
-import type { Report } from './schemas';
+import type { Report } from '@/contract/domain';
 
 /**
  * Drops every cached report of a deleted project: its details (a refetch would only 404) and its

@@ -1,12 +1,12 @@
 // Projects: fetchers and the query factory. The delete mutation is in projects-mutations.ts, so that
 // the list's first visit does not download React Query's mutation code.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { DEFAULT_PER_PAGE } from './contract';
-import type { PerPage, ProjectSortKey, SortOrder } from './contract';
+import { DEFAULT_PER_PAGE } from '@/contract/values';
+import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { apiRequest } from './http';
 import { projectKeys } from './query-keys';
-import { deletedSchema, projectPageSchema } from './schemas';
-import type { Page, Project } from './schemas';
+import { deletedSchema, projectPageSchema } from '@/api/lenient-schemas';
+import type { Page, Project } from '@/contract/domain';
 
 export interface ProjectListParams {
   search?: string;

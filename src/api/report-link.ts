@@ -1,7 +1,7 @@
 // Where a report's public page is. In order: the address template set in Settings (`{id}` for the
 // report's number), the address the service gives (`page_url`, the reference server's), and the
 // service's own pattern under its base URL.
-import type { Report } from './schemas';
+import type { Report } from '@/contract/domain';
 
 const TEMPLATE_KEY = 'webpage-report.report-page-template';
 

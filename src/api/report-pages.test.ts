@@ -5,7 +5,7 @@ import { failureOf, rejectionOf } from '../../test/fixtures/api-failure';
 import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
 import type { RealApi } from '../../test/msw';
 import { saveConnection } from './connection';
-import type { Result } from './contract';
+import type { Result } from '@/contract/values';
 import { collectReports } from './report-pages';
 import type { CollectProgress } from './report-pages';
 import { fetchReports } from './reports';

@@ -1,11 +1,11 @@
 // Every report of a view, not one page of it (an export, a bulk action on all that match): the
 // pages go through the scheduler, so a long list is fetched at the pace the rate limit allows.
-import { PER_PAGE_VALUES } from './contract';
-import type { PerPage } from './contract';
+import { PER_PAGE_VALUES } from '@/contract/values';
+import type { PerPage } from '@/contract/values';
 import { anySignal } from './http';
 import { fetchReports } from './reports';
 import type { ReportListParams } from './reports';
-import type { Report } from './schemas';
+import type { Report } from '@/contract/domain';
 import { CancelledError, isCancelled } from './scheduler';
 import type { RequestScheduler } from './scheduler';
 

@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { projectKeys, reportKeys } from './query-keys';
 import { createReport, deleteReport, reportQueries, updateReport } from './reports';
 import type { CreateReportInput, UpdateReportInput } from './reports';
-import type { Page, Report } from './schemas';
+import type { Page, Report } from '@/contract/domain';
 
 /** Creates a report; its detail is cached at once (the next screen opens it), lists refetch. */
 export function useCreateReport() {

@@ -1,12 +1,12 @@
 // Reports: fetchers and the query factory. The mutations are in reports-mutations.ts, so that a page
 // that only reads (the list) does not download React Query's mutation code with them.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { DEFAULT_PER_PAGE } from './contract';
-import type { PerPage, Privacy, ReportSortKey, Result, SortOrder } from './contract';
+import { DEFAULT_PER_PAGE } from '@/contract/values';
+import type { PerPage, Privacy, ReportSortKey, Result, SortOrder } from '@/contract/values';
 import { apiRequest } from './http';
 import { reportKeys } from './query-keys';
-import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from './schemas';
-import type { Page, Report } from './schemas';
+import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from '@/api/lenient-schemas';
+import type { Page, Report } from '@/contract/domain';
 
 export interface ReportListParams {
   search?: string;

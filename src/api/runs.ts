@@ -4,8 +4,8 @@ import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { apiRequest } from './http';
 import { reportKeys } from './query-keys';
-import { pageSchema, reportFields, resultAndScore } from './schemas';
-import type { Page, Run } from './schemas';
+import { pageSchema, reportFields, resultAndScore } from '@/api/lenient-schemas';
+import type { Page, Run } from '@/contract/domain';
 
 const runObject = z.object({
   result: reportFields.result,

@@ -5,7 +5,7 @@ import type { BlockedCause } from './blocked-request';
 import { normaliseBaseUrl } from './connection';
 import { API_ERROR_TEXT, isApiError, statusSentence } from './errors';
 import { apiRequest, apiUrl } from './http';
-import { reportPageSchema } from './schemas';
+import { reportPageSchema } from '@/api/lenient-schemas';
 
 export type ConnectionTestResult =
   | { ok: true }

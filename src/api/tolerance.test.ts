@@ -25,7 +25,7 @@ import reportsWithoutLinks from '../../test/fixtures/tolerance/reports-without-l
 import unexpectedShape from '../../test/fixtures/tolerance/unexpected-shape.json';
 import { server } from '../../test/msw';
 import { openPageHref } from '../lib/urls';
-import { categoryOf } from './contract';
+import { categoryOf } from '@/contract/values';
 import { failureOf } from '../../test/fixtures/api-failure';
 import { deleteProject, fetchProjects } from './projects';
 import { deleteReport, fetchReport, fetchReports, updateReport } from './reports';

@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { resultForScore } from '@/api/contract';
+import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import { CHECK_INFO } from '@/checks/check-info';
 import type { Analyser } from '../../test/reference-server';

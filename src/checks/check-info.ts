@@ -1,6 +1,6 @@
 // What each check is called on screen, and what to do when it fails: why it matters and how to fix
 // it, in one or two plain sentences. Keys the dashboard does not know get a name made from the key.
-import type { CheckKey } from '@/api/contract';
+import type { CheckKey } from '@/contract/values';
 
 export interface CheckInfo {
   name: string;

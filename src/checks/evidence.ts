@@ -2,7 +2,7 @@
 // in ms, counts, lists of the offending items, and one sentence per problem. The shapes known here
 // are the reference server's (server/src/analysis/page-checks.ts, site-checks.ts); any other shape,
 // from another deployment or a newer service, falls back to generic rows, never to "[object Object]".
-import type { CheckKey } from '@/api/contract';
+import type { CheckKey } from '@/contract/values';
 import { humanise } from './check-info';
 import type { ProblemReason } from './problems';
 

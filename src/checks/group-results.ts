@@ -1,8 +1,8 @@
 // A report's flat results map as the page lists it: by category in the contract's order (unknown keys
 // under Other), failed checks first, then the most important.
-import { CATEGORIES, CATEGORY_LABELS, CHECK_KEYS, categoryOf } from '@/api/contract';
-import type { Category, Importance } from '@/api/contract';
-import type { Check } from '@/api/schemas';
+import { CATEGORIES, CATEGORY_LABELS, CHECK_KEYS, categoryOf } from '@/contract/values';
+import type { Category, Importance } from '@/contract/values';
+import type { Check } from '@/contract/domain';
 
 export interface KeyedCheck {
   key: string;

@@ -1,4 +1,4 @@
-import type { CheckKey } from '../api/contract';
+import type { CheckKey } from '@/contract/values';
 
 /**
  * The reasons each check fails with: the keys of its `errors`, as the reference server reports them.

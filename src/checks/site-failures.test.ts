@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Importance } from '@/api/contract';
-import type { Check, Report } from '@/api/schemas';
+import type { Importance } from '@/contract/values';
+import type { Check, Report } from '@/contract/domain';
 import { CHECK_INFO } from './check-info';
 import { rankSiteFailures, worstPages } from './site-failures';
 

@@ -1,7 +1,7 @@
 // A site at a glance from many of its reports: which checks fail across its pages (one fix for all
 // of them, not one per page) and which pages score lowest.
-import type { Importance } from '@/api/contract';
-import type { Report } from '@/api/schemas';
+import type { Importance } from '@/contract/values';
+import type { Report } from '@/contract/domain';
 import { checkAdvice, checkName } from './check-info';
 import { importanceRank, keyRank } from './group-results';
 

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import { describe, expect, it, vi } from 'vitest';
-import type { PageMeta } from '@/api/schemas';
+import type { PageMeta } from '@/contract/domain';
 import { ListPagination, rangeText, useClampPage } from './list-pagination';
 
 const meta = (over: Partial<PageMeta> = {}): PageMeta => ({

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Pagination.css';
 import { Group, Pagination, Text } from '@mantine/core';
 import { useEffect, useEffectEvent } from 'react';
-import type { PageMeta } from '@/api/schemas';
+import type { PageMeta } from '@/contract/domain';
 
 export type PageChange = (page: number, options?: { replace?: boolean }) => void;
 

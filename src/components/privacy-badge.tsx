@@ -1,8 +1,8 @@
 import '@mantine/core/styles/Badge.css';
 import { Badge } from '@mantine/core';
 import { IconKey, IconLock, IconWorld } from '@tabler/icons-react';
-import { PRIVACY_LABELS } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
+import { PRIVACY_LABELS } from '@/contract/values';
+import type { Privacy } from '@/contract/values';
 
 const ICONS = { 0: IconWorld, 1: IconLock, 2: IconKey } as const;
 

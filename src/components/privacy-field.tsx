@@ -1,7 +1,7 @@
 import { Group, Radio, Stack } from '@mantine/core';
 import type { Ref } from 'react';
-import { PRIVACY_LABELS, PRIVACY_VALUES } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
+import { PRIVACY_LABELS, PRIVACY_VALUES } from '@/contract/values';
+import type { Privacy } from '@/contract/values';
 
 const PRIVACY_DESCRIPTIONS: Record<Privacy, string> = {
   0: 'Anyone with the link can open the report page.',

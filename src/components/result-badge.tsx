@@ -1,8 +1,8 @@
 import '@mantine/core/styles/Badge.css';
 import { Badge } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconHelpCircle } from '@tabler/icons-react';
-import { RESULT_LABELS } from '@/api/contract';
-import type { Result } from '@/api/contract';
+import { RESULT_LABELS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 
 const LOOKS = {
   good: { color: 'teal', Icon: IconCircleCheck },

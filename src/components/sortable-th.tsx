@@ -1,7 +1,7 @@
 import { Group, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { CSSProperties, PointerEvent, ReactNode } from 'react';
-import type { SortOrder } from '@/api/contract';
+import type { SortOrder } from '@/contract/values';
 import classes from './sortable-th.module.css';
 
 /** A press of the main mouse button (or a pen): its click follows. Not touch, which may start a scroll. */

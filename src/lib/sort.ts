@@ -1,5 +1,5 @@
-import { firstSortOrder } from '@/api/contract';
-import type { ProjectSortKey, ReportSortKey, SortOrder } from '@/api/contract';
+import { firstSortOrder } from '@/contract/values';
+import type { ProjectSortKey, ReportSortKey, SortOrder } from '@/contract/values';
 
 type SortKey = ReportSortKey | ProjectSortKey;
 

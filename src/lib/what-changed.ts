@@ -1,7 +1,7 @@
 // What a fresh analysis changed in a report: its score, its result, and every check that flipped,
 // appeared or disappeared. Pure, so the summary shown after "Refresh results" is easy to trust.
-import { CHECK_KEYS } from '@/api/contract';
-import type { Result } from '@/api/contract';
+import { CHECK_KEYS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 
 /** The parts of a report an analysis produces (a Report fits). */
 export interface AnalysisSnapshot {

@@ -15,7 +15,7 @@ import { launch } from 'chrome-launcher';
 import type { LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import type { Flags, Result } from 'lighthouse';
-import { API_PREFIX } from '../../src/api/contract';
+import { API_PREFIX } from '../../src/contract/values';
 import { ROOT_DIR } from '../../server/src/start/paths';
 import { startServer } from '../../server/src/start/start-server';
 import type { RunningServer } from '../../server/src/start/start-server';

@@ -1,6 +1,6 @@
 // Shared by the server's route tests: a fresh app on its own in-memory database.
-import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } from '../../src/api/contract';
-import type { StrictCheck } from '../../src/api/schemas-strict';
+import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } from '../../src/contract/values';
+import type { StrictCheck } from '../../src/contract/strict-schemas';
 import type { Analyser } from '../../server/src/analysis/analyse';
 import { AnalysisError } from '../../server/src/analysis/analysis-error';
 import { createApp } from '../../server/src/app';

@@ -1,5 +1,5 @@
-import { CHECK_KEYS } from '../../../src/api/contract';
-import type { Result } from '../../../src/api/contract';
+import { CHECK_KEYS } from '../../../src/contract/values';
+import type { Result } from '../../../src/contract/values';
 import { AnalysisError } from './analysis-error';
 import type { Check } from './check';
 import {

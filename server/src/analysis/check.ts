@@ -1,4 +1,4 @@
-import type { Importance } from '../../../src/api/contract';
+import type { Importance } from '../../../src/contract/values';
 import type { ProblemReason } from '../../../src/checks/problems';
 import { IMPORTANCE_OF } from './rules';
 

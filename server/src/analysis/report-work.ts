@@ -1,4 +1,4 @@
-import type { Privacy } from '../../../src/api/contract';
+import type { Privacy } from '../../../src/contract/values';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
 import type { Analyser } from './analyse';

@@ -1,4 +1,4 @@
-import type { CheckKey, Importance } from '../../../src/api/contract';
+import type { CheckKey, Importance } from '../../../src/contract/values';
 
 /**
  * Every threshold the checks use, in one place. The numbers follow common guidance from

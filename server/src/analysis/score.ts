@@ -1,5 +1,5 @@
-import { IMPORTANCE_WEIGHTS, resultForScore } from '../../../src/api/contract';
-import type { Importance, Result } from '../../../src/api/contract';
+import { IMPORTANCE_WEIGHTS, resultForScore } from '../../../src/contract/values';
+import type { Importance, Result } from '../../../src/contract/values';
 
 /**
  * score = round(100 × Σ weight(passed checks) / Σ weight(all checks that ran)),

@@ -1,6 +1,6 @@
 // `npm run seed`: analyses the bundled demo pages for real and stores a report for each in the
 // configured database, across several projects and with every kind of privacy.
-import { PRIVACY_LABELS } from '../../../src/api/contract';
+import { PRIVACY_LABELS } from '../../../src/contract/values';
 import { createAnalyser } from '../analysis/analyse';
 import { loadConfig } from '../config';
 import type { ServerConfig } from '../config';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PRIVACY } from '../../../src/api/contract';
+import { PRIVACY } from '../../../src/contract/values';
 import { createAnalyser } from '../analysis/analyse';
 import { verifyPassword } from '../auth/passwords';
 import { runSeed } from '../cli/seed';

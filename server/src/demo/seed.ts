@@ -1,5 +1,5 @@
-import { PRIVACY } from '../../../src/api/contract';
-import type { Privacy } from '../../../src/api/contract';
+import { PRIVACY } from '../../../src/contract/values';
+import type { Privacy } from '../../../src/contract/values';
 import { AnalysisError } from '../analysis/analysis-error';
 import type { Analyser } from '../analysis/analyse';
 import { hashPassword } from '../auth/passwords';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ERROR_MESSAGES } from '../../../src/api/contract';
+import { ERROR_MESSAGES } from '../../../src/contract/values';
 
 export type ErrorStatus = keyof typeof ERROR_MESSAGES | 413 | 504;
 

@@ -7,7 +7,7 @@ import {
   RESULTS,
   SORT_ORDERS,
   type PerPage,
-} from '../../../src/api/contract';
+} from '../../../src/contract/values';
 
 // The service ignores an invalid list parameter and uses its default, so every field falls
 // back with .catch() instead of failing: a list request never answers 422.

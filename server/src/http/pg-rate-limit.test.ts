@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { strictErrorSchema } from '../../../src/api/schemas-strict';
+import { strictErrorSchema } from '../../../src/contract/strict-schemas';
 import { createTestSchema, testPostgresUrl, type TestSchema } from '../../../test/server/postgres';
 import { createTestApp, TEST_KEY } from '../../../test/server/test-app';
 import { openPostgres } from '../storage/postgres-database';

@@ -3,9 +3,9 @@
 // or evidence text is always text, never markup. The words come from the dashboard's check catalogue
 // (src/checks), so both say the same about every check.
 import { html } from 'hono/html';
-import { RESULT_LABELS } from '../../../src/api/contract';
-import type { Importance } from '../../../src/api/contract';
-import type { StrictCheck } from '../../../src/api/schemas-strict';
+import { RESULT_LABELS } from '../../../src/contract/values';
+import type { Importance } from '../../../src/contract/values';
+import type { StrictCheck } from '../../../src/contract/strict-schemas';
 import { checkAdvice, checkName } from '../../../src/checks/check-info';
 import { describeProblems, formatEvidence, formatNumber } from '../../../src/checks/evidence';
 import type { Shown } from '../../../src/checks/evidence';

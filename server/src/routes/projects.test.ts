@@ -4,7 +4,7 @@ import {
   strictProjectDeletedSchema,
   strictProjectListSchema,
   strictReportListSchema,
-} from '../../../src/api/schemas-strict';
+} from '../../../src/contract/strict-schemas';
 import type { Storage } from '../storage/types';
 import { createTestApp, GOOD } from '../../../test/server/test-app';
 

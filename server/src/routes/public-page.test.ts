@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
+import { strictReportEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
 import { checkAdvice } from '../../../src/checks/check-info';
 import { describeProblems } from '../../../src/checks/evidence';
 import { hashPassword } from '../auth/passwords';

@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/api/contract';
+import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/contract/values';
 import type { AppDeps } from '../app-deps';
 import { verifyPassword } from '../auth/passwords';
 import { clientAddress } from '../http/client-address';

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_KEYS, resultForScore } from '../../../src/api/contract';
-import { strictReportEnvelope, strictValidationErrorSchema } from '../../../src/api/schemas-strict';
+import { CHECK_KEYS, resultForScore } from '../../../src/contract/values';
+import { strictReportEnvelope, strictValidationErrorSchema } from '../../../src/contract/strict-schemas';
 import { createAnalyser } from '../analysis/analyse';
 import { createTestApp } from '../../../test/server/test-app';
 

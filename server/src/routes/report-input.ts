@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH, type Privacy } from '../../../src/api/contract';
+import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH, type Privacy } from '../../../src/contract/values';
 import type { FieldErrors } from '../http/errors';
 import type { Input } from '../http/body';
 

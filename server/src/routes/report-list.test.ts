@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_SORT_KEYS, type Result } from '../../../src/api/contract';
-import { strictReportListSchema } from '../../../src/api/schemas-strict';
+import { REPORT_SORT_KEYS, type Result } from '../../../src/contract/values';
+import { strictReportListSchema } from '../../../src/contract/strict-schemas';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
 import { BAD, createTestApp, DECENT, GOOD } from '../../../test/server/test-app';

@@ -5,7 +5,7 @@ import {
   strictReportListSchema,
   strictRunListSchema,
   strictValidationErrorSchema,
-} from '../../../src/api/schemas-strict';
+} from '../../../src/contract/strict-schemas';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';

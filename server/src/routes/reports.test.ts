@@ -4,8 +4,8 @@ import {
   strictReportEnvelope,
   strictValidationErrorSchema,
   strictErrorSchema,
-} from '../../../src/api/schemas-strict';
-import { ERROR_MESSAGES } from '../../../src/api/contract';
+} from '../../../src/contract/strict-schemas';
+import { ERROR_MESSAGES } from '../../../src/contract/values';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../analysis/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';

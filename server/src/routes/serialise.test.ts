@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { strictReportEnvelope, strictReportListSchema, strictRunListSchema } from '../../../src/api/schemas-strict';
+import { strictReportEnvelope, strictReportListSchema, strictRunListSchema } from '../../../src/contract/strict-schemas';
 import { pageEnvelope } from '../http/pagination';
 import type { ReportRecord, RunRecord } from '../storage/types';
 import { listResponse, reportJson, reportResponse, runJson } from './serialise';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { API_PREFIX } from '../../../src/api/contract';
+import { API_PREFIX } from '../../../src/contract/values';
 import { createAnalyser } from '../analysis/analyse';
 import { startJobQueue } from '../analysis/job-queue';
 import { limitAnalyses } from '../analysis/limit';

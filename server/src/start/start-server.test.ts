@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { strictListSchema, strictReportSchema, strictProjectSchema, strictRunListSchema } from '../../../src/api/schemas-strict';
+import { strictListSchema, strictReportSchema, strictProjectSchema, strictRunListSchema } from '../../../src/contract/strict-schemas';
 import { loadConfig } from '../config';
 import type { Logger } from './logger';
 import { startServer } from './start-server';

@@ -1,4 +1,4 @@
-import type { ReportSortKey, Result, SortOrder } from '../../../src/api/contract';
+import type { ReportSortKey, Result, SortOrder } from '../../../src/contract/values';
 import type { Db } from './database';
 
 const RESULT_CODES: Record<Result, number> = { bad: 0, decent: 1, good: 2 };

@@ -1,6 +1,6 @@
 // What the SQLite and PostgreSQL storages share: migrations' bookkeeping, the order clauses and
 // the rows they select.
-import type { Privacy, Result } from '../../../src/api/contract';
+import type { Privacy, Result } from '../../../src/contract/values';
 import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord, RunRecord } from './types';
 
 export interface Migration {

@@ -1,8 +1,8 @@
 // The Storage contract, run against every engine: SQLite always, PostgreSQL when the tests have
 // a server (test/server/postgres.ts). What only one engine has is tested beside its own code.
 import { afterEach, describe, expect, it } from 'vitest';
-import { resultForScore } from '../../../src/api/contract';
-import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/api/schemas-strict';
+import { resultForScore } from '../../../src/contract/values';
+import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';

@@ -1,5 +1,5 @@
-import type { Privacy, ProjectSortKey, ReportSortKey, Result, SortOrder } from '../../../src/api/contract';
-import type { StrictCheck } from '../../../src/api/schemas-strict';
+import type { Privacy, ProjectSortKey, ReportSortKey, Result, SortOrder } from '../../../src/contract/values';
+import type { StrictCheck } from '../../../src/contract/strict-schemas';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Progress.css';
 import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { MantineColor } from '@mantine/core';
 import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
-import { PRIVACY_LABELS } from '@/api/contract';
+import { PRIVACY_LABELS } from '@/contract/values';
 import { formatClock } from '@/lib/dates';
 import { memo, useDeferredValue } from 'react';
 import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from './use-bulk-run';

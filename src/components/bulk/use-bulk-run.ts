@@ -3,7 +3,7 @@
 // caches learn every answer as it comes.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Privacy } from '@/api/contract';
+import type { Privacy } from '@/contract/values';
 import type { UpdateReportInput } from '@/api/reports';
 import { errorMessage, isApiError } from '@/api/errors';
 import { deleteReport, updateReport } from '@/api/reports';

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { collectReports } from '@/api/report-pages';
 import type { ReportListParams } from '@/api/reports';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import { createScheduler, isCancelled } from '@/api/scheduler';
 import type { RequestScheduler } from '@/api/scheduler';
 

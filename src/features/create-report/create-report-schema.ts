@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
+import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH } from '@/contract/values';
+import type { Privacy } from '@/contract/values';
 import { openPageHref } from '@/lib/urls';
 
 export const PRIVACY_CHOICES = ['0', '1', '2'] as const;

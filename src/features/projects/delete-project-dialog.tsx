@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '@/api/errors';
 import { useDeleteProject } from '@/api/projects-mutations';
-import type { Project } from '@/api/schemas';
+import type { Project } from '@/contract/domain';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 
 function reportsOf(project: Project): string {

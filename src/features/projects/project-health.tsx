@@ -3,11 +3,11 @@
 import '@mantine/core/styles/Progress.css';
 import { Box, Button, Group, Progress, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { RESULTS, RESULT_LABELS } from '@/api/contract';
-import type { Result } from '@/api/contract';
+import { RESULTS, RESULT_LABELS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 import { projectSiteQueries } from '@/api/project-site';
 import type { ProjectHealth } from '@/api/project-site';
-import type { Project } from '@/api/schemas';
+import type { Project } from '@/contract/domain';
 import { HealthPending } from './health-pending';
 
 const COLORS: Record<Result | 'unknown', string> = {

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { RESULTS, RESULT_LABELS } from '@/api/contract';
+import { RESULTS, RESULT_LABELS } from '@/contract/values';
 import { projectSiteQueries } from '@/api/project-site';
 import type { ProjectHealth } from '@/api/project-site';
 import { EmptyState } from '@/components/empty-state';

@@ -12,10 +12,10 @@ import {
   SORT_ORDERS,
   SORT_ORDER_LABELS,
   firstSortOrder,
-} from '@/api/contract';
-import type { PerPage, ProjectSortKey, SortOrder } from '@/api/contract';
+} from '@/contract/values';
+import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { projectQueries } from '@/api/projects';
-import type { Project } from '@/api/schemas';
+import type { Project } from '@/contract/domain';
 import { DebouncedSearch } from '@/components/debounced-search';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';

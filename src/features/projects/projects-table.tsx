@@ -2,11 +2,11 @@ import { ActionIcon, Anchor, Box, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { Project } from '@/api/schemas';
+import type { Project } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { SortableTh } from '@/components/sortable-th';
-import type { ProjectSortKey, SortOrder } from '@/api/contract';
+import type { ProjectSortKey, SortOrder } from '@/contract/values';
 import classes from './projects-table.module.css';
 import { projectHref } from './projects-view';
 

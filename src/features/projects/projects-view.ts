@@ -5,8 +5,8 @@ import {
   PROJECT_SEARCH_BY,
   PROJECT_SORT_KEYS,
   SORT_ORDERS,
-} from '@/api/contract';
-import type { PerPage, ProjectSortKey, SortOrder } from '@/api/contract';
+} from '@/contract/values';
+import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import type { ProjectListParams } from '@/api/projects';
 import { urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';

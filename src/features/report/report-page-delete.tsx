@@ -4,7 +4,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { Suspense, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useDeleteReport } from '@/api/reports-mutations';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
 export interface DeleteReportProps {

@@ -12,11 +12,11 @@ import { IconAlertTriangle, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { PRIVACY_LABELS, RESULT_LABELS } from '@/api/contract';
+import { PRIVACY_LABELS, RESULT_LABELS } from '@/contract/values';
 import { errorMessage } from '@/api/errors';
-import { placeFieldErrors } from '@/lib/form-errors';
+import { placeFieldErrors } from '@/api/field-errors';
 import { useUpdateReport } from '@/api/reports-mutations';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import {
   editChanges,
   editDefaults,

@@ -1,10 +1,10 @@
 // The edit form's schema (zod/mini, like every form here) and what a submission sends: only what
 // differs from the report as the service last answered.
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
+import { PASSWORD_MAX_LENGTH } from '@/contract/values';
+import type { Privacy } from '@/contract/values';
 import type { UpdateReportInput } from '@/api/reports';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 
 export const PRIVACY_OPTIONS = ['0', '1', '2'] as const;
 

@@ -4,7 +4,7 @@ import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { Check } from '@/api/schemas';
+import type { Check } from '@/contract/domain';
 import { checkAdvice, checkName, firstSentence } from '@/checks/check-info';
 import { checkAnchor, checksToFix } from '@/checks/group-results';
 import { IMPORTANCE_TEXT } from './report-page-results';

@@ -13,9 +13,9 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { resultForScore } from '@/api/contract';
-import type { Result } from '@/api/contract';
-import type { Report } from '@/api/schemas';
+import { resultForScore } from '@/contract/values';
+import type { Result } from '@/contract/values';
+import type { Report } from '@/contract/domain';
 import { DateText } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';

@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { runQueries } from '@/api/runs';
-import type { Report, Run } from '@/api/schemas';
+import type { Report, Run } from '@/contract/domain';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';

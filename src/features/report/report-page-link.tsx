@@ -2,9 +2,9 @@
 import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { readConnection } from '@/api/connection';
-import type { Privacy } from '@/api/contract';
+import type { Privacy } from '@/contract/values';
 import { readReportPageTemplate, reportPageAddress } from '@/api/report-link';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 
 const VISITORS: Record<Privacy, string> = {
   0: 'Public: anyone with the link sees the report.',

@@ -5,7 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import type { Run } from '@/api/schemas';
+import type { Run } from '@/contract/domain';
 import { formatNumber } from '@/checks/evidence';
 import { formatMoment } from '@/lib/dates';
 import { describeScores, timeLabels } from './score-chart-text';

@@ -2,7 +2,7 @@
 // the results, after them.
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { RefObject } from 'react';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import { DeleteReport } from './report-page-delete';
 import { EditReportForm } from './report-page-edit-form';
 import { ReportLink } from './report-page-link';

@@ -10,8 +10,8 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { RESULT_LABELS } from '@/api/contract';
-import type { Result } from '@/api/contract';
+import { RESULT_LABELS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 import { hasChanges, whatChanged } from '@/lib/what-changed';
 import type { AnalysisSnapshot, CheckChange } from '@/lib/what-changed';
 import { checkName } from '@/checks/check-info';

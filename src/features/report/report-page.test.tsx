@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { saveReportPageTemplate } from '@/api/report-link';
 import { reportQueries } from '@/api/reports';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { server } from '../../../test/msw';
 import { createLoader } from './report-page';

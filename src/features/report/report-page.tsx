@@ -10,7 +10,7 @@ import type { LoaderFunctionArgs } from 'react-router-dom';
 import { signInReason } from '@/api/connection';
 import { isApiError } from '@/api/errors';
 import { reportQueries } from '@/api/reports';
-import type { Report } from '@/api/schemas';
+import type { Report } from '@/contract/domain';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';

@@ -6,8 +6,8 @@ import {
   REPORT_SORT_KEYS,
   RESULTS,
   SORT_ORDERS,
-} from '@/api/contract';
-import type { PerPage, ReportSortKey, Result, SortOrder } from '@/api/contract';
+} from '@/contract/values';
+import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
 import type { ReportListParams } from '@/api/reports';
 import { nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { resultForScore } from '@/api/contract';
+import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import type { Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';

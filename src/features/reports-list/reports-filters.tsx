@@ -11,8 +11,8 @@ import {
   SORT_ORDERS,
   SORT_ORDER_LABELS,
   firstSortOrder,
-} from '@/api/contract';
-import type { PerPage, ReportSortKey, Result, SortOrder } from '@/api/contract';
+} from '@/contract/values';
+import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
 import { DebouncedSearch } from '@/components/debounced-search';
 import type { ReportListState } from './report-list-state';
 import classes from './reports-filters.module.css';

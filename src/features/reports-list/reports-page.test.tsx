@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { resultForScore } from '@/api/contract';
+import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import type { Analyser } from '../../../test/reference-server';
 import { contractList, contractReport } from '../../../test/fixtures/contract';

@@ -15,7 +15,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { sortAfterClick } from '@/lib/sort';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
-import type { ReportSortKey } from '@/api/contract';
+import type { ReportSortKey } from '@/contract/values';
 import type { ReportListState } from './report-list-state';
 import {
   NO_FILTERS,

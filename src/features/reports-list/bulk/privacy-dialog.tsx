@@ -12,8 +12,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH } from '@/api/contract';
-import type { Privacy } from '@/api/contract';
+import { PASSWORD_MAX_LENGTH } from '@/contract/values';
+import type { Privacy } from '@/contract/values';
 import { PrivacyField } from '@/components/privacy-field';
 
 const PRIVACY_CHOICES = ['0', '1', '2'] as const;

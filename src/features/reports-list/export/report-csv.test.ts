@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { Check, Report } from '@/api/schemas';
+import type { Check, Report } from '@/contract/domain';
 import { REPORT_CSV_COLUMNS, reportsCsv, reportsCsvFileName } from './report-csv';
 
 const HEADER =

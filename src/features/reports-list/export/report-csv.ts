@@ -1,9 +1,9 @@
 // The reports as the CSV file the UI contract describes. Papa Parse does the RFC 4180 quoting; what
 // spreadsheet programs need beyond that (a BOM, CRLF, formulae made inert) is decided here.
 import Papa from 'papaparse';
-import { PRIVACY } from '@/api/contract';
-import type { Importance, Privacy } from '@/api/contract';
-import type { Check, Report } from '@/api/schemas';
+import { PRIVACY } from '@/contract/values';
+import type { Importance, Privacy } from '@/contract/values';
+import type { Check, Report } from '@/contract/domain';
 
 export const REPORT_CSV_COLUMNS = [
   'id',

@@ -1,73 +1,13 @@
-// Lenient schemas: they accept everything the contract promises (schemas-strict.ts) and everything
-// its Tolerance list says real deployments send, and turn it into clean internal types.
-// zod/mini, not zod: every page that shows data loads these, and the full build would add about
-// 19 KB gzip to each first visit. schemas-strict.ts (full zod) is imported for its types only, so
-// none of it reaches the browser.
+// Lenient schemas: they accept everything the contract promises (contract/strict-schemas.ts) and
+// everything its Tolerance list says real deployments send, and turn it into the domain types
+// (contract/domain.ts). zod/mini, not zod: every page that shows data loads these, and the full build
+// would add about 19 KB gzip to each first visit. The strict schemas (full zod) are imported for their
+// types only, so none of them reaches the browser.
 import * as z from 'zod/mini';
-import { IMPORTANCE, RESULTS, resultForScore } from './contract';
-import type { Importance, Privacy, Result } from './contract';
-import type { strictProjectSchema, strictReportSchema } from './schemas-strict';
-
-export interface Check {
-  passed: boolean;
-  importance: Importance | null;
-  value: unknown;
-  errors: Record<string, unknown> | null;
-}
-
-export interface Report {
-  id: number;
-  /** As the service stored it; may lack a scheme (`example.com/pricing`). */
-  url: string;
-  project: string;
-  privacy: Privacy;
-  /** Whether a password is stored; null when the deployment does not say. */
-  hasPassword: boolean | null;
-  /** null when the deployment sends neither a result nor a score. */
-  result: Result | null;
-  score: number | null;
-  /** Flat: check key -> check, whatever nesting the deployment used; unknown keys kept. */
-  results: Record<string, Check>;
-  generatedAt: Date | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-  /** The report's public page, when the service says where it is (the reference server does). */
-  pageUrl: string | null;
-  /** How many analyses the service keeps of this report; null when it keeps no history. */
-  runs: number | null;
-  /** The newest kept runs' scores, oldest first; null without history. */
-  recentScores: number[] | null;
-}
-
-/** One kept analysis of a report (the reference server's history). */
-export interface Run {
-  generatedAt: Date | null;
-  score: number | null;
-  result: Result | null;
-  results: Record<string, Check>;
-}
-
-export interface Project {
-  name: string;
-  /** Number of reports, when the deployment sends it. */
-  reports: number | null;
-  createdAt: Date | null;
-}
-
-export interface PageMeta {
-  currentPage: number;
-  lastPage: number;
-  perPage: number;
-  total: number;
-  /** 1-based position of the first item on this page; null when the page is empty. */
-  from: number | null;
-  to: number | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  meta: PageMeta;
-}
+import { IMPORTANCE, RESULTS, resultForScore } from '@/contract/values';
+import type { Importance, Privacy, Result } from '@/contract/values';
+import type { Check, Page, Project, Report } from '@/contract/domain';
+import type { strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,7 +1,7 @@
 // What the API contract promises, exactly. The reference server's tests parse its answers with
-// these; the client's lenient schemas (schemas.ts) accept these and the contract's Tolerance list.
+// these; the client's lenient schemas (api/lenient-schemas.ts) accept these and the contract's Tolerance list.
 import * as z from 'zod';
-import { IMPORTANCE, RESULTS } from './contract';
+import { IMPORTANCE, RESULTS } from './values';
 
 const timestamp = z.iso.datetime({ precision: 6 });
 

@@ -1,4 +1,4 @@
-import { isApiError } from '@/api/errors';
+import { isApiError } from './errors';
 
 /**
  * Puts a 422's field errors onto the form's own fields (one message per field, the server's words

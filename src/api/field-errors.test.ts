@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/api/errors';
-import { placeFieldErrors } from './form-errors';
+import { placeFieldErrors } from './field-errors';
 
 const validation = (fieldErrors: Record<string, string[]>) =>
   new ApiError({ status: 422, kind: 'validation', message: 'The given data was invalid.', fieldErrors });

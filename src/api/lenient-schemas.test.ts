@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCheck, reportSchema } from './schemas';
+import { readCheck, reportSchema } from '@/api/lenient-schemas';
 
 const report = (results: unknown) => ({
   id: 7,
