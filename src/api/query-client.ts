@@ -1,7 +1,7 @@
 // React Query defaults for this API: fresh for 30 s (deployments rate-limit at about 60 requests a
 // minute), reads retried only when trying again can help, writes never retried behind a person's back.
-import { QueryClient } from '@tanstack/react-query';
-import { readConnection, subscribeConnection } from './connection';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { noteKeyRefused, readConnection, subscribeConnection } from './connection';
 import { isApiError } from './errors';
 import { MAX_RETRY_AFTER_S } from './rate-limit';
 
@@ -32,9 +32,16 @@ export function retryDelay(failureCount: number, error: unknown): number {
   return Math.min(1000 * 2 ** failureCount, MAX_RETRY_DELAY_MS);
 }
 
+/** A 401 from any query or mutation marks the key refused: the shell then asks for another in place of the page. */
+function onError(error: unknown): void {
+  if (isApiError(error) && error.kind === 'unauthenticated') noteKeyRefused();
+}
+
 /** A QueryClient with this API's defaults; one per app (and one per test). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: { staleTime: STALE_TIME_MS, retry: shouldRetryRead, retryDelay },
       mutations: { retry: false },

@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { wireQueryClient } from './query-wiring';
+import { clearOnConnectionChange } from '@/api/query-client';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export interface AppProvidersProps {
@@ -15,7 +15,8 @@ export interface AppProvidersProps {
 
 /** Theme, colour scheme and data cache; the router goes inside. */
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
-  useEffect(() => wireQueryClient(queryClient), [queryClient]);
+  // A new base URL or key drops every cached answer (also when changed in another tab).
+  useEffect(() => clearOnConnectionChange(queryClient), [queryClient]);
   return (
     <MantineProvider
       theme={theme}

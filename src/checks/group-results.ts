@@ -65,14 +65,6 @@ export function groupResults(results: Record<string, Check>): CheckGroup[] {
   });
 }
 
-/** The failed checks of every category, the most important first: what to fix first. */
-export function checksToFix(results: Record<string, Check>): KeyedCheck[] {
-  return Object.entries(results)
-    .filter(([, check]) => !check.passed)
-    .map(([key, check]) => ({ key, check }))
-    .sort(compareChecks);
-}
-
 /**
  * The id of a check's place in the results, for links to it (`#check-<key>`); a key the service made
  * up keeps only letters, digits, `_` and `-`, so the id needs no escaping anywhere.

@@ -1,5 +1,5 @@
 import type { Importance } from '../../../src/contract/values';
-import type { ProblemReason } from '../../../src/checks/problems';
+import type { ProblemReason } from '../../../src/checks/problem-reasons';
 import { IMPORTANCE_OF } from './rules';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strictReportEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
 import { checkAdvice } from '../../../src/checks/check-info';
-import { describeProblems } from '../../../src/checks/evidence';
+import { describeProblems } from '../../../src/checks/problem-sentences';
 import { hashPassword } from '../auth/passwords';
 import { loadConfig } from '../config';
 import { projectFromUrl } from '../storage/text';

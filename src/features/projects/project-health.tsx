@@ -5,8 +5,8 @@ import { Box, Button, Group, Progress, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
 import type { Result } from '@/contract/values';
-import { projectSiteQueries } from '@/api/project-site';
-import type { ProjectHealth } from '@/api/project-site';
+import { projectHealthQueries } from '@/api/project-health';
+import type { ProjectHealth } from '@/api/project-health';
 import type { Project } from '@/contract/domain';
 import { HealthPending } from './health-pending';
 
@@ -55,7 +55,7 @@ export function HealthBar({ health, size = 'md' }: { health: ProjectHealth; size
 /** A table cell's health: the bar and the counts, loaded through the shared scheduler and kept 5 minutes. */
 export function ProjectHealthCell({ project }: { project: Project }) {
   const { data, isPending, isError, isFetching, refetch } = useQuery(
-    projectSiteQueries.health(project.name, project.reports),
+    projectHealthQueries.health(project.name, project.reports),
   );
   if (isPending) return <HealthPending />;
   if (isError) {

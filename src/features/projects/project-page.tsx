@@ -7,8 +7,8 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
-import { projectSiteQueries } from '@/api/project-site';
-import type { ProjectHealth } from '@/api/project-site';
+import { projectHealthQueries } from '@/api/project-health';
+import type { ProjectHealth } from '@/api/project-health';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -22,7 +22,7 @@ const loadRefreshAll = () => import('./refresh-all');
 const RefreshAll = lazy(() => loadRefreshAll().then((m) => ({ default: m.RefreshAll })));
 // The failing checks wait for up to ten pages of reports; their code (with every check's advice)
 // comes in the meantime rather than with the page.
-const ProjectSite = lazy(() => import('./project-site').then((m) => ({ default: m.ProjectSite })));
+const ProjectSite = lazy(() => import('./site-failures').then((m) => ({ default: m.ProjectSite })));
 const SITE_LOADING = <LoadingRows rows={3} height={56} label="Loading the failing checks" />;
 
 function Stat({ label, value }: { label: string; value: number }) {
@@ -74,7 +74,7 @@ export interface ProjectPageProps {
 
 export function ProjectPage({ name, reports }: ProjectPageProps) {
   const navigate = useNavigate();
-  const health = useQuery(projectSiteQueries.health(name));
+  const health = useQuery(projectHealthQueries.health(name));
   const total = health.data?.total;
   const [deleting, setDeleting] = useState<boolean | null>(null);
   const [refreshing, setRefreshing] = useState<boolean | null>(null);

@@ -10,7 +10,7 @@ import { REAL_API_KEY, recordRequests, server, useRealApi } from '../../../test/
 import type { RealApi } from '../../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { Component as ProjectsPage } from './projects-page';
-import { projectHref } from './projects-view';
+import { projectHref } from './project-list-view';
 
 // A name a real deployment may use: space, slash, percent, ampersand, hash, plus, question mark, a non-ASCII letter.
 const AWKWARD = 'a b/%&#+?ä';

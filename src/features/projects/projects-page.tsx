@@ -27,7 +27,7 @@ import { sortAfterClick } from '@/lib/sort';
 import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
 import { ProjectsTable } from './projects-table';
-import { PROJECTS_VIEW, projectHref, projectListParams } from './projects-view';
+import { projectListView, projectHref, projectListParams } from './project-list-view';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
@@ -46,7 +46,7 @@ const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
 function ProjectsPage() {
   const navigate = useNavigate();
-  const [view, setView] = useUrlState(PROJECTS_VIEW);
+  const [view, setView] = useUrlState(projectListView);
   const params = useMemo(() => projectListParams(view), [view]);
   const queryClient = useQueryClient();
   // Keeps the previous rows (dimmed) while another page, sort or search loads.

@@ -8,7 +8,7 @@ import { DateText } from '@/components/date-text';
 import { SortableTh } from '@/components/sortable-th';
 import type { ProjectSortKey, SortOrder } from '@/contract/values';
 import classes from './projects-table.module.css';
-import { projectHref } from './projects-view';
+import { projectHref } from './project-list-view';
 
 export interface ProjectsTableProps {
   projects: Project[];

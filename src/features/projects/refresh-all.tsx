@@ -1,9 +1,9 @@
 // Refresh all reports of a project: asked first, then every report of the project is collected and
 // analysed again through the bulk machinery (the request scheduler, progress, Cancel, Retry failed).
 import { Button, Group, Loader, Text } from '@mantine/core';
-import { BulkProgress } from '@/components/bulk/bulk-progress';
-import { useBulkRun } from '@/components/bulk/use-bulk-run';
-import { useCollectReports } from '@/components/bulk/use-collect-reports';
+import { BulkProgress } from '@/components/bulk-progress';
+import { useBulkRun } from '@/api/use-bulk-run';
+import { useCollectReports } from '@/api/use-collect-reports';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formatClock } from '@/lib/dates';
 

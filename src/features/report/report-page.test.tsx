@@ -8,7 +8,7 @@ import type { Report } from '@/contract/domain';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { server } from '../../../test/msw';
 import { createLoader } from './report-page';
-import { ReportHeader } from './report-page-header';
+import { ReportHeader } from './header';
 import {
   FIRST_ANALYSIS,
   PAGE_URL,

@@ -16,9 +16,9 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
-import { ReportHeader } from './report-page-header';
-import { FixFirst } from './report-page-fix-first';
-import { ReportResults } from './report-page-results';
+import { ReportHeader } from './header';
+import { FixFirst } from './fix-first';
+import { ReportResults } from './results';
 import classes from './report-page.module.css';
 
 const REPORTS_PATH = '/reports';
@@ -26,12 +26,12 @@ const REPORTS_PATH = '/reports';
 // The settings (privacy, password, refresh, delete) sit beside the results: their form, its
 // validation and the mutations load while the results are shown, not before.
 const ReportSettings = lazy(() =>
-  import('./report-page-settings').then((m) => ({ default: m.ReportSettings })),
+  import('./settings').then((m) => ({ default: m.ReportSettings })),
 );
-const loadWhatChanged = () => import('./report-page-what-changed');
+const loadWhatChanged = () => import('./what-changed');
 const WhatChangedSummary = lazy(() => loadWhatChanged().then((m) => ({ default: m.WhatChangedSummary })));
 // Only where the server keeps runs, and only for a report with more than one.
-const ReportHistory = lazy(() => import('./report-page-history').then((m) => ({ default: m.ReportHistory })));
+const ReportHistory = lazy(() => import('./history').then((m) => ({ default: m.ReportHistory })));
 
 /** Shown while the service fetches and analyses the page again. */
 function RefreshProgress() {

@@ -1,6 +1,6 @@
 // The score chart's words: its accessible name and its time axis' labels (pure, so testable without
 // a canvas).
-import { formatNumber } from '@/checks/evidence';
+import { formatNumber } from '@/checks/evidence-format';
 import { formatAbsolute } from '@/lib/dates';
 
 /** What the chart shows, in words: its accessible name. */

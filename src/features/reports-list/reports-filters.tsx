@@ -14,7 +14,7 @@ import {
 } from '@/contract/values';
 import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
 import { DebouncedSearch } from '@/components/debounced-search';
-import type { ReportListState } from './report-list-state';
+import type { ReportListView } from './report-list-view';
 import classes from './reports-filters.module.css';
 
 // The searchable dropdown (Mantine's Combobox, Popover and floating-ui) is most of this page's
@@ -57,8 +57,8 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
 }
 
 export interface ReportsFiltersProps {
-  state: ReportListState;
-  onChange: (patch: Partial<ReportListState>) => void;
+  state: ReportListView;
+  onChange: (patch: Partial<ReportListView>) => void;
   /** One project's own page: its project is not a filter there. */
   projectFixed?: boolean;
   /** Given while any filter is set (and something matches: the empty state offers its own). */
@@ -73,16 +73,16 @@ const SORT_OPTIONS = REPORT_SORT_KEYS.map((key) => ({ value: key, label: REPORT_
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
-const resultPatch = (value: string): Partial<ReportListState> => ({
+const resultPatch = (value: string): Partial<ReportListView> => ({
   result: (value || undefined) as Result | undefined,
 });
 // A sort key chosen here starts in the order its column header's first click gives.
-const sortByPatch = (value: string): Partial<ReportListState> => ({
+const sortByPatch = (value: string): Partial<ReportListView> => ({
   sort_by: value as ReportSortKey,
   sort: firstSortOrder(value as ReportSortKey),
 });
-const orderPatch = (value: string): Partial<ReportListState> => ({ sort: value as SortOrder });
-const perPagePatch = (value: string): Partial<ReportListState> => ({ per_page: Number(value) as PerPage });
+const orderPatch = (value: string): Partial<ReportListView> => ({ sort: value as SortOrder });
+const perPagePatch = (value: string): Partial<ReportListView> => ({ per_page: Number(value) as PerPage });
 
 /** One select of the filters. */
 function SelectFilter({
@@ -95,7 +95,7 @@ function SelectFilter({
   label: string;
   data: readonly (string | { value: string; label: string })[];
   value: string;
-  toPatch: (value: string) => Partial<ReportListState>;
+  toPatch: (value: string) => Partial<ReportListView>;
   onChange: ReportsFiltersProps['onChange'];
 }) {
   return (
@@ -112,7 +112,7 @@ function SelectFilter({
 const FOLD_QUERY = `(max-width: ${em(480)})`;
 
 /** How many filters narrow the list (besides the search, which stays in view). */
-export function filtersSet(state: ReportListState, projectFixed = false): number {
+export function filtersSet(state: ReportListView, projectFixed = false): number {
   return (projectFixed || state.project === '' ? 0 : 1) + (state.result === undefined ? 0 : 1);
 }
 

@@ -16,15 +16,15 @@ import { sortAfterClick } from '@/lib/sort';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import type { ReportSortKey } from '@/contract/values';
-import type { ReportListState } from './report-list-state';
+import type { ReportListView } from './report-list-view';
 import {
   NO_FILTERS,
   hasFilters,
   reportListHref,
-  projectReportListSpec,
+  projectReportListView,
   reportListParams,
-  reportListSpec,
-} from './report-list-state';
+  reportListView,
+} from './report-list-view';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
@@ -48,13 +48,13 @@ function preloadBulkArea(event: SyntheticEvent) {
 /** The reports table with its filters; `project`: one project's reports, on that project's page. */
 function ReportsView({ project }: { project?: string }) {
   const queryClient = useQueryClient();
-  const spec = useMemo(() => (project === undefined ? reportListSpec : projectReportListSpec(project)), [project]);
+  const spec = useMemo(() => (project === undefined ? reportListView : projectReportListView(project)), [project]);
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
-  const prefetchView = (patch: Partial<ReportListState>) =>
+  const prefetchView = (patch: Partial<ReportListView>) =>
     void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch))));
-  const setState = (patch: Partial<ReportListState>, options?: { replace?: boolean }) => {
+  const setState = (patch: Partial<ReportListView>, options?: { replace?: boolean }) => {
     prefetchView(patch);
     setUrlState(patch, options);
   };
@@ -79,7 +79,7 @@ function ReportsView({ project }: { project?: string }) {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  const sortPatch = (key: ReportSortKey): Partial<ReportListState> => sortAfterClick(state, key);
+  const sortPatch = (key: ReportSortKey): Partial<ReportListView> => sortAfterClick(state, key);
   const onSort = (key: ReportSortKey) => setState(sortPatch(key));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
   const onSortPress = (key: ReportSortKey) => prefetchView(sortPatch(key));

@@ -24,9 +24,9 @@ import {
   subscribeConnection,
 } from '@/api/connection';
 import type { Connection } from '@/api/connection';
-import type { ConnectionTestResult } from '@/api/test-connection';
+import type { ConnectionCheckResult } from '@/api/connection-check';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
-import { useConnectionTest } from '@/components/use-connection-test';
+import { useConnectionCheck } from '@/components/use-connection-check';
 import { takeSignInTarget } from '@/lib/sign-in-target';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
@@ -45,14 +45,14 @@ function useConnection(): Connection {
 }
 
 // Shown only after a test has run, so it loads with the test rather than with the page.
-const ConnectionTestResultAlert = lazy(() =>
-  import('@/components/connection-test-result').then((m) => ({ default: m.ConnectionTestResultAlert })),
+const ConnectionCheckResultAlert = lazy(() =>
+  import('@/components/connection-check-result').then((m) => ({ default: m.ConnectionCheckResultAlert })),
 );
 
 interface TestRun {
   baseUrl: string;
   apiKey: string;
-  result: ConnectionTestResult;
+  result: ConnectionCheckResult;
   /** Run by Save: a failure offers Save anyway. */
   beforeSave?: boolean;
 }
@@ -93,7 +93,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   });
 
   const navigate = useNavigate();
-  const test = useConnectionTest();
+  const test = useConnectionCheck();
   const [lastTest, setLastTest] = useState<TestRun | null>(null);
   const [forgetAsked, forgetDialog] = useDisclosure(false);
   const forgetButton = useRef<HTMLButtonElement>(null);
@@ -273,7 +273,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
             </Group>
             {shownTest && (
               <Suspense fallback={null}>
-                <ConnectionTestResultAlert
+                <ConnectionCheckResultAlert
                   result={shownTest.result}
                   where={describeBase(shownTest.baseUrl)}
                   unsaved={unsaved}

@@ -6,10 +6,10 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
 import type { Selection } from '../selection';
-import { BulkProgress } from '@/components/bulk/bulk-progress';
-import { useCollectReports } from '@/components/bulk/use-collect-reports';
+import { BulkProgress } from '@/components/bulk-progress';
+import { useCollectReports } from '@/api/use-collect-reports';
 import { PrivacyDialog } from './privacy-dialog';
-import { useBulkRun } from '@/components/bulk/use-bulk-run';
+import { useBulkRun } from '@/api/use-bulk-run';
 import classes from './bulk.module.css';
 
 export interface BulkAreaProps {

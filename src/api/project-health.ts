@@ -6,7 +6,7 @@ import { PER_PAGE_VALUES, RESULTS } from '@/contract/values';
 import type { Result } from '@/contract/values';
 import { anySignal } from './http';
 import { projectKeys } from './query-keys';
-import { collectReports } from './report-pages';
+import { collectReports } from './fetch-every-page';
 import { fetchReports } from './reports';
 import type { Report } from '@/contract/domain';
 import { createScheduler } from './scheduler';
@@ -74,7 +74,7 @@ export function fetchNewestReports(project: string, signal: AbortSignal): Promis
   );
 }
 
-export const projectSiteQueries = {
+export const projectHealthQueries = {
   /** `knownTotal`: the project's report count when already known, which saves one request. */
   health: (project: string, knownTotal: number | null = null) =>
     queryOptions({

@@ -23,10 +23,10 @@ import {
   editReportSchema,
   hasEditChanges,
   keepsStoredPassword,
-} from './report-page-edit-schema';
-import type { EditBaseline, EditChanges, EditReportValues } from './report-page-edit-schema';
+} from './edit-schema';
+import type { EditBaseline, EditChanges, EditReportValues } from './edit-schema';
 import { PrivacyField } from '@/components/privacy-field';
-import { LeaveGuard } from './report-page-leave-guard';
+import { LeaveGuard } from './leave-guard';
 
 export interface EditReportFormProps {
   report: Report;

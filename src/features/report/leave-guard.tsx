@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import type { RefObject } from 'react';
 import { useBlocker } from 'react-router-dom';
 
-const loadLeaveDialog = () => import('./report-page-leave-dialog');
+const loadLeaveDialog = () => import('./leave-dialog');
 const LeaveDialog = lazy(loadLeaveDialog);
 
 export interface LeaveGuardProps {

@@ -12,7 +12,7 @@ import type { ReportListParams } from '@/api/reports';
 import { nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
-export type ReportListState = {
+export type ReportListView = {
   search: string;
   search_by: (typeof REPORT_SEARCH_BY)[number];
   project: string;
@@ -23,7 +23,7 @@ export type ReportListState = {
   page: number;
 };
 
-export const reportListSpec: UrlStateSpec<ReportListState> = {
+export const reportListView: UrlStateSpec<ReportListView> = {
   params: {
     search: urlParam.text(),
     search_by: urlParam.oneOf(REPORT_SEARCH_BY),
@@ -47,15 +47,15 @@ export const reportListSpec: UrlStateSpec<ReportListState> = {
 };
 
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
-export function projectReportListSpec(project: string): UrlStateSpec<ReportListState> {
+export function projectReportListView(project: string): UrlStateSpec<ReportListView> {
   return {
-    params: { ...reportListSpec.params, project: urlParam.ignored() },
-    defaults: { ...reportListSpec.defaults, project },
+    params: { ...reportListView.params, project: urlParam.ignored() },
+    defaults: { ...reportListView.defaults, project },
   };
 }
 
 /** What the API is asked for this view: the sort always spelled out, `search_by` only with a search. */
-export function reportListParams(state: ReportListState): ReportListParams {
+export function reportListParams(state: ReportListView): ReportListParams {
   return {
     search: state.search || undefined,
     search_by: state.search ? state.search_by : undefined,
@@ -68,14 +68,14 @@ export function reportListParams(state: ReportListState): ReportListParams {
   };
 }
 
-export function hasFilters(state: ReportListState): boolean {
+export function hasFilters(state: ReportListView): boolean {
   return state.search !== '' || state.project !== '' || state.result !== undefined;
 }
 
-export const NO_FILTERS = { search: '', project: '', result: undefined } satisfies Partial<ReportListState>;
+export const NO_FILTERS = { search: '', project: '', result: undefined } satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
-export function reportListHref(state: ReportListState, patch: Partial<ReportListState>): string {
-  const search = serialiseUrlState(reportListSpec, nextUrlState(state, patch)).toString();
+export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
+  const search = serialiseUrlState(reportListView, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }

@@ -3,9 +3,9 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { RefObject } from 'react';
 import type { Report } from '@/contract/domain';
-import { DeleteReport } from './report-page-delete';
-import { EditReportForm } from './report-page-edit-form';
-import { ReportLink } from './report-page-link';
+import { DeleteReport } from './delete';
+import { EditReportForm } from './edit-form';
+import { ReportLink } from './link';
 
 export interface ReportSettingsProps {
   report: Report;

@@ -11,8 +11,9 @@ import type { Importance } from '@/contract/values';
 import type { Check } from '@/contract/domain';
 import { EmptyState } from '@/components/empty-state';
 import { checkAdvice, checkName } from '@/checks/check-info';
-import { describeProblems, formatEvidence, formatNumber } from '@/checks/evidence';
-import type { Shown } from '@/checks/evidence';
+import { formatEvidence, formatNumber } from '@/checks/evidence-format';
+import { describeProblems } from '@/checks/problem-sentences';
+import type { Shown } from '@/checks/evidence-format';
 import { checkAnchor, groupResults } from '@/checks/group-results';
 import classes from './report-page.module.css';
 

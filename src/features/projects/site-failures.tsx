@@ -4,7 +4,7 @@ import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { projectSiteQueries } from '@/api/project-site';
+import { projectHealthQueries } from '@/api/project-health';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { rankSiteFailures, worstPages } from '@/checks/site-failures';
@@ -83,7 +83,7 @@ export interface ProjectSiteProps {
 /** Failing across the site, and the lowest scores, from the project's newest reports. */
 export function ProjectSite({ project, total }: ProjectSiteProps) {
   const { data, error, isPending, isError, isFetching, refetch } = useQuery(
-    projectSiteQueries.newestReports(project),
+    projectHealthQueries.newestReports(project),
   );
   const failures = useMemo(() => (data ? rankSiteFailures(data) : []), [data]);
   const worst = useMemo(() => (data ? worstPages(data, WORST_SHOWN) : []), [data]);

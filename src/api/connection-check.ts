@@ -7,7 +7,7 @@ import { API_ERROR_TEXT, isApiError, statusSentence } from './errors';
 import { apiRequest, apiUrl } from './http';
 import { reportPageSchema } from '@/api/lenient-schemas';
 
-export type ConnectionTestResult =
+export type ConnectionCheckResult =
   | { ok: true }
   | {
       ok: false;
@@ -24,10 +24,10 @@ function describe(baseUrl: string): string {
 }
 
 /** Lists one page of reports with the given base URL and key (saved or not) and says what happened. */
-export async function testConnection(
+export async function checkConnection(
   c: { baseUrl: string; apiKey: string },
   signal?: AbortSignal,
-): Promise<ConnectionTestResult> {
+): Promise<ConnectionCheckResult> {
   const baseUrl = normaliseBaseUrl(c.baseUrl);
   let watch: ReturnType<typeof watchConnectSrc> | null = null;
   try {
@@ -80,7 +80,7 @@ export async function testConnection(
   }
 }
 
-function notThisApi(baseUrl: string): ConnectionTestResult {
+function notThisApi(baseUrl: string): ConnectionCheckResult {
   return {
     ok: false,
     reason: 'not-this-api',

@@ -5,8 +5,8 @@ import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
 import { PRIVACY_LABELS } from '@/contract/values';
 import { formatClock } from '@/lib/dates';
 import { memo, useDeferredValue } from 'react';
-import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from './use-bulk-run';
-import { countStatuses } from './use-bulk-run';
+import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from '@/api/use-bulk-run';
+import { countStatuses } from '@/api/use-bulk-run';
 import classes from './bulk-progress.module.css';
 
 const STATUS: Record<Status, { label: string; color: MantineColor }> = {

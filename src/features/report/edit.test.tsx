@@ -9,7 +9,7 @@ import {
   PASSWORD_TOO_LONG,
   editChanges,
   editReportSchema,
-} from './report-page-edit-schema';
+} from './edit-schema';
 import {
   FIRST_ANALYSIS,
   PAGE_URL,
@@ -254,7 +254,7 @@ describe('the edit form', () => {
 
 describe('refresh results', () => {
   // A deployment without history: what changed is this visit's before and after, until dismissed
-  // (with history it is the History's comparison of the newest two runs: report-page-history.test).
+  // (with history it is the History's comparison of the newest two runs: history.test).
   it('shows progress, then what changed: score, result and each flipped check', async () => {
     const { user, writes, api } = await openReport(0, FIRST_ANALYSIS, SECOND_ANALYSIS);
     withoutHistory(api);

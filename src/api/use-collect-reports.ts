@@ -2,7 +2,7 @@
 // action on all of them: progress, a pause for the rate limit, Cancel, and the error if a page failed.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
-import { collectReports } from '@/api/report-pages';
+import { collectReports } from '@/api/fetch-every-page';
 import type { ReportListParams } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { createScheduler, isCancelled } from '@/api/scheduler';

@@ -20,11 +20,11 @@ import type { Report, Run } from '@/contract/domain';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';
-import { formatNumber } from '@/checks/evidence';
+import { formatNumber } from '@/checks/evidence-format';
 import { formatMoment } from '@/lib/dates';
-import ScoreChart from './report-page-score-chart';
+import ScoreChart from './score-chart';
 import classes from './report-page.module.css';
-import { WhatChangedSummary } from './report-page-what-changed';
+import { WhatChangedSummary } from './what-changed';
 
 /** Rows of the runs table shown before "Show all runs". */
 const FIRST_ROWS = 10;

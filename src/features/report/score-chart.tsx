@@ -6,7 +6,7 @@ import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import type { Run } from '@/contract/domain';
-import { formatNumber } from '@/checks/evidence';
+import { formatNumber } from '@/checks/evidence-format';
 import { formatMoment } from '@/lib/dates';
 import { describeScores, timeLabels } from './score-chart-text';
 import classes from './report-page.module.css';

@@ -6,8 +6,9 @@ import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Check } from '@/contract/domain';
 import { checkAdvice, checkName, firstSentence } from '@/checks/check-info';
-import { checkAnchor, checksToFix } from '@/checks/group-results';
-import { IMPORTANCE_TEXT } from './report-page-results';
+import { checkAnchor } from '@/checks/group-results';
+import { checksToFix } from '@/checks/fix-first';
+import { IMPORTANCE_TEXT } from './results';
 
 /** Moves the focus to a check in the results and scrolls it into view. */
 export function focusCheck(key: string): boolean {

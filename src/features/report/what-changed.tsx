@@ -15,7 +15,7 @@ import type { Result } from '@/contract/values';
 import { hasChanges, whatChanged } from '@/lib/what-changed';
 import type { AnalysisSnapshot, CheckChange } from '@/lib/what-changed';
 import { checkName } from '@/checks/check-info';
-import { formatNumber } from '@/checks/evidence';
+import { formatNumber } from '@/checks/evidence-format';
 
 function resultText(result: Result | null): string {
   return result === null ? 'Unknown' : RESULT_LABELS[result];

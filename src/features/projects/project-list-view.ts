@@ -11,7 +11,7 @@ import type { ProjectListParams } from '@/api/projects';
 import { urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
-export type ProjectsView = {
+export type ProjectListView = {
   search: string;
   search_by: (typeof PROJECT_SEARCH_BY)[number];
   sort_by: ProjectSortKey;
@@ -21,7 +21,7 @@ export type ProjectsView = {
 };
 
 /** The service's own defaults (service-api.md), so a URL without parameters means the API's default view. */
-export const PROJECTS_VIEW: UrlStateSpec<ProjectsView> = {
+export const projectListView: UrlStateSpec<ProjectListView> = {
   params: {
     search: urlParam.text(),
     search_by: urlParam.oneOf(PROJECT_SEARCH_BY),
@@ -41,7 +41,7 @@ export const PROJECTS_VIEW: UrlStateSpec<ProjectsView> = {
 };
 
 /** What the API is asked for this view. */
-export function projectListParams(view: ProjectsView): ProjectListParams {
+export function projectListParams(view: ProjectListView): ProjectListParams {
   return {
     ...(view.search ? { search: view.search, search_by: view.search_by } : {}),
     sort_by: view.sort_by,

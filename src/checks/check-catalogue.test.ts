@@ -8,19 +8,11 @@ import { createAnalyser } from '../../test/reference-server';
 import type { Analysis } from '../../test/reference-server';
 import { useRealApi } from '../../test/msw';
 import { CHECK_INFO, checkAdvice, checkName, humanise } from './check-info';
-import {
-  MAX_DEPTH,
-  describeKnownProblem,
-  describeProblems,
-  formatBytes,
-  formatEvidence,
-  formatKnownEvidence,
-  formatMs,
-  toLine,
-  toShown,
-} from './evidence';
-import type { Shown } from './evidence';
-import { checksToFix, groupResults } from './group-results';
+import { MAX_DEPTH, formatBytes, formatEvidence, formatKnownEvidence, formatMs, toLine, toShown } from './evidence-format';
+import { describeKnownProblem, describeProblems } from './problem-sentences';
+import type { Shown } from './evidence-format';
+import { groupResults } from './group-results';
+import { checksToFix } from './fix-first';
 
 /** Everything a Shown tree puts on screen, in order. */
 function texts(shown: Shown): string[] {

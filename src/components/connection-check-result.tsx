@@ -9,7 +9,7 @@ import {
   IconWorldQuestion,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { ConnectionTestResult } from '@/api/test-connection';
+import type { ConnectionCheckResult } from '@/api/connection-check';
 
 interface Outcome {
   title: string;
@@ -25,7 +25,7 @@ const PROXY_HINT = (
   </>
 );
 
-function outcomeOf(result: ConnectionTestResult): Outcome {
+function outcomeOf(result: ConnectionCheckResult): Outcome {
   if (result.ok) return { title: 'Connected', color: 'teal', icon: <IconCircleCheck aria-hidden /> };
   switch (result.reason) {
     case 'unauthenticated':
@@ -92,7 +92,7 @@ function outcomeOf(result: ConnectionTestResult): Outcome {
 }
 
 export interface ConnectionTestResultAlertProps {
-  result: ConnectionTestResult;
+  result: ConnectionCheckResult;
   /** Where the test went, in words ("this site (same origin)", or the base URL). */
   where: string;
   /** The tested values are not saved yet. */
@@ -102,7 +102,7 @@ export interface ConnectionTestResultAlertProps {
 }
 
 /** What Test connection (or the test before Save) found, in words that say what to do next. */
-export function ConnectionTestResultAlert({
+export function ConnectionCheckResultAlert({
   result,
   where,
   unsaved,

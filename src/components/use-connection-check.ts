@@ -1,25 +1,25 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConnectionTestResult } from '@/api/test-connection';
+import type { ConnectionCheckResult } from '@/api/connection-check';
 
 /**
  * Test connection as a hook: one test at a time (a new one supersedes the last), cut off when the
  * component goes. `run` resolves with the result, or null when the test was superseded or cut off.
  */
-export function useConnectionTest() {
+export function useConnectionCheck() {
   const [testing, setTesting] = useState(false);
   const current = useRef<AbortController | null>(null);
   useEffect(() => () => current.current?.abort(), []);
 
   const run = useCallback(
-    async (values: { baseUrl: string; apiKey: string }): Promise<ConnectionTestResult | null> => {
+    async (values: { baseUrl: string; apiKey: string }): Promise<ConnectionCheckResult | null> => {
       current.current?.abort();
       const controller = new AbortController();
       current.current = controller;
       setTesting(true);
       try {
         // Loaded on first use: it brings the API layer's response schemas, which the form needs for nothing else.
-        const { testConnection } = await import('@/api/test-connection');
-        return await testConnection(values, controller.signal);
+        const { checkConnection } = await import('@/api/connection-check');
+        return await checkConnection(values, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return null;
         return {

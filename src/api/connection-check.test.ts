@@ -6,7 +6,7 @@ import proxy502 from '../../test/fixtures/tolerance/proxy-502.html?raw';
 import unexpectedShape from '../../test/fixtures/tolerance/unexpected-shape.json';
 import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
 import { saveConnection } from './connection';
-import { testConnection } from './test-connection';
+import { checkConnection } from './connection-check';
 
 function answerList(response: (request: Request) => Response) {
   const seen: Request[] = [];
@@ -19,12 +19,12 @@ function answerList(response: (request: Request) => Response) {
   return seen;
 }
 
-describe('testConnection', () => {
+describe('checkConnection', () => {
   it('connects when the list answers as the API does, using the typed values and not the saved ones', async () => {
     saveConnection({ baseUrl: 'https://saved.example', apiKey: 'saved-key', remember: false });
     const seen = answerList(() => HttpResponse.json(contractList([contractReport()])));
     await expect(
-      testConnection({ baseUrl: 'https://typed.example/api/v1/', apiKey: 'typed-key' }),
+      checkConnection({ baseUrl: 'https://typed.example/api/v1/', apiKey: 'typed-key' }),
     ).resolves.toEqual({
       ok: true,
     });
@@ -41,12 +41,12 @@ describe('testConnection', () => {
         meta: { current_page: '1', last_page: '1', per_page: '10', total: '0' },
       }),
     );
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({ ok: true });
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({ ok: true });
   });
 
   it('401: the key is missing or invalid', async () => {
     answerList(() => HttpResponse.json({ message: 'Unauthenticated.', status: 401 }, { status: 401 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'wrong' })).resolves.toEqual({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'wrong' })).resolves.toEqual({
       ok: false,
       reason: 'unauthenticated',
       message: 'The API key is missing or invalid.',
@@ -55,7 +55,7 @@ describe('testConnection', () => {
 
   it('403 without API access: the account may not use the API', async () => {
     answerList(() => HttpResponse.json(error403NoAccess, { status: 403 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
       ok: false,
       reason: 'no-api-access',
       message: 'This account is not allowed to use the API.',
@@ -64,7 +64,7 @@ describe('testConnection', () => {
 
   it('another 403: an error naming the status', async () => {
     answerList(() => HttpResponse.json({ message: 'This action is unauthorized.' }, { status: 403 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
       ok: false,
       reason: 'error',
       message: 'The server answered 403 Forbidden.',
@@ -73,7 +73,7 @@ describe('testConnection', () => {
 
   it('no answer, and none to a no-cors probe either: unreachable', async () => {
     answerList(() => HttpResponse.error());
-    const result = await testConnection({ baseUrl: 'https://down.example', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: 'https://down.example', apiKey: 'k' });
     expect(result).toEqual({
       ok: false,
       reason: 'unreachable',
@@ -92,7 +92,7 @@ describe('testConnection', () => {
           : new HttpResponse(null, { status: 401 });
       }),
     );
-    const result = await testConnection({ baseUrl: 'https://cors.example', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: 'https://cors.example', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'cors' });
     expect(result.ok === false && result.message).toBe(
       `The server at https://cors.example answered, but does not allow this page (${window.location.origin}) to read its answers (CORS).`,
@@ -112,7 +112,7 @@ describe('testConnection', () => {
       );
       return HttpResponse.error();
     });
-    const result = await testConnection({ baseUrl: 'https://elsewhere.example', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: 'https://elsewhere.example', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'csp' });
     expect(result.ok === false && result.message).toMatch(
       /security policy .*connect-src.*https:\/\/elsewhere\.example/,
@@ -122,7 +122,7 @@ describe('testConnection', () => {
 
   it('no answer from the dashboard’s own origin: unreachable, without a probe', async () => {
     const seen = answerList(() => HttpResponse.error());
-    const result = await testConnection({ baseUrl: '', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: '', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'unreachable' });
     expect(result.ok === false && result.message).toMatch(/this dashboard’s own server/);
     expect(seen).toHaveLength(1);
@@ -130,7 +130,7 @@ describe('testConnection', () => {
 
   it('a base URL that is not an http(s) address: unreachable, without a request', async () => {
     const seen = answerList(() => HttpResponse.json({}));
-    const result = await testConnection({ baseUrl: 'reports.example.com', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: 'reports.example.com', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'unreachable' });
     expect(result.ok === false && result.message).toMatch(/base URL/);
     expect(seen).toHaveLength(0);
@@ -138,7 +138,7 @@ describe('testConnection', () => {
 
   it('an HTML page answered 200: not this API', async () => {
     answerList(() => HttpResponse.html('<!doctype html><title>Welcome to nginx!</title>'));
-    const result = await testConnection({ baseUrl: 'https://www.example', apiKey: 'k' });
+    const result = await checkConnection({ baseUrl: 'https://www.example', apiKey: 'k' });
     expect(result).toMatchObject({ ok: false, reason: 'not-this-api' });
     expect(result.ok === false && result.message).toMatch(
       /https:\/\/www\.example answered, but not as the Webpage Report Service API/,
@@ -147,7 +147,7 @@ describe('testConnection', () => {
 
   it('JSON of another shape: not this API', async () => {
     answerList(() => HttpResponse.json(unexpectedShape));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toMatchObject({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toMatchObject({
       ok: false,
       reason: 'not-this-api',
     });
@@ -155,7 +155,7 @@ describe('testConnection', () => {
 
   it('an HTML 404 (a web server without the API): not this API', async () => {
     answerList(() => HttpResponse.html('<h1>Not Found</h1>', { status: 404 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toMatchObject({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toMatchObject({
       ok: false,
       reason: 'not-this-api',
     });
@@ -163,7 +163,7 @@ describe('testConnection', () => {
 
   it('a proxy’s 502 page: an error naming the status', async () => {
     answerList(() => HttpResponse.html(proxy502, { status: 502 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
       ok: false,
       reason: 'error',
       message: 'The server answered 502 Bad Gateway.',
@@ -172,7 +172,7 @@ describe('testConnection', () => {
 
   it('a 500 of the service: an error with its message', async () => {
     answerList(() => HttpResponse.json({ message: 'Server error.', status: 500 }, { status: 500 }));
-    await expect(testConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'k' })).resolves.toEqual({
       ok: false,
       reason: 'error',
       message: 'Server error.',
@@ -186,28 +186,28 @@ describe('testConnection', () => {
         { status: 400 },
       ),
     );
-    const result = await testConnection({ baseUrl: '', apiKey: 'wrs_very_secret' });
+    const result = await checkConnection({ baseUrl: '', apiKey: 'wrs_very_secret' });
     expect(result).toMatchObject({ ok: false, reason: 'error' });
     expect(JSON.stringify(result)).not.toContain('wrs_very_secret');
   });
 });
 
-describe('testConnection against the real API', () => {
+describe('checkConnection against the real API', () => {
   it('connects with the right key', async () => {
     useRealApi();
-    await expect(testConnection({ baseUrl: '', apiKey: REAL_API_KEY })).resolves.toEqual({ ok: true });
+    await expect(checkConnection({ baseUrl: '', apiKey: REAL_API_KEY })).resolves.toEqual({ ok: true });
   });
 
   it('connects through a base URL with a path prefix, given with /api/v1', async () => {
     useRealApi();
     await expect(
-      testConnection({ baseUrl: 'https://tools.example/report-service/api/v1', apiKey: REAL_API_KEY }),
+      checkConnection({ baseUrl: 'https://tools.example/report-service/api/v1', apiKey: REAL_API_KEY }),
     ).resolves.toEqual({ ok: true });
   });
 
   it('tells a wrong key', async () => {
     useRealApi();
-    await expect(testConnection({ baseUrl: '', apiKey: 'not-the-key' })).resolves.toMatchObject({
+    await expect(checkConnection({ baseUrl: '', apiKey: 'not-the-key' })).resolves.toMatchObject({
       ok: false,
       reason: 'unauthenticated',
     });
