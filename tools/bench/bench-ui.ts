@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import type { Browser, Locator, Page } from '@playwright/test';
-import { fillDatabase } from '../../server/bench/synthetic-reports';
+import { fillDatabase } from './synthetic-reports';
 import { startBenchServer, stopBenchServer } from './bench-server-process';
 import type { BenchServer } from './bench-server-process';
 

@@ -9,7 +9,7 @@
 //   of /reports?per_page=100, Select all on this page, Select all N matching, then the action; timed
 //   from the click on Apply / Refresh results to the "Finished: …" line; updates per second. After
 //   each, the same updates go straight to the API from here, 4 at a time: what the server alone allows.
-//   The reports are written before the server starts (server/bench/demo-reports.ts: each demo page
+//   The reports are written before the server starts (tools/bench/demo-reports.ts: each demo page
 //   analysed once for real, its results stored for all its `?n=` URLs).
 // - `limited`: the same, the server restarted with RATE_LIMIT=300 RATE_LIMIT_WINDOW_S=60. Each action
 //   starts (its page load) just after a rate-limit window begins, so runs are comparable. The time
@@ -39,8 +39,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Response } from '@playwright/test';
-import { fillDemoReports } from '../../server/bench/demo-reports';
-import { fillDatabase } from '../../server/bench/synthetic-reports';
+import { fillDemoReports } from './demo-reports';
+import { fillDatabase } from './synthetic-reports';
 import { startBenchServer, stopBenchServer } from './bench-server-process';
 import type { BenchServer } from './bench-server-process';
 
