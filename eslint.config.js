@@ -100,7 +100,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
-    ignores: ['**/*.test.{ts,tsx}', 'server/bench/**'],
+    ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': [

@@ -1,5 +1,6 @@
 // End-to-end tests: Debian's Chromium (never a downloaded browser) against the real one-process
-// server (`npm start`'s entry) on a fresh, temporary data directory.
+// server (`npm start`'s, started by test/e2e/launch-server.ts with the test aids) on a fresh,
+// temporary data directory.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,8 +50,11 @@ export default defineConfig({
   // Started one after the other: the first builds the dashboard, the second serves that build.
   webServer: [
     {
-      // Build first so the tests always see the current sources, then the server exactly as `npm start` runs it.
-      command: 'npx vite build --logLevel warn && npx tsx server/src/index.ts',
+      // Build first so the tests always see the current sources, then the server as `npm start` runs it,
+      // with the test aids: a spec may switch a demo page to its variant and back (setDemoVariant in
+      // test/e2e/support.ts); the request-count assertions (requests.spec.ts) read what the dashboard
+      // asked for at /__test/requests.
+      command: 'npx vite build --logLevel warn && npx tsx test/e2e/launch-server.ts --demo-variant-hook --request-log',
       url: `${BASE_URL}/settings`,
       reuseExistingServer: false,
       timeout: 180_000,
@@ -64,10 +68,6 @@ export default defineConfig({
         // Demo data in several projects, and the demo sites kept served, so reports can be created and refreshed.
         DEMO: 'true',
         DEMO_PORT: String(E2E_DEMO_PORT),
-        // A spec may switch a demo page to its variant and back (setDemoVariant in test/e2e/support.ts).
-        DEMO_VARIANT_HOOK: 'true',
-        // The request-count assertions (requests.spec.ts) read what the dashboard asked for at /__test/requests.
-        REQUEST_LOG: 'true',
         // For settings.spec.ts: an origin that answers without CORS headers and one where nothing
         // listens, both allowed by the page's CSP, to tell CORS and unreachable from a CSP refusal.
         CONNECT_SRC: `http://127.0.0.1:${E2E_DEMO_PORT} http://127.0.0.1:2`,
@@ -76,7 +76,7 @@ export default defineConfig({
     },
     {
       // The 429 test's server: a limit a test can use up, and a Retry-After of seconds, not a minute.
-      command: 'npx tsx server/src/index.ts',
+      command: 'npx tsx test/e2e/launch-server.ts --request-log',
       url: `${LIMITED_URL}/settings`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -92,7 +92,6 @@ export default defineConfig({
         DEMO_PORT: '0',
         RATE_LIMIT: String(E2E_LIMITED.limit),
         RATE_LIMIT_WINDOW_S: String(E2E_LIMITED.windowSeconds),
-        REQUEST_LOG: 'true',
         NODE_ENV: 'production',
       },
     },

@@ -1,4 +1,4 @@
-// Two real server processes (server/bench/api-child.ts, wired by the start code) on one PostgreSQL
+// Two real server processes (tools/bench/api-child.ts, wired by the start code) on one PostgreSQL
 // database: what one writes the other lists, a project delete is never seen half done, the rate
 // limit is counted across both, and the job of a process killed mid-analysis is finished by the
 // other. Skipped without a PostgreSQL server for the tests (and failed in CI).
@@ -13,7 +13,7 @@ import { createTestDatabase, testPostgresUrl, type TestDatabaseOnServer } from '
 import { createKey } from '../src/auth/keys';
 import { openPostgres } from '../src/storage/postgres-database';
 import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres-storage';
-import { apiCall, HARNESS_KEY, startApiChild, type ApiChild } from '../bench/harness';
+import { apiCall, HARNESS_KEY, startApiChild, type ApiChild } from '../../tools/bench/harness';
 
 const baseUrl = await testPostgresUrl();
 const RATE_LIMIT = 30;

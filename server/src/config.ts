@@ -24,15 +24,11 @@ export interface ServerConfig {
   demo: boolean;
   /** Where the demo pages are served on 127.0.0.1. Fixed, because the stored demo reports' URLs carry it. */
   demoPort: number;
-  /** Test aid: the demo pages' server takes switches of its page variants over HTTP (see fixture-server.ts). Off by default. */
-  demoVariantHook: boolean;
   /**
    * Origins, besides its own, the dashboard may call (the CSP's connect-src): CONNECT_SRC and the
    * origin of VITE_API_BASE_URL, the base the dashboard was built to use.
    */
   connectSrc: string[];
-  /** Test aid: remember every API request answered and list it at /__test/requests. Off by default. */
-  requestLog: boolean;
   /** Pages parsed and checked at once, each on its own worker thread. */
   analysisConcurrency: number;
   /** Analyses accepted beyond those, waiting; one more is answered 503. */
@@ -181,9 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: integer('BODY_LIMIT', env.BODY_LIMIT, 65536, 1, 1024 * 1024 * 1024),
     demo: flag('DEMO', env.DEMO, true),
     demoPort: integer('DEMO_PORT', env.DEMO_PORT, 8081, 0, 65535),
-    demoVariantHook: flag('DEMO_VARIANT_HOOK', env.DEMO_VARIANT_HOOK, false),
     connectSrc: connectSources(env.CONNECT_SRC, env.VITE_API_BASE_URL),
-    requestLog: flag('REQUEST_LOG', env.REQUEST_LOG, false),
     analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
     analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),

@@ -6,7 +6,6 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createServer as createViteServer } from 'vite';
 import { loadConfig } from './config';
-import { REQUEST_LOG_PATH } from './http/request-log';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { createBackend } from './start/backend';
 import { closeServer, listen, onShutdown, originFor } from './start/listen';
@@ -23,10 +22,10 @@ const DEV_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** The API, the reports' public pages and the request log's test route (REQUEST_LOG), which the API app serves too. */
+/** The API and the reports' public pages, which the API app serves too. */
 function isApiPath(url: string | undefined): boolean {
   const path = (url ?? '/').split('?')[0] ?? '/';
-  return path === '/api' || path.startsWith('/api/') || path.startsWith(`${PUBLIC_PAGE_PREFIX}/`) || path === REQUEST_LOG_PATH;
+  return path === '/api' || path.startsWith('/api/') || path.startsWith(`${PUBLIC_PAGE_PREFIX}/`);
 }
 
 async function main(): Promise<void> {

@@ -23,6 +23,8 @@ export interface WebAppOptions {
   distDir: string;
   /** Where the proxy reports an unreachable upstream. */
   logError?: (line: string) => void;
+  /** Test aid (a test launcher's option, never configuration): the request log at /__test/requests. */
+  requestLog?: boolean;
 }
 
 // Vite names every file under assets/ by its content hash, so a URL there never changes meaning.
@@ -67,9 +69,9 @@ function notFoundJson(): Response {
 /**
  * The API app, or the proxy when there is none, mounted at /api/v1; other /api paths are JSON 404s.
  * The API app's public report pages at /r (none in proxy mode).
- * With REQUEST_LOG, every answer under /api/v1 is recorded and listed at /__test/requests.
+ * With the request log (a test aid), every answer under /api/v1 is recorded and listed at /__test/requests.
  */
-export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api' | 'logError'>): void {
+export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api' | 'logError' | 'requestLog'>): void {
   const { config } = options;
   let api = options.api;
   if (!api) {
@@ -79,7 +81,7 @@ export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api
   const target = api;
   // The API app is self-contained (its own auth, CORS, errors); the node bindings go along for connection info.
   const handle: Handler = (c) => target.fetch(c.req.raw, c.env);
-  if (config.requestLog) {
+  if (options.requestLog) {
     const log = createRequestLog();
     // Hono's `/api/v1/*` matches /api/v1 itself too.
     app.use(`${API_PREFIX}/*`, log.record);

@@ -1,5 +1,6 @@
-// Request efficiency, counted by the server itself: the e2e servers run with REQUEST_LOG=true and
-// list every API request they answered at /__test/requests (see server/src/http/request-log.ts).
+// Request efficiency, counted by the server itself: the e2e servers run with the request log (the
+// launcher's --request-log, test/e2e/launch-server.ts) and list every API request they answered at
+// /__test/requests (see server/src/http/request-log.ts).
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { STALE_TIME_MS } from '../../src/api/query-client';
@@ -41,7 +42,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 
 async function readLog(request: APIRequestContext, origin = ''): Promise<Logged[]> {
   const response = await request.get(`${origin}/__test/requests`);
-  expect(response.status(), 'the e2e server must run with REQUEST_LOG=true').toBe(200);
+  expect(response.status(), 'the e2e server must run with the request log (launch-server.ts --request-log)').toBe(200);
   return (await response.json()) as Logged[];
 }
 

@@ -12,8 +12,9 @@ export const E2E_DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4181);
 /**
  * Serves a demo page of the e2e server as its variant (`on`) or as itself again, so that the next
  * analysis of it finds it changed: `shop-home-regressed` is `http://shop.example:${E2E_DEMO_PORT}/`
- * (any query) without its meta description and with an image without alt. DEMO_VARIANT_HOOK in
- * playwright.config.ts allows it; the names are DEMO_VARIANTS (server/src/demo/fixture-server.ts).
+ * (any query) without its meta description and with an image without alt. The e2e server's launcher
+ * allows it (`--demo-variant-hook`, test/e2e/launch-server.ts); the names are DEMO_VARIANTS
+ * (server/src/demo/fixture-server.ts).
  * Switch it back in a `finally` or afterEach: the other specs expect the page as it is.
  */
 export async function setDemoVariant(name: DemoVariant, on: boolean): Promise<void> {

@@ -11,7 +11,7 @@ const page = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
 function namedPaths(markdown: string): string[] {
   const paths = new Set<string>();
   for (const [, path] of markdown.matchAll(/`((?:src|server|test|tools|docs|\.ci)\/[^`\s]*)`/g)) {
-    paths.add(path.replace(/\/$/, ''));
+    if (path) paths.add(path.replace(/\/$/, ''));
   }
   return [...paths];
 }

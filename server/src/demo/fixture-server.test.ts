@@ -38,8 +38,9 @@ function request(method: string, host: string, path: string, headers: Record<str
         res.on('end', () => {
           const raw = Buffer.concat(chunks);
           const coding = res.headers['content-encoding'];
+          // A HEAD answer has a Content-Encoding but no body to decode.
           const body =
-            coding === 'gzip' ? zlib.gunzipSync(raw) : coding === 'br' ? zlib.brotliDecompressSync(raw) : raw;
+            raw.length === 0 ? raw : coding === 'gzip' ? zlib.gunzipSync(raw) : coding === 'br' ? zlib.brotliDecompressSync(raw) : raw;
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
         });
       },
@@ -97,6 +98,34 @@ describe('startFixtureServer', () => {
     expect(sale.headers.location).toBe('/products/trail-running-shoes');
     expect((await get('docs.example', '/manual.pdf')).headers['content-type']).toBe('application/pdf');
     expect((await get('shop.example', '/..%2Fblog.example%2Findex.html')).status).toBe(404);
+  });
+
+  it('maps a path to its file, to <path>.html, or to <path>/index.html', async () => {
+    expect((await get('shop.example', '/index.html')).body).toContain('<title>Northwind Outfitters');
+    expect((await get('shop.example', '/checkout')).body).toContain('noindex');
+    expect((await get('docs.example', '/guide/getting-started')).status).toBe(200);
+    expect((await get('docs.example', '/guide/getting-started.html')).status).toBe(200);
+    expect((await get('shop.example', '/checkout/')).status).toBe(404);
+  });
+
+  it('serves PHP pages as HTML, the old site without a charset, and HEAD with the headers a GET gets', async () => {
+    const php = await get('old-site.example', '/index.php?page=home');
+    expect(php.status).toBe(200);
+    expect(php.headers['content-type']).toBe('text/html');
+    expect((await get('shop.example', '/')).headers['content-type']).toBe('text/html; charset=utf-8');
+    for (const [host, path] of [['shop.example', '/robots.txt'], ['docs.example', '/'], ['shop.example', '/no-such-page']] as const) {
+      const headers = { 'Accept-Encoding': 'gzip, br' };
+      const full = await get(host, path, headers);
+      const head = await request('HEAD', host, path, headers);
+      expect(head.body).toBe('');
+      expect([head.status, head.headers['content-type'], head.headers['content-encoding'], head.headers['content-length']]).toEqual([
+        full.status,
+        full.headers['content-type'],
+        full.headers['content-encoding'],
+        full.headers['content-length'],
+      ]);
+    }
+    expect((await request('POST', 'shop.example', '/')).status).toBe(405);
   });
 
   it('answers the slow page only after a delay', async () => {

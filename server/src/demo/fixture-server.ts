@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { createAdaptorServer } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { accepts } from 'hono/accepts';
 
 /** Where the bundled demo sites live: one folder per host name. */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/sites/', import.meta.url));
@@ -96,81 +101,24 @@ export function demoUrls(port: number): string[] {
   return DEMO_PAGES.map(([host, pagePath]) => new URL(pagePath, `http://${host}:${port}`).href);
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.php': 'text/html',
-  '.txt': 'text/plain',
-  '.xml': 'application/xml',
-  '.svg': 'image/svg+xml',
-  '.pdf': 'application/pdf',
-};
+/** The content types Hono's table lacks or the demo gives otherwise: the old site's PHP pages are HTML. */
+const TYPES: Record<string, string> = { '.php': 'text/html; charset=utf-8' };
 
-const TEXT_TYPES = new Set(['text/html', 'text/plain', 'application/xml', 'image/svg+xml']);
+const TEXT_TYPE = /^(text\/|application\/xml|image\/svg\+xml)/;
 
-async function readFirst(candidates: string[]): Promise<{ file: string; body: Buffer } | null> {
-  for (const file of candidates) {
-    try {
-      return { file, body: await readFile(file) };
-    } catch {
-      // Try the next way of mapping the path to a file.
-    }
-  }
-  return null;
-}
-
-/** Maps a URL path to a file inside the host's folder, never outside it. */
-async function findFile(hostDir: string, urlPath: string): Promise<{ file: string; body: Buffer } | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  const target = path.resolve(hostDir, `.${decoded}`);
-  if (target !== hostDir && !target.startsWith(`${hostDir}${path.sep}`)) return null;
-  if (decoded.endsWith('/')) return readFirst([path.join(target, 'index.html')]);
-  return readFirst([target, `${target}.html`, path.join(target, 'index.html')]);
-}
-
-function accepts(req: IncomingMessage, coding: string): boolean {
-  const header = String(req.headers['accept-encoding'] ?? '');
-  return header
-    .split(',')
-    .map((part) => part.trim().split(';'))
-    .some(([name, q]) => name?.trim().toLowerCase() === coding && !/q\s*=\s*0(\.0*)?$/.test(q ?? ''));
-}
-
-function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: Buffer,
-  host: HostBehaviour,
-): void {
-  const headers: Record<string, string> = {
-    'Content-Type':
-      TEXT_TYPES.has(type) && !(host.bareContentType && type === 'text/html')
-        ? `${type}; charset=utf-8`
-        : type,
-    Vary: 'Accept-Encoding',
+interface DemoEnv {
+  Variables: {
+    /** The demo host asked for (the Host header's name, lower case). */
+    hostname: string;
+    behaviour: HostBehaviour;
+    /** The file serveStatic found. */
+    file?: string;
+    /** Set when the answer is the host's fallback for a path it has no file for. */
+    missing?: boolean;
   };
-  let payload = body;
-  if (host.compression && TEXT_TYPES.has(type) && accepts(req, host.compression)) {
-    payload = host.compression === 'gzip' ? zlib.gzipSync(body) : zlib.brotliCompressSync(body);
-    headers['Content-Encoding'] = host.compression;
-  }
-  headers['Content-Length'] = String(payload.length);
-  res.writeHead(status, headers);
-  res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
-function plain(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...extra });
-  res.end(text);
-}
-
-/** What the request handler needs of its server. */
+/** What the request handlers need of their server. */
 interface ServerState {
   fixturesDir: string;
   variantsDir: string;
@@ -188,72 +136,115 @@ interface ServerState {
  * DEMO_VARIANTS: nothing else can be served. A browser page cannot send PUT or DELETE to another origin
  * without a preflight, which this server never answers.
  */
-function handleHook(req: IncomingMessage, res: ServerResponse, pathname: string, state: ServerState): void {
-  if (pathname === VARIANT_HOOK_PATH) {
-    if (req.method !== 'GET') return plain(res, 405, 'Method not allowed.', { Allow: 'GET' });
-    const states = Object.fromEntries(variantNames.map((name) => [name, state.active.has(name)]));
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    res.end(JSON.stringify(states));
-    return;
-  }
-  const name = pathname.slice(VARIANT_HOOK_PATH.length + 1);
-  if (!pathname.startsWith(`${VARIANT_HOOK_PATH}/`) || !isDemoVariant(name)) return plain(res, 404, 'No demo variant is called that.');
-  if (req.method === 'PUT') state.active.add(name);
-  else if (req.method === 'DELETE') state.active.delete(name);
-  else return plain(res, 405, 'Method not allowed.', { Allow: 'PUT, DELETE' });
-  res.writeHead(204, { 'Cache-Control': 'no-store' });
-  res.end();
+function variantHook(state: ServerState): Hono {
+  const hook = new Hono();
+  const noSuchVariant = (c: Context) => c.text('No demo variant is called that.', 404);
+  hook.get(VARIANT_HOOK_PATH, (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(Object.fromEntries(variantNames.map((name) => [name, state.active.has(name)])));
+  });
+  hook.all(VARIANT_HOOK_PATH, (c) => c.text('Method not allowed.', 405, { Allow: 'GET' }));
+  hook.on(['PUT', 'DELETE'], `${VARIANT_HOOK_PATH}/:name`, (c) => {
+    const name = c.req.param('name');
+    if (!isDemoVariant(name)) return noSuchVariant(c);
+    if (c.req.method === 'PUT') state.active.add(name);
+    else state.active.delete(name);
+    c.header('Cache-Control', 'no-store');
+    return c.body(null, 204);
+  });
+  hook.all(`${VARIANT_HOOK_PATH}/:name`, (c) =>
+    isDemoVariant(c.req.param('name')) ? c.text('Method not allowed.', 405, { Allow: 'PUT, DELETE' }) : noSuchVariant(c),
+  );
+  hook.notFound(noSuchVariant);
+  return hook;
 }
 
-/** The variant switched on for this page, if any. */
-function activeVariant(state: ServerState, hostname: string, pathname: string): DemoVariant | undefined {
-  return [...state.active].find((name) => replaces(name, hostname, pathname));
-}
+/**
+ * After serveStatic: the file's type as the host sends it, `{{origin}}` in text files made the
+ * request's origin (where a real site writes its own absolute address), and the host's content
+ * coding when the client accepts it. Hono's compress() knows no Brotli (docs.example's), and the
+ * body is rewritten here anyway, so the coding is done here too.
+ */
+const asTheHostSends: MiddlewareHandler<DemoEnv> = async (c, next) => {
+  await next();
+  const file = c.get('file');
+  if (!file) return;
+  const behaviour = c.get('behaviour');
+  let type = TYPES[path.extname(file)] ?? c.res.headers.get('Content-Type') ?? 'application/octet-stream';
+  if (behaviour.bareContentType && type.startsWith('text/html')) type = 'text/html';
+  const status = c.get('missing') && !behaviour.softNotFound ? 404 : c.res.status;
+  // serveStatic answers HEAD without reading the file; the length said must be the one a GET gets.
+  let body = c.res.body ? Buffer.from(await c.res.arrayBuffer()) : await readFile(file);
+  const text = TEXT_TYPE.test(type);
+  if (text) body = Buffer.from(body.toString('utf8').replaceAll('{{origin}}', new URL(c.req.url).origin));
+  const coding =
+    text && behaviour.compression
+      ? accepts(c, { header: 'Accept-Encoding', supports: [behaviour.compression], default: 'identity' })
+      : 'identity';
+  if (coding === 'gzip') body = zlib.gzipSync(body);
+  else if (coding === 'br') body = zlib.brotliCompressSync(body);
+  // Hono carries the old answer's headers over to the new one; those that changed are set after.
+  c.res = new Response(c.req.method === 'HEAD' ? null : body, { status });
+  c.res.headers.set('Content-Type', type);
+  c.res.headers.set('Content-Length', String(body.length));
+  c.res.headers.set('Vary', 'Accept-Encoding');
+  if (coding === 'identity') c.res.headers.delete('Content-Encoding');
+  else c.res.headers.set('Content-Encoding', coding);
+};
 
-async function handle(req: IncomingMessage, res: ServerResponse, state: ServerState): Promise<void> {
-  const hostHeader = String(req.headers.host ?? '');
-  const hostname = hostHeader.replace(/:\d+$/, '').toLowerCase();
-  if (state.hook && [`127.0.0.1:${state.port}`, `localhost:${state.port}`].includes(hostHeader.toLowerCase())) {
-    return handleHook(req, res, new URL(req.url ?? '/', 'http://127.0.0.1').pathname, state);
-  }
-  const host = DEMO_HOSTS[hostname];
-  if (!host) return plain(res, 404, `No demo site is called ${hostname || '(no Host header)'}.`);
-  if (req.method !== 'GET' && req.method !== 'HEAD')
-    return plain(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
+/** The demo sites: the site by the Host header, its files by Hono's serveStatic. */
+function createDemoApp(state: ServerState): Hono<DemoEnv> {
+  const app = new Hono<DemoEnv>();
+  const hook = variantHook(state);
+  const found = (file: string, c: Context<DemoEnv>) => void c.set('file', file);
+  const siteRoot = (c: Context<DemoEnv>) => `/${c.get('hostname')}`;
+  // A URL path maps to the file of that name (or a folder's index.html), then to `<path>.html`.
+  const files = serveStatic<DemoEnv>({ root: state.fixturesDir, rewriteRequestPath: (p, c) => siteRoot(c) + p, onFound: found });
+  const htmlFiles = serveStatic<DemoEnv>({
+    root: state.fixturesDir,
+    rewriteRequestPath: (p, c) => `${siteRoot(c)}${p}.html`,
+    onFound: found,
+  });
+  const variantFiles = Object.fromEntries(
+    variantNames.map((name) => [name, serveStatic<DemoEnv>({ path: path.join(state.variantsDir, DEMO_VARIANTS[name].file), onFound: found })]),
+  ) as Record<DemoVariant, MiddlewareHandler<DemoEnv>>;
+  // What a host answers for a path it has no file for: its 404 page, or its home page (softNotFound).
+  const fallbacks = Object.fromEntries(
+    Object.entries(DEMO_HOSTS).map(([hostname, behaviour]) => [
+      hostname,
+      serveStatic<DemoEnv>({
+        path: path.join(state.fixturesDir, hostname, behaviour.softNotFound ? 'index.php' : '404.html'),
+        onFound: (file, c) => {
+          c.set('missing', true);
+          found(file, c);
+        },
+      }),
+    ]),
+  );
 
-  const url = new URL(req.url ?? '/', `http://${hostHeader}`);
-  const redirect = host.redirects?.[url.pathname];
-  if (redirect) return plain(res, 301, `Moved to ${redirect}`, { Location: redirect });
-
-  const delay = host.slow?.[url.pathname];
-  if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-
-  const hostDir = path.join(state.fixturesDir, hostname);
-  const variant = activeVariant(state, hostname, url.pathname);
-  const found = variant
-    ? await readFirst([path.join(state.variantsDir, DEMO_VARIANTS[variant].file)])
-    : await findFile(hostDir, url.pathname);
-  // Pages may say {{origin}} where a real site would write its own absolute address.
-  const render = (body: Buffer, type: string) =>
-    TEXT_TYPES.has(type) ? Buffer.from(body.toString('utf8').replaceAll('{{origin}}', url.origin)) : body;
-
-  if (!found) {
-    const fallback = host.softNotFound
-      ? await findFile(hostDir, '/index.php')
-      : await findFile(hostDir, '/404.html');
-    if (fallback)
-      return send(
-        req,
-        res,
-        host.softNotFound ? 200 : 404,
-        'text/html',
-        render(fallback.body, 'text/html'),
-        host,
-      );
-    return plain(res, 404, 'Not found.');
-  }
-  const type = TYPES[path.extname(found.file)] ?? 'application/octet-stream';
-  send(req, res, 200, type, render(found.body, type), host);
+  app.onError((_, c) => c.text('The demo site failed.', 500));
+  app.use(async (c, next) => {
+    const hostHeader = (c.req.header('Host') ?? '').toLowerCase();
+    if (state.hook && [`127.0.0.1:${state.port}`, `localhost:${state.port}`].includes(hostHeader)) return hook.fetch(c.req.raw);
+    const hostname = hostHeader.replace(/:\d+$/, '');
+    const behaviour = Object.hasOwn(DEMO_HOSTS, hostname) ? DEMO_HOSTS[hostname] : undefined;
+    if (!behaviour) return c.text(`No demo site is called ${hostname || '(no Host header)'}.`, 404);
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.text('Method not allowed.', 405, { Allow: 'GET, HEAD' });
+    c.set('hostname', hostname);
+    c.set('behaviour', behaviour);
+    const redirect = behaviour.redirects?.[c.req.path];
+    if (redirect) return c.redirect(redirect, 301);
+    const delay = behaviour.slow?.[c.req.path];
+    if (delay) await sleep(delay);
+    await next();
+  });
+  app.use(asTheHostSends);
+  app.get('*', (c, next) => {
+    const variant = [...state.active].find((name) => replaces(name, c.get('hostname'), c.req.path));
+    return variant ? variantFiles[variant](c, next) : next();
+  });
+  app.get('*', files, htmlFiles, (c, next) => fallbacks[c.get('hostname')]!(c, next), (c) => c.text('Not found.', 404));
+  return app;
 }
 
 export interface FixtureServer {
@@ -275,7 +266,7 @@ export interface FixtureServerOptions {
   port?: number;
   fixturesDir?: string;
   variantsDir?: string;
-  /** Test aid (DEMO_VARIANT_HOOK): lets the variants be switched over HTTP on this server's own address (see handleHook). */
+  /** Test aid, for a test launcher only: lets the variants be switched over HTTP on this server's own address (see variantHook). */
   variantHook?: boolean;
 }
 
@@ -288,12 +279,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     hook: options.variantHook ?? false,
     port: 0,
   };
-  const server = http.createServer((req, res) => {
-    handle(req, res, state).catch(() => {
-      if (!res.headersSent) plain(res, 500, 'The demo site failed.');
-      else res.destroy();
-    });
-  });
+  const server = createAdaptorServer({ fetch: createDemoApp(state).fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {

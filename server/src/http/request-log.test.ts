@@ -21,9 +21,10 @@ afterAll(async () => {
 });
 
 /** The one-process server (dashboard + real API app) as `npm start` builds it, on an in-memory database. */
-function server(config: Partial<ServerConfig>, now?: () => Date) {
+function server(options: { requestLog?: boolean; config?: Partial<ServerConfig> }, now?: () => Date) {
+  const { config = {}, requestLog } = options;
   const t = createTestApp({ config, ...(now ? { now } : {}) });
-  const web = createWebApp({ config: testConfig(config), api: t.app, distDir: dist });
+  const web = createWebApp({ config: testConfig(config), api: t.app, distDir: dist, requestLog });
   const send = (method: string, path: string, key: string | null = TEST_KEY) =>
     Promise.resolve(
       web.request(path, {
@@ -39,11 +40,11 @@ function server(config: Partial<ServerConfig>, now?: () => Date) {
   return { send, log };
 }
 
-describe('request log (REQUEST_LOG)', () => {
+describe('request log (a test aid)', () => {
   it('records every API answer in order: method, path with query, status, time, Retry-After', async () => {
     let now = Date.parse('2026-11-20T10:00:58.000Z');
     // Three requests per minute for the key; the wrong key is counted apart (per address).
-    const s = server({ requestLog: true, rateLimit: 3 }, () => new Date(now));
+    const s = server({ requestLog: true, config: { rateLimit: 3 } }, () => new Date(now));
     expect((await s.send('GET', '/api/v1/reports?result=good&per_page=10')).status).toBe(200);
     now += 250;
     expect((await s.send('GET', '/api/v1/reports/999')).status).toBe(404);

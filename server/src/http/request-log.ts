@@ -1,5 +1,6 @@
-// A test aid (REQUEST_LOG=true, off by default): every API request the server answers, in memory,
-// listed outside the API namespace so that browser tests can count what the dashboard asked for.
+// A test aid, switched on only by a test launcher (startServer's testAids.requestLog; no environment
+// variable): every API request the server answers, in memory, listed outside the API namespace so
+// that browser tests can count what the dashboard asked for.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 

@@ -26,14 +26,17 @@ export interface Backend {
   close(): Promise<void>;
 }
 
+export interface BackendOptions {
+  log?: Logger;
+  /** Test aid (a test launcher's option, never configuration): the demo pages' variants switchable over HTTP. */
+  demoVariantHook?: boolean;
+}
+
 /**
  * Opens the database, starts the demo pages when asked, and builds the API app; in proxy mode
  * none of that: the deployment behind UPSTREAM_URL has its own.
  */
-export async function createBackend(
-  config: ServerConfig,
-  options: { log?: Logger } = {},
-): Promise<Backend> {
+export async function createBackend(config: ServerConfig, options: BackendOptions = {}): Promise<Backend> {
   const log = options.log ?? consoleLogger;
 
   if (config.upstreamUrl) {
@@ -66,7 +69,7 @@ export async function createBackend(
     if (config.demo) {
       const port = config.demoPort;
       try {
-        const fixtures = await startFixtureServer({ port, variantHook: config.demoVariantHook });
+        const fixtures = await startFixtureServer({ port, variantHook: options.demoVariantHook ?? false });
         closers.push(() => fixtures.close());
         hostMap = fixtures.hostMap;
         demoUrls = fixtures.urls;

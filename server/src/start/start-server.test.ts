@@ -11,7 +11,7 @@ import { strictListSchema, strictReportSchema, strictProjectSchema, strictRunLis
 import { loadConfig } from '../config';
 import type { Logger } from './logger';
 import { startServer } from './start-server';
-import type { RunningServer } from './start-server';
+import type { RunningServer, TestAids } from './start-server';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Persistence test page</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -34,9 +34,9 @@ async function tempDataDir(): Promise<string> {
   return dir;
 }
 
-async function start(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningServer> {
+async function start(env: NodeJS.ProcessEnv, log: Logger, testAids?: TestAids): Promise<RunningServer> {
   const full = { PORT: '0', HOST: '127.0.0.1', ...env };
-  const server = await startServer({ config: loadConfig(full), distDir: dist, log });
+  const server = await startServer({ config: loadConfig(full), distDir: dist, log, testAids });
   running.push(server);
   return server;
 }
@@ -171,7 +171,9 @@ describe('startServer', () => {
 
   it('with the demo on, trusts the demo names on the demo port only, not for other local services', async () => {
     const log = capture();
-    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-key' }, log);
+    // The variables that once switched the test aids on switch nothing on now.
+    const aidsOnce = { DEMO_VARIANT_HOOK: 'true', REQUEST_LOG: 'true' };
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', API_KEY: 'demo-key', ...aidsOnce }, log);
     const demoPort = /Demo pages: .* on 127\.0\.0\.1:(\d+)/.exec(log.lines.join('\n'))?.[1];
     expect(demoPort).toBeDefined();
     const create = (url: string) =>
@@ -193,14 +195,15 @@ describe('startServer', () => {
       expect(text, url).not.toContain('Webpage Reports');
     }
     expect((await create(`http://shop.example:${demoPort}/`)).status).toBe(201);
-    // Without DEMO_VARIANT_HOOK the demo pages cannot be switched from outside.
+    // Unless a test launcher asks for it, the demo pages cannot be switched from outside, nor the requests listed.
     expect((await fetch(`http://127.0.0.1:${demoPort}/__variants/shop-home-regressed`, { method: 'PUT' })).status).toBe(404);
+    expect((await fetch(`${server.origin}/__test/requests`, { method: 'DELETE' })).status).toBe(405);
   }, 60_000);
 
-  it('with DEMO_VARIANT_HOOK, lets a test change a demo page between two analyses of it', async () => {
+  it('with the test aids a launcher asks for, lets a test change a demo page between two analyses and lists the requests', async () => {
     const log = capture();
     const key = 'hook-key';
-    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', DEMO_VARIANT_HOOK: 'true', API_KEY: key }, log);
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'true', DEMO_PORT: '0', API_KEY: key }, log, { demoVariantHook: true, requestLog: true });
     const demoPort = /Demo pages: .* on 127\.0\.0\.1:(\d+)/.exec(log.lines.join('\n'))?.[1];
     const api = (method: string, path: string, form?: Record<string, string>) =>
       fetch(`${server.origin}/api/v1${path}`, {
@@ -224,6 +227,12 @@ describe('startServer', () => {
     }
     const runs = strictRunListSchema.parse(await (await api('GET', `/reports/${report.id}/runs`)).json());
     expect(runs.data.map((run) => run.results.meta_description?.passed)).toEqual([false, true]);
+    const logged = (await (await fetch(`${server.origin}/__test/requests`)).json()) as { method: string; path: string }[];
+    expect(logged.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      'POST /api/v1/reports',
+      `PUT /api/v1/reports/${report.id}`,
+      `GET /api/v1/reports/${report.id}/runs`,
+    ]);
   }, 60_000);
 
   it('answers requests Node cannot parse (over-long URL or headers, a broken request line) in JSON', async () => {

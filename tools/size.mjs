@@ -74,12 +74,12 @@ const entryKey = entryKeys[0];
 const problems = [];
 for (const source of manifest[entryKey].dynamicImports ?? []) {
   if (!ROUTES.some((route) => route.source === source) && !ON_DEMAND.has(source)) {
-    problems.push(`${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of .ci/size.mjs.`);
+    problems.push(`${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of tools/size.mjs.`);
   }
 }
 for (const route of ROUTES) {
   if (!manifest[route.source]) problems.push(`${route.path}: ${route.source} is not a chunk of this build.`);
-  if (!Number.isFinite(route.jsLimit)) problems.push(`${route.path}: no jsLimit in ROUTES of .ci/size.mjs.`);
+  if (!Number.isFinite(route.jsLimit)) problems.push(`${route.path}: no jsLimit in ROUTES of tools/size.mjs.`);
 }
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);

@@ -6,12 +6,12 @@
 import { performance } from 'node:perf_hooks';
 import { PRIVACY } from '../../src/contract/values';
 import type { Privacy } from '../../src/contract/values';
-import { createAnalyser } from '../src/analysis/analyse';
-import type { Analysis } from '../src/analysis/analyse';
-import { startFixtureServer } from '../src/demo/fixture-server';
-import { openDatabase } from '../src/storage/database';
-import { createSqliteStorage } from '../src/storage/sqlite-storage';
-import { projectFromUrl } from '../src/storage/text';
+import { createAnalyser } from '../../server/src/analysis/analyse';
+import type { Analysis } from '../../server/src/analysis/analyse';
+import { startFixtureServer } from '../../server/src/demo/fixture-server';
+import { openDatabase } from '../../server/src/storage/database';
+import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { projectFromUrl } from '../../server/src/storage/text';
 
 /** Demo pages that answer at once (old-site.example's catalogue waits 1.5 s on purpose). */
 export const FAST_DEMO_PAGES: [host: string, path: string][] = [

@@ -2,9 +2,9 @@
 // fault test: no dashboard build. Settings come from the environment as for `npm start`; it prints
 // `LISTENING <port>` once it listens.
 import { serve } from '@hono/node-server';
-import { loadConfig } from '../src/config';
-import { createBackend } from '../src/start/backend';
-import { onShutdown } from '../src/start/listen';
+import { loadConfig } from '../../server/src/config';
+import { createBackend } from '../../server/src/start/backend';
+import { onShutdown } from '../../server/src/start/listen';
 
 const config = loadConfig();
 const backend = await createBackend(config, {

@@ -26,9 +26,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import type { Browser, Locator, Page } from '@playwright/test';
-import { fillDatabase } from '../../server/bench/synthetic-reports';
+import { fillDatabase } from './synthetic-reports';
 import { startBenchServer, stopBenchServer } from './bench-server-process';
 import type { BenchServer } from './bench-server-process';
+import { positive } from './env';
 
 const RUNS = positive('BENCH_UI_RUNS', 20);
 const WARMUP = positive('BENCH_UI_WARMUP', 3, true);
@@ -42,15 +43,6 @@ const VERBOSE = process.env.BENCH_UI_VERBOSE === '1';
 const CASE_FILTER = process.env.BENCH_UI_CASES?.trim() || null;
 const TARGET_P95_MS = 100;
 const KEY = 'bench-ui-key-0123456789abcdef012345';
-
-function positive(name: string, fallback: number, zeroAllowed = false): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < (zeroAllowed ? 0 : 1))
-    throw new Error(`${name} must be a whole number, got "${raw}".`);
-  return n;
-}
 
 // --- In the page ------------------------------------------------------------------------------
 

@@ -7,10 +7,10 @@ import { performance } from 'node:perf_hooks';
 import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, resultForScore } from '../../src/contract/values';
 import type { Importance } from '../../src/contract/values';
 import type { StrictCheck } from '../../src/contract/strict-schemas';
-import { openDatabase } from '../src/storage/database';
-import { openPostgres } from '../src/storage/postgres-database';
-import { createSqliteStorage } from '../src/storage/sqlite-storage';
-import { projectFromUrl } from '../src/storage/text';
+import { openDatabase } from '../../server/src/storage/database';
+import { openPostgres } from '../../server/src/storage/postgres-database';
+import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { projectFromUrl } from '../../server/src/storage/text';
 
 /** A seeded generator (mulberry32), so that every run benchmarks the same data. */
 export function rng(seed: number): () => number {
