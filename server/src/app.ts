@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { describeRoute } from 'hono-openapi';
 import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './analysis/report-work';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
 import { clientAddress } from './http/client-address';
 import { corsFor } from './http/cors';
-import { errorResponse, ValidationError, validationResponse } from './http/errors';
+import { errorResponse } from './http/errors';
+import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './http/openapi';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { projectsRouter } from './routes/projects';
@@ -40,13 +42,14 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
 
   app.onError((error, c) => {
-    if (error instanceof ValidationError) return validationResponse(c, error.fields);
     logError(error, { method: c.req.method, path: c.req.path });
     return errorResponse(c, 500);
   });
   app.notFound((c) => errorResponse(c, 404));
 
   const api = `${API_PREFIX}/*`;
+  // The API's description is for anyone (counted by the rate limit like every request).
+  const keyless = new Set([`${API_PREFIX}${OPENAPI_PATH}`]);
   // Every answer, errors and refusals included, is about one key's data at one moment.
   app.use(api, async (c, next) => {
     await next();
@@ -61,7 +64,7 @@ export function createApp(deps: AppDeps): Hono {
     const decision = await hit(identity ? identity.bucket : `address:${clientAddress(c)}`);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) return errorResponse(c, 429, headers);
-    if (!identity) return errorResponse(c, 401, headers);
+    if (!identity && !keyless.has(c.req.path)) return errorResponse(c, 401, headers);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
@@ -78,6 +81,11 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
+  app.get(
+    `${API_PREFIX}${OPENAPI_PATH}`,
+    describeRoute(OPENAPI_DOCUMENT_OPERATION),
+    openApiDocument(app),
+  );
   app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));

@@ -4,13 +4,15 @@ import * as z from 'zod';
 import { IMPORTANCE, RESULTS } from './values';
 
 const timestamp = z.iso.datetime({ precision: 6 });
+// The ids name these schemas' components in the server's OpenAPI document.
+const jsonValue = z.json().meta({ id: 'JsonValue' });
 
 export const strictCheckSchema = z.strictObject({
   passed: z.boolean(),
   importance: z.enum(IMPORTANCE),
-  value: z.json(),
-  errors: z.record(z.string(), z.json()).optional(),
-});
+  value: jsonValue,
+  errors: z.record(z.string(), jsonValue).optional(),
+}).meta({ id: 'Check' });
 
 export const strictReportSchema = z.strictObject({
   id: z.number().int().positive(),
@@ -29,7 +31,7 @@ export const strictReportSchema = z.strictObject({
   page_url: z.url({ protocol: /^https?$/ }),
   runs: z.number().int().positive(),
   recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
-});
+}).meta({ id: 'Report' });
 
 /** One kept analysis of a report (`GET /reports/{id}/runs`, the reference server's extension). */
 export const strictRunSchema = z.strictObject({
@@ -37,13 +39,13 @@ export const strictRunSchema = z.strictObject({
   score: z.number().int().min(0).max(100),
   result: z.enum(RESULTS),
   results: z.record(z.string(), strictCheckSchema),
-});
+}).meta({ id: 'Run' });
 
 export const strictProjectSchema = z.strictObject({
   project: z.string().min(1),
   reports: z.number().int().nonnegative(),
   created_at: timestamp,
-});
+}).meta({ id: 'Project' });
 
 const strictMetaSchema = z.strictObject({
   current_page: z.number().int().positive(),

@@ -18,13 +18,6 @@ export function errorResponse(c: Context, status: ErrorStatus, headers?: Record<
 export type FieldErrors = Record<string, string[]>;
 
 /** Invalid input: answered 422 with field -> messages, as the service does it. */
-export class ValidationError extends Error {
-  override name = 'ValidationError';
-  constructor(readonly fields: FieldErrors) {
-    super('The given data was invalid.');
-  }
-}
-
 export function validationResponse(c: Context, fields: FieldErrors): Response {
   return c.json({ message: fields, status: 422 }, 422);
 }

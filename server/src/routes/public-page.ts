@@ -7,6 +7,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { describeRoute, resolver, validator, type DescribeRouteOptions } from 'hono-openapi';
+import { passwordLength, publicPagePasswordBodySchema, reportIdParamSchema } from '../../../src/contract/request-schemas';
 import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/contract/values';
 import type { AppDeps } from '../app-deps';
 import { verifyPassword } from '../auth/passwords';
@@ -18,7 +20,6 @@ import { publicOrigin, publicPagePath } from '../public-page/page-url';
 import { messagePage, notFoundPage, passwordPage, reportPage } from '../public-page/render';
 import { PAGE_CSS_HASH } from '../public-page/style';
 import type { ReportRecord } from '../storage/types';
-import { parseId } from './report-id';
 
 /** Password attempts per client address and report in one window, then 429 until it ends. */
 export const PASSWORD_ATTEMPTS = 10;
@@ -33,6 +34,47 @@ const publicPageHeaders = securityHeadersWith({
   frameAncestors: ["'none'"],
   baseUri: ["'none'"],
 });
+
+const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
+
+// The page in the API's document, as a page: HTML, no key.
+const PAGE_DOCS = {
+  get: {
+    operationId: 'showPublicPage',
+    summary: 'A report’s public page',
+    tags: ['Public page'],
+    security: [],
+    responses: {
+      200: html('Privacy 0: the report. Privacy 2 without the cookie the right password sets: the password form.'),
+      404: html('Unknown, private or invalid id: one and the same page, naming nothing of the report.'),
+      500: html('Anything unexpected.'),
+    },
+  },
+  post: {
+    operationId: 'openPublicPage',
+    summary: 'Send a password-protected report page its password',
+    tags: ['Public page'],
+    security: [],
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': { schema: resolver(publicPagePasswordBodySchema) },
+        'multipart/form-data': { schema: resolver(publicPagePasswordBodySchema) },
+      },
+    },
+    responses: {
+      303: {
+        description: 'The right password (the cookie `report-{id}` is set), or a report that needs none: to the page.',
+        headers: { Location: { schema: { type: 'string' as const } } },
+      },
+      403: html('A wrong password, or a form sent from another origin.'),
+      404: html('Unknown, private or invalid id.'),
+      413: html('A form over `BODY_LIMIT` bytes.'),
+      429: { ...html(`Over ${PASSWORD_ATTEMPTS} passwords from one address for one report in ${PASSWORD_WINDOW_S / 60} minutes.`), headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
+      500: html('Anything unexpected.'),
+    },
+  },
+} satisfies Record<string, DescribeRouteOptions>;
 
 type Html = ReturnType<typeof reportPage>;
 
@@ -59,12 +101,12 @@ type Visible =
 export function publicPageRouter(deps: Required<AppDeps>) {
   const { storage, config, now, logError } = deps;
   const attempt = createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime());
+  const reportId = validator('param', reportIdParamSchema, (result, c) => (result.success ? undefined : notFound(c)));
 
-  /** What this request may see of report `idParam`, by the report's privacy now and the cookie sent. */
-  async function visible(c: Context, idParam: string): Promise<Visible> {
-    const id = parseId(idParam);
-    const report = id === null ? null : await storage.getReport(id);
-    if (id === null || !report || report.privacy === PRIVACY.private) return { kind: 'none' };
+  /** What this request may see of report `id`, by the report's privacy now and the cookie sent. */
+  async function visible(c: Context, id: number): Promise<Visible> {
+    const report = await storage.getReport(id);
+    if (!report || report.privacy === PRIVACY.private) return { kind: 'none' };
     if (report.privacy === PRIVACY.public) return { kind: 'report', report };
     const passwordHash = await storage.getPasswordHash(id);
     // Privacy 2 always has a password; should one be missing, nothing could open the report.
@@ -99,8 +141,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
       // A change of privacy or password takes effect at once: no copy is kept anywhere.
       c.res.headers.set('Cache-Control', 'no-store');
     })
-    .get('/:id', async (c) => {
-      const seen = await visible(c, c.req.param('id'));
+    .get('/:id', describeRoute(PAGE_DOCS.get), reportId, async (c) => {
+      const seen = await visible(c, c.req.valid('param').id);
       if (seen.kind === 'none') return notFound(c);
       if (seen.kind === 'password') return page(c, passwordPage(seen.id, false));
       return page(c, reportPage(seen.report), 200, seen.report.privacy === PRIVACY.public);
@@ -114,8 +156,11 @@ export function publicPageRouter(deps: Required<AppDeps>) {
         onError: (c) =>
           page(c, messagePage('Too large', 'The form sent was larger than this server accepts.'), 413),
       }),
+      describeRoute(PAGE_DOCS.post),
+      reportId,
+      validator('form', publicPagePasswordBodySchema),
       async (c) => {
-        const seen = await visible(c, c.req.param('id'));
+        const seen = await visible(c, c.req.valid('param').id);
         if (seen.kind === 'none') return notFound(c);
         if (seen.kind === 'report') return c.redirect(c.req.path, 303);
         const decision = attempt(`${clientAddress(c)} ${seen.id}`);
@@ -132,11 +177,10 @@ export function publicPageRouter(deps: Required<AppDeps>) {
             429,
           );
         }
-        const body = await c.req.parseBody();
-        const password = typeof body.password === 'string' ? body.password : '';
+        const { password } = c.req.valid('form');
         const right =
           password.length > 0 &&
-          password.length <= PASSWORD_MAX_LENGTH &&
+          passwordLength(password) <= PASSWORD_MAX_LENGTH &&
           (await verifyPassword(password, seen.passwordHash));
         if (!right) return page(c, passwordPage(seen.id, true), 403);
         grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));

@@ -1,16 +1,33 @@
-import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { describeRoute, validator } from 'hono-openapi';
+import {
+  reportIdParamSchema,
+  reportListQuerySchema,
+  runListQuerySchema,
+  storeReportBodySchema,
+  updateReportBodySchema,
+  updateReportFields,
+} from '../../../src/contract/request-schemas';
+import {
+  strictReportDeletedSchema,
+  strictReportEnvelope,
+  strictReportListSchema,
+  strictRunListSchema,
+} from '../../../src/contract/strict-schemas';
 import type { ReportWork, WorkOutcome } from '../analysis/report-work';
 import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
-import { readInput } from '../http/body';
 import { errorResponse, validationResponse } from '../http/errors';
-import { pageEnvelope, reportListQuerySchema, runListQuerySchema } from '../http/pagination';
+import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
+import { pageEnvelope } from '../http/pagination';
+import { formBody, notFoundUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
-import { parseId } from './report-id';
-import { parseStoreInput, parseUpdateInput } from './report-input';
+import type { ReportRecord } from '../storage/types';
 import { listResponse, reportJson, reportResponse, runJson } from './serialise';
+
+/** The report an update is about, looked up before its body is read. */
+type ReportEnv = { Variables: { report: ReportRecord } };
 
 export function reportsRouter(deps: Required<AppDeps>) {
   const { storage, now, config } = deps;
@@ -42,63 +59,136 @@ export function reportsRouter(deps: Required<AppDeps>) {
     return report ? reportResponse(c, report, status, pageOrigin(c)) : errorResponse(c, 404);
   }
 
-  return new Hono()
-    .get('/', zValidator('query', reportListQuerySchema), async (c) => {
-      const q = c.req.valid('query');
-      const page = await storage.listReports({
-        search: q.search,
-        project: q.project,
-        result: q.result,
-        sortBy: q.sort_by,
-        sort: q.sort,
-        limit: q.per_page,
-        offset: (q.page - 1) * q.per_page,
-      });
-      const origin = pageOrigin(c);
-      const items = page.items.map((report) => reportJson(report, origin));
-      return listResponse(c, items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
-    })
-    .post('/', async (c) => {
-      const parsed = parseStoreInput(await readInput(c));
-      if (!parsed.ok) return validationResponse(c, parsed.errors);
-      const { url, privacy, password } = parsed.value;
-      const passwordHash = password === null ? null : await hashPassword(password);
-      return runAndRead(c, { kind: 'create', url, privacy, passwordHash }, 201);
-    })
-    .get('/:id', async (c) => {
-      const id = parseId(c.req.param('id'));
-      const report = id === null ? null : await storage.getReport(id);
-      if (!report) return errorResponse(c, 404);
-      return reportResponse(c, report, 200, pageOrigin(c));
-    })
-    .get('/:id/runs', zValidator('query', runListQuerySchema), async (c) => {
-      const id = parseId(c.req.param('id'));
-      const q = c.req.valid('query');
-      const page = id === null ? null : await storage.listRuns(id, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
-      if (!page) return errorResponse(c, 404);
-      return listResponse(c, page.items.map(runJson), pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
-    })
-    .on(['PUT', 'PATCH'], '/:id', async (c) => {
-      const id = parseId(c.req.param('id'));
-      const current = id === null ? null : await storage.getReport(id);
-      if (id === null || !current) return errorResponse(c, 404);
-      const parsed = parseUpdateInput(await readInput(c), current);
-      if (!parsed.ok) return validationResponse(c, parsed.errors);
-      const { privacy, password, discardPassword, reanalyse } = parsed.value;
-      const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
-      // The new analysis and every other change are written together, or nothing is.
-      if (reanalyse) return runAndRead(c, { kind: 'refresh', id, privacy, passwordHash }, 200);
-      // A request that changes nothing leaves updated_at alone, as the service does.
-      if ((privacy === undefined || privacy === current.privacy) && passwordHash === undefined) {
-        return reportResponse(c, current, 200, pageOrigin(c));
-      }
-      const updated = await storage.updateReport(id, { privacy, passwordHash, now: now() });
-      if (!updated) return errorResponse(c, 404);
-      return reportResponse(c, updated, 200, pageOrigin(c));
-    })
-    .delete('/:id', async (c) => {
-      const id = parseId(c.req.param('id'));
-      if (id === null || !(await storage.deleteReport(id))) return errorResponse(c, 404);
-      return c.json({ id, object: 'report' as const, deleted: true as const, status: 200 }, 200);
-    });
+  const reportId = validator('param', reportIdParamSchema, notFoundUnlessValid);
+  const analysisErrors = [422, 503, 504] as const;
+
+  return new Hono<ReportEnv>()
+    .get(
+      '/',
+      describeRoute({
+        operationId: 'listReports',
+        summary: 'List reports',
+        tags: ['Reports'],
+        responses: { 200: ok('A page of reports.', strictReportListSchema), ...errors(...KEYED_ERRORS) },
+      }),
+      validator('query', reportListQuerySchema),
+      async (c) => {
+        const q = c.req.valid('query');
+        const page = await storage.listReports({
+          search: q.search,
+          project: q.project,
+          result: q.result,
+          sortBy: q.sort_by,
+          sort: q.sort,
+          limit: q.per_page,
+          offset: (q.page - 1) * q.per_page,
+        });
+        const origin = pageOrigin(c);
+        const items = page.items.map((report) => reportJson(report, origin));
+        return listResponse(c, items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
+      },
+    )
+    .post(
+      '/',
+      describeRoute({
+        operationId: 'storeReport',
+        summary: 'Create a report: fetch and analyse the page, then store it',
+        tags: ['Reports'],
+        requestBody: formRequestBody(storeReportBodySchema, 'The page and who may see its report page.'),
+        responses: {
+          201: ok('The stored report.', strictReportEnvelope(201)),
+          ...errors(...KEYED_ERRORS, 413, ...analysisErrors),
+        },
+      }),
+      formBody(storeReportBodySchema),
+      async (c) => {
+        const { url, privacy, password } = c.req.valid('form');
+        const passwordHash = password === null ? null : await hashPassword(password);
+        return runAndRead(c, { kind: 'create', url, privacy, passwordHash }, 201);
+      },
+    )
+    .get(
+      '/:id',
+      describeRoute({
+        operationId: 'showReport',
+        summary: 'Show a report',
+        tags: ['Reports'],
+        responses: { 200: ok('The report.', strictReportEnvelope(200)), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      reportId,
+      async (c) => {
+        const report = await storage.getReport(c.req.valid('param').id);
+        if (!report) return errorResponse(c, 404);
+        return reportResponse(c, report, 200, pageOrigin(c));
+      },
+    )
+    .get(
+      '/:id/runs',
+      describeRoute({
+        operationId: 'listReportRuns',
+        summary: 'List the kept analyses of a report, newest first',
+        tags: ['Runs'],
+        responses: { 200: ok('A page of runs.', strictRunListSchema), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      reportId,
+      validator('query', runListQuerySchema),
+      async (c) => {
+        const q = c.req.valid('query');
+        const page = await storage.listRuns(c.req.valid('param').id, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
+        if (!page) return errorResponse(c, 404);
+        return listResponse(c, page.items.map(runJson), pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));
+      },
+    )
+    .on(
+      ['PUT', 'PATCH'],
+      '/:id',
+      describeRoute({
+        operationId: (route) => (route.method === 'PUT' ? 'updateReport' : 'patchReport'),
+        summary: 'Change a report’s privacy or password, or analyse its page again (PUT and PATCH alike)',
+        tags: ['Reports'],
+        requestBody: formRequestBody(updateReportFields, 'Every field is optional; an update is all or nothing.'),
+        responses: {
+          200: ok('The report as it is now.', strictReportEnvelope(200)),
+          ...errors(...KEYED_ERRORS, 404, 413, ...analysisErrors),
+        },
+      }),
+      reportId,
+      // The report is looked up before its body is read: an unknown id is 404 whatever the body says.
+      async (c, next) => {
+        const report = await storage.getReport(c.req.valid('param').id);
+        if (!report) return errorResponse(c, 404);
+        c.set('report', report);
+        await next();
+      },
+      formBody((c: Context<ReportEnv>) => updateReportBodySchema(c.var.report)),
+      async (c) => {
+        const { id, privacy: storedPrivacy } = c.var.report;
+        const { privacy, password, discardPassword, reanalyse } = c.req.valid('form');
+        const passwordHash = password !== undefined ? await hashPassword(password) : discardPassword ? null : undefined;
+        // The new analysis and every other change are written together, or nothing is.
+        if (reanalyse) return runAndRead(c, { kind: 'refresh', id, privacy, passwordHash }, 200);
+        // A request that changes nothing leaves updated_at alone, as the service does.
+        if ((privacy === undefined || privacy === storedPrivacy) && passwordHash === undefined) {
+          return reportResponse(c, c.var.report, 200, pageOrigin(c));
+        }
+        const updated = await storage.updateReport(id, { privacy, passwordHash, now: now() });
+        if (!updated) return errorResponse(c, 404);
+        return reportResponse(c, updated, 200, pageOrigin(c));
+      },
+    )
+    .delete(
+      '/:id',
+      describeRoute({
+        operationId: 'destroyReport',
+        summary: 'Delete a report',
+        tags: ['Reports'],
+        responses: { 200: ok('The report is deleted.', strictReportDeletedSchema), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      reportId,
+      async (c) => {
+        const { id } = c.req.valid('param');
+        if (!(await storage.deleteReport(id))) return errorResponse(c, 404);
+        return c.json({ id, object: 'report' as const, deleted: true as const, status: 200 }, 200);
+      },
+    );
 }

@@ -1,0 +1,380 @@
+// The server's real answers, every operation and its every documented status, checked against the
+// OpenAPI document it serves: a route that answers what the document does not say (another field,
+// another status, a missing header), or a route the document does not have, fails here.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { strictReportEnvelope } from '../../src/contract/strict-schemas';
+import { AnalysisBusyError } from './analysis/limit';
+import { createProxyApp } from './proxy';
+import { openDatabase } from './storage/database';
+import { createSqliteStorage } from './storage/sqlite-storage';
+import type { Storage } from './storage/types';
+import { createTestApp, GOOD, TEST_KEY, type TestApp } from '../../test/server/test-app';
+
+interface Schema {
+  [keyword: string]: unknown;
+}
+interface Header {
+  $ref?: string;
+  required?: boolean;
+  schema?: Schema;
+}
+interface ResponseSpec {
+  $ref?: string;
+  headers?: Record<string, Header>;
+  content?: Record<string, { schema?: Schema }>;
+}
+interface Operation {
+  operationId: string;
+  responses: Record<string, ResponseSpec>;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; responses: Record<string, ResponseSpec>; headers: Record<string, Header> };
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const ORIGIN = 'http://localhost';
+
+let doc: Document;
+let ajv: Ajv2020;
+const compiled = new Map<Schema, ValidateFunction>();
+/** operationId -> the statuses its real answers had. */
+const seen = new Map<string, Set<number>>();
+
+beforeAll(async () => {
+  const res = await createTestApp().app.request('/api/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as Document;
+  ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  // The document's components travel with each response schema, for its $refs to them.
+  ajv.addKeyword('components');
+});
+
+function deref<T extends { $ref?: string }>(item: T): T {
+  if (!item.$ref) return item;
+  const [, , kind, name] = item.$ref.split('/') as [string, string, 'responses' | 'headers', string];
+  const target = doc.components[kind][name];
+  expect(target, item.$ref).toBeDefined();
+  return target as T;
+}
+
+function validatorFor(schema: Schema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** The documented path template a request path falls under, e.g. /api/v1/reports/7 -> /api/v1/reports/{id}. */
+function templateOf(path: string): string | undefined {
+  return Object.keys(doc.paths).find((template) =>
+    new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`).test(path),
+  );
+}
+
+/** Checks a real answer against what the document says `response` is: its body's schema and its headers. */
+async function expectMatches(res: Response, response: ResponseSpec, where: string): Promise<void> {
+  const spec = deref(response);
+  for (const [name, ref] of Object.entries(spec.headers ?? {})) {
+    const header = deref(ref);
+    const value = res.headers.get(name);
+    if (header.required) expect(value, `${where}: header ${name}`).not.toBeNull();
+    if (value !== null && header.schema) {
+      const typed = header.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
+      const validate = validatorFor(header.schema);
+      expect(validate(typed), `${where}: header ${name}: ${value}`).toBe(true);
+    }
+  }
+  const content = Object.entries(spec.content ?? {});
+  if (content.length === 0) {
+    expect(await res.text(), `${where}: no body`).toBe('');
+    return;
+  }
+  const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim();
+  const media = content.find(([name]) => name === type);
+  expect(media, `${where}: Content-Type ${type}, documented ${content.map(([name]) => name).join(', ')}`).toBeDefined();
+  const schema = media![1].schema;
+  const body = type === 'application/json' ? ((await res.json()) as unknown) : await res.text();
+  if (!schema) return;
+  const validate = validatorFor(schema);
+  expect(validate(body) ? [] : validate.errors, `${where}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+}
+
+/** Sends a request and checks the answer against its operation in the document; returns the answer (body unread). */
+async function call(t: TestApp, method: string, path: string, init: { form?: Record<string, string>; json?: unknown; key?: string | null; headers?: Record<string, string>; body?: string; address?: string } = {}) {
+  const pathname = path.split('?')[0]!;
+  const template = templateOf(pathname);
+  expect(template, `${pathname} is in the document`).toBeDefined();
+  const operation = doc.paths[template!]![method.toLowerCase()];
+  expect(operation, `${method} ${template} is in the document`).toBeDefined();
+  let res: Response;
+  if (init.body !== undefined || init.address !== undefined) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key !== null) headers.Authorization = `Bearer ${init.key ?? TEST_KEY}`;
+    res = await t.app.request(path, { method, headers, body: init.body }, { incoming: { socket: { remoteAddress: init.address ?? '203.0.113.7' } } });
+  } else {
+    res = await t.call(method, path, init);
+  }
+  const where = `${method} ${path} -> ${res.status}`;
+  const response = operation!.responses[String(res.status)];
+  expect(response, `${where}: status documented (${Object.keys(operation!.responses).join(', ')})`).toBeDefined();
+  const set = seen.get(operation!.operationId) ?? new Set<number>();
+  set.add(res.status);
+  seen.set(operation!.operationId, set);
+  await expectMatches(res.clone(), response!, where);
+  return res;
+}
+
+function failing(storage: Storage): Storage {
+  return new Proxy(storage, {
+    get(target, prop, receiver) {
+      if (prop === 'activeApiKeyHashes') return Reflect.get(target, prop, receiver) as unknown;
+      return async () => Promise.reject(new Error('storage down'));
+    },
+  });
+}
+
+/** Apps for the refusals every keyed operation can give: 429 (second request), 500 (storage down). */
+function refusals() {
+  return {
+    limited: createTestApp({ config: { rateLimit: 1 } }),
+    broken: createTestApp({ storage: failing(createSqliteStorage(openDatabase(':memory:'))), logError: () => {} }),
+  };
+}
+
+async function keyedRefusals(method: string, path: string, init: { form?: Record<string, string> } = {}) {
+  const { limited, broken } = refusals();
+  expect((await call(limited, method, path, init)).status).not.toBe(429);
+  expect((await call(limited, method, path, init)).status).toBe(429);
+  expect((await call(broken, method, path, init)).status).toBe(500);
+  expect((await call(createTestApp(), method, path, { ...init, key: 'wrong-key' })).status).toBe(401);
+}
+
+async function stored(t: TestApp, form: Record<string, string> = { url: 'https://example.com/good' }): Promise<number> {
+  const res = await call(t, 'POST', '/api/v1/reports', { form });
+  expect(res.status).toBe(201);
+  return strictReportEnvelope(201).parse(await res.json()).data.id;
+}
+
+const updateCases = (method: 'PUT' | 'PATCH') => async () => {
+  const t = createTestApp();
+  const id = await stored(t);
+  expect((await call(t, method, `/api/v1/reports/${id}`, { form: { privacy: '2', password: 'pw' } })).status).toBe(200);
+  expect((await call(t, method, `/api/v1/reports/${id}`, { json: { results: 1, privacy: 0 } })).status).toBe(200);
+  expect((await call(t, method, `/api/v1/reports/${id}`, { form: { privacy: '7' } })).status).toBe(422);
+  expect((await call(t, method, '/api/v1/reports/999', { form: { privacy: '1' } })).status).toBe(404);
+  expect((await call(t, method, '/api/v1/reports/abc')).status).toBe(404);
+  const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+  expect((await call(small, method, `/api/v1/reports/${id}`, { form: { password: 'x'.repeat(32) } })).status).toBe(413);
+  let busy = false;
+  const queue = createTestApp({
+    analyser: async () => {
+      if (busy) throw new AnalysisBusyError(5);
+      return GOOD;
+    },
+  });
+  const queued = await stored(queue);
+  busy = true;
+  expect((await call(queue, method, `/api/v1/reports/${queued}`, { form: { results: '1' } })).status).toBe(503);
+  const late = createTestApp({ storage: t.storage, runReportWork: async () => ({ ok: false, reason: 'timeout' }) });
+  expect((await call(late, method, `/api/v1/reports/${id}`, { form: { results: '1' } })).status).toBe(504);
+  await keyedRefusals(method, `/api/v1/reports/${id}`, { form: { privacy: '1' } });
+};
+
+/** One scenario per operation: it makes the server give every status the document lists for it. */
+const SCENARIOS: Record<string, () => Promise<void>> = {
+  openApiDocument: async () => {
+    const t = createTestApp({ config: { rateLimit: 1 } });
+    expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(429);
+  },
+  listReports: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://example.com/decent', privacy: '2', password: 'pw' });
+    await stored(t, { url: 'https://example.com/bad' });
+    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
+      expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
+    }
+    await keyedRefusals('GET', '/api/v1/reports');
+  },
+  storeReport: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good', privacy: '2', password: 'pw' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/reports', { json: { url: 'https://example.com/bad', privacy: 1 } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'nope', privacy: '2' } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/missing' } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/reports', { body: '{"url":', headers: { 'Content-Type': 'application/json' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect((await call(small, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(413);
+    const busy = createTestApp({
+      analyser: async () => {
+        throw new AnalysisBusyError(7);
+      },
+    });
+    expect((await call(busy, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(503);
+    const late = createTestApp({ runReportWork: async () => ({ ok: false, reason: 'timeout' }) });
+    expect((await call(late, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(504);
+    await keyedRefusals('POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } });
+  },
+  showReport: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    expect((await call(t, 'GET', `/api/v1/reports/${id}`)).status).toBe(200);
+    for (const unknown of ['999', 'abc', '0']) expect((await call(t, 'GET', `/api/v1/reports/${unknown}`)).status).toBe(404);
+    await keyedRefusals('GET', `/api/v1/reports/${id}`);
+  },
+  updateReport: updateCases('PUT'),
+  patchReport: updateCases('PATCH'),
+  destroyReport: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    expect((await call(t, 'DELETE', `/api/v1/reports/${id}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/reports/${id}`)).status).toBe(404);
+    await keyedRefusals('DELETE', '/api/v1/reports/1');
+  },
+  listReportRuns: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    await call(t, 'PATCH', `/api/v1/reports/${id}`, { form: { results: '1' } });
+    expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?per_page=25`)).status).toBe(200);
+    expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?page=5`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/reports/999/runs')).status).toBe(404);
+    await keyedRefusals('GET', `/api/v1/reports/${id}/runs`);
+  },
+  listProjects: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    await stored(t, { url: 'https://blog.example/bad' });
+    for (const query of ['', '?sort_by=project&sort=asc&per_page=50', '?search=shop', '?page=3']) {
+      expect((await call(t, 'GET', `/api/v1/projects${query}`)).status).toBe(200);
+    }
+    await keyedRefusals('GET', '/api/v1/projects');
+  },
+  destroyProject: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'DELETE', '/api/v1/projects/shop.example')).status).toBe(200);
+    expect((await call(t, 'DELETE', '/api/v1/projects/shop.example')).status).toBe(404);
+    await keyedRefusals('DELETE', '/api/v1/projects/shop.example');
+  },
+  showPublicPage: async () => {
+    const t = createTestApp();
+    const open = await stored(t);
+    const locked = await stored(t, { url: 'https://example.com/good', privacy: '2', password: 'pw' });
+    const hidden = await stored(t, { url: 'https://example.com/good', privacy: '1' });
+    expect((await call(t, 'GET', `/r/${open}`, { key: null })).status).toBe(200);
+    expect((await call(t, 'GET', `/r/${locked}`, { key: null })).status).toBe(200);
+    for (const id of [hidden, 999, 'abc']) expect((await call(t, 'GET', `/r/${id}`, { key: null })).status).toBe(404);
+    const { broken } = refusals();
+    expect((await call(broken, 'GET', `/r/${open}`, { key: null })).status).toBe(500);
+  },
+  openPublicPage: async () => {
+    const t = createTestApp({ config: { bodyLimitBytes: 64 } });
+    const open = await stored(t, { url: 'https://a.io/' });
+    const locked = await stored(t, { url: 'https://a.io/', privacy: '2', password: 'pw' });
+    const guarded = await stored(t, { url: 'https://a.io/', privacy: '2', password: 'pw' });
+    const send = (app: TestApp, id: number | string, password: string, origin = ORIGIN) =>
+      call(app, 'POST', `/r/${id}`, {
+        key: null,
+        body: new URLSearchParams({ password }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
+      });
+    expect((await send(t, locked, 'pw')).status).toBe(303);
+    expect((await send(t, open, '')).status).toBe(303);
+    expect((await send(t, 999, 'pw')).status).toBe(404);
+    expect((await send(t, locked, 'pw', 'https://elsewhere.example')).status).toBe(403);
+    expect((await send(t, locked, 'x'.repeat(100))).status).toBe(413);
+    // Empty passwords are wrong without hashing anything: quick attempts up to the limit.
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await send(t, guarded, '')).status).toBe(403);
+    expect((await send(t, guarded, 'pw')).status).toBe(429);
+    const { broken } = refusals();
+    expect((await send(broken, 1, 'pw')).status).toBe(500);
+  },
+};
+
+describe('the OpenAPI document at /api/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, served without a key and not to be cached', async () => {
+    const res = await createTestApp().app.request('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('600');
+    const result = await new Validator().validate((await res.json()) as Parameters<Validator['validate']>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('describes every route the app has, and nothing else', () => {
+    const app = createTestApp().app;
+    const routes = new Set(
+      app.routes
+        .filter((route) => route.method !== 'ALL')
+        .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...routes].sort()).toEqual(documented.sort());
+  });
+
+  it('in proxy mode is the upstream’s, forwarded like the rest of /api/v1: this one describes the reference server', async () => {
+    const upstream = createServer((req, res) => {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ message: `upstream: ${req.url}`, status: 404 }));
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    try {
+      const { port } = upstream.address() as AddressInfo;
+      const res = await createProxyApp({ upstreamUrl: `http://127.0.0.1:${port}` }).request('/api/v1/openapi.json');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'upstream: /api/v1/openapi.json', status: 404 });
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it('has one scenario here per operation', () => {
+    const ids = Object.values(doc.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    expect(Object.keys(SCENARIOS).sort()).toEqual(ids.sort());
+  });
+});
+
+describe('real answers match the document', () => {
+  it.each(Object.keys(SCENARIOS))('%s: every answer is documented, and every documented status was answered', async (operationId) => {
+    await SCENARIOS[operationId]!();
+    const operation = Object.values(doc.paths).flatMap((operations) => Object.values(operations)).find((op) => op.operationId === operationId)!;
+    expect([...(seen.get(operationId) ?? [])].sort()).toEqual(Object.keys(operation.responses).map(Number).sort());
+  });
+
+  it('answers a known path with an undocumented method 405, Allow naming exactly the documented methods', async () => {
+    const t = createTestApp();
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      const path = template.replace('{id}', '1').replace('{project}', 'example.com');
+      const documented = Object.keys(operations).map((method) => method.toUpperCase());
+      const allowed = documented.includes('GET') ? [...documented, 'HEAD'] : documented;
+      for (const method of METHODS.map((m) => m.toUpperCase()).filter((m) => !documented.includes(m))) {
+        const res = await t.call(method, path);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('Allow')?.split(', ').sort(), `${method} ${path}`).toEqual(allowed.sort());
+        if (path.startsWith('/api/v1/')) await expectMatches(res, doc.components.responses.MethodNotAllowed!, `${method} ${path}`);
+      }
+    }
+  });
+
+  it('answers an unknown path under /api/v1 as the document’s NotFound, and without a key as Unauthenticated', async () => {
+    const t = createTestApp();
+    await expectMatches(await t.call('GET', '/api/v1/nowhere'), doc.components.responses.NotFound!, 'GET /api/v1/nowhere');
+    await expectMatches(await t.call('GET', '/api/v1/nowhere', { key: null }), doc.components.responses.Unauthenticated!, 'no key');
+  });
+});

@@ -1,0 +1,219 @@
+// What the API takes: every route's query, path and body fields, as the reference server validates
+// them and as its OpenAPI document describes them (it is generated from these). The messages are
+// Laravel's wording, which is what clients of the real service already show.
+import * as z from 'zod';
+import {
+  DEFAULT_PER_PAGE,
+  PASSWORD_MAX_LENGTH,
+  PER_PAGE_VALUES,
+  PRIVACY_VALUES,
+  PROJECT_SEARCH_BY,
+  PROJECT_SORT_KEYS,
+  REPORT_SEARCH_BY,
+  REPORT_SORT_KEYS,
+  RESULTS,
+  SORT_ORDERS,
+  URL_MAX_LENGTH,
+  type PerPage,
+  type Privacy,
+} from './values';
+
+export const REQUEST_MESSAGES = {
+  urlRequired: 'The url field is required.',
+  urlString: 'The url must be a string.',
+  urlMax: `The url must not be greater than ${URL_MAX_LENGTH} characters.`,
+  urlFormat: 'The url format is invalid.',
+  privacy: 'The selected privacy is invalid.',
+  passwordRequired: 'The password field is required when privacy is 2.',
+  passwordString: 'The password must be a string.',
+  passwordMax: `The password must not be greater than ${PASSWORD_MAX_LENGTH} characters.`,
+  results: 'The selected results is invalid.',
+  bodyJson: 'The request body is not valid JSON.',
+  bodyObject: 'The request body must be a JSON object.',
+  bodyMultipart: 'The request body is not valid multipart/form-data.',
+  bodyType: 'The request body must be form-urlencoded or JSON.',
+} as const;
+
+// ---- Lists: the service ignores an invalid list parameter and uses its default, so every field
+// falls back with .catch() instead of failing: a list request never answers 422.
+
+const text = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? undefined : value))
+  .catch(undefined);
+
+const perPage = z
+  .enum(PER_PAGE_VALUES.map(String) as [string, ...string[]])
+  .default(String(DEFAULT_PER_PAGE))
+  .transform((value) => Number(value) as PerPage)
+  .catch(DEFAULT_PER_PAGE)
+  .meta({ description: 'Items per page.' });
+
+const page = z
+  .string()
+  .regex(/^\d+$/)
+  .default('1')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
+  .catch(1)
+  .meta({ description: '1-based; an invalid value is 1, a page past the end is empty.' });
+
+const sort = z.enum(SORT_ORDERS).default('desc').catch('desc');
+
+export const reportListQuerySchema = z.object({
+  search: text.meta({ description: 'Case-insensitive substring of the search_by field; % and _ are literal.' }),
+  search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
+  project: text.meta({ description: 'Only the reports of this project.' }),
+  result: z.enum(RESULTS).optional().catch(undefined),
+  sort_by: z.enum(REPORT_SORT_KEYS).default('id').catch('id'),
+  sort,
+  per_page: perPage,
+  page,
+});
+
+export const projectListQuerySchema = z.object({
+  search: text.meta({ description: 'Case-insensitive substring of the project name; % and _ are literal.' }),
+  search_by: z.enum(PROJECT_SEARCH_BY).default('project').catch('project'),
+  sort_by: z.enum(PROJECT_SORT_KEYS).default('created_at').catch('created_at'),
+  sort,
+  per_page: perPage,
+  page,
+});
+
+/** A report's runs: only the page is chosen. */
+export const runListQuerySchema = z.object({ per_page: perPage, page });
+
+// ---- Paths: an id that cannot be a report's is answered 404, as an unknown one is.
+
+export const reportIdParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/)
+    .transform(Number)
+    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
+    .meta({ description: 'The report’s id.' }),
+});
+
+export const projectParamSchema = z.object({
+  project: z.string().min(1).meta({ description: 'The project’s name (percent-encoded in the path).' }),
+});
+
+// ---- Bodies (form-urlencoded, or the same fields as JSON). A field that is absent, null or empty
+// is not given, as for an empty form field; the server drops those before these schemas see them.
+
+/** How long a password is, as its length rule counts it: the one place that rule lives. */
+export function passwordLength(password: string): number {
+  return [...password].length;
+}
+
+const passwordSchema = z
+  .string({ error: REQUEST_MESSAGES.passwordString })
+  .refine((password) => passwordLength(password) <= PASSWORD_MAX_LENGTH, { error: REQUEST_MESSAGES.passwordMax });
+
+// Checked only where it counts (the privacy that results is 2), so it is declared loosely and
+// described as what a client sends.
+const passwordField = z.unknown().optional().meta({
+  type: 'string',
+  maxLength: PASSWORD_MAX_LENGTH,
+  description: 'Required when the privacy that results is 2 (unless one is stored already); ignored otherwise. Write-only.',
+});
+
+// A form field is text; in JSON the same values may come as numbers.
+const privacyField = z
+  .union([z.enum(PRIVACY_VALUES.map(String) as [string, ...string[]]), z.literal(PRIVACY_VALUES)], {
+    error: REQUEST_MESSAGES.privacy,
+  })
+  .transform((value) => Number(value) as Privacy)
+  .meta({ description: '0 public, 1 private, 2 password.' });
+
+const resultsField = z
+  .union([z.enum(['0', '1', 'true', 'false']), z.literal([0, 1]), z.boolean()], { error: REQUEST_MESSAGES.results })
+  .transform((value) => value === 1 || value === '1' || value === true || value === 'true')
+  .meta({ description: '1: fetch and analyse the page again, updating score, result, results and generated_at.' });
+
+function isHttpUrl(url: string): boolean {
+  // The URL parser would quietly drop tabs and newlines and encode the rest; stored as given, they
+  // would be a different address from the one fetched.
+  if (/[\p{Cc}\p{Cf}\p{Z}\s]/u.test(url)) return false;
+  // The scheme must be typed out in full: the URL parser would also accept `http:example.com`.
+  if (!/^https?:\/\//i.test(url)) return false;
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const urlField = z
+  .string({ error: (issue) => (issue.input === undefined ? REQUEST_MESSAGES.urlRequired : REQUEST_MESSAGES.urlString) })
+  .refine((url) => [...url].length <= URL_MAX_LENGTH, { error: REQUEST_MESSAGES.urlMax })
+  .refine(isHttpUrl, { error: REQUEST_MESSAGES.urlFormat })
+  .meta({ format: 'uri', maxLength: URL_MAX_LENGTH, description: 'The page’s absolute http or https URL.' });
+
+/** What a report has stored that decides whether a password is needed. */
+export interface StoredPrivacy {
+  privacy: Privacy;
+  hasPassword: boolean;
+}
+
+/**
+ * The password rule: where the privacy that results is 2, a password must be given now (a string
+ * within the length) or be stored already; anywhere else it is ignored.
+ */
+function passwordWhenPrivacy2(stored: StoredPrivacy | null) {
+  return (body: { privacy?: unknown; password?: unknown }, ctx: z.core.$RefinementCtx) => {
+    const privacy = body.privacy === undefined ? undefined : privacyField.safeParse(body.privacy);
+    if (privacy && !privacy.success) return;
+    if ((privacy?.data ?? stored?.privacy ?? 0) !== 2) return;
+    if (body.password === undefined) {
+      if (!stored?.hasPassword) ctx.addIssue({ code: 'custom', path: ['password'], message: REQUEST_MESSAGES.passwordRequired });
+      return;
+    }
+    const password = passwordSchema.safeParse(body.password);
+    for (const issue of password.error?.issues ?? []) ctx.addIssue({ ...issue, path: ['password'] });
+  };
+}
+
+// The rule runs even when another field failed, so that every field's message comes at once.
+const always = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+
+const storeReportFields = z.object(
+  { url: urlField, privacy: privacyField.default(0), password: passwordField },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** `POST /reports`. */
+export const storeReportBodySchema = storeReportFields
+  .superRefine(passwordWhenPrivacy2(null), always)
+  .transform(({ url, privacy, password }) => ({ url, privacy, password: privacy === 2 ? (password as string) : null }));
+
+/** The fields of `PUT`/`PATCH /reports/{id}`, as documented; what is needed depends on the report (updateReportBodySchema). */
+export const updateReportFields = z.object(
+  { privacy: privacyField.optional(), password: passwordField, results: resultsField.optional() },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** `PUT`/`PATCH /reports/{id}` of a report that has `stored`: privacy 2 needs a password given now or stored. */
+export function updateReportBodySchema(stored: StoredPrivacy) {
+  return updateReportFields.superRefine(passwordWhenPrivacy2(stored), always).transform(({ privacy, password, results }) => {
+    const effective = privacy ?? stored.privacy;
+    return {
+      privacy,
+      /** A new password to store (only when the resulting privacy is 2). */
+      password: effective === 2 ? (password as string | undefined) : undefined,
+      /** Whether to discard the stored password (the resulting privacy is not 2). */
+      discardPassword: effective !== 2 && stored.hasPassword,
+      reanalyse: results ?? false,
+    };
+  });
+}
+
+/** The public report page's password form (`POST /r/{id}`): anything else than a string is no password. */
+export const publicPagePasswordBodySchema = z.object({
+  password: z.string().default('').catch('').meta({ description: 'The report page’s password.' }),
+});
+
+export type StoreReportBody = z.output<typeof storeReportBodySchema>;
+export type UpdateReportBody = z.output<ReturnType<typeof updateReportBodySchema>>;
