@@ -2,10 +2,14 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { AnalysisError } from './analysis-error';
 import { checkPage } from './check-page';
 import type { FetchedPage } from './fetcher';
 
-export type WorkerReply = { ok: true; checks: ReturnType<typeof checkPage> } | { ok: false; error: string };
+export type WorkerReply =
+  | { ok: true; checks: ReturnType<typeof checkPage> }
+  /** `page`: the page's own fault (an AnalysisError, e.g. over a limit of page-limits.ts), in words for the user. */
+  | { ok: false; error: string; page: boolean };
 
 /**
  * What the heap may hold between pages before a full collection, bytes. V8 sets a heap's next limit
@@ -27,7 +31,11 @@ parentPort?.on('message', (page: FetchedPage) => {
     const body = Buffer.from(page.body.buffer, page.body.byteOffset, page.body.byteLength);
     reply = { ok: true, checks: checkPage({ ...page, body }) };
   } catch (error) {
-    reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    reply = {
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      page: error instanceof AnalysisError,
+    };
   }
   parentPort?.postMessage(reply);
   // Once this handler has returned, so the page is garbage too.

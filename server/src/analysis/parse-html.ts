@@ -2,6 +2,8 @@
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
+import { checkTags, PAGE_LIMITS, tooComplex } from './page-limits';
+import type { PageLimits } from './page-limits';
 
 type TextNode = Parameters<typeof adapter.getTextNodeContent>[0];
 /** A node of a parsed page, in an element or the document (domhandler's, which cheerio's types leave out). */
@@ -35,8 +37,17 @@ function ropesIn(text: string): number {
  * size and the copying to at most 64 bytes per character parsed; attribute values and comments
  * as they arrive.
  */
-function flatTextAdapter(): typeof adapter {
+function flatTextAdapter(limits: PageLimits): typeof adapter {
   const ropes = new WeakMap<TextNode, number>();
+  // Elements made, and each one's depth, so that a page past the limits stops the parse at once.
+  let elements = 0;
+  const depths = new WeakMap<PageNode, number>();
+  const placed = (parent: PageNode, node: PageNode) => {
+    if (!adapter.isElementNode(node)) return;
+    const depth = (depths.get(parent) ?? 0) + 1;
+    if (depth > limits.maxDepth) throw tooComplex(`its elements nest more than ${limits.maxDepth.toLocaleString('en')} deep`);
+    depths.set(node, depth);
+  };
   const appended = (node: PageNode | null | undefined, text: string) => {
     if (!node || !adapter.isTextNode(node)) return;
     const count = (ropes.get(node) ?? 0) + 1 + ropesIn(text);
@@ -58,7 +69,17 @@ function flatTextAdapter(): typeof adapter {
       adapter.insertTextBefore(parent, text, reference);
       appended(reference.prev, text);
     },
+    appendChild(parent, node) {
+      placed(parent, node);
+      adapter.appendChild(parent, node);
+    },
+    insertBefore(parent, node, reference) {
+      placed(parent, node);
+      adapter.insertBefore(parent, node, reference);
+    },
     createElement(tagName, namespace, attributes) {
+      elements++;
+      if (elements > limits.maxElements) throw tooComplex(`it has more than ${limits.maxElements.toLocaleString('en')} elements`);
       for (const attribute of attributes) flatten(attribute.value);
       return adapter.createElement(tagName, namespace, attributes);
     },
@@ -70,7 +91,11 @@ function flatTextAdapter(): typeof adapter {
   };
 }
 
-/** Parses a whole HTML page as `cheerio.load(html)` does (same document), in a fraction of its memory. */
-export function parseHtml(html: string): CheerioAPI {
-  return load(html, { treeAdapter: flatTextAdapter() });
+/**
+ * Parses a whole HTML page as `cheerio.load(html)` does (same document), in a fraction of its memory.
+ * A page over `limits` (page-limits.ts) is refused with an AnalysisError saying which.
+ */
+export function parseHtml(html: string, limits: PageLimits = PAGE_LIMITS): CheerioAPI {
+  checkTags(html, limits);
+  return load(html, { treeAdapter: flatTextAdapter(limits) });
 }

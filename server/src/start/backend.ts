@@ -86,12 +86,13 @@ export async function createBackend(
     // Fetching stays on this thread, behind the address guard (the demo names, on the demo port only
     // and while it serves, are trusted; nothing else is); parsing and checking a page, the CPU- and memory-heavy part, runs
     // on ANALYSIS_CONCURRENCY worker threads.
-    const pool = createPageCheckPool(config.analysisConcurrency);
+    const pool = createPageCheckPool(config.analysisConcurrency, { logError: log.error });
     closers.push(() => pool.close());
     const unlimited = createAnalyser({
       allowPrivate: config.allowPrivateUrls,
       ...(hostMap ? { hostMap } : {}),
       checkPage: pool.checkPage,
+      deadlineMs: config.analysisDeadlineS * 1000,
     });
     const analyser = limitAnalyses(unlimited, { concurrency: config.analysisConcurrency, queue: config.analysisQueue });
 
