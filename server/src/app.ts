@@ -8,6 +8,7 @@ import { createKeyVerifier } from './auth/keys';
 import { clientAddress } from './http/client-address';
 import { corsFor } from './http/cors';
 import { errorResponse, ValidationError, validationResponse } from './http/errors';
+import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { projectsRouter } from './routes/projects';
@@ -31,6 +32,10 @@ export function createApp(deps: AppDeps): Hono {
     logError: defaultLogError,
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
     rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
+    passwordAttempts: passwordAttempts(
+      createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
+      createRateLimiter(PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
+    ),
     ...deps,
   };
   const { config, storage, logError } = resolved;

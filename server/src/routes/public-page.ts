@@ -7,11 +7,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/api/contract';
+import { PRIVACY } from '../../../src/api/contract';
 import type { AppDeps } from '../app-deps';
-import { verifyPassword } from '../auth/passwords';
+import { PasswordBusyError, passwordLength, passwordTooLong, verifyPassword } from '../auth/passwords';
 import { clientAddress } from '../http/client-address';
-import { createRateLimiter } from '../http/rate-limit';
 import { securityHeadersWith } from '../http/security-headers';
 import { grantAccess, hasAccess } from '../public-page/access-cookie';
 import { publicOrigin, publicPagePath } from '../public-page/page-url';
@@ -20,9 +19,7 @@ import { PAGE_CSS_HASH } from '../public-page/style';
 import type { ReportRecord } from '../storage/types';
 import { parseId } from './report-id';
 
-/** Password attempts per client address and report in one window, then 429 until it ends. */
-export const PASSWORD_ATTEMPTS = 10;
-export const PASSWORD_WINDOW_S = 15 * 60;
+export { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
 
 /** Stricter than the dashboard's policy: no script at all, only the page's own stylesheet (by hash). */
 const publicPageHeaders = securityHeadersWith({
@@ -57,8 +54,8 @@ type Visible =
   | { kind: 'password'; id: number; passwordHash: string };
 
 export function publicPageRouter(deps: Required<AppDeps>) {
-  const { storage, config, now, logError } = deps;
-  const attempt = createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime());
+  const { storage, config, logError } = deps;
+  const attempt = deps.passwordAttempts;
 
   /** What this request may see of report `idParam`, by the report's privacy now and the cookie sent. */
   async function visible(c: Context, idParam: string): Promise<Visible> {
@@ -118,7 +115,7 @@ export function publicPageRouter(deps: Required<AppDeps>) {
         const seen = await visible(c, c.req.param('id'));
         if (seen.kind === 'none') return notFound(c);
         if (seen.kind === 'report') return c.redirect(c.req.path, 303);
-        const decision = attempt(`${clientAddress(c)} ${seen.id}`);
+        const decision = await attempt(clientAddress(c), seen.id);
         if (!decision.allowed) {
           c.header('Retry-After', String(decision.retryAfter));
           const minutes = Math.ceil(decision.retryAfter / 60);
@@ -134,10 +131,15 @@ export function publicPageRouter(deps: Required<AppDeps>) {
         }
         const body = await c.req.parseBody();
         const password = typeof body.password === 'string' ? body.password : '';
-        const right =
-          password.length > 0 &&
-          password.length <= PASSWORD_MAX_LENGTH &&
-          (await verifyPassword(password, seen.passwordHash));
+        let right: boolean;
+        try {
+          // Counted as the API counts it when the password is set (Unicode code points after NFC).
+          right = passwordLength(password) > 0 && !passwordTooLong(password) && (await verifyPassword(password, seen.passwordHash));
+        } catch (error) {
+          if (!(error instanceof PasswordBusyError)) throw error;
+          c.header('Retry-After', String(error.retryAfterS));
+          return page(c, messagePage('Busy', 'Too many passwords are being checked right now. Try again in a moment.'), 429);
+        }
         if (!right) return page(c, passwordPage(seen.id, true), 403);
         grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));
         // Post/Redirect/Get: reloading the report does not send the password again.

@@ -1,6 +1,7 @@
 import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH, type Privacy } from '../../../src/api/contract';
 import type { FieldErrors } from '../http/errors';
 import type { Input } from '../http/body';
+import { passwordTooLong } from '../auth/passwords';
 
 // Laravel's wording, which is what clients of the real service already show.
 export const MESSAGES = {
@@ -38,7 +39,8 @@ function readPassword(value: unknown, errors: FieldErrors): string | undefined {
     errors.password = [MESSAGES.passwordString];
     return undefined;
   }
-  if (codePoints(value) > PASSWORD_MAX_LENGTH) {
+  // Counted as the public page counts it (auth/passwords.ts), so every password accepted here can open its page.
+  if (passwordTooLong(value)) {
     errors.password = [MESSAGES.passwordMax];
     return undefined;
   }
