@@ -499,11 +499,11 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
 
       const migrated = await database.open();
       const report = await migrated.getReport(big.id);
-      const results = JSON.parse(report?.resultsJson ?? '{}') as typeof huge.results;
+      const results = JSON.parse(report?.resultsJson ?? '{}') as Record<string, { value: string; errors?: unknown }>;
       expect(Buffer.byteLength(report?.resultsJson ?? '')).toBeLessThanOrEqual(REPORT_MAX_BYTES);
-      expect(results.title.value.startsWith('\u0001'.repeat(100))).toBe(true);
-      expect(results.title.value).toMatch(/… \(1,999,\d{3} more characters\)$/);
-      expect(results.title.errors).toEqual({ too_long: 2_000_000 });
+      expect(results.title?.value.startsWith('\u0001'.repeat(100))).toBe(true);
+      expect(results.title?.value).toMatch(/… \(1,999,\d{3} more characters\)$/);
+      expect(results.title?.errors).toEqual({ too_long: 2_000_000 });
       expect(results.meta_description).toEqual(GOOD.results.meta_description);
       const runs = (await migrated.listRuns(big.id, { limit: 10, offset: 0 }))?.items ?? [];
       expect(runs.map((r) => Buffer.byteLength(r.resultsJson) <= REPORT_MAX_BYTES)).toEqual([true]);
