@@ -473,6 +473,21 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
     });
   });
 
+  describe('NUL bytes', () => {
+    it('answers them through the API as any other name that matches nothing: an empty list, a 404, never a 500', async () => {
+      const t = createTestApp({ storage: await (await fresh()).open() });
+      await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example.com/a' } });
+      for (const path of ['/api/v1/reports?project=%00', '/api/v1/reports?project=shop%00.example.com&search=%00', '/api/v1/projects?search=a%00']) {
+        const res = await t.call('GET', path);
+        expect(res.status, path).toBe(200);
+        expect((await res.json()) as unknown, path).toMatchObject({ data: [], meta: { total: 0 } });
+      }
+      expect((await t.call('DELETE', '/api/v1/projects/%00')).status).toBe(404);
+      expect((await t.call('DELETE', '/api/v1/projects/shop.example.com%00')).status).toBe(404);
+      expect((await t.call('GET', '/api/v1/reports?project=shop.example.com')).status).toBe(200);
+    });
+  });
+
   describe('evidence bounds', () => {
     it('trims the stored results and runs that a database from before the bounds kept whole', async () => {
       const database = await fresh(TRIM_MIGRATION);
