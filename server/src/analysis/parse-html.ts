@@ -1,6 +1,7 @@
 // cheerio's own HTML parse (parse5, the browsers' algorithm), with text kept in flat strings.
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
+import { Tokenizer } from 'parse5';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import { checkTags, PAGE_LIMITS, tooComplex } from './page-limits';
 import type { PageLimits } from './page-limits';
@@ -30,6 +31,43 @@ function flatten(text: string): string {
 function ropesIn(text: string): number {
   return text.length >= ROPE_MIN_LENGTH ? text.length - ROPE_MIN_LENGTH + 1 : 0;
 }
+
+interface CharacterToken {
+  type: unknown;
+  chars: string;
+  /** Ropes added since the token's text was last flattened (ours). */
+  ropes?: number;
+}
+
+/**
+ * parse5's tokenizer adds each character of a run to its token (`chars += ch`) until the run ends,
+ * so a 4.9 million-character title was 4.9 million ropes (157 MB) before the tree adapter saw any of
+ * it. Its characters go in unchanged, but the text is flattened as the adapter's is, once its ropes
+ * would outweigh it: the title page then fits a worker's heap with room to spare (it needed over
+ * 160 MB).
+ */
+function flattenLongCharacterTokens(): void {
+  const prototype = Tokenizer.prototype as unknown as {
+    _appendCharToCurrentCharacterToken(this: { currentCharacterToken: CharacterToken | null }, type: unknown, ch: string): void;
+    flattening?: true;
+  };
+  if (prototype.flattening) return;
+  prototype.flattening = true;
+  const append = prototype._appendCharToCurrentCharacterToken;
+  prototype._appendCharToCurrentCharacterToken = function (type, ch) {
+    const token = this.currentCharacterToken;
+    if (token?.type !== type) return append.call(this, type, ch);
+    token.chars += ch;
+    const ropes = (token.ropes ?? 0) + 1;
+    if (ropes * ROPE_BYTES >= token.chars.length) {
+      flatten(token.chars);
+      token.ropes = 0;
+    } else {
+      token.ropes = ropes;
+    }
+  };
+}
+flattenLongCharacterTokens();
 
 /**
  * The tree adapter cheerio uses by default, unchanged but for flattening: a text node once its
