@@ -1,4 +1,5 @@
 // A worker thread of the page-check pool (worker-pool.ts): one page at a time, answered with its checks.
+import { setPriority } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
@@ -18,6 +19,21 @@ export type WorkerReply =
  * with nothing to do holds about 15 MB; a full collection then takes about 10 ms.
  */
 const IDLE_HEAP_BYTES = 32 * 1024 * 1024;
+
+/**
+ * This thread's nice value. On Linux a thread's nice value is its own (setpriority on the calling
+ * thread), so the page checks yield the CPU to the main thread, which answers every request: on a
+ * busy machine a list waited behind the checks of 16 large pages. Elsewhere it is the process's, so
+ * it is left alone there.
+ */
+const WORKER_NICE = 10;
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, WORKER_NICE);
+  } catch {
+    // Not allowed here: the checks run at the main thread's priority, as before.
+  }
+}
 
 // Node has no call for a full collection; V8 gives `gc` to contexts made while --expose-gc is on.
 // The flag is the process's and stays on: turning it off could race another worker starting.

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchedPage } from '../../../test/server/fetched-page';
 import { AnalysisError } from './analysis-error';
@@ -74,6 +75,17 @@ describe('createPageCheckPool', () => {
     expect(error).toEqual(new AnalysisError(CHECKS_FAILED_MESSAGE));
     expect(logged).toHaveLength(1);
     expect(await pool.checkPage(PAGE)).toEqual(checkPage(PAGE));
+  }, 30_000);
+
+  it.runIf(process.platform === 'linux')('checks pages at a lower CPU priority than the thread that answers requests', async () => {
+    // The nice value of each thread of this process (the 19th field of its stat line).
+    const niceValues = () =>
+      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]));
+    const before = niceValues().filter((nice) => nice === 10).length;
+    pool = createPageCheckPool(1);
+    await pool.checkPage(PAGE);
+    expect(niceValues().filter((nice) => nice === 10).length).toBe(before + 1);
+    expect(niceValues()).toContain(0);
   }, 30_000);
 
   it('fails what is still waiting when closed', async () => {
