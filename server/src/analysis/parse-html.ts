@@ -56,7 +56,7 @@ function flattenLongCharacterTokens(): void {
   const append = prototype._appendCharToCurrentCharacterToken;
   prototype._appendCharToCurrentCharacterToken = function (type, ch) {
     const token = this.currentCharacterToken;
-    if (token?.type !== type) return append.call(this, type, ch);
+    if (!token || token.type !== type) return append.call(this, type, ch);
     token.chars += ch;
     const ropes = (token.ropes ?? 0) + 1;
     if (ropes * ROPE_BYTES >= token.chars.length) {
