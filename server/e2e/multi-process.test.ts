@@ -78,8 +78,10 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
       // An hour: the test does not straddle a window boundary but once in a long while.
       RATE_LIMIT_WINDOW_S: '3600',
       ANALYSIS_CONCURRENCY: '2',
-      // A job left active this long by a dead process goes to the other (analyses here take ms).
-      ANALYSIS_JOB_EXPIRE_S: '5',
+      // A job left active this long by a dead process goes to the other (analyses here take ms, but
+      // the held one must outlast the second process's start); the lease must outlast the deadline.
+      ANALYSIS_DEADLINE_S: '8',
+      ANALYSIS_JOB_EXPIRE_S: '13',
     });
     children.push(child);
     return child;

@@ -1,6 +1,7 @@
 import type { Analyser } from './analysis/analyse';
 import type { RunReportWork } from './analysis/report-work';
 import type { ServerConfig } from './config';
+import type { PasswordAttempts } from './http/password-attempts';
 import type { RateLimiter } from './http/rate-limit';
 import type { Storage } from './storage/types';
 
@@ -18,6 +19,8 @@ export interface AppDeps {
   runReportWork?: RunReportWork;
   /** Counts requests per key or address; by default in this process's memory. */
   rateLimiter?: RateLimiter;
+  /** Counts the public pages' password attempts (per address and report, per report); by default in this process's memory. */
+  passwordAttempts?: PasswordAttempts;
   /** Where unexpected errors are reported; never given request headers, so never a key. */
   logError?: (error: unknown, request: { method: string; path: string }) => void;
 }

@@ -10,6 +10,7 @@ import { clientAddress } from './http/client-address';
 import { corsFor } from './http/cors';
 import { errorResponse } from './http/errors';
 import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './http/openapi';
+import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { projectsRouter } from './routes/projects';
@@ -33,6 +34,10 @@ export function createApp(deps: AppDeps): Hono {
     logError: defaultLogError,
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
     rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
+    passwordAttempts: passwordAttempts(
+      createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
+      createRateLimiter(PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
+    ),
     ...deps,
   };
   const { config, storage, logError } = resolved;

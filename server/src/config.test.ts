@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       analysisQueue: 32,
       analysisWaitS: 60,
       analysisJobExpireS: 120,
+      analysisDeadlineS: 30,
       runsKept: 100,
     });
   });
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
         ANALYSIS_QUEUE: '0',
         ANALYSIS_WAIT_S: '30',
         ANALYSIS_JOB_EXPIRE_S: '300',
+        ANALYSIS_DEADLINE_S: '45',
         RUNS_KEPT: '5',
       }),
     ).toEqual({
@@ -76,6 +78,7 @@ describe('loadConfig', () => {
       analysisQueue: 0,
       analysisWaitS: 30,
       analysisJobExpireS: 300,
+      analysisDeadlineS: 45,
       runsKept: 5,
     });
   });
@@ -150,6 +153,19 @@ describe('loadConfig', () => {
     [
       { ANALYSIS_JOB_EXPIRE_S: 'soon' },
       'Invalid ANALYSIS_JOB_EXPIRE_S: must be a whole number between 1 and 3600, got "soon".',
+    ],
+    [
+      { ANALYSIS_DEADLINE_S: '0' },
+      'Invalid ANALYSIS_DEADLINE_S: must be a whole number between 1 and 3600, got "0".',
+    ],
+    [
+      // A lease shorter than the deadline would let a slow analysis run twice.
+      { ANALYSIS_DEADLINE_S: '30', ANALYSIS_JOB_EXPIRE_S: '31' },
+      'Invalid ANALYSIS_JOB_EXPIRE_S: must be at least ANALYSIS_DEADLINE_S + 5 (35), so that no analysis runs twice, got "31".',
+    ],
+    [
+      { ANALYSIS_DEADLINE_S: '200' },
+      'Invalid ANALYSIS_JOB_EXPIRE_S: must be at least ANALYSIS_DEADLINE_S + 5 (205), so that no analysis runs twice, got "120".',
     ],
     [{ ALLOW_PRIVATE_URLS: 'perhaps' }, flag('ALLOW_PRIVATE_URLS', 'perhaps')],
     [{ DEMO: 'maybe' }, flag('DEMO', 'maybe')],

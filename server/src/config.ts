@@ -37,6 +37,8 @@ export interface ServerConfig {
   analysisWaitS: number;
   /** On PostgreSQL: after how long a job still active is taken as lost with its process and run again, seconds. */
   analysisJobExpireS: number;
+  /** Wall-clock limit of one analysis (fetch, parse, checks), seconds; past it the create or refresh is answered 422. */
+  analysisDeadlineS: number;
   /** How many analyses (runs) each report keeps; older ones are dropped when a new one is written. */
   runsKept: number;
 }
@@ -156,9 +158,29 @@ function connectSources(connectSrc: string | undefined, apiBase: string | undefi
   return [...new Set(origins)];
 }
 
+/** How much longer than an analysis's deadline a job's lease must be: the write after it, and pg-boss's clock. */
+export const JOB_LEASE_MARGIN_S = 5;
+
+/**
+ * ANALYSIS_JOB_EXPIRE_S, which must outlast the deadline: a job taken as lost while its analysis is
+ * still under way would be run again, and the report stored twice.
+ */
+function jobExpiry(value: string | undefined, deadlineS: number): number {
+  const expireS = integer('ANALYSIS_JOB_EXPIRE_S', value, 120, 1, 3600);
+  if (expireS < deadlineS + JOB_LEASE_MARGIN_S) {
+    throw invalid(
+      'ANALYSIS_JOB_EXPIRE_S',
+      `must be at least ANALYSIS_DEADLINE_S + ${JOB_LEASE_MARGIN_S} (${deadlineS + JOB_LEASE_MARGIN_S}), so that no analysis runs twice`,
+      value ?? String(expireS),
+    );
+  }
+  return expireS;
+}
+
 /** Reads the server's settings from environment variables, with the documented defaults. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = env.DATA_DIR?.trim() || './data';
+  const analysisDeadlineS = integer('ANALYSIS_DEADLINE_S', env.ANALYSIS_DEADLINE_S, 30, 1, 3600);
   const dbFileRaw = env.DB_FILE?.trim();
   const dbFile = dbFileRaw === ':memory:' ? ':memory:' : dbFileRaw || path.join(dataDir, 'reports.db');
   return {
@@ -181,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     analysisConcurrency: integer('ANALYSIS_CONCURRENCY', env.ANALYSIS_CONCURRENCY, availableParallelism(), 1, 256),
     analysisQueue: integer('ANALYSIS_QUEUE', env.ANALYSIS_QUEUE, 32, 0, 100_000),
     analysisWaitS: integer('ANALYSIS_WAIT_S', env.ANALYSIS_WAIT_S, 60, 1, 3600),
-    analysisJobExpireS: integer('ANALYSIS_JOB_EXPIRE_S', env.ANALYSIS_JOB_EXPIRE_S, 120, 1, 3600),
+    analysisJobExpireS: jobExpiry(env.ANALYSIS_JOB_EXPIRE_S, analysisDeadlineS),
+    analysisDeadlineS,
     runsKept: integer('RUNS_KEPT', env.RUNS_KEPT, DEFAULT_RUNS_KEPT, 1, 1_000_000),
   };
 }

@@ -45,6 +45,11 @@ describe('check names and advice', () => {
 });
 
 describe('evidence for people', () => {
+  it('counts what a list cut short by the server left out, instead of showing its marker', () => {
+    const shown = formatKnownEvidence('image_format', ['https://a.example/1.png', '… (1,180 more)']);
+    expect(shown && texts(shown)).toEqual(['Images in older formats', 'https://a.example/1.png', '+1180']);
+  });
+
   it('formats sizes, times and counts', () => {
     expect(formatBytes(512)).toBe('512 bytes');
     expect(formatBytes(350_000)).toBe('341.8 KB');

@@ -71,12 +71,22 @@ const none = (word = 'None'): Shown => text(word);
 const yesNo = (value: boolean): Shown => text(value ? 'Yes' : 'No');
 const row = (label: string, value: Shown): ShownRow => ({ label, value });
 
-function list(items: string[], code = false, empty = 'None'): Shown {
-  if (items.length === 0) return none(empty);
+/** The reference server ends a list it cut short with an item `… (180 more)`. */
+const MORE_ITEM = /^… \(([\d,]+) more\)$/;
+
+/** The items of a list, and how many it says were left out (a last item like `… (180 more)`). */
+function withoutMore(items: string[]): [items: string[], more: number] {
+  const more = MORE_ITEM.exec(items.at(-1) ?? '');
+  return more ? [items.slice(0, -1), Number(more[1]?.replaceAll(',', ''))] : [items, 0];
+}
+
+function list(all: string[], code = false, empty = 'None'): Shown {
+  const [items, left] = withoutMore(all);
+  if (items.length === 0 && left === 0) return none(empty);
   return {
     kind: 'list',
     items: items.slice(0, MAX_ITEMS).map((item) => text(item === '' ? '(empty)' : item, code)),
-    more: Math.max(0, items.length - MAX_ITEMS),
+    more: Math.max(0, items.length - MAX_ITEMS) + left,
     ...(code ? { code } : {}),
   };
 }

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import {
   DEFAULT_PER_PAGE,
   PASSWORD_MAX_LENGTH,
+  passwordLength,
   PER_PAGE_VALUES,
   PRIVACY_VALUES,
   PROJECT_SEARCH_BY,
@@ -102,10 +103,6 @@ export const projectParamSchema = z.object({
 // ---- Bodies (form-urlencoded, or the same fields as JSON). A field that is absent, null or empty
 // is not given, as for an empty form field; the server drops those before these schemas see them.
 
-/** How long a password is, as its length rule counts it: the one place that rule lives. */
-export function passwordLength(password: string): number {
-  return [...password].length;
-}
 
 const passwordSchema = z
   .string({ error: REQUEST_MESSAGES.passwordString })

@@ -58,6 +58,14 @@ export function resultForScore(score: number): Result {
 export const URL_MAX_LENGTH = 2048;
 export const PASSWORD_MAX_LENGTH = 128;
 
+/**
+ * How long a password is, as its length rule counts it, the one place that rule lives: code points
+ * after NFC normalisation, so the API, the public page and the dashboard's forms count alike.
+ */
+export function passwordLength(password: string): number {
+  return [...password.normalize('NFC')].length;
+}
+
 export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous'] as const;
 export type Category = (typeof CATEGORIES)[number] | 'other';
 export const CATEGORY_LABELS: Record<Category, string> = {

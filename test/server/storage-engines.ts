@@ -45,7 +45,7 @@ function closingOnce(storage: Storage): Storage {
 }
 
 /** The migrations before the one named `name` (all of them without a name). */
-function migrationsBefore(migrations: readonly Migration[], name: string | undefined): readonly Migration[] {
+function migrationsBefore<M extends Migration<unknown>>(migrations: readonly M[], name: string | undefined): readonly M[] {
   if (name === undefined) return migrations;
   const index = migrations.findIndex((migration) => migration.name === name);
   if (index < 0) throw new Error(`No migration is called "${name}".`);

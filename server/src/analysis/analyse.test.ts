@@ -438,6 +438,32 @@ describe('pages that cannot be analysed', () => {
     }
   });
 
+  it('ends every analysis by its deadline: a slow answer, or checks that never finish', async () => {
+    const server = await startTestServer({
+      '/slow': () => undefined,
+      '/page': html('<!doctype html><title>A page</title><p>Words.</p>'),
+    });
+    try {
+      const slowFetch = createAnalyser({ allowPrivate: true, timeoutMs: 10_000, deadlineMs: 300 });
+      expect(await reason(`${server.origin}/slow`, slowFetch)).toBe('The page took longer than 0.3 s to answer.');
+      let signal: AbortSignal | undefined;
+      const stuck = createAnalyser({
+        allowPrivate: true,
+        deadlineMs: 300,
+        checkPage: (_page, s) => ((signal = s), new Promise(() => {})),
+      });
+      const started = performance.now();
+      expect(await reason(`${server.origin}/page`, stuck)).toBe(
+        'The page is too large or too complex to analyse: its analysis took longer than 0.3 s.',
+      );
+      expect(performance.now() - started).toBeLessThan(2000);
+      // The checks were told to stop (the pool terminates their worker).
+      expect(signal?.aborted).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('follows a redirect and analyses where it lands', async () => {
     const analysis = await analyse(`${origin('shop')}/sale`);
     expect(analysis.results.title?.value).toBe('Ridge Runner Trail Running Shoes | Northwind Outfitters');

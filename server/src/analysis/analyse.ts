@@ -8,9 +8,12 @@ import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_USER_AGENT,
   fetchUrl,
+  formatSeconds,
 } from './fetcher';
 import type { FetchOptions, FetchedPage } from './fetcher';
+import { boundResults } from './evidence-bounds';
 import { header } from './header';
+import { tooComplex } from './page-limits';
 import { createResolver } from './resolve';
 import type { LookupAll, ResolveHost } from './resolve';
 import { THRESHOLDS } from './rules';
@@ -47,8 +50,16 @@ export interface AnalyserOptions {
    * Runs the CPU-heavy page checks (check-page.ts); on this thread by default. The server's start
    * code passes a worker pool's (worker-pool.ts), so a large page does not block the event loop.
    */
-  checkPage?: (page: FetchedPage) => Promise<Record<string, Check>>;
+  checkPage?: (page: FetchedPage, signal?: AbortSignal) => Promise<Record<string, Check>>;
+  /**
+   * Wall-clock limit of one analysis (fetch, parse, checks), ms: past it the analysis fails with an
+   * AnalysisError (422), its fetches are aborted and its worker terminated (ANALYSIS_DEADLINE_S).
+   */
+  deadlineMs?: number;
 }
+
+/** ANALYSIS_DEADLINE_S's default, ms. */
+export const DEFAULT_DEADLINE_MS = 30_000;
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
@@ -87,13 +98,15 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     extraCa: options.extraCa,
   };
-  const fetchSite = async (url: string, accept: string) => {
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const fetchSiteWithin = (signal: AbortSignal) => async (url: string, accept: string) => {
     try {
       return await fetchUrl(url, {
         ...fetchOptions,
         accept,
         maxBytes: Math.min(fetchOptions.maxBytes, THRESHOLDS.auxiliaryMaxBytes),
         timeoutMs: Math.min(fetchOptions.timeoutMs, THRESHOLDS.auxiliaryTimeoutMs),
+        signal,
       });
     } catch (error) {
       if (error instanceof AnalysisError) return error;
@@ -106,8 +119,9 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
   const runPageChecks =
     options.checkPage ?? (async (page: FetchedPage) => (await import('./check-page')).checkPage(page));
 
-  return async (url) => {
-    const page = await fetchUrl(url, fetchOptions);
+  const analyse = async (url: string, signal: AbortSignal, stage: { fetched: boolean }): Promise<Analysis> => {
+    const page = await fetchUrl(url, { ...fetchOptions, signal });
+    stage.fetched = true;
     if (page.status < 200 || page.status > 299) throw new AnalysisError(formatStatus(page.status));
     const contentType = header(page, 'content-type');
     const type = mediaType(contentType);
@@ -116,8 +130,8 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     }
     // The site checks wait on the network, the page checks on the CPU: both at once.
     const [siteChecks, pageChecks] = await Promise.all([
-      runSiteChecks(new URL(page.url), fetchSite),
-      runPageChecks(page),
+      runSiteChecks(new URL(page.url), fetchSiteWithin(signal)),
+      runPageChecks(page, signal),
     ]);
     const computed: Record<string, Check> = { ...siteChecks, ...pageChecks };
 
@@ -127,6 +141,33 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
       const check = computed[key];
       if (check) results[key] = check;
     }
-    return { ...scoreChecks(Object.values(results)), results };
+    return { ...scoreChecks(Object.values(results)), results: boundResults(results) };
+  };
+
+  // Every analysis ends by its deadline, whatever it waits on: the race answers, the abort stops
+  // the fetches and terminates the page's worker.
+  return async (url) => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    const stage = { fetched: false };
+    const seconds = formatSeconds(deadlineMs);
+    // Said as the fetch says it while the page has not arrived, as too complex once it has.
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          stage.fetched
+            ? tooComplex(`its analysis took longer than ${seconds}`)
+            : new AnalysisError(`The page took longer than ${seconds} to answer.`),
+        ),
+      deadlineMs,
+    );
+    const expired = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    // Whichever loses the race is not left as an unhandled rejection.
+    expired.catch(() => {});
+    try {
+      return await Promise.race([analyse(url, signal, stage), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }

@@ -1,6 +1,7 @@
 // The CPU-heavy half of an analysis: decode the fetched page, parse it, run the page's own checks.
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
 import type { Check } from './check';
+import { boundResults } from './evidence-bounds';
 import type { FetchedPage } from './fetcher';
 import { header } from './header';
 import { PAGE_CHECKS } from './page-checks';
@@ -27,12 +28,13 @@ function decodeHtml(body: Buffer, headerCharset: string | null): string {
   }
 }
 
-/** Runs the page checks on an HTML page the analyser has accepted, on this thread. */
+/** Runs the page checks on an HTML page the analyser has accepted, on this thread; their evidence bounded. */
 export function checkPage(page: FetchedPage): Record<string, Check> {
   const headerCharset = charsetParameter(header(page, 'content-type'));
   const html = decodeHtml(page.body, headerCharset);
   const ctx = { url: new URL(page.url), html, $: parseHtml(html), page, headerCharset };
   const checks: Record<string, Check> = {};
   for (const [key, run] of Object.entries(PAGE_CHECKS)) checks[key] = run(ctx);
-  return checks;
+  // Bounded here already, so a worker hands back kilobytes rather than the page's longest strings.
+  return boundResults(checks);
 }

@@ -25,6 +25,8 @@ export interface FetchOptions {
   accept?: string;
   /** Certificate authorities (PEM) trusted besides the system's, e.g. a test server's own. */
   extraCa?: string[];
+  /** Aborts the fetch (the analysis's deadline); it then fails with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface FetchedPage {
@@ -48,7 +50,8 @@ export interface FetchedPage {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-function formatSeconds(ms: number): string {
+/** 300 -> "0.3 s", 30000 -> "30 s". */
+export function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
@@ -228,6 +231,10 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
   );
   const timer = setTimeout(() => controller.abort(timeoutError), options.timeoutMs);
   const { signal } = controller;
+  const outer = options.signal;
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
   const started = performance.now();
   const redirects: string[] = [];
 
@@ -245,6 +252,7 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
     url = normaliseUrlHost(startUrl);
   } catch {
     clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
     throw new AnalysisError('The URL is not a valid address.');
   }
   try {
@@ -303,8 +311,12 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
     }
   } catch (error) {
     if (signal.aborted && signal.reason === timeoutError) throw timeoutError;
+    if (signal.aborted && outer?.aborted && signal.reason === outer.reason && outer.reason instanceof AnalysisError) {
+      throw outer.reason;
+    }
     throw networkFailure(error);
   } finally {
+    outer?.removeEventListener('abort', onOuterAbort);
     clearTimeout(timer);
     if (!signal.aborted) controller.abort();
   }

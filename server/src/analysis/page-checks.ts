@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { makeCheck } from './check';
+import { listed as listItems, moreItems } from './evidence-bounds';
 import type { Check, JsonValue, Problems, RunnableCheckKey } from './check';
 import type { FetchedPage } from './fetcher';
 import type { PageNode } from './parse-html';
@@ -31,8 +32,9 @@ function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function listed<T>(items: T[]): T[] {
-  return items.slice(0, THRESHOLDS.maxListed);
+/** At most THRESHOLDS.maxListed items, the last one saying how many more there were (evidence-bounds.ts). */
+function listed(items: string[]): JsonValue[] {
+  return listItems(items, THRESHOLDS.maxListed);
 }
 
 /** Resolves an attribute URL against the page; null for what is not a fetchable URL. */
@@ -120,8 +122,8 @@ function headingsCheck({ $ }: PageContext): Check {
   const value: Record<string, JsonValue> = {};
   for (const level of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) {
     const texts = $(level)
-      .map((_, el) => collapse($(el).text()))
-      .get()
+      .toArray()
+      .map((el) => collapse($(el).text()))
       .filter((t) => t !== '');
     if (texts.length > 0) value[level] = listed(texts);
   }
@@ -160,8 +162,8 @@ function imageKeywordsCheck({ $, url }: PageContext): Check {
   // alt="" is the right thing for decorative images; only a missing attribute is a fault.
   const withoutAlt = images.filter((_, el) => $(el).attr('alt') === undefined);
   const sources = withoutAlt
-    .map((_, el) => absolute(url, $(el).attr('src')) ?? $(el).attr('src') ?? '')
-    .get();
+    .toArray()
+    .map((el) => absolute(url, $(el).attr('src')) ?? $(el).attr('src') ?? '');
   const errors: Problems<'image_keywords'> = {};
   if (withoutAlt.length > 0) errors.missing_alt = withoutAlt.length;
   return makeCheck(
@@ -359,8 +361,8 @@ function deferJavascriptCheck({ $, url }: PageContext): Check {
       if (!JS_TYPES.has(type) || type === 'module') return false;
       return script.attr('defer') === undefined && script.attr('async') === undefined;
     })
-    .map((_, el) => absolute(url, $(el).attr('src')) ?? $(el).attr('src') ?? '')
-    .get();
+    .toArray()
+    .map((el) => absolute(url, $(el).attr('src')) ?? $(el).attr('src') ?? '');
   return makeCheck(
     'defer_javascript',
     listed(blocking),
@@ -435,8 +437,8 @@ function structuredDataCheck({ $ }: PageContext): Check {
       }
     });
   const microdata = $('[itemscope]')
-    .map((_, el) => ($(el).attr('itemtype') ?? '').trim() || '(untyped)')
-    .get();
+    .toArray()
+    .map((el) => ($(el).attr('itemtype') ?? '').trim() || '(untyped)');
   const value = {
     json_ld: listed([...new Set(jsonLd)]),
     microdata: listed([...new Set(microdata)]),
@@ -500,15 +502,19 @@ function textHtmlRatioCheck({ $, html }: PageContext): Check {
 }
 
 function inlineCssCheck({ $ }: PageContext): Check {
-  const styled = $('[style]').filter((_, el) => ($(el).attr('style') ?? '').trim() !== '');
-  const examples = styled
-    .map((_, el) => {
-      const name = 'tagName' in el ? el.tagName : 'element';
-      const snippet = `<${name} style="${collapse($(el).attr('style') ?? '')}">`;
-      return snippet.length > 100 ? `${snippet.slice(0, 99)}…` : snippet;
-    })
-    .get();
-  return makeCheck('inline_css', listed(examples), styled.length > 0 ? { found: styled.length } : {});
+  const styled = $('[style]')
+    .toArray()
+    .filter((el) => ($(el).attr('style') ?? '').trim() !== '');
+  const snippet = (el: (typeof styled)[number]) => {
+    const name = 'tagName' in el ? el.tagName : 'element';
+    const text = `<${name} style="${collapse($(el).attr('style') ?? '')}">`;
+    return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  };
+  // Only what is listed is written out: a page may have 100,000 styled elements.
+  const max = THRESHOLDS.maxListed;
+  const examples =
+    styled.length <= max ? styled.map(snippet) : [...styled.slice(0, max - 1).map(snippet), moreItems(styled.length - (max - 1))];
+  return makeCheck('inline_css', examples, styled.length > 0 ? { found: styled.length } : {});
 }
 
 function deprecatedTagsCheck({ $ }: PageContext): Check {

@@ -3,6 +3,7 @@ import { AnalysisError } from './analysis-error';
 import type { Check } from './check';
 import type { WorkerReply } from './check-page-worker';
 import type { FetchedPage } from './fetcher';
+import { TOO_COMPLEX_PREFIX } from './page-limits';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
@@ -10,7 +11,7 @@ const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
 /**
  * Each worker's heap limit (V8's old generation), MB. Without one V8 lets an idle worker keep
  * gigabytes of garbage; with it, a worker collects early and a page that needs more dies alone.
- * The densest 5 MB page measured (server/bench, BENCH_PAGE=dense) passes at 160 and fails at 128
+ * The densest 5 MB page measured (tools/bench, BENCH_PAGE=dense) passes at 160 and fails at 128
  * (it needed about 200 before parse-html.ts); the limit stays where it was, so no page that was
  * checked before is refused now.
  */
@@ -23,27 +24,38 @@ export const WORKER_HEAP_MB = 256;
  */
 export const WORKER_YOUNG_MB = 8;
 
-export const TOO_LARGE_MESSAGE =
-  'The page is too large to analyse: checking it needs more memory than the server allows.';
+export const TOO_LARGE_MESSAGE = `${TOO_COMPLEX_PREFIX}: checking it needs more memory than the server allows.`;
+/** A worker that failed otherwise (an error the checks did not expect, a crash): the page caused it, the server goes on. */
+export const CHECKS_FAILED_MESSAGE = `${TOO_COMPLEX_PREFIX}: checking it failed.`;
 
 /** Runs the page checks (check-page.ts) on worker threads, at most `size` pages at once. */
 export interface PageCheckPool {
-  /** Checks a page on a free worker, waiting in line for one (limit.ts bounds how many callers wait). */
-  checkPage(page: FetchedPage): Promise<Record<string, Check>>;
+  /**
+   * Checks a page on a free worker, waiting in line for one (limit.ts bounds how many callers wait).
+   * When `signal` aborts (the analysis's deadline), the worker is terminated, a new one takes its
+   * place, and the promise rejects with the signal's reason.
+   */
+  checkPage(page: FetchedPage, signal?: AbortSignal): Promise<Record<string, Check>>;
   close(): Promise<void>;
 }
 
 interface Task {
   page: FetchedPage;
+  signal: AbortSignal | undefined;
   resolve(checks: Record<string, Check>): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
 }
 
 /**
- * Workers start when there is work and then stay. One that dies (a crash, its heap limit) fails
- * only the page it was checking, and the next page that needs a worker starts a new one.
+ * Workers start when there is work and then stay. One that dies (a crash, its heap limit, or
+ * terminated at a deadline) fails only the page it was checking, with an AnalysisError (a 422: the
+ * page did it), and a new one takes its place at once. Unexpected failures go to `logError`.
  */
-export function createPageCheckPool(size: number, options: { heapMb?: number } = {}): PageCheckPool {
+export function createPageCheckPool(
+  size: number,
+  options: { heapMb?: number; logError?: (message: string) => void } = {},
+): PageCheckPool {
+  const logError = options.logError ?? ((message: string) => console.error(message));
   const queue: Task[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Task>();
@@ -66,7 +78,11 @@ export function createPageCheckPool(size: number, options: { heapMb?: number } =
       busy.delete(worker);
       idle.push(worker);
       if (reply.ok) task?.resolve(reply.checks);
-      else task?.reject(new Error(`Page checks failed: ${reply.error}`));
+      else if (reply.page) task?.reject(new AnalysisError(reply.error));
+      else {
+        logError(`Page checks failed: ${reply.error}`);
+        task?.reject(new AnalysisError(CHECKS_FAILED_MESSAGE));
+      }
       pump();
     });
     // An 'error' is followed by 'exit', where the page is failed.
@@ -80,12 +96,16 @@ export function createPageCheckPool(size: number, options: { heapMb?: number } =
       const task = busy.get(worker);
       busy.delete(worker);
       if (task) {
-        const outOfMemory = (failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        task.reject(
-          outOfMemory
-            ? new AnalysisError(TOO_LARGE_MESSAGE)
-            : new Error(`The page-check worker stopped (exit code ${code}).`, { cause: failure }),
-        );
+        if (task.signal?.aborted) task.reject(task.signal.reason);
+        else if (closed) task.reject(new Error('The page-check pool is closed.'));
+        else if ((failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          task.reject(new AnalysisError(TOO_LARGE_MESSAGE));
+        } else {
+          logError(`The page-check worker stopped (exit code ${code}): ${failure instanceof Error ? failure.message : String(failure)}`);
+          task.reject(new AnalysisError(CHECKS_FAILED_MESSAGE));
+        }
+        // Ready for the next page now rather than when it comes.
+        if (!closed && workers.size < size) spawn();
       }
       pump();
     });
@@ -103,14 +123,45 @@ export function createPageCheckPool(size: number, options: { heapMb?: number } =
     }
   };
 
+  /** Gives up on a task: out of the queue, or its worker terminated (its 'exit' rejects it). */
+  const abandon = (task: Task) => {
+    const queued = queue.indexOf(task);
+    if (queued >= 0) {
+      queue.splice(queued, 1);
+      task.reject(task.signal?.reason);
+      return;
+    }
+    for (const [worker, running] of busy) {
+      if (running === task) void worker.terminate();
+    }
+  };
+
   return {
-    checkPage: (page) =>
+    checkPage: (page, signal) =>
       new Promise((resolve, reject) => {
         if (closed) {
           reject(new Error('The page-check pool is closed.'));
           return;
         }
-        queue.push({ page, resolve, reject });
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const onAbort = () => abandon(task);
+        const task: Task = {
+          page,
+          signal,
+          resolve: (checks) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(checks);
+          },
+          reject: (error) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(error);
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(task);
         pump();
       }),
     close: async () => {

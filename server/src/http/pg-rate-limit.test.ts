@@ -4,6 +4,7 @@ import { createTestSchema, testPostgresUrl, type TestSchema } from '../../../tes
 import { createTestApp, TEST_KEY } from '../../../test/server/test-app';
 import { openPostgres } from '../storage/postgres-database';
 import { createPostgresStorage, type PostgresStorage } from '../storage/postgres-storage';
+import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './password-attempts';
 import { createPgRateLimiter } from './pg-rate-limit';
 
 const baseUrl = await testPostgresUrl();
@@ -53,5 +54,38 @@ describe.skipIf(!baseUrl)('rate limit in PostgreSQL', () => {
     // The past window's counts are gone.
     const { rows } = await (storages[0] as PostgresStorage).pool.query<{ window_start: number }>('SELECT DISTINCT window_start FROM rate_limit_counts');
     expect(rows.map((row) => row.window_start)).toEqual([Date.parse('2026-11-20T10:01:00.000Z')]);
+  });
+
+  it('counts the public pages’ password attempts of every process against one limit, apart from the API’s counts', async () => {
+    schema = await createTestSchema(baseUrl ?? '');
+    let now = Date.parse('2026-11-20T10:00:15.000Z');
+    const processes = await Promise.all(
+      [0, 1].map(async () => {
+        const storage = createPostgresStorage(await openPostgres(schema?.url ?? '', { max: 2 }));
+        storages.push(storage);
+        return {
+          api: createPgRateLimiter(storage.pool, 100, 60, () => now),
+          attempt: passwordAttempts(
+            createPgRateLimiter(storage.pool, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now, 'password-address:'),
+            createPgRateLimiter(storage.pool, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, () => now, 'password-report:'),
+          ),
+        };
+      }),
+    );
+    const [a, b] = processes as [(typeof processes)[0], (typeof processes)[0]];
+    // One address, tries alternating between the processes: 10 in all, not 10 each.
+    const allowed: boolean[] = [];
+    for (let n = 0; n < PASSWORD_ATTEMPTS + 2; n++) allowed.push((await (n % 2 ? a : b).attempt('203.0.113.7', 42)).allowed);
+    expect(allowed).toEqual([...Array<boolean>(PASSWORD_ATTEMPTS).fill(true), false, false]);
+    // The API's window moves on and its cleaning leaves the password counts alone.
+    now += 120_000;
+    await a.api('key:1');
+    expect((await b.attempt('203.0.113.7', 42)).allowed).toBe(false);
+    // Many addresses: PASSWORD_REPORT_ATTEMPTS for the report in all (10 of them used above).
+    const more: boolean[] = [];
+    for (let n = 0; n < PASSWORD_REPORT_ATTEMPTS - PASSWORD_ATTEMPTS + 1; n++) more.push((await (n % 2 ? a : b).attempt(`2001:db8::${n}`, 42)).allowed);
+    expect(more.filter(Boolean)).toHaveLength(PASSWORD_REPORT_ATTEMPTS - PASSWORD_ATTEMPTS);
+    expect(more.at(-1)).toBe(false);
+    expect((await a.attempt('198.51.100.1', 43)).allowed).toBe(true);
   });
 });

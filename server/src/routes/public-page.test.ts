@@ -10,6 +10,7 @@ import { hashPassword } from '../auth/passwords';
 import { loadConfig } from '../config';
 import { projectFromUrl } from '../storage/text';
 import { createWebApp } from '../web';
+import { PASSWORD_REPORT_ATTEMPTS } from '../http/password-attempts';
 import { BAD, createTestApp, GOOD, TEST_KEY } from '../../../test/server/test-app';
 import type { TestApp } from '../../../test/server/test-app';
 
@@ -379,6 +380,39 @@ describe('the public page of a password-protected report', () => {
     // Once the 15 minutes are over, the address may try again.
     time += 14 * 60_000;
     expect((await sendPassword(t, id, 'right')).status).toBe(303);
+  }, 30_000);
+});
+
+describe('password limits shared with the API', () => {
+  it('counts a password as the API does: 100 emoji open their page, 129 are refused at once (422)', async () => {
+    const t = createTestApp();
+    const emoji = '🔑'.repeat(100);
+    const id = await store(t, { url: 'https://example.com/good', privacy: '2', password: emoji });
+    expect((await sendPassword(t, id, emoji)).status).toBe(303);
+    const tooLong = await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/good', privacy: '2', password: '🔑'.repeat(129) } });
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.json()).toEqual({ message: { password: ['The password must not be greater than 128 characters.'] }, status: 422 });
+  });
+
+  it('counts after Unicode normalisation (NFC): 128 decomposed "é" are 128 characters, and the composed ones open the page', async () => {
+    const t = createTestApp();
+    const decomposed = 'e\u0301'.repeat(128);
+    const id = await store(t, { url: 'https://example.com/good', privacy: '2', password: decomposed });
+    expect((await sendPassword(t, id, '\u00e9'.repeat(128))).status).toBe(303);
+    expect((await sendPassword(t, id, 'e\u0301'.repeat(129), { address: '198.51.100.9' })).status).toBe(403);
+  });
+
+  it('allows 30 attempts per report from all addresses together in a window, then 429 for every address', async () => {
+    const t = createTestApp();
+    const id = await store(t, { url: 'https://example.com/good', privacy: '2', password: 'right' });
+    // Over-long passwords count as attempts without being hashed, which keeps this test quick.
+    const long = 'x'.repeat(200);
+    for (let n = 1; n <= PASSWORD_REPORT_ATTEMPTS; n++) {
+      expect((await sendPassword(t, id, long, { address: `2001:db8::${n}` })).status).toBe(403);
+    }
+    const limited = await sendPassword(t, id, 'right', { address: '2001:db8::ffff' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('Retry-After')).not.toBeNull();
   });
 });
 

@@ -8,12 +8,11 @@ import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { describeRoute, resolver, validator, type DescribeRouteOptions } from 'hono-openapi';
-import { passwordLength, publicPagePasswordBodySchema, reportIdParamSchema } from '../../../src/contract/request-schemas';
-import { PASSWORD_MAX_LENGTH, PRIVACY } from '../../../src/contract/values';
+import { publicPagePasswordBodySchema, reportIdParamSchema } from '../../../src/contract/request-schemas';
+import { PRIVACY, passwordLength } from '../../../src/contract/values';
 import type { AppDeps } from '../app-deps';
-import { verifyPassword } from '../auth/passwords';
+import { PasswordBusyError, passwordTooLong, verifyPassword } from '../auth/passwords';
 import { clientAddress } from '../http/client-address';
-import { createRateLimiter } from '../http/rate-limit';
 import { securityHeadersWith } from '../http/security-headers';
 import { grantAccess, hasAccess } from '../public-page/access-cookie';
 import { publicOrigin, publicPagePath } from '../public-page/page-url';
@@ -21,9 +20,9 @@ import { messagePage, notFoundPage, passwordPage, reportPage } from '../public-p
 import { PAGE_CSS_HASH } from '../public-page/style';
 import type { ReportRecord } from '../storage/types';
 
-/** Password attempts per client address and report in one window, then 429 until it ends. */
-export const PASSWORD_ATTEMPTS = 10;
-export const PASSWORD_WINDOW_S = 15 * 60;
+import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
+
+export { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S };
 
 /** Stricter than the dashboard's policy: no script at all, only the page's own stylesheet (by hash). */
 const publicPageHeaders = securityHeadersWith({
@@ -70,7 +69,7 @@ const PAGE_DOCS = {
       403: html('A wrong password, or a form sent from another origin.'),
       404: html('Unknown, private or invalid id.'),
       413: html('A form over `BODY_LIMIT` bytes.'),
-      429: { ...html(`Over ${PASSWORD_ATTEMPTS} passwords from one address for one report in ${PASSWORD_WINDOW_S / 60} minutes.`), headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
+      429: { ...html(`Over ${PASSWORD_ATTEMPTS} passwords from one address for one report, or ${PASSWORD_REPORT_ATTEMPTS} for one report from all addresses, in ${PASSWORD_WINDOW_S / 60} minutes; or too many passwords being checked at once.`), headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
       500: html('Anything unexpected.'),
     },
   },
@@ -99,8 +98,8 @@ type Visible =
   | { kind: 'password'; id: number; passwordHash: string };
 
 export function publicPageRouter(deps: Required<AppDeps>) {
-  const { storage, config, now, logError } = deps;
-  const attempt = createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime());
+  const { storage, config, logError } = deps;
+  const attempt = deps.passwordAttempts;
   const reportId = validator('param', reportIdParamSchema, (result, c) => (result.success ? undefined : notFound(c)));
 
   /** What this request may see of report `id`, by the report's privacy now and the cookie sent. */
@@ -163,7 +162,7 @@ export function publicPageRouter(deps: Required<AppDeps>) {
         const seen = await visible(c, c.req.valid('param').id);
         if (seen.kind === 'none') return notFound(c);
         if (seen.kind === 'report') return c.redirect(c.req.path, 303);
-        const decision = attempt(`${clientAddress(c)} ${seen.id}`);
+        const decision = await attempt(clientAddress(c), seen.id);
         if (!decision.allowed) {
           c.header('Retry-After', String(decision.retryAfter));
           const minutes = Math.ceil(decision.retryAfter / 60);
@@ -178,10 +177,15 @@ export function publicPageRouter(deps: Required<AppDeps>) {
           );
         }
         const { password } = c.req.valid('form');
-        const right =
-          password.length > 0 &&
-          passwordLength(password) <= PASSWORD_MAX_LENGTH &&
-          (await verifyPassword(password, seen.passwordHash));
+        let right: boolean;
+        try {
+          // Counted as the API counts it when the password is set (Unicode code points after NFC).
+          right = passwordLength(password) > 0 && !passwordTooLong(password) && (await verifyPassword(password, seen.passwordHash));
+        } catch (error) {
+          if (!(error instanceof PasswordBusyError)) throw error;
+          c.header('Retry-After', String(error.retryAfterS));
+          return page(c, messagePage('Busy', 'Too many passwords are being checked right now. Try again in a moment.'), 429);
+        }
         if (!right) return page(c, passwordPage(seen.id, true), 403);
         grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));
         // Post/Redirect/Get: reloading the report does not send the password again.

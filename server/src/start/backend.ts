@@ -11,6 +11,7 @@ import type { AppDeps } from '../app-deps';
 import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
+import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from '../http/password-attempts';
 import { createPgRateLimiter } from '../http/pg-rate-limit';
 import { normaliseUpstreamUrl } from '../proxy';
 import { openStorage } from '../storage/open-storage';
@@ -89,19 +90,20 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // Fetching stays on this thread, behind the address guard (the demo names, on the demo port only
     // and while it serves, are trusted; nothing else is); parsing and checking a page, the CPU- and memory-heavy part, runs
     // on ANALYSIS_CONCURRENCY worker threads.
-    const pool = createPageCheckPool(config.analysisConcurrency);
+    const pool = createPageCheckPool(config.analysisConcurrency, { logError: log.error });
     closers.push(() => pool.close());
     const unlimited = createAnalyser({
       allowPrivate: config.allowPrivateUrls,
       ...(hostMap ? { hostMap } : {}),
       checkPage: pool.checkPage,
+      deadlineMs: config.analysisDeadlineS * 1000,
     });
     const analyser = limitAnalyses(unlimited, { concurrency: config.analysisConcurrency, queue: config.analysisQueue });
 
     // On PostgreSQL, several server processes may share the database: analyses become jobs that
     // any of them takes (its ANALYSIS_CONCURRENCY workers being the limit), and the rate limit is
     // counted in the database. On SQLite both stay in this process.
-    let shared: Pick<AppDeps, 'runReportWork' | 'rateLimiter'> = {};
+    let shared: Pick<AppDeps, 'runReportWork' | 'rateLimiter' | 'passwordAttempts'> = {};
     if (opened.engine === 'postgres' && config.databaseUrl) {
       const jobs = await startJobQueue({
         url: config.databaseUrl,
@@ -117,6 +119,10 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       shared = {
         runReportWork: jobs.run,
         rateLimiter: createPgRateLimiter(opened.storage.pool, config.rateLimit, config.rateLimitWindowS),
+        passwordAttempts: passwordAttempts(
+          createPgRateLimiter(opened.storage.pool, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, Date.now, 'password-address:'),
+          createPgRateLimiter(opened.storage.pool, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, Date.now, 'password-report:'),
+        ),
       };
     }
 

@@ -2,11 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { pendingMigrations, RUNS_MIGRATION, type Migration } from './sql-common';
+import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type Db = Database.Database;
+export type SqliteMigration = Migration<(db: Db) => void>;
+
+/** Trims the stored results over TRIM_ABOVE_BYTES of `table` (report_results or report_runs), a row at a time. */
+function trimStoredResults(db: Db, table: 'report_results' | 'report_runs', key: 'report_id' | 'id'): void {
+  const ids = db.prepare(`SELECT ${key} FROM ${table} WHERE length(CAST(results AS BLOB)) > ?`).pluck().all(TRIM_ABOVE_BYTES) as number[];
+  const read = db.prepare(`SELECT results FROM ${table} WHERE ${key} = ?`).pluck();
+  const write = db.prepare(`UPDATE ${table} SET results = ? WHERE ${key} = ?`);
+  for (const id of ids) {
+    const trimmed = trimmedResults(read.get(id) as string);
+    if (trimmed !== null) write.run(trimmed, id);
+  }
+}
 
 // Append only: a released migration is never edited, a change is a new version.
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'reports, projects, api keys',
@@ -93,9 +106,18 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE reports SET runs = 1, recent_scores = '[' || score || ']';
     `,
   },
+  {
+    version: 3,
+    name: TRIM_MIGRATION,
+    sql: '',
+    up: (db) => {
+      trimStoredResults(db, 'report_results', 'report_id');
+      trimStoredResults(db, 'report_runs', 'id');
+    },
+  },
 ];
 
-function migrate(db: Db, migrations: readonly Migration[]): void {
+function migrate(db: Db, migrations: readonly SqliteMigration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -109,7 +131,8 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const migration of pendingMigrations(migrations, applied)) {
     db.transaction(() => {
-      db.exec(migration.sql);
+      if (migration.sql) db.exec(migration.sql);
+      migration.up?.(db);
       record.run(migration.version, migration.name, new Date().toISOString());
     }).immediate();
   }
@@ -117,7 +140,7 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
 
 export interface OpenDatabaseOptions {
   /** Test aid: the migrations to apply instead of all of them, to make a database of an older version. */
-  migrations?: readonly Migration[];
+  migrations?: readonly SqliteMigration[];
 }
 
 /** Opens (creating when needed) the SQLite database and brings its schema up to date. */

@@ -1,12 +1,24 @@
 import pg from 'pg';
 import { pendingMigrations, RUNS_MIGRATION, type Migration } from './sql-common';
+import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type PgPool = pg.Pool;
+export type PgMigration = Migration<(client: pg.PoolClient) => Promise<void>>;
+
+/** Trims the stored results over TRIM_ABOVE_BYTES of `table` (report_results or report_runs), a row at a time. */
+async function trimStoredResults(client: pg.PoolClient, table: 'report_results' | 'report_runs', key: 'report_id' | 'id'): Promise<void> {
+  const { rows } = await client.query<{ id: string }>(`SELECT ${key} AS id FROM ${table} WHERE octet_length(results::text) > $1`, [TRIM_ABOVE_BYTES]);
+  for (const { id } of rows) {
+    const read = await client.query<{ results: string }>(`SELECT results::text AS results FROM ${table} WHERE ${key} = $1`, [id]);
+    const trimmed = trimmedResults(read.rows[0]?.results ?? '{}');
+    if (trimmed !== null) await client.query(`UPDATE ${table} SET results = $1 WHERE ${key} = $2`, [trimmed, id]);
+  }
+}
 
 // Append only: a released migration is never edited, a change is a new version.
 // Text that is sorted or compared (URLs, projects, results) is COLLATE "C": byte order, as SQLite
 // sorts, so both engines list in the same order whatever the database's locale.
-export const PG_MIGRATIONS: readonly Migration[] = [
+export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
     name: 'reports, projects, api keys',
@@ -133,6 +145,15 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       UPDATE reports SET runs = 1, recent_scores = '[' || score || ']';
     `,
   },
+  {
+    version: 6,
+    name: TRIM_MIGRATION,
+    sql: '',
+    up: async (client) => {
+      await trimStoredResults(client, 'report_results', 'report_id');
+      await trimStoredResults(client, 'report_runs', 'id');
+    },
+  },
 ];
 
 // Any constant will do: every server process migrating the same database takes this lock first,
@@ -146,7 +167,7 @@ const types = {
     oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-async function migrate(pool: PgPool, migrations: readonly Migration[]): Promise<void> {
+async function migrate(pool: PgPool, migrations: readonly PgMigration[]): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -158,7 +179,8 @@ async function migrate(pool: PgPool, migrations: readonly Migration[]): Promise<
     )`);
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     for (const migration of pendingMigrations(migrations, rows.map((row) => row.version))) {
-      await client.query(migration.sql);
+      if (migration.sql) await client.query(migration.sql);
+      await migration.up?.(client);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [
         migration.version,
         migration.name,
@@ -177,7 +199,7 @@ export interface OpenPostgresOptions {
   /** Connections at most. */
   max?: number;
   /** Test aid: the migrations to apply instead of all of them, to make a database of an older version. */
-  migrations?: readonly Migration[];
+  migrations?: readonly PgMigration[];
 }
 
 /** A connection pool to DATABASE_URL with the schema brought up to date. */

@@ -150,6 +150,8 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
       snapshot(async (client): Promise<Page<ReportRecord>> => {
         const pattern = query.search ? containsPattern(query.search) : undefined;
         if (pattern === null) return { items: [], total: 0 };
+        // PostgreSQL's text cannot hold a NUL (the query would fail): no project has one.
+        if (query.project?.includes('\u0000')) return { items: [], total: 0 };
         const where = whereClause([
           ['r.url_search LIKE ?', pattern],
           ['r.project = ?', query.project],
@@ -318,14 +320,17 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
         };
       }),
 
-    deleteProject: (project) =>
-      transaction(async (client) => {
+    deleteProject: async (project) => {
+      // As in listReports: a name with a NUL names no project.
+      if (project.includes('\u0000')) return 0;
+      return transaction(async (client) => {
         await client.query('DELETE FROM projects WHERE project = $1', [project]);
         // Their results and runs go with them (ON DELETE CASCADE).
         const { rowCount } = await client.query('DELETE FROM reports WHERE project = $1', [project]);
         if (rowCount) await changed(client);
         return rowCount ?? 0;
-      }),
+      });
+    },
 
     createApiKey: async (key) => {
       const { rows } = await pool.query<ApiKeyRow>(

@@ -3,14 +3,16 @@
 import type { Privacy, Result } from '../../../src/contract/values';
 import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord, RunRecord } from './types';
 
-export interface Migration {
+export interface Migration<Up = never> {
   version: number;
   name: string;
   sql: string;
+  /** Work that SQL alone cannot do, run after `sql` in the same transaction. */
+  up?: Up;
 }
 
 /** The migrations a database with the `applied` versions still needs; refuses one from a newer server. */
-export function pendingMigrations(migrations: readonly Migration[], applied: Iterable<number>): Migration[] {
+export function pendingMigrations<M extends Migration<unknown>>(migrations: readonly M[], applied: Iterable<number>): M[] {
   const done = new Set(applied);
   const newest = migrations.at(-1)?.version ?? 0;
   const ahead = [...done].filter((v) => v > newest);

@@ -6,7 +6,9 @@ import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema }
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
+import { jsonBytes, REPORT_MAX_BYTES } from '../analysis/evidence-bounds';
 import { RUNS_MIGRATION } from './sql-common';
+import { TRIM_MIGRATION } from './trim-evidence';
 import { projectFromUrl, toTimestamp } from './text';
 import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
 
@@ -468,6 +470,60 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       // The next analysis is the second run.
       const refreshed = await storage.updateReport(listed.items[1]?.id ?? 0, { analysis: GOOD, now: at(0) });
       expect(refreshed).toMatchObject({ runs: 2, recentScores: [BAD.score, GOOD.score] });
+    });
+  });
+
+  describe('NUL bytes', () => {
+    it('answers them through the API as any other name that matches nothing: an empty list, a 404, never a 500', async () => {
+      const t = createTestApp({ storage: await (await fresh()).open() });
+      await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example.com/a' } });
+      for (const path of ['/api/v1/reports?project=%00', '/api/v1/reports?project=shop%00.example.com&search=%00', '/api/v1/projects?search=a%00']) {
+        const res = await t.call('GET', path);
+        expect(res.status, path).toBe(200);
+        expect((await res.json()) as unknown, path).toMatchObject({ data: [], meta: { total: 0 } });
+      }
+      expect((await t.call('DELETE', '/api/v1/projects/%00')).status).toBe(404);
+      expect((await t.call('DELETE', '/api/v1/projects/shop.example.com%00')).status).toBe(404);
+      expect((await t.call('GET', '/api/v1/reports?project=shop.example.com')).status).toBe(200);
+    });
+  });
+
+  describe('evidence bounds', () => {
+    it('trims the stored results and runs that a database from before the bounds kept whole', async () => {
+      const database = await fresh(TRIM_MIGRATION);
+      // A report (and its run) of a page whose title is 2 million control characters, and one normal report.
+      const huge = {
+        ...GOOD,
+        results: { ...GOOD.results, title: { passed: false, importance: 'high' as const, value: '\u0001'.repeat(2_000_000), errors: { too_long: 2_000_000 } } },
+      };
+      const stamp = '2026-02-03T04:05:06.000000Z';
+      for (const [url, analysis] of [['https://shop.example/huge', huge], ['https://shop.example/normal', GOOD]] as const) {
+        await database.query(
+          `INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at, runs, recent_scores)
+           VALUES (?, ?, 'shop.example', 0, ?, ?, ?, ?, ?, 1, ?)`,
+          [url, url, analysis.result, analysis.score, stamp, stamp, stamp, `[${analysis.score}]`],
+        );
+        await database.query('INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports WHERE url = ?', [JSON.stringify(analysis.results), url]);
+        await database.query(
+          'INSERT INTO report_runs (report_id, generated_at, score, result, results) SELECT id, generated_at, score, result, ? FROM reports WHERE url = ?',
+          [JSON.stringify(analysis.results), url],
+        );
+      }
+      await database.query("INSERT INTO projects (project, project_search, reports, created_at) VALUES ('shop.example', 'shop.example', 2, ?)", [stamp]);
+      const [big, normal] = [{ id: 1 }, { id: 2 }];
+
+      const migrated = await database.open();
+      const report = await migrated.getReport(big.id);
+      const results = JSON.parse(report?.resultsJson ?? '{}') as Record<string, { value: string; errors?: unknown }>;
+      expect(Buffer.byteLength(report?.resultsJson ?? '')).toBeLessThanOrEqual(REPORT_MAX_BYTES);
+      expect(results.title?.value.startsWith('\u0001'.repeat(100))).toBe(true);
+      expect(results.title?.value).toMatch(/… \(1,999,\d{3} more characters\)$/);
+      expect(results.title?.errors).toEqual({ too_long: 2_000_000 });
+      expect(results.meta_description).toEqual(GOOD.results.meta_description);
+      const runs = (await migrated.listRuns(big.id, { limit: 10, offset: 0 }))?.items ?? [];
+      expect(runs.map((r) => Buffer.byteLength(r.resultsJson) <= REPORT_MAX_BYTES)).toEqual([true]);
+      expect(jsonBytes(JSON.parse(runs[0]?.resultsJson ?? '{}'))).toBe(Buffer.byteLength(report?.resultsJson ?? ''));
+      expect((await migrated.getReport(normal.id))?.resultsJson).toBe(JSON.stringify(GOOD.results));
     });
   });
 

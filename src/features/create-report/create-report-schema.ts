@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH } from '@/contract/values';
+import { PASSWORD_MAX_LENGTH, URL_MAX_LENGTH, passwordLength } from '@/contract/values';
 import type { Privacy } from '@/contract/values';
 import { openPageHref } from '@/lib/urls';
 
@@ -52,7 +52,7 @@ export const createReportSchema = z
         input: password,
         path: ['password'],
       });
-    else if (password.length > PASSWORD_MAX_LENGTH)
+    else if (passwordLength(password) > PASSWORD_MAX_LENGTH)
       ctx.issues.push({
         code: 'custom',
         message: `A password can have at most ${PASSWORD_MAX_LENGTH} characters.`,

@@ -1,7 +1,7 @@
 // The edit form's schema (zod/mini, like every form here) and what a submission sends: only what
 // differs from the report as the service last answered.
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH } from '@/contract/values';
+import { PASSWORD_MAX_LENGTH, passwordLength } from '@/contract/values';
 import type { Privacy } from '@/contract/values';
 import type { UpdateReportInput } from '@/api/reports';
 import type { Report } from '@/contract/domain';
@@ -45,7 +45,7 @@ export function editReportSchema(report: EditBaseline) {
       const { password } = ctx.value;
       if (password === '' && !keepsStoredPassword(report)) {
         ctx.issues.push({ code: 'custom', message: PASSWORD_REQUIRED, input: password, path: ['password'] });
-      } else if ([...password].length > PASSWORD_MAX_LENGTH) {
+      } else if (passwordLength(password) > PASSWORD_MAX_LENGTH) {
         ctx.issues.push({ code: 'custom', message: PASSWORD_TOO_LONG, input: password, path: ['password'] });
       }
     });
