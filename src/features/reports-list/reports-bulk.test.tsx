@@ -308,6 +308,6 @@ describe('Reports: bulk actions', () => {
     release();
     expect(await screen.findByText('Cancelled: 4 done, 0 failed, 2 skipped.')).toBeInTheDocument();
     expect(sent).toHaveLength(4);
-    expect(screen.getAllByText('Not sent: the action was cancelled.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Not sent: the action was cancelled.')).toHaveLength(2));
   });
 });
