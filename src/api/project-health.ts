@@ -10,7 +10,6 @@ import { collectReports } from './fetch-every-page';
 import { fetchReports } from './reports';
 import type { Report } from '@/contract/domain';
 import { createScheduler } from './scheduler';
-import type { RequestScheduler } from './scheduler';
 
 /** How long a project's health and failing checks are reused before they are asked for again. */
 export const SITE_STALE_MS = 5 * 60_000;
@@ -25,9 +24,9 @@ export interface ProjectHealth {
   unknown: number;
 }
 
-let siteScheduler: RequestScheduler | undefined;
-// Created on first use: a module that only imports this file sends nothing.
-const scheduler = () => (siteScheduler ??= createScheduler());
+// One queue for every project on screen (a projects page asks for the health of each row): the
+// deployment's rate limit is one for the whole page. Creating it sends nothing.
+const siteScheduler = createScheduler();
 
 // The smallest page the API allows: only the list's total is read.
 const COUNT_PAGE = Math.min(...PER_PAGE_VALUES) as (typeof PER_PAGE_VALUES)[number];
@@ -37,7 +36,7 @@ async function countReports(
   result: Result | undefined,
   signal: AbortSignal,
 ): Promise<number> {
-  const page = await scheduler().run((slot) =>
+  const page = await siteScheduler.run((slot) =>
     fetchReports({ project, result, per_page: COUNT_PAGE }, anySignal([slot, signal])),
   );
   return page.meta.total;
@@ -70,7 +69,7 @@ export async function fetchProjectHealth(
 export function fetchNewestReports(project: string, signal: AbortSignal): Promise<Report[]> {
   return collectReports(
     { project, sort_by: 'id', sort: 'desc' },
-    { scheduler: scheduler(), limit: SITE_REPORTS_LIMIT, signal },
+    { scheduler: siteScheduler, limit: SITE_REPORTS_LIMIT, signal },
   );
 }
 

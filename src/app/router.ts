@@ -1,20 +1,32 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, matchRoutes } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
-import { setRouteCodePreloader } from '@/lib/route-code';
 import { createRoutes } from './routes';
 
-/** Loads the lazy modules of the routes a path matches (code only: loaders do not run). */
-function preloadCode(routes: RouteObject[], path: string): void {
-  for (const { route } of matchRoutes(routes, path) ?? []) {
-    if (typeof route.lazy === 'function') void route.lazy();
-  }
-}
-
 export function createAppRouter(queryClient: QueryClient) {
-  const routes = createRoutes(queryClient);
-  setRouteCodePreloader((path) => preloadCode(routes, path));
-  return createBrowserRouter(routes);
+  return createBrowserRouter(createRoutes(queryClient));
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
+
+/**
+ * The code of the page an in-app link leads to starts loading when a pointer rests on the link or the
+ * focus reaches it, so that by the click it is there and the page waits only for its data. Code only:
+ * loaders do not run (fetching a report on hover would spend the deployment's rate limit on reports
+ * nobody opens). One listener on the document for every link; returns its removal.
+ */
+export function preloadLinkedPages(router: { routes: RouteObject[] }, doc: Document = document): () => void {
+  const preload = (event: Event) => {
+    const href = event.target instanceof Element ? event.target.closest('a')?.getAttribute('href') : null;
+    if (!href?.startsWith('/')) return;
+    for (const { route } of matchRoutes(router.routes, href) ?? []) {
+      if (typeof route.lazy === 'function') void route.lazy();
+    }
+  };
+  doc.addEventListener('pointerover', preload);
+  doc.addEventListener('focusin', preload);
+  return () => {
+    doc.removeEventListener('pointerover', preload);
+    doc.removeEventListener('focusin', preload);
+  };
+}

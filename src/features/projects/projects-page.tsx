@@ -19,6 +19,7 @@ import type { Project } from '@/contract/domain';
 import { DebouncedSearch } from '@/components/debounced-search';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
+import { ListKeys } from '@/components/list-keys/list-keys';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
@@ -35,8 +36,6 @@ import { projectListView, projectHref, projectListParams } from './project-list-
 const loadDeleteDialog = () => import('./delete-project-dialog');
 const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
 // Each row's health takes a few requests: they start once the rows are on screen, not before.
-// The list's keys (j / k, Enter, n, ?) are not needed to show it: they load with the first view.
-const ListKeys = lazy(() => import('@/components/list-keys/list-keys').then((m) => ({ default: m.ListKeys })));
 const loadHealth = () => import('./project-health');
 const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
 
@@ -209,14 +208,12 @@ function ProjectsPage() {
       />
 
       {data && (
-        <Suspense fallback={null}>
-          <ListKeys
-            rowAttribute="data-project-row"
-            noun="project"
-            open={(name) => void navigate(projectHref(name))}
-            create={() => void navigate('/reports/new')}
-          />
-        </Suspense>
+        <ListKeys
+          rowAttribute="data-project-row"
+          noun="project"
+          open={(name) => void navigate(projectHref(name))}
+          create={() => void navigate('/reports/new')}
+        />
       )}
 
       {target !== null && (

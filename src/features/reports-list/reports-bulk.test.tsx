@@ -129,12 +129,8 @@ describe('Reports: selection', () => {
     const page = renderReports();
     await waitFor(() => expect(page.rows()).toHaveLength(3));
 
-    // The keys load once the first view is on screen: until then a key does nothing, so the first
-    // one is pressed until it takes effect.
-    await waitFor(async () => {
-      await page.user.keyboard('j');
-      expect(page.rows()[0]).toHaveFocus();
-    });
+    await page.user.keyboard('j');
+    expect(page.rows()[0]).toHaveFocus();
     await page.user.keyboard('jj');
     expect(page.rows()[2]).toHaveFocus();
     await page.user.keyboard('k');
@@ -161,11 +157,8 @@ describe('Reports: selection', () => {
     await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/1'));
     await page.router.navigate('/reports');
     await waitFor(() => expect(page.rows()).toHaveLength(3));
-    // A fresh page: its keys load once its first view is on screen.
-    await waitFor(async () => {
-      await page.user.keyboard('n');
-      expect(page.router.state.location.pathname).toBe('/reports/new');
-    });
+    await page.user.keyboard('n');
+    await waitFor(() => expect(page.router.state.location.pathname).toBe('/reports/new'));
   });
 
   it('ignores the shortcut keys while typing in Search', async () => {

@@ -10,10 +10,11 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
+import { ErrorState } from '@/components/error-state';
+import { ListKeys } from '@/components/list-keys/list-keys';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { sortAfterClick } from '@/lib/sort';
-import { afterNextPaint } from '@/lib/after-next-paint';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import type { ReportSortKey } from '@/contract/values';
 import type { ReportListView } from './report-list-view';
@@ -26,6 +27,7 @@ import {
   reportListView,
 } from './report-list-view';
 import { useExportCsv } from './export/use-export-csv';
+import { ReportsEmpty } from './reports-empty';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
@@ -33,14 +35,6 @@ import { useSelection } from './selection';
 // What works on a selection loads when a person first reaches for a checkbox.
 const loadBulkArea = () => import('./bulk/bulk-area');
 const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
-// The empty and error states and the list's keys are not needed to show a list: they load once the
-// first view is on screen (so the states are there when the network is not), or at once when the
-// first answer needs them.
-const loadListExtras = () => import('./list-extras');
-const ReportsEmpty = lazy(() => loadListExtras().then((module) => ({ default: module.ReportsEmpty })));
-const ErrorState = lazy(() => loadListExtras().then((module) => ({ default: module.ErrorState })));
-const ListKeys = lazy(() => loadListExtras().then((module) => ({ default: module.ListKeys })));
-
 function preloadBulkArea(event: SyntheticEvent) {
   if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
 }
@@ -67,10 +61,6 @@ function ReportsView({ project }: { project?: string }) {
   const current = data !== undefined && !isPlaceholderData ? data : undefined;
   const onPage = (page: number, options?: { replace?: boolean }) => setState({ page }, options);
   useClampPage(state.page, current?.meta, onPage);
-  const settled = !isPending;
-  useEffect(() => {
-    if (settled) return afterNextPaint(() => void loadListExtras());
-  }, [settled]);
 
   // The likeliest next click is "next page": fetch it once this page has settled.
   const nextPage =
@@ -112,21 +102,15 @@ function ReportsView({ project }: { project?: string }) {
     body = <LoadingRows rows={Math.min(state.per_page, 10)} height={40} label="Loading reports" />;
   } else if (isError && data === undefined) {
     body = (
-      <Suspense fallback={<LoadingRows rows={3} height={40} label="Loading reports" />}>
-        <ErrorState
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isFetching}
-          title="The reports could not be loaded"
-        />
-      </Suspense>
+      <ErrorState
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+        title="The reports could not be loaded"
+      />
     );
   } else if (data.meta.total === 0) {
-    body = (
-      <Suspense fallback={<LoadingRows rows={3} height={40} label="Loading reports" />}>
-        <ReportsEmpty filtered={filtered} onClearFilters={clearFilters} />
-      </Suspense>
-    );
+    body = <ReportsEmpty filtered={filtered} onClearFilters={clearFilters} />;
   } else if (data.items.length === 0) {
     // Past the last page: useClampPage is moving to it.
     body = <LoadingRows rows={3} height={40} label="Loading reports" />;
@@ -195,14 +179,12 @@ function ReportsView({ project }: { project?: string }) {
       >
         <Stack gap="sm">
           {isError && data !== undefined && (
-            <Suspense fallback={null}>
-              <ErrorState
-                error={error}
-                onRetry={() => void refetch()}
-                retrying={isFetching}
-                title="The reports could not be refreshed"
-              />
-            </Suspense>
+            <ErrorState
+              error={error}
+              onRetry={() => void refetch()}
+              retrying={isFetching}
+              title="The reports could not be refreshed"
+            />
           )}
           {body}
         </Stack>
@@ -217,23 +199,19 @@ function ReportsView({ project }: { project?: string }) {
           disabled={isPlaceholderData}
         />
       )}
-      {settled && (
-        <Suspense fallback={null}>
-          <ListKeys
-            rowAttribute="data-report-row"
-            noun="report"
-            pick={(row) => {
-              const index = pageReports.findIndex((report) => String(report.id) === row);
-              if (index !== -1) selection.toggle(pageReports, index, false);
-            }}
-            open={(row) => {
-              noteOpenedReport(Number(row));
-              void navigate(`/reports/${row}`);
-            }}
-            create={() => void navigate('/reports/new')}
-          />
-        </Suspense>
-      )}
+      <ListKeys
+        rowAttribute="data-report-row"
+        noun="report"
+        pick={(row) => {
+          const index = pageReports.findIndex((report) => String(report.id) === row);
+          if (index !== -1) selection.toggle(pageReports, index, false);
+        }}
+        open={(row) => {
+          noteOpenedReport(Number(row));
+          void navigate(`/reports/${row}`);
+        }}
+        create={() => void navigate('/reports/new')}
+      />
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
-import { Anchor, Group, Paper, Text, em } from '@mantine/core';
+import '@mantine/core/styles/Checkbox.css';
+import { Anchor, Checkbox, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
-import type { MouseEvent as ReactMouseEvent, PointerEvent, SyntheticEvent } from 'react';
+import type { MouseEvent as ReactMouseEvent, PointerEvent } from 'react';
 import { Link, useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/contract/values';
 import { reportQueries } from '@/api/reports';
@@ -14,7 +15,6 @@ import { SortableTh, isMousePress } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
 import { afterNextPaint } from '@/lib/after-next-paint';
-import { preloadRouteCode } from '@/lib/route-code';
 import { parseReportId } from '@/lib/report-id';
 import classes from './reports-table.module.css';
 
@@ -40,8 +40,7 @@ export interface TableSelection {
   setPage: (picked: boolean) => void;
 }
 
-// A plain checkbox, coloured by the theme: Mantine's Checkbox costs 3.8 KB gzip on the first visit of
-// /reports (173.1 KB against its 170 KB budget), this one nothing.
+/** A row's checkbox (or the page's); its label fills the cell, so the whole cell is the target. */
 function PickBox({
   label,
   checked,
@@ -56,13 +55,10 @@ function PickBox({
   return (
     // The label makes the whole cell the target, not only the 18 px box.
     <label className={classes.pick}>
-      <input
-        type="checkbox"
+      <Checkbox
         aria-label={label}
         checked={checked}
-        ref={(input) => {
-          if (input) input.indeterminate = indeterminate;
-        }}
+        indeterminate={indeterminate}
         // React reports a checkbox's change from its click, so the click's shift key is there.
         onChange={(event) => onChange((event.nativeEvent as MouseEvent).shiftKey === true)}
       />
@@ -126,18 +122,6 @@ function ReportRow({
   );
 }
 
-// The report page's code is fetched as soon as a pointer rests on, or focus reaches, a report's link:
-// by the click it is there, and opening the report waits only for its data. Code only: fetching the
-// report itself on hover would spend the deployment's rate limit on reports nobody opens.
-let reportPageRequested = false;
-function preloadReportPage(event: SyntheticEvent) {
-  if (reportPageRequested || !(event.target instanceof Element)) return;
-  const link = event.target.closest('a[href^="/reports/"]');
-  if (!link) return;
-  reportPageRequested = true;
-  preloadRouteCode(link.getAttribute('href') ?? '');
-}
-
 /**
  * The rows a screen shows at most, with room to spare: a row is at least 44 px high (one line of
  * text between its padding and border), and above the table there are at least 250 px of header,
@@ -182,7 +166,8 @@ function useFirstScreenFirst(reports: Report[], projectHref: (project: string) =
 /**
  * Pressing a report's link with a mouse starts loading the report: the click follows the press by
  * about a tenth of a second, and the report page then opens with its content instead of a loading
- * state first. Hovering only fetches the page's code (above): a pointer passes over many links.
+ * state first. Hovering only fetches the page's code (the app does, for every link): a pointer
+ * passes over many links.
  */
 function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void {
   const queryClient = useQueryClient();
@@ -194,7 +179,10 @@ function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void 
   };
 }
 
-/** The report last opened from a list in this tab: Back to the list puts the focus on its link again. */
+/**
+ * The report last opened from a list in this tab: Back to the list puts the focus on its link again.
+ * One per tab, and it must outlive the list, which unmounts while the report is open: a module value.
+ */
 let openedReport: number | null = null;
 
 /** A report is being opened from the list (its link, or Enter on its row). */
@@ -237,8 +225,6 @@ function ReportCards({
 }: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection'>) {
   return (
     <ul
-      onPointerOver={preloadReportPage}
-      onFocus={preloadReportPage}
       onClick={rememberOpenedReport}
       aria-label="Reports"
       aria-busy={stale || undefined}
@@ -324,8 +310,6 @@ export function ReportsTable({
       stale={stale}
       busy={filling}
       onPointerDown={onPointerDown}
-      onPointerOver={preloadReportPage}
-      onFocus={preloadReportPage}
       onClick={rememberOpenedReport}
     >
       <thead>

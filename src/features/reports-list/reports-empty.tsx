@@ -1,11 +1,9 @@
-// What the list needs only once its first view is on screen (loaded then, or at once when the first
-// answer is empty or an error): the empty and error states, and the list's keyboard shortcuts.
 import { Button } from '@mantine/core';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
-export { ErrorState } from '@/components/error-state';
 
+/** No reports: none match the filters (Clear filters), or none yet (Create a report). */
 export function ReportsEmpty({
   filtered,
   onClearFilters,
@@ -44,5 +42,3 @@ export function ReportsEmpty({
     />
   );
 }
-
-export { ListKeys } from '@/components/list-keys/list-keys';
