@@ -159,6 +159,19 @@ describe('GET /api/v1/reports', () => {
       }
     }
 
+    for (const order of ['asc', 'desc'] as const) {
+      it(`sorts by score ${order} (the extension), ties broken by id in the same order`, async () => {
+        const t = createTestApp();
+        await seed(t.storage, SPECS);
+        const rows = SPECS.map((s, i) => ({ id: i + 1, score: ANALYSIS[s.result].score }));
+        const ascending = rows.sort((a, b) => a.score - b.score || a.id - b.id).map((r) => r.id);
+        const body = await list(t, `?sort_by=score&sort=${order}&per_page=25`);
+        expect(body.data.map((r) => r.id)).toEqual(order === 'asc' ? ascending : ascending.reverse());
+        // The scores differ between results, so this order is not the result order by another name.
+        expect(new Set(Object.values(ANALYSIS).map((a) => a.score)).size).toBe(3);
+      });
+    }
+
     it('puts good before decent before bad when sorting by result descending', async () => {
       const t = createTestApp();
       await seed(t.storage, SPECS);
@@ -265,7 +278,7 @@ describe('GET /api/v1/reports', () => {
       const t = createTestApp();
       await seed(t.storage, SPECS);
       const defaults = (await list(t)).data.map((r) => r.id);
-      for (const query of ['?sort=up', '?sort_by=password', '?sort_by=score', '?result=excellent', '?sort=DESC&sort_by=ID']) {
+      for (const query of ['?sort=up', '?sort_by=password', '?sort_by=scores', '?result=excellent', '?sort=DESC&sort_by=ID']) {
         expect((await list(t, query)).data.map((r) => r.id)).toEqual(defaults);
       }
     });

@@ -115,6 +115,16 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       trimStoredResults(db, 'report_runs', 'id');
     },
   },
+  {
+    version: 4,
+    name: 'score sort indexes',
+    sql: `
+      -- sort_by=score (an extension), read in order from an index like the other sort keys.
+      CREATE INDEX reports_score_id ON reports (score, id);
+      CREATE INDEX reports_result_score_id ON reports (result, score, id);
+      CREATE INDEX reports_project_score_id ON reports (project, score, id);
+    `,
+  },
 ];
 
 function migrate(db: Db, migrations: readonly SqliteMigration[]): void {

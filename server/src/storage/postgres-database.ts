@@ -154,6 +154,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       await trimStoredResults(client, 'report_runs', 'id');
     },
   },
+  {
+    version: 7,
+    name: 'score sort indexes',
+    sql: `
+      -- sort_by=score (an extension), read in order from an index like the other sort keys, with
+      -- the searched text included as in version 4.
+      CREATE INDEX reports_score_id_search ON reports (score, id) INCLUDE (url_search);
+      CREATE INDEX reports_result_score_id ON reports (result, score, id);
+      CREATE INDEX reports_project_score_id ON reports (project, score, id);
+    `,
+  },
 ];
 
 // Any constant will do: every server process migrating the same database takes this lock first,

@@ -190,12 +190,12 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
             ]);
             const k = filters.params.length;
             const walked = await page(
-              `(SELECT r.id, r.generated_at, r.url, r.result, r.url_search FROM reports r ${filters.sql} ORDER BY ${orderSql} LIMIT $${k + 1}) r WHERE r.url_search LIKE $${k + 2}`,
+              `(SELECT r.id, r.generated_at, r.url, r.result, r.score, r.url_search FROM reports r ${filters.sql} ORDER BY ${orderSql} LIMIT $${k + 1}) r WHERE r.url_search LIKE $${k + 2}`,
               [...filters.params, budget, pattern],
             );
             if (walked.length === Math.min(query.limit, total - query.offset)) ids = walked;
           }
-          ids ??= await page(`(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result FROM reports r ${where.sql}) SELECT * FROM matches) r`, where.params);
+          ids ??= await page(`(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result, r.score FROM reports r ${where.sql}) SELECT * FROM matches) r`, where.params);
         }
         ids ??= await page(`reports r ${where.sql}`, where.params);
         const { rows } = await client.query<ReportRow>(

@@ -25,7 +25,9 @@ export function pendingMigrations<M extends Migration<unknown>>(migrations: read
 // Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
 // Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
 // their order of quality, so ascending means worst first and the (result, id) index serves it.
-const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result' } as const;
+// Every report has a score (NOT NULL in both schemas), so "reports without a score last" holds
+// without a NULLS clause, which would keep the (score, id) index from serving the order.
+const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result', score: 'score' } as const;
 const PROJECT_SORT_COLUMNS = { created_at: 'created_at', project: 'project' } as const;
 const DIRECTIONS = { asc: 'ASC', desc: 'DESC' } as const;
 
