@@ -202,7 +202,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     await stored(t, { url: 'https://example.com/decent', privacy: '2', password: 'pw' });
     await stored(t, { url: 'https://example.com/bad' });
-    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
+    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x', '?url=nope', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
     await keyedRefusals('GET', '/api/v1/reports');

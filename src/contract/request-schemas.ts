@@ -67,6 +67,10 @@ export const reportListQuerySchema = z.object({
   search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
   project: text.meta({ description: 'Only the reports of this project.' }),
   result: z.enum(RESULTS).optional().catch(undefined),
+  url: text.meta({
+    description:
+      'An extension: only the reports of this absolute http(s) URL, compared after normalising both (scheme and host lower-cased, default port and fragment dropped, an empty path as `/`). A value that is not such a URL matches no report; an empty one is no filter.',
+  }),
   sort_by: z
     .enum(SERVER_REPORT_SORT_KEYS)
     .default('id')

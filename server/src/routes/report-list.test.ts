@@ -188,6 +188,33 @@ describe('GET /api/v1/reports', () => {
     });
   });
 
+  describe('exact URL (url=, an extension)', () => {
+    it('lists the reports of that URL, normalised alike, with the other parameters and the links keeping it', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const url = encodeURIComponent('HTTPS://Blog.Example.org:443/a_b#comments');
+      const body = await list(t, `?url=${url}&sort=asc&per_page=10`);
+      expect(body.data.map((r) => r.id)).toEqual([5, 8]);
+      expect(body.meta).toMatchObject({ total: 2, from: 1, to: 2 });
+      expect(body.links.first).toBe(`http://localhost/api/v1/reports?url=${url}&sort=asc&per_page=10&page=1`);
+      expect((await list(t, `?url=${url}&result=good`)).data.map((r) => r.id)).toEqual([8]);
+      expect((await list(t, `?url=${url}&search=axb`)).data).toEqual([]);
+      expect((await list(t, `?url=${encodeURIComponent('https://www.news.example.net')}`)).data.map((r) => r.id)).toEqual([7]);
+      // A prefix of a stored URL is not that URL.
+      expect((await list(t, `?url=${encodeURIComponent('https://blog.example.org/a')}`)).data).toEqual([]);
+    });
+
+    it('answers an empty list for a url that is not an absolute http(s) URL, and no filter for an empty one', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      for (const url of ['blog.example.org/a_b', '/a_b', 'ftp://blog.example.org/a_b', 'https://', '%00']) {
+        const body = await list(t, `?url=${encodeURIComponent(url)}`);
+        expect({ url, ids: body.data.map((r) => r.id), total: body.meta.total }).toEqual({ url, ids: [], total: 0 });
+      }
+      expect((await list(t, '?url=')).meta.total).toBe(SPECS.length);
+    });
+  });
+
   describe('paging', () => {
     const many: Spec[] = Array.from({ length: 120 }, (_, i) => ({
       url: `https://site${i % 7}.example/page-${i}`,

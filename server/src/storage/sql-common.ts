@@ -1,6 +1,7 @@
 // What the SQLite and PostgreSQL storages share: migrations' bookkeeping, the order clauses and
 // the rows they select.
 import type { Privacy, Result } from '../../../src/contract/values';
+import { urlKey } from '../../../src/contract/url-key';
 import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord, RunRecord } from './types';
 
 export interface Migration<Up = never> {
@@ -46,6 +47,17 @@ export function projectOrderSql(query: Pick<ProjectListQuery, 'sortBy' | 'sort'>
   const column = PROJECT_SORT_COLUMNS[query.sortBy];
   const direction = DIRECTIONS[query.sort];
   return column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
+}
+
+/** The name of the migration that brought the exact-URL filter's column, on both engines. */
+export const URL_KEY_MIGRATION = 'url_key: the exact-URL filter';
+
+/**
+ * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
+ * http(s) URL (never so for a report this server stored; no filter value then equals it).
+ */
+export function urlKeyOf(url: string): string {
+  return urlKey(url) ?? url;
 }
 
 /** The name of the migration that brought runs, on both engines. */

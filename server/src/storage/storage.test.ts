@@ -7,7 +7,8 @@ import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
 import { jsonBytes, REPORT_MAX_BYTES } from '../analysis/evidence-bounds';
-import { RUNS_MIGRATION } from './sql-common';
+import { urlKey } from '../../../src/contract/url-key';
+import { RUNS_MIGRATION, URL_KEY_MIGRATION } from './sql-common';
 import { TRIM_MIGRATION } from './trim-evidence';
 import { projectFromUrl, toTimestamp } from './text';
 import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
@@ -525,6 +526,79 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       expect(runs.map((r) => Buffer.byteLength(r.resultsJson) <= REPORT_MAX_BYTES)).toEqual([true]);
       expect(jsonBytes(JSON.parse(runs[0]?.resultsJson ?? '{}'))).toBe(Buffer.byteLength(report?.resultsJson ?? ''));
       expect((await migrated.getReport(normal.id))?.resultsJson).toBe(JSON.stringify(GOOD.results));
+    });
+  });
+
+  describe('exact URL', () => {
+    const key = (url: string) => urlKey(url) ?? 'not a URL';
+
+    it('lists the reports of one URL, normalised alike, with every other filter, sort and page', async () => {
+      const storage = await (await fresh()).open();
+      const urls = [
+        'https://Shop.example.com/a', // 1
+        'https://shop.example.com:443/a#reviews', // 2
+        'https://shop.example.com/A', // 3: another path
+        'http://shop.example.com/a', // 4: another scheme
+        'https://shop.example.com/a?x=1', // 5: another query
+        'https://shop.example.com/a', // 6
+        'https://shop.example.com:8443/a', // 7: another port
+        'https://blog.example.org', // 8
+        'HTTPS://BLOG.example.org:443/#top', // 9
+      ];
+      for (const [i, url] of urls.entries()) await storage.createReport(newReport(url, i === 5 ? BAD : GOOD));
+      const list = async (url: string, extra: Partial<Parameters<Storage['listReports']>[0]> = {}) => {
+        const page = await storage.listReports({ urlKey: key(url), sortBy: 'id', sort: 'asc', limit: 10, offset: 0, ...extra });
+        return { total: page.total, ids: page.items.map((r) => r.id) };
+      };
+      expect(await list('https://shop.example.com/a')).toEqual({ total: 3, ids: [1, 2, 6] });
+      expect(await list('HTTPS://SHOP.EXAMPLE.COM:443/a#top')).toEqual({ total: 3, ids: [1, 2, 6] });
+      expect(await list('https://shop.example.com/A')).toEqual({ total: 1, ids: [3] });
+      expect(await list('http://shop.example.com:80/a')).toEqual({ total: 1, ids: [4] });
+      expect(await list('https://shop.example.com:8443/a')).toEqual({ total: 1, ids: [7] });
+      expect(await list('https://blog.example.org/')).toEqual({ total: 2, ids: [8, 9] });
+      expect(await list('https://blog.example.org')).toEqual({ total: 2, ids: [8, 9] });
+      expect(await list('https://nowhere.example/')).toEqual({ total: 0, ids: [] });
+      // Every other list parameter still applies.
+      expect(await list('https://shop.example.com/a', { result: 'bad' })).toEqual({ total: 1, ids: [6] });
+      expect(await list('https://shop.example.com/a', { project: 'shop.example.com' })).toEqual({ total: 3, ids: [1, 2, 6] });
+      expect(await list('https://shop.example.com/a', { project: 'blog.example.org' })).toEqual({ total: 0, ids: [] });
+      expect(await list('https://shop.example.com/a', { search: 'REVIEWS' })).toEqual({ total: 1, ids: [2] });
+      expect(await list('https://shop.example.com/a', { search: 'zzz' })).toEqual({ total: 0, ids: [] });
+      expect(await list('https://shop.example.com/a', { sortBy: 'score', sort: 'asc' })).toEqual({ total: 3, ids: [6, 1, 2] });
+      expect(await list('https://shop.example.com/a', { sort: 'desc', limit: 2 })).toEqual({ total: 3, ids: [6, 2] });
+      expect(await list('https://shop.example.com/a', { sort: 'desc', limit: 2, offset: 2 })).toEqual({ total: 3, ids: [1] });
+      expect(await list('https://shop.example.com/a', { limit: 2, offset: 4 })).toEqual({ total: 3, ids: [] });
+      // Gone with its report.
+      await storage.deleteReport(2);
+      expect(await list('https://shop.example.com/a')).toEqual({ total: 2, ids: [1, 6] });
+    });
+
+    it('gives each report of a database from before the filter its normalised URL', async () => {
+      const database = await fresh(URL_KEY_MIGRATION);
+      const stamp = '2026-02-03T04:05:06.000000Z';
+      for (const url of ['https://Shop.example.com:443/a#x', 'https://shop.example.com/b', 'https://blog.example.org']) {
+        await database.query(
+          `INSERT INTO reports (url, url_search, project, privacy, result, score, generated_at, created_at, updated_at, runs, recent_scores)
+           VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, 1, ?)`,
+          [url, url, projectFromUrl(url), GOOD.result, GOOD.score, stamp, stamp, stamp, `[${GOOD.score}]`],
+        );
+        await database.query('INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports WHERE url = ?', [JSON.stringify(GOOD.results), url]);
+      }
+      await database.query('INSERT INTO projects (project, project_search, reports, created_at) SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project');
+
+      const storage = await database.open();
+      const ids = async (url: string) => (await storage.listReports({ urlKey: key(url), sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.id);
+      expect(await ids('https://shop.example.com/a')).toEqual([1]);
+      expect(await ids('https://shop.example.com/b#top')).toEqual([2]);
+      expect(await ids('https://BLOG.example.org/')).toEqual([3]);
+      expect((await database.query('SELECT id, url_key FROM reports ORDER BY id')).map((row) => ({ ...row, id: Number(row.id) }))).toEqual([
+        { id: 1, url_key: 'https://shop.example.com/a' },
+        { id: 2, url_key: 'https://shop.example.com/b' },
+        { id: 3, url_key: 'https://blog.example.org/' },
+      ]);
+      // A report stored after the migration is found by the same key.
+      await storage.createReport(newReport('https://shop.example.com/a'));
+      expect(await ids('https://shop.example.com/a')).toEqual([1, 4]);
     });
   });
 

@@ -67,6 +67,8 @@ export interface ReportListQuery {
   search?: string;
   project?: string;
   result?: Result;
+  /** Only the reports whose url_key is this: urlKey() of the asked URL (the exact-URL filter). */
+  urlKey?: string;
   sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;
