@@ -207,6 +207,15 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     }
     await keyedRefusals('GET', '/api/v1/reports');
   },
+  showCapabilities: async () => {
+    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities')).status).toBe(200);
+    const { limited, broken } = refusals();
+    // It reads no storage: a storage that is down changes nothing.
+    expect((await call(broken, 'GET', '/api/v1/capabilities')).status).toBe(200);
+    expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(200);
+    expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(429);
+    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities', { key: 'wrong-key' })).status).toBe(401);
+  },
   storeReport: async () => {
     const t = createTestApp();
     expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good', privacy: '2', password: 'pw' } })).status).toBe(201);
