@@ -202,10 +202,19 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     await stored(t, { url: 'https://example.com/decent', privacy: '2', password: 'pw' });
     await stored(t, { url: 'https://example.com/bad' });
-    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
+    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x', '?url=nope', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
     await keyedRefusals('GET', '/api/v1/reports');
+  },
+  showCapabilities: async () => {
+    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities')).status).toBe(200);
+    const { limited, broken } = refusals();
+    // It reads no storage: a storage that is down changes nothing.
+    expect((await call(broken, 'GET', '/api/v1/capabilities')).status).toBe(200);
+    expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(200);
+    expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(429);
+    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities', { key: 'wrong-key' })).status).toBe(401);
   },
   storeReport: async () => {
     const t = createTestApp();

@@ -197,6 +197,14 @@ describe('proxy mode', () => {
     expect(Object.keys((await created.json() as { data: object }).data).sort()).toEqual(['id', 'page_url', 'url']);
   });
 
+  it('forwards GET /api/v1/capabilities: a deployment without extensions answers its 404, and none are made up', async () => {
+    const base = await startProxy(upstreamOrigin);
+    const res = await fetch(`${base}/api/v1/capabilities`, { headers: { Authorization: `Bearer ${KEY}`, Accept: 'application/json' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
+    expect(seen.map((request) => request.url)).toEqual(['/api/v1/capabilities']);
+  });
+
   it('returns the rate limit status with Retry-After', async () => {
     const base = await startProxy(upstreamOrigin);
     const res = await fetch(`${base}/api/v1/limited`, { headers: { Authorization: `Bearer ${KEY}` } });

@@ -11,8 +11,8 @@ import {
   PROJECT_SEARCH_BY,
   PROJECT_SORT_KEYS,
   REPORT_SEARCH_BY,
-  REPORT_SORT_KEYS,
   RESULTS,
+  SERVER_REPORT_SORT_KEYS,
   SORT_ORDERS,
   URL_MAX_LENGTH,
   type PerPage,
@@ -67,7 +67,15 @@ export const reportListQuerySchema = z.object({
   search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
   project: text.meta({ description: 'Only the reports of this project.' }),
   result: z.enum(RESULTS).optional().catch(undefined),
-  sort_by: z.enum(REPORT_SORT_KEYS).default('id').catch('id'),
+  url: text.meta({
+    description:
+      'An extension: only the reports of this absolute http(s) URL, compared after normalising both (scheme and host lower-cased, default port and fragment dropped, an empty path as `/`). A value that is not such a URL matches no report; an empty one is no filter.',
+  }),
+  sort_by: z
+    .enum(SERVER_REPORT_SORT_KEYS)
+    .default('id')
+    .catch('id')
+    .meta({ description: '`score` (an extension): highest first when descending; ties by id. An invalid value is `id`.' }),
   sort,
   per_page: perPage,
   page,

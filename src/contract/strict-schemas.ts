@@ -108,3 +108,17 @@ export type StrictReport = z.infer<typeof strictReportSchema>;
 export type StrictProject = z.infer<typeof strictProjectSchema>;
 export type StrictCheck = z.infer<typeof strictCheckSchema>;
 export type StrictRun = z.infer<typeof strictRunSchema>;
+
+/** GET /capabilities (an extension): which of the wave-3 extensions a deployment has. */
+export const strictCapabilitiesSchema = z.strictObject({
+  runs: z.boolean(),
+  url_filter: z.boolean(),
+  sort_by_score: z.boolean(),
+  discover: z.boolean(),
+  schedules: z.boolean(),
+  alerts: z.boolean(),
+  webhooks: z.boolean(),
+});
+export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
+
+export const strictCapabilitiesEnvelope = z.strictObject({ data: strictCapabilitiesSchema, status: z.literal(200) });

@@ -16,6 +16,12 @@ export const REPORT_SORT_LABELS: Record<ReportSortKey, string> = {
   url: 'URL',
   result: 'Result',
 };
+/**
+ * The report sort keys the reference server takes: the contract's and the wave-3 extension `score`
+ * (announced as `sort_by_score` by GET /capabilities). The dashboard offers REPORT_SORT_KEYS only.
+ */
+export const SERVER_REPORT_SORT_KEYS = [...REPORT_SORT_KEYS, 'score'] as const;
+export type ServerReportSortKey = (typeof SERVER_REPORT_SORT_KEYS)[number];
 export const REPORT_SEARCH_BY = ['url'] as const;
 
 export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;

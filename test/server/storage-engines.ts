@@ -120,7 +120,7 @@ export interface BruteForceQuery {
   search: string;
   project?: string;
   result?: string;
-  sortBy: 'id' | 'generated_at' | 'url' | 'result';
+  sortBy: 'id' | 'generated_at' | 'url' | 'result' | 'score';
   sort: 'asc' | 'desc';
   limit: number;
   offset: number;

@@ -155,6 +155,7 @@ export function openApiDocument(app: Hono): MiddlewareHandler {
         { name: 'Projects' },
         { name: 'Runs', description: 'Extension of the reference server: the kept analyses of a report.' },
         { name: 'Public page', description: 'Extension of the reference server: the page visitors open, HTML, no key.' },
+        { name: 'Capabilities', description: 'Extension of the reference server: which extensions it has.' },
         { name: 'Document' },
       ],
       security: [{ apiKey: [] }],

@@ -159,6 +159,19 @@ describe('GET /api/v1/reports', () => {
       }
     }
 
+    for (const order of ['asc', 'desc'] as const) {
+      it(`sorts by score ${order} (the extension), ties broken by id in the same order`, async () => {
+        const t = createTestApp();
+        await seed(t.storage, SPECS);
+        const rows = SPECS.map((s, i) => ({ id: i + 1, score: ANALYSIS[s.result].score }));
+        const ascending = rows.sort((a, b) => a.score - b.score || a.id - b.id).map((r) => r.id);
+        const body = await list(t, `?sort_by=score&sort=${order}&per_page=25`);
+        expect(body.data.map((r) => r.id)).toEqual(order === 'asc' ? ascending : ascending.reverse());
+        // The scores differ between results, so this order is not the result order by another name.
+        expect(new Set(Object.values(ANALYSIS).map((a) => a.score)).size).toBe(3);
+      });
+    }
+
     it('puts good before decent before bad when sorting by result descending', async () => {
       const t = createTestApp();
       await seed(t.storage, SPECS);
@@ -172,6 +185,33 @@ describe('GET /api/v1/reports', () => {
       await t.call('PATCH', '/api/v1/reports/5', { form: { results: '1' } });
       const body = await list(t, '?sort_by=generated_at&sort=desc');
       expect(body.data[0]?.id).toBe(5);
+    });
+  });
+
+  describe('exact URL (url=, an extension)', () => {
+    it('lists the reports of that URL, normalised alike, with the other parameters and the links keeping it', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const url = encodeURIComponent('HTTPS://Blog.Example.org:443/a_b#comments');
+      const body = await list(t, `?url=${url}&sort=asc&per_page=10`);
+      expect(body.data.map((r) => r.id)).toEqual([5, 8]);
+      expect(body.meta).toMatchObject({ total: 2, from: 1, to: 2 });
+      expect(body.links.first).toBe(`http://localhost/api/v1/reports?url=${url}&sort=asc&per_page=10&page=1`);
+      expect((await list(t, `?url=${url}&result=good`)).data.map((r) => r.id)).toEqual([8]);
+      expect((await list(t, `?url=${url}&search=axb`)).data).toEqual([]);
+      expect((await list(t, `?url=${encodeURIComponent('https://www.news.example.net')}`)).data.map((r) => r.id)).toEqual([7]);
+      // A prefix of a stored URL is not that URL.
+      expect((await list(t, `?url=${encodeURIComponent('https://blog.example.org/a')}`)).data).toEqual([]);
+    });
+
+    it('answers an empty list for a url that is not an absolute http(s) URL, and no filter for an empty one', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      for (const url of ['blog.example.org/a_b', '/a_b', 'ftp://blog.example.org/a_b', 'https://', '%00']) {
+        const body = await list(t, `?url=${encodeURIComponent(url)}`);
+        expect({ url, ids: body.data.map((r) => r.id), total: body.meta.total }).toEqual({ url, ids: [], total: 0 });
+      }
+      expect((await list(t, '?url=')).meta.total).toBe(SPECS.length);
     });
   });
 
@@ -265,7 +305,7 @@ describe('GET /api/v1/reports', () => {
       const t = createTestApp();
       await seed(t.storage, SPECS);
       const defaults = (await list(t)).data.map((r) => r.id);
-      for (const query of ['?sort=up', '?sort_by=password', '?sort_by=score', '?result=excellent', '?sort=DESC&sort_by=ID']) {
+      for (const query of ['?sort=up', '?sort_by=password', '?sort_by=scores', '?result=excellent', '?sort=DESC&sort_by=ID']) {
         expect((await list(t, query)).data.map((r) => r.id)).toEqual(defaults);
       }
     });

@@ -20,6 +20,7 @@ import type { AppDeps } from '../app-deps';
 import { hashPassword } from '../auth/passwords';
 import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
+import { urlKey } from '../../../src/contract/url-key';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
@@ -74,15 +75,22 @@ export function reportsRouter(deps: Required<AppDeps>) {
       validator('query', reportListQuerySchema),
       async (c) => {
         const q = c.req.valid('query');
-        const page = await storage.listReports({
-          search: q.search,
-          project: q.project,
-          result: q.result,
-          sortBy: q.sort_by,
-          sort: q.sort,
-          limit: q.per_page,
-          offset: (q.page - 1) * q.per_page,
-        });
+        // A url that is not an absolute http(s) URL is no report's: an empty list, not every report
+        // (as ignoring it would give) nor a 422 (which no list parameter answers).
+        const key = q.url === undefined ? undefined : urlKey(q.url);
+        const page =
+          key === null
+            ? { items: [], total: 0 }
+            : await storage.listReports({
+                search: q.search,
+                project: q.project,
+                result: q.result,
+                urlKey: key,
+                sortBy: q.sort_by,
+                sort: q.sort,
+                limit: q.per_page,
+                offset: (q.page - 1) * q.per_page,
+              });
         const origin = pageOrigin(c);
         const items = page.items.map((report) => reportJson(report, origin));
         return listResponse(c, items, pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length));

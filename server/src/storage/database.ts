@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { pendingMigrations, RUNS_MIGRATION, type Migration } from './sql-common';
+import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, type Migration } from './sql-common';
 import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type Db = Database.Database;
@@ -113,6 +113,30 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
     up: (db) => {
       trimStoredResults(db, 'report_results', 'report_id');
       trimStoredResults(db, 'report_runs', 'id');
+    },
+  },
+  {
+    version: 4,
+    name: 'score sort indexes',
+    sql: `
+      -- sort_by=score (an extension), read in order from an index like the other sort keys.
+      CREATE INDEX reports_score_id ON reports (score, id);
+      CREATE INDEX reports_result_score_id ON reports (result, score, id);
+      CREATE INDEX reports_project_score_id ON reports (project, score, id);
+    `,
+  },
+  {
+    version: 5,
+    name: URL_KEY_MIGRATION,
+    sql: `
+      -- urlKeyOf(url): what the exact-URL filter (GET /reports?url=…) compares; filled below.
+      ALTER TABLE reports ADD COLUMN url_key TEXT NOT NULL DEFAULT '';
+      CREATE INDEX reports_url_key_id ON reports (url_key, id);
+    `,
+    up: (db) => {
+      const rows = db.prepare<[], { id: number; url: string }>('SELECT id, url FROM reports').all();
+      const write = db.prepare('UPDATE reports SET url_key = ? WHERE id = ?');
+      for (const row of rows) write.run(urlKeyOf(row.url), row.id);
     },
   },
 ];

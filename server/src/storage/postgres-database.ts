@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { pendingMigrations, RUNS_MIGRATION, type Migration } from './sql-common';
+import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, type Migration } from './sql-common';
 import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type PgPool = pg.Pool;
@@ -152,6 +152,41 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     up: async (client) => {
       await trimStoredResults(client, 'report_results', 'report_id');
       await trimStoredResults(client, 'report_runs', 'id');
+    },
+  },
+  {
+    version: 7,
+    name: 'score sort indexes',
+    sql: `
+      -- sort_by=score (an extension), read in order from an index like the other sort keys, with
+      -- the searched text included as in version 4.
+      CREATE INDEX reports_score_id_search ON reports (score, id) INCLUDE (url_search);
+      CREATE INDEX reports_result_score_id ON reports (result, score, id);
+      CREATE INDEX reports_project_score_id ON reports (project, score, id);
+    `,
+  },
+  {
+    version: 8,
+    name: URL_KEY_MIGRATION,
+    sql: `
+      -- urlKeyOf(url): what the exact-URL filter (GET /reports?url=…) compares; filled below.
+      ALTER TABLE reports ADD COLUMN url_key text COLLATE "C" NOT NULL DEFAULT '';
+    `,
+    up: async (client) => {
+      // A batch of rows at a time, each batch one UPDATE from two bound arrays.
+      for (let after = 0; ; ) {
+        const { rows } = await client.query<{ id: number; url: string }>(
+          'SELECT id, url FROM reports WHERE id > $1 ORDER BY id LIMIT 5000',
+          [after],
+        );
+        if (rows.length === 0) break;
+        await client.query(
+          'UPDATE reports r SET url_key = k.key FROM unnest($1::bigint[], $2::text[]) AS k (id, key) WHERE r.id = k.id',
+          [rows.map((row) => row.id), rows.map((row) => urlKeyOf(row.url))],
+        );
+        after = rows.at(-1)?.id ?? after;
+      }
+      await client.query('CREATE INDEX reports_url_key_id ON reports (url_key, id)');
     },
   },
 ];

@@ -9,6 +9,7 @@ import {
   RUN_SQL,
   runFromRow,
   runSummary,
+  urlKeyOf,
   type ApiKeyRow as SqlApiKeyRow,
   type ReportRow as SqlReportRow,
   type RunRow as SqlRunRow,
@@ -153,13 +154,14 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
         // PostgreSQL's text cannot hold a NUL (the query would fail): no project has one.
         if (query.project?.includes('\u0000')) return { items: [], total: 0 };
         const where = whereClause([
+          ['r.url_key = ?', query.urlKey],
           ['r.url_search LIKE ?', pattern],
           ['r.project = ?', query.project],
           ['r.result = ?', query.result],
         ]);
-        // Without a search or result filter the count is in the projects table, kept in step.
+        // Without a search, result or URL filter the count is in the projects table, kept in step.
         const total =
-          pattern === undefined && query.result === undefined
+          pattern === undefined && query.result === undefined && query.urlKey === undefined
             ? await count(client, `SELECT coalesce(sum(reports), 0) AS count FROM projects ${query.project === undefined ? '' : 'WHERE project = $1'}`, where.params)
             : await cachedCount(client, `SELECT count(*) FROM reports r ${where.sql}`, where.params);
         if (query.offset >= total) return { items: [], total };
@@ -180,7 +182,8 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
         // index (25 ms for "shop" by URL). So for a few thousand matches (known from the count) the
         // walk gets four times the even-spread share of index entries, and when the page is not
         // complete within them the matches are collected from the trigram index and sorted.
-        if (pattern !== undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''))) {
+        // With the exact-URL filter the url_key index finds the few matches at once.
+        if (pattern !== undefined && query.urlKey === undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''))) {
           const all = await count(client, 'SELECT coalesce(sum(reports), 0) AS count FROM projects', []);
           const budget = Math.ceil(((query.offset + query.limit) * all * 4) / Math.max(total, 1));
           if (budget < all) {
@@ -190,12 +193,12 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
             ]);
             const k = filters.params.length;
             const walked = await page(
-              `(SELECT r.id, r.generated_at, r.url, r.result, r.url_search FROM reports r ${filters.sql} ORDER BY ${orderSql} LIMIT $${k + 1}) r WHERE r.url_search LIKE $${k + 2}`,
+              `(SELECT r.id, r.generated_at, r.url, r.result, r.score, r.url_search FROM reports r ${filters.sql} ORDER BY ${orderSql} LIMIT $${k + 1}) r WHERE r.url_search LIKE $${k + 2}`,
               [...filters.params, budget, pattern],
             );
             if (walked.length === Math.min(query.limit, total - query.offset)) ids = walked;
           }
-          ids ??= await page(`(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result FROM reports r ${where.sql}) SELECT * FROM matches) r`, where.params);
+          ids ??= await page(`(WITH matches AS MATERIALIZED (SELECT r.id, r.generated_at, r.url, r.result, r.score FROM reports r ${where.sql}) SELECT * FROM matches) r`, where.params);
         }
         ids ??= await page(`reports r ${where.sql}`, where.params);
         const { rows } = await client.query<ReportRow>(
@@ -219,9 +222,9 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
     createReport: (report) =>
       transaction(async (client) => {
         const { rows } = await client.query<{ id: number }>(
-          `INSERT INTO reports (url, url_search, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8) RETURNING id`,
-          [report.url, searchForm(report.url), report.project, report.privacy, report.passwordHash, report.result, report.score, report.now],
+          `INSERT INTO reports (url, url_search, url_key, project, privacy, password_hash, result, score, generated_at, created_at, updated_at)
+           VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8, $8, $8) RETURNING id`,
+          [report.url, searchForm(report.url), report.project, report.privacy, report.passwordHash, report.result, report.score, report.now, urlKeyOf(report.url)],
         );
         const id = rows[0]?.id as number;
         const resultsJson = JSON.stringify(report.results);

@@ -1,4 +1,4 @@
-import type { ReportSortKey, Result, SortOrder } from '../../../src/contract/values';
+import type { ServerReportSortKey, Result, SortOrder } from '../../../src/contract/values';
 import type { Db } from './database';
 
 const RESULT_CODES: Record<Result, number> = { bad: 0, decent: 1, good: 2 };
@@ -32,7 +32,7 @@ export interface SearchQuery {
   search: string;
   project?: string;
   result?: Result;
-  sortBy: ReportSortKey;
+  sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;
   offset: number;
@@ -63,6 +63,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
   const readOrder = {
     generated_at: db.prepare<[], number>('SELECT id FROM reports ORDER BY generated_at, id').pluck(),
     url: db.prepare<[], number>('SELECT id FROM reports ORDER BY url, id').pluck(),
+    score: db.prepare<[], number>('SELECT id FROM reports ORDER BY score, id').pluck(),
   };
   const readDataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
 
@@ -77,7 +78,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
   let projects: string[] = [];
   let deleted = 0;
   let interned = new Map<string, string>();
-  let orders: Partial<Record<Exclude<ReportSortKey, 'id'>, Int32Array>> = {};
+  let orders: Partial<Record<Exclude<ServerReportSortKey, 'id'>, Int32Array>> = {};
   // Per position, in typed arrays grown by doubling so that a search's scan reads few bytes:
   // the result code (or DELETED), and the signature words, word by word (word w of position
   // i at w * capacity + i), because a scan tests one word of every position first.
@@ -175,7 +176,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
     return true;
   }
 
-  function order(key: Exclude<ReportSortKey, 'id'>): Int32Array {
+  function order(key: Exclude<ServerReportSortKey, 'id'>): Int32Array {
     const cached = orders[key];
     if (cached) return cached;
     const positionsInOrder = new Int32Array(ids.length - deleted);
@@ -224,7 +225,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
         reset();
         return true;
       }
-      const missing = (['generated_at', 'url', 'result'] as const).find((key) => !orders[key]);
+      const missing = (['generated_at', 'url', 'result', 'score'] as const).find((key) => !orders[key]);
       if (missing) {
         order(missing);
         return true;

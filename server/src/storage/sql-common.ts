@@ -1,6 +1,7 @@
 // What the SQLite and PostgreSQL storages share: migrations' bookkeeping, the order clauses and
 // the rows they select.
 import type { Privacy, Result } from '../../../src/contract/values';
+import { urlKey } from '../../../src/contract/url-key';
 import type { ApiKeyRecord, ProjectListQuery, ReportListQuery, ReportRecord, RunRecord } from './types';
 
 export interface Migration<Up = never> {
@@ -25,7 +26,9 @@ export function pendingMigrations<M extends Migration<unknown>>(migrations: read
 // Whitelists: only these strings are ever interpolated into SQL; every value is a bound parameter.
 // Sorting by `result` sorts by its text, and 'bad' < 'decent' < 'good' alphabetically is also
 // their order of quality, so ascending means worst first and the (result, id) index serves it.
-const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result' } as const;
+// Every report has a score (NOT NULL in both schemas), so "reports without a score last" holds
+// without a NULLS clause, which would keep the (score, id) index from serving the order.
+const REPORT_SORT_COLUMNS = { id: 'id', generated_at: 'generated_at', url: 'url', result: 'result', score: 'score' } as const;
 const PROJECT_SORT_COLUMNS = { created_at: 'created_at', project: 'project' } as const;
 const DIRECTIONS = { asc: 'ASC', desc: 'DESC' } as const;
 
@@ -44,6 +47,17 @@ export function projectOrderSql(query: Pick<ProjectListQuery, 'sortBy' | 'sort'>
   const column = PROJECT_SORT_COLUMNS[query.sortBy];
   const direction = DIRECTIONS[query.sort];
   return column === 'project' ? `project ${direction}` : `${column} ${direction}, project ${direction}`;
+}
+
+/** The name of the migration that brought the exact-URL filter's column, on both engines. */
+export const URL_KEY_MIGRATION = 'url_key: the exact-URL filter';
+
+/**
+ * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
+ * http(s) URL (never so for a report this server stored; no filter value then equals it).
+ */
+export function urlKeyOf(url: string): string {
+  return urlKey(url) ?? url;
 }
 
 /** The name of the migration that brought runs, on both engines. */

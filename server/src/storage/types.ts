@@ -1,4 +1,4 @@
-import type { Privacy, ProjectSortKey, ReportSortKey, Result, SortOrder } from '../../../src/contract/values';
+import type { Privacy, ProjectSortKey, Result, ServerReportSortKey, SortOrder } from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
@@ -67,7 +67,9 @@ export interface ReportListQuery {
   search?: string;
   project?: string;
   result?: Result;
-  sortBy: ReportSortKey;
+  /** Only the reports whose url_key is this: urlKey() of the asked URL (the exact-URL filter). */
+  urlKey?: string;
+  sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;
   offset: number;

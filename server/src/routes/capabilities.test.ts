@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { strictCapabilitiesEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
+import { createTestApp } from '../../../test/server/test-app';
+
+describe('GET /api/v1/capabilities', () => {
+  it('says which extensions the server has: runs, the exact-URL filter and sort by score, none of the rest yet', async () => {
+    const res = await createTestApp().call('GET', '/api/v1/capabilities');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
+      data: { runs: true, url_filter: true, sort_by_score: true, discover: false, schedules: false, alerts: false, webhooks: false },
+      status: 200,
+    });
+  });
+
+  it('is true only for what the server answers', async () => {
+    const t = createTestApp();
+    for (const url of ['https://shop.example/good', 'https://shop.example/bad']) {
+      expect((await t.call('POST', '/api/v1/reports', { form: { url } })).status).toBe(201);
+    }
+    const { data } = strictCapabilitiesEnvelope.parse(await (await t.call('GET', '/api/v1/capabilities')).json());
+    const ids = async (query: string) =>
+      strictReportListSchema.parse(await (await t.call('GET', `/api/v1/reports${query}`)).json()).data.map((r) => r.id);
+    expect(data.runs).toBe((await t.call('GET', '/api/v1/reports/1/runs')).status === 200);
+    expect(data.url_filter).toBe((await ids(`?url=${encodeURIComponent('https://SHOP.example:443/bad#x')}`)).join() === '2');
+    expect(data.sort_by_score).toBe((await ids('?sort_by=score&sort=asc')).join() === '2,1');
+    // Nothing of the extensions it does not have answers.
+    for (const [path, method] of [['/api/v1/discover', 'POST'], ['/api/v1/alerts', 'GET'], ['/api/v1/webhooks', 'GET'], ['/api/v1/projects/shop.example/schedule', 'GET']] as const) {
+      expect((await t.call(method, path)).status, path).toBe(404);
+    }
+  });
+
+  it('needs a key, like every API route', async () => {
+    const res = await createTestApp().call('GET', '/api/v1/capabilities', { key: null });
+    expect(res.status).toBe(401);
+  });
+});

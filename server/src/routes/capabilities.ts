@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { strictCapabilitiesEnvelope, type Capabilities } from '../../../src/contract/strict-schemas';
+import { errors, ok } from '../http/openapi';
+
+/**
+ * The extensions of wave 3 this server has, each true only once it is served: runs
+ * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=) and sort_by=score.
+ */
+export const CAPABILITIES: Capabilities = {
+  runs: true,
+  url_filter: true,
+  sort_by_score: true,
+  discover: false,
+  schedules: false,
+  alerts: false,
+  webhooks: false,
+};
+
+/** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */
+export function capabilitiesRouter(): Hono {
+  return new Hono().get(
+    '/',
+    // A constant: no storage read, so no 500 of a storage that is down (the other keyed routes' third refusal).
+    describeRoute({
+      operationId: 'showCapabilities',
+      summary: 'The extensions this server has (an extension itself: a deployment without any answers 404)',
+      tags: ['Capabilities'],
+      responses: { 200: ok('The extensions, each true when the server has it.', strictCapabilitiesEnvelope), ...errors(401, 429) },
+    }),
+    (c) => c.json({ data: CAPABILITIES, status: 200 as const }, 200),
+  );
+}
