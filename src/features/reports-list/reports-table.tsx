@@ -1,5 +1,4 @@
-import '@mantine/core/styles/Checkbox.css';
-import { Anchor, Checkbox, Group, Paper, Text, em } from '@mantine/core';
+import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
@@ -40,7 +39,10 @@ export interface TableSelection {
   setPage: (picked: boolean) => void;
 }
 
-/** A row's checkbox (or the page's); its label fills the cell, so the whole cell is the target. */
+/**
+ * A row's checkbox (or the page's): the platform's, coloured by the theme. Mantine's Checkbox made
+ * opening a report from 100 rows a fifth slower (docs/decisions.md has the figures).
+ */
 function PickBox({
   label,
   checked,
@@ -55,10 +57,13 @@ function PickBox({
   return (
     // The label makes the whole cell the target, not only the 18 px box.
     <label className={classes.pick}>
-      <Checkbox
+      <input
+        type="checkbox"
         aria-label={label}
         checked={checked}
-        indeterminate={indeterminate}
+        ref={(input) => {
+          if (input) input.indeterminate = indeterminate;
+        }}
         // React reports a checkbox's change from its click, so the click's shift key is there.
         onChange={(event) => onChange((event.nativeEvent as MouseEvent).shiftKey === true)}
       />
