@@ -155,6 +155,18 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
         -- The run time of the last run claimed (not when it ended); see watch/schedule-time.ts.
         last_run_at TEXT
       ) WITHOUT ROWID;
+      -- The reports each scheduled run (or Run now) still has to analyse, one row each, so that a
+      -- run survives a restart; any process takes the next row, and a row taken by a process that
+      -- died is taken again once stale. Gone with the report.
+      CREATE TABLE schedule_items (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project TEXT NOT NULL,
+        run_at TEXT NOT NULL,
+        report_id INTEGER NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+        taken_at TEXT,
+        UNIQUE (project, run_at, report_id)
+      );
+      CREATE INDEX schedule_items_taken ON schedule_items (taken_at, id);
       -- Alerts (the Alerts extension); gone with their report.
       CREATE TABLE alerts (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

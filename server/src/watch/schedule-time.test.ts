@@ -63,10 +63,13 @@ describe('dueRun', () => {
     const setAt = at('2026-11-20T00:00:00Z');
     const lastRun = at('2026-11-21T06:00:05Z');
     const start = at('2026-11-24T12:00:00Z');
-    expect(dueRun(daily, lastRun, setAt, start)?.toISOString()).toBe('2026-11-22T06:00:00.000Z');
-    // The run made on start is the last run now: the next is tomorrow's.
-    expect(dueRun(daily, start, setAt, at('2026-11-25T05:59:59Z'))).toBeNull();
-    expect(dueRun(daily, start, setAt, at('2026-11-25T06:00:00Z'))).not.toBeNull();
+    // The latest of the three (the 22nd, 23rd and 24th at 06:00).
+    const owed = dueRun(daily, lastRun, setAt, start);
+    expect(owed?.toISOString()).toBe('2026-11-24T06:00:00.000Z');
+    // Once it is claimed (the last run is its run time), the next is tomorrow's.
+    expect(dueRun(daily, owed, setAt, start)).toBeNull();
+    expect(dueRun(daily, owed, setAt, at('2026-11-25T05:59:59Z'))).toBeNull();
+    expect(dueRun(daily, owed, setAt, at('2026-11-25T06:00:00Z'))?.toISOString()).toBe('2026-11-25T06:00:00.000Z');
   });
 
   it('a schedule set again after its last run counts from when it was set', () => {

@@ -33,12 +33,14 @@ export function nextRunAfter(schedule: ScheduleTime, after: Date): Date | null {
 }
 
 /**
- * The run the schedule owes at `now`, if any: the first run time after the later of its last run
- * and the moment it was set. However many run times a stopped server slept through, that is one
- * run, made on start; null when nothing is owed.
+ * The run the schedule owes at `now`, if any: the latest run time not after `now` that comes after
+ * the later of its last run and the moment it was set. However many run times a stopped server
+ * slept through, that is one run, made on start; null when nothing is owed.
  */
 export function dueRun(schedule: ScheduleTime, lastRunAt: Date | null, setAt: Date, now: Date): Date | null {
   const since = lastRunAt && lastRunAt > setAt ? lastRunAt : setAt;
-  const next = nextRunAfter(schedule, since);
-  return next && next <= now ? next : null;
+  let due = nextRunAfter(schedule, since);
+  if (!due || due > now) return null;
+  for (let next = nextRunAfter(schedule, due); next && next <= now; next = nextRunAfter(schedule, due)) due = next;
+  return due;
 }

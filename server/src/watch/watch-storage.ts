@@ -55,6 +55,14 @@ export interface AlertListQuery {
   offset: number;
 }
 
+/** A report a scheduled run still has to analyse. */
+export interface ScheduleItem {
+  id: number;
+  project: string;
+  runAt: string;
+  reportId: number;
+}
+
 export interface WatchStorage {
   /** The project's schedule (the default, off, when none was set); null when there is no such project. */
   getSchedule(project: string): Promise<ScheduleRecord | null>;
@@ -68,6 +76,19 @@ export interface WatchStorage {
    * is still `lastRunAt`).
    */
   claimRun(project: string, lastRunAt: string | null, runAt: Date): Promise<boolean>;
+  /** Queues every report of the project for the run at `runAt` (again: nothing new); how many were added. */
+  enqueueRun(project: string, runAt: Date): Promise<number>;
+  /**
+   * Takes the next item nobody has, or whose taker took it before `staleBefore` (a process that
+   * died), marking it taken at `now`; null when there is none. One taker per item across processes.
+   */
+  takeItem(now: Date, staleBefore: Date): Promise<ScheduleItem | null>;
+  /** The item is done (or not to be done): gone. */
+  finishItem(id: number): Promise<void>;
+  /** The item goes back to be taken again (the analysis was refused as busy). */
+  releaseItem(id: number): Promise<void>;
+  /** How many items each project's runs still have. */
+  pendingItems(): Promise<Map<string, number>>;
   insertAlert(alert: NewAlert): Promise<AlertRecord>;
   /** Newest first, with the unread count for the same project filter. */
   listAlerts(query: AlertListQuery): Promise<{ items: AlertRecord[]; total: number; unread: number }>;
@@ -181,6 +202,38 @@ export function createWatchStorage(sql: SqlRunner): WatchStorage {
         [stamp(runAt), project, lastRunAt],
       );
       return changed === 1;
+    },
+    async enqueueRun(project, runAt) {
+      return sql.run(
+        `INSERT INTO schedule_items (project, run_at, report_id) SELECT project, ?, id FROM reports WHERE project = ? ORDER BY id
+         ON CONFLICT (project, run_at, report_id) DO NOTHING`,
+        [stamp(runAt), project],
+      );
+    },
+    async takeItem(now, staleBefore) {
+      // The inner SELECT picks a candidate; the outer condition, checked again on the row itself,
+      // lets only one of two takers of the same row through (PostgreSQL re-reads it after the
+      // first taker's update; SQLite has one writer at a time).
+      const [row] = await sql.all<{ id: number; project: string; run_at: unknown; report_id: number }>(
+        `UPDATE schedule_items SET taken_at = ?
+         WHERE id = (SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? ORDER BY run_at, id LIMIT 1)
+           AND (taken_at IS NULL OR taken_at < ?)
+         RETURNING id, project, run_at, report_id`,
+        [stamp(now), stamp(staleBefore), stamp(staleBefore)],
+      );
+      return row ? { id: row.id, project: row.project, runAt: sql.time(row.run_at), reportId: row.report_id } : null;
+    },
+    async finishItem(id) {
+      await sql.run('DELETE FROM schedule_items WHERE id = ?', [id]);
+    },
+    async releaseItem(id) {
+      await sql.run('UPDATE schedule_items SET taken_at = NULL WHERE id = ?', [id]);
+    },
+    async pendingItems() {
+      const rows = await sql.all<{ project: string; items: number | string }>(
+        'SELECT project, count(*) AS items FROM schedule_items GROUP BY project',
+      );
+      return new Map(rows.map((row) => [row.project, Number(row.items)]));
     },
     async insertAlert(alert) {
       const [row] = await sql.all<AlertRow>(
