@@ -13,6 +13,7 @@ import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './htt
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
+import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const resolved: Required<AppDeps> = {
     now,
+    watchRunner: null,
     logError: defaultLogError,
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
     rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
@@ -94,6 +96,8 @@ export function createApp(deps: AppDeps): Hono {
   );
   app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
+  app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
   return app;

@@ -79,6 +79,7 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     ...(deps.logError ? { logError: deps.logError } : {}),
     ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
     ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
+    ...(deps.watchRunner ? { watchRunner: deps.watchRunner } : {}),
   });
   return {
     app,

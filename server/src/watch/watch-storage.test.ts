@@ -2,7 +2,7 @@
 // tests have a server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
-import { STORAGE_ENGINES, type TestDatabase } from '../../../test/server/storage-engines';
+import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { WATCH_MIGRATION } from '../storage/sql-common';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
@@ -14,15 +14,7 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
     return;
   }
 
-  const databases: TestDatabase[] = [];
-  async function fresh(before?: string): Promise<TestDatabase> {
-    const database = await engine.create({ before });
-    databases.push(database);
-    return database;
-  }
-  afterEach(async () => {
-    for (const database of databases.splice(0)) await database.dispose();
-  });
+  const fresh = freshDatabases(engine, afterEach);
 
   const addReport = (storage: Storage, url: string) =>
     storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
