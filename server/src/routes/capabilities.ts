@@ -5,13 +5,14 @@ import { errors, ok } from '../http/openapi';
 
 /**
  * The extensions of wave 3 this server has, each true only once it is served: runs
- * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=) and sort_by=score.
+ * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=), sort_by=score and discover
+ * (POST /discover).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
   url_filter: true,
   sort_by_score: true,
-  discover: false,
+  discover: true,
   schedules: false,
   alerts: false,
   webhooks: false,

@@ -7,6 +7,7 @@ import { doReportWork } from '../analysis/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
 import { createApp } from '../app';
+import { createDiscoverer } from '../discover/discover';
 import type { AppDeps } from '../app-deps';
 import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
@@ -92,9 +93,10 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // on ANALYSIS_CONCURRENCY worker threads.
     const pool = createPageCheckPool(config.analysisConcurrency, { logError: log.error });
     closers.push(() => pool.close());
+    // Discover fetches sitemaps by the very same rules (discover/discover.ts).
+    const guard = { allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) };
     const unlimited = createAnalyser({
-      allowPrivate: config.allowPrivateUrls,
-      ...(hostMap ? { hostMap } : {}),
+      ...guard,
       checkPage: pool.checkPage,
       deadlineMs: config.analysisDeadlineS * 1000,
     });
@@ -138,7 +140,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     }
 
     const initialKey = await ensureInitialKey(storage, config);
-    const api = createApp({ storage, config, analyser, ...shared });
+    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), ...shared });
 
     return {
       api,
