@@ -4,7 +4,7 @@
 // warm-up, and the p50/p95 of the whole answer are printed (the issue's goal: discovered and
 // previewed in <= 2 s). Then the server's memory on two hostile sitemaps: a 100 MB gzip bomb and
 // 60,000 URLs (its RSS before, and its peak, VmHWM, after each).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,22 +13,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { apiCall, startApiChild } from './harness';
+import { percentile, procMb } from './process-stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const SITEMAPS = 10;
 const PER_SITEMAP = 100;
 const GOAL_MS = 2000;
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? NaN;
-}
-
-/** A field of /proc/<pid>/status in MB (Linux): VmRSS now, VmHWM the peak so far. */
-function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-}
 
 const urlset = (locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs
