@@ -1,6 +1,6 @@
 // `npm run bench:discover`: POST /discover against the API server (a child process started by the
 // real start code). A local site serves a sitemap index over 10 sitemaps of 100 URLs each (1,000
-// URLs, gzip-encoded as most servers send them); it is discovered BENCH_RUNS times (10) after one
+// URLs, gzip-encoded as most servers send them); it is discovered BENCH_DISCOVER_RUNS times (10) after one
 // warm-up, and the p50/p95 of the whole answer are printed (the issue's goal: discovered and
 // previewed in <= 2 s). Then the server's memory on two hostile sitemaps: a 100 MB gzip bomb and
 // 60,000 URLs (its RSS before, and its peak, VmHWM, after each).
@@ -15,7 +15,7 @@ import zlib from 'node:zlib';
 import { apiCall, startApiChild } from './harness';
 import { percentile, procMb } from './process-stats';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = Number(process.env.BENCH_DISCOVER_RUNS ?? 10);
 const SITEMAPS = 10;
 const PER_SITEMAP = 100;
 const GOAL_MS = 2000;

@@ -138,10 +138,12 @@ describe('discover', () => {
       '/page': send('<!doctype html><html><title>A page</title></html>', { 'Content-Type': 'text/html' }),
       '/feed.xml': send('<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>'),
       '/empty.xml': send(''),
+      '/notes.txt': send('Not found, sorry.\nTry the home page.\n', { 'Content-Type': 'text/plain' }),
     });
     const discover = discoverer();
     expect(await discover(`${s.base}/page`)).toEqual({ ok: false, message: `No sitemap could be read. ${s.base}/page: It is an HTML page, not a sitemap.` });
     expect(await discover(`${s.base}/feed.xml`)).toEqual({ ok: false, message: `No sitemap could be read. ${s.base}/feed.xml: It is not a sitemap: its root element is <rss>.` });
+    expect(await discover(`${s.base}/notes.txt`)).toEqual({ ok: false, message: `No sitemap could be read. ${s.base}/notes.txt: It is neither a sitemap nor a list of URLs.` });
     expect(await discover(`${s.base}/empty.xml`)).toEqual({ ok: false, message: `No sitemap could be read. ${s.base}/empty.xml: It is empty.` });
     expect(await discover(`${s.base}/`)).toEqual({
       ok: false,

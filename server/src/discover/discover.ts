@@ -214,14 +214,14 @@ class Discovery {
       if (!ok(answer.status)) source.error = `It answered ${answer.status}.`;
       else {
         if (!answer.truncated) reader.end();
-        source.error = this.judge(reader, answer);
+        source.error = this.judge(reader, answer, source);
       }
     } catch (error) {
       this.failed(source, error);
     }
     if (reader.kind === 'index') source.kind = 'index';
     // Read as a sitemap, if only in part (the deadline may have cut it): what it listed counts.
-    if (reader.kind === 'sitemap' || reader.kind === 'index' || reader.kind === 'text') this.readable += 1;
+    if (reader.kind === 'sitemap' || reader.kind === 'index' || (reader.kind === 'text' && source.count > 0)) this.readable += 1;
     for (const child of children) {
       if (this.done) break;
       await this.visit(child);
@@ -229,7 +229,7 @@ class Discovery {
   }
 
   /** What a sitemap that answered 2xx was: null when it read as one, else why not. */
-  private judge(reader: SitemapReader, answer: FetchedPage): string | null {
+  private judge(reader: SitemapReader, answer: FetchedPage, source: DiscoverSource): string | null {
     switch (reader.kind) {
       case null:
         return 'It is empty.';
@@ -237,15 +237,18 @@ class Discovery {
         return 'It is an HTML page, not a sitemap.';
       case 'other':
         return `It is not a sitemap: its root element is <${(reader.rootName ?? '').slice(0, 40)}>.`;
-      default:
-        // Cut by the size limit rather than by the URL limit: said, and the answer is truncated.
-        if (answer.truncated && !this.done) {
-          this.truncated = true;
-          const mb = Math.round(this.limits.sitemapBytes / MB);
-          return `It is larger than ${mb} MB uncompressed: only its first ${mb} MB were read.`;
-        }
-        return null;
+      case 'text':
+        // A text sitemap is a URL a line; a text without one is some other file.
+        if (source.count === 0) return 'It is neither a sitemap nor a list of URLs.';
+        break;
     }
+    // Cut by the size limit rather than by the URL limit: said, and the answer is truncated.
+    if (answer.truncated && !this.done) {
+      this.truncated = true;
+      const mb = Math.round(this.limits.sitemapBytes / MB);
+      return `It is larger than ${mb} MB uncompressed: only its first ${mb} MB were read.`;
+    }
+    return null;
   }
 }
 
