@@ -27,6 +27,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Counts the public pages' password attempts (per address and report, per report); by default in this process's memory. */
   passwordAttempts?: PasswordAttempts;
+  /** Runs the projects' schedules (watch/runner.ts); told when a run is queued or a schedule set. Absent: nothing runs them. */
+  watchRunner?: { tick(): Promise<void> } | null;
   /** Where unexpected errors are reported; never given request headers, so never a key. */
   logError?: (error: unknown, request: { method: string; path: string }) => void;
 }

@@ -14,6 +14,7 @@ import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './htt
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
+import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
 import { discoverRouter } from './routes/discover';
 import { projectsRouter } from './routes/projects';
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const resolved: Required<AppDeps> = {
     now,
+    watchRunner: null,
     logError: defaultLogError,
     discover: createDiscoverer({ allowPrivate: deps.config.allowPrivateUrls }),
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
@@ -97,6 +99,8 @@ export function createApp(deps: AppDeps): Hono {
   );
   app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
+  app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));

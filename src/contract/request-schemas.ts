@@ -95,14 +95,18 @@ export const runListQuerySchema = z.object({ per_page: perPage, page });
 
 // ---- Paths: an id that cannot be a report's is answered 404, as an unknown one is.
 
-export const reportIdParamSchema = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/)
-    .transform(Number)
-    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
-    .meta({ description: 'The report’s id.' }),
-});
+/** `{id}` of a path: a positive whole number, else the route answers 404. */
+const idParam = (description: string) =>
+  z.object({
+    id: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/)
+      .transform(Number)
+      .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
+      .meta({ description }),
+  });
+
+export const reportIdParamSchema = idParam('The report’s id.');
 
 export const projectParamSchema = z.object({
   project: z.string().min(1).meta({ description: 'The project’s name (percent-encoded in the path).' }),
@@ -241,3 +245,77 @@ export const publicPagePasswordBodySchema = z.object({
 export type DiscoverBody = z.output<typeof discoverBodySchema>;
 export type StoreReportBody = z.output<typeof storeReportBodySchema>;
 export type UpdateReportBody = z.output<ReturnType<typeof updateReportBodySchema>>;
+
+// ---- Watching (extensions).
+
+export const WATCH_MESSAGES = {
+  every: 'The selected every is invalid.',
+  everyRequired: 'The every field is required.',
+  hour: 'The hour must be a whole number between 0 and 23.',
+  weekday: 'The weekday must be a whole number between 0 (Sunday) and 6.',
+  weekdayRequired: 'The weekday field is required when every is weekly.',
+  drop: 'The drop must be a whole number between 1 and 100.',
+  read: 'The selected read is invalid.',
+} as const;
+
+/** A whole number from a form field (text) or JSON (a number) within min-max. */
+function wholeNumber(min: number, max: number, message: string) {
+  return z
+    .union([z.string().regex(/^\d{1,3}$/), z.number()], { error: message })
+    .transform(Number)
+    .pipe(z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }));
+}
+
+/** `PUT /projects/{project}/schedule`: every field at once; `weekday` only for weekly. */
+export const scheduleBodySchema = z
+  .object(
+    {
+      every: z
+        .enum(['off', 'daily', 'weekly'], {
+          error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
+        })
+        .meta({ description: 'off, daily or weekly.' }),
+      hour: wholeNumber(0, 23, WATCH_MESSAGES.hour).default(6).meta({ type: 'integer', description: 'The hour of the run, 0-23, UTC (6 by default).' }),
+      weekday: wholeNumber(0, 6, WATCH_MESSAGES.weekday)
+        .optional()
+        .meta({ type: 'integer', description: 'The day of a weekly run, 0 (Sunday) to 6, UTC; required for weekly, ignored otherwise.' }),
+      drop: wholeNumber(1, 100, WATCH_MESSAGES.drop)
+        .default(10)
+        .meta({ type: 'integer', description: 'The score drop, in points, that raises an alert (10 by default).' }),
+    },
+    { error: REQUEST_MESSAGES.bodyObject },
+  )
+  .superRefine((body, ctx) => {
+    if (body.every === 'weekly' && body.weekday === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['weekday'], message: WATCH_MESSAGES.weekdayRequired });
+    }
+  })
+  .transform((body) => ({ ...body, weekday: body.every === 'weekly' ? (body.weekday ?? null) : null }));
+
+export const alertListQuerySchema = z.object({
+  project: text.meta({ description: 'Only the alerts of this project (and the unread count of it).' }),
+  state: z.enum(['unread', 'all']).default('all').catch('all'),
+  per_page: perPage,
+  page,
+});
+
+export const alertIdParamSchema = idParam('The alert’s id.');
+
+/** `PATCH /alerts/{id}`. */
+export const alertReadBodySchema = z.object(
+  {
+    read: z
+      .union([z.enum(['0', '1', 'true', 'false']), z.literal([0, 1]), z.boolean()], {
+        error: (issue) => (issue.input === undefined ? 'The read field is required.' : WATCH_MESSAGES.read),
+      })
+      .transform((value) => value === 1 || value === '1' || value === true || value === 'true')
+      .meta({ description: '1: read, 0: unread.' }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** `POST /alerts/read`: every alert, or those of `project`. */
+export const alertsReadBodySchema = z.object(
+  { project: z.string().min(1).optional().meta({ description: 'Only the alerts of this project.' }) },
+  { error: REQUEST_MESSAGES.bodyObject },
+);

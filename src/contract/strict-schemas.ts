@@ -140,3 +140,63 @@ export type Discovered = z.infer<typeof strictDiscoverSchema>;
 export type DiscoverSource = z.infer<typeof strictDiscoverSourceSchema>;
 
 export const strictDiscoverEnvelope = z.strictObject({ data: strictDiscoverSchema, status: z.literal(200) });
+
+// ---- Watching (extensions): schedules and alerts.
+
+export const SCHEDULE_EVERY = ['off', 'daily', 'weekly'] as const;
+export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
+
+/** A project's schedule (`GET /projects/{project}/schedule`); times in UTC. */
+export const strictScheduleSchema = z.strictObject({
+  project: z.string().min(1),
+  every: z.enum(SCHEDULE_EVERY),
+  hour: z.number().int().min(0).max(23),
+  weekday: z.number().int().min(0).max(6).nullable(),
+  drop: z.number().int().min(1).max(100),
+  next_run_at: timestamp.nullable(),
+  last_run_at: timestamp.nullable(),
+}).meta({ id: 'Schedule' });
+
+export const strictScheduleEnvelope = z.strictObject({ data: strictScheduleSchema, status: z.literal(200) });
+
+/** `POST /projects/{project}/schedule/run`: the run is queued. */
+export const strictScheduleRunEnvelope = z.strictObject({
+  data: z.strictObject({ project: z.string().min(1), queued: z.number().int().nonnegative() }),
+  status: z.literal(202),
+});
+
+const strictAlertSideSchema = z.strictObject({
+  score: z.number().int().min(0).max(100),
+  result: z.enum(RESULTS),
+  generated_at: timestamp,
+});
+
+export const strictAlertSchema = z.strictObject({
+  id: z.number().int().positive(),
+  report_id: z.number().int().positive(),
+  url: z.string().min(1),
+  project: z.string().min(1),
+  kind: z.enum(ALERT_KINDS),
+  before: strictAlertSideSchema,
+  after: strictAlertSideSchema,
+  checks: z.array(z.string()),
+  created_at: timestamp,
+  read: z.boolean(),
+}).meta({ id: 'Alert' });
+
+export const strictAlertListSchema = z.strictObject({
+  data: z.array(strictAlertSchema),
+  links: strictLinksSchema,
+  meta: strictMetaSchema.extend({ unread: z.number().int().nonnegative() }),
+  status: z.literal(200),
+});
+
+export const strictAlertEnvelope = z.strictObject({ data: strictAlertSchema, status: z.literal(200) });
+
+export const strictAlertsReadEnvelope = z.strictObject({
+  data: z.strictObject({ marked: z.number().int().nonnegative() }),
+  status: z.literal(200),
+});
+
+export type StrictSchedule = z.infer<typeof strictScheduleSchema>;
+export type StrictAlert = z.infer<typeof strictAlertSchema>;

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import * as z from 'zod/mini';
+import { PER_PAGE_VALUES, SORT_ORDERS } from '@/contract/values';
 
 /** Builders of per-parameter schemas: each yields undefined (= the default) for a missing or invalid value. */
 export const urlParam = {
@@ -35,6 +36,24 @@ export const urlParam = {
       undefined,
     ),
 };
+
+/**
+ * The parameters every list's view has: a search and the field it looks in, a sort key and order, a
+ * page size and a page (each list adds its own filters).
+ */
+export function listParams<const S extends readonly [string, ...string[]], const K extends readonly [string, ...string[]]>(
+  searchBy: S,
+  sortKeys: K,
+) {
+  return {
+    search: urlParam.text(),
+    search_by: urlParam.oneOf(searchBy),
+    sort_by: urlParam.oneOf(sortKeys),
+    sort: urlParam.oneOf(SORT_ORDERS),
+    per_page: urlParam.numberOf(PER_PAGE_VALUES),
+    page: urlParam.page(),
+  };
+}
 
 type Values = Record<string, string | number | undefined> & { page: number };
 

@@ -141,3 +141,19 @@ export async function bruteForceSearch(query: TestDatabase['query'], contains: S
   const rows = await query(`SELECT r.id ${filter} ORDER BY r.${q.sortBy} ${dir}, r.id ${dir} LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]);
   return { total: counted?.n, ids: rows.map((row) => Number(row.id)) };
 }
+
+/**
+ * For a suite run per engine (inside `describe.each(STORAGE_ENGINES)`): new databases that are
+ * removed after each test. `before`, a migration's name: as a server before that migration left it.
+ */
+export function freshDatabases(engine: StorageEngine, afterEach: (fn: () => Promise<void>) => void) {
+  const databases: TestDatabase[] = [];
+  afterEach(async () => {
+    for (const database of databases.splice(0)) await database.dispose();
+  });
+  return async (before?: string): Promise<TestDatabase> => {
+    const database = await engine.create({ before });
+    databases.push(database);
+    return database;
+  };
+}

@@ -80,6 +80,7 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
     ...(deps.discover ? { discover: deps.discover } : {}),
     ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
+    ...(deps.watchRunner ? { watchRunner: deps.watchRunner } : {}),
   });
   return {
     app,

@@ -1,26 +1,40 @@
-// What the analysis benchmark and the fault test share: the API server as a child process (the
-// real start code on a data directory of its own) and a local page server for it to analyse.
+// What the benchmarks, the fault test and the hostile-page suite share: a server as a child process
+// (the real start code on a data directory of its own), requests to its API with the harness key,
+// and local HTTP servers for it to analyse.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 export const HARNESS_KEY = 'harness-key-0123456789abcdef0123456789';
-const CHILD_ENTRY = fileURLToPath(new URL('./api-child.ts', import.meta.url));
+const API_CHILD_ENTRY = fileURLToPath(new URL('./api-child.ts', import.meta.url));
 
 export interface ApiChild {
   process: ChildProcess;
   pid: number;
+  /** e.g. http://127.0.0.1:40123 */
+  origin: string;
   /** e.g. http://127.0.0.1:40123/api/v1 */
   api: string;
   /** Ends the child with this signal and waits until it has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts the API on `dataDir` (DEMO off, private URLs allowed, one key) and waits until it listens. */
-export async function startApiChild(dataDir: string, env: Record<string, string> = {}): Promise<ApiChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD_ENTRY], {
+/**
+ * Starts `entry` (a script that prints `LISTENING <port>` once it listens) on `dataDir` (DEMO off,
+ * private URLs allowed, the harness key, no rate limit; `env` on top) and waits until it listens.
+ * `quiet`: its stderr is kept (the last 4,000 characters, told if it exits before listening)
+ * rather than passed through.
+ */
+export async function startServerChild(
+  entry: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<ApiChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',
@@ -33,27 +47,48 @@ export async function startApiChild(dataDir: string, env: Record<string, string>
       RATE_LIMIT: '1000000',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /LISTENING (\d+)/.exec(out);
       if (match) resolve(Number(match[1]));
     });
-    child.once('exit', (code) => reject(new Error(`The API child exited (${code}) before listening.`)));
+    child.once('exit', (code) => reject(new Error(`The server child exited (${code}) before listening. ${errors}`)));
   });
+  const origin = `http://127.0.0.1:${port}`;
   return {
     process: child,
     pid: child.pid ?? 0,
-    api: `http://127.0.0.1:${port}/api/v1`,
+    origin,
+    api: `${origin}/api/v1`,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
+}
+
+/** The API alone (no dashboard files) on `dataDir`. */
+export function startApiChild(dataDir: string, env: Record<string, string> = {}): Promise<ApiChild> {
+  return startServerChild(API_CHILD_ENTRY, dataDir, env);
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+  /** From the request's start to the whole body read. */
+  ms: number;
+  /** The body's size as read (after any decompression). */
+  bytes: number;
 }
 
 /** A request to the child's API with the harness key; the body is a form when given. */
@@ -63,7 +98,8 @@ export async function apiCall(
   path: string,
   form?: Record<string, string>,
   timeoutMs = 120_000,
-): Promise<{ status: number; body: unknown; headers: Headers }> {
+): Promise<ApiAnswer> {
+  const t0 = performance.now();
   const res = await fetch(`${api}${path}`, {
     method,
     headers: {
@@ -81,7 +117,7 @@ export async function apiCall(
   } catch {
     // not JSON: kept as text
   }
-  return { status: res.status, body, headers: res.headers };
+  return { status: res.status, body, headers: res.headers, ms: performance.now() - t0, bytes: Buffer.byteLength(text) };
 }
 
 export interface PageServer {
@@ -89,17 +125,9 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-/** Serves `html` at every path starting with /page; everything else (robots.txt, sitemap…) is 404. */
-export async function startPageServer(html: Buffer): Promise<PageServer> {
-  const server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/page')) {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': html.length });
-      res.end(html);
-    } else {
-      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>Not found</title><p>Not found.</p>');
-    }
-  });
+/** An HTTP server on 127.0.0.1 and a free port, answering with `handler`. */
+export async function startHttpServer(handler: http.RequestListener): Promise<PageServer> {
+  const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -110,6 +138,19 @@ export async function startPageServer(html: Buffer): Promise<PageServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Serves `html` at every path starting with /page; everything else (robots.txt, sitemap…) is 404. */
+export function startPageServer(html: Buffer): Promise<PageServer> {
+  return startHttpServer((req, res) => {
+    if (req.url?.startsWith('/page')) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': html.length });
+      res.end(html);
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Not found</title><p>Not found.</p>');
+    }
+  });
 }
 
 const LOREM =

@@ -1,9 +1,9 @@
 // The hostile pages of `npm run test:hostile`, served by a local HTTP server on 127.0.0.1: each kind
 // at /<kind>, built once (a few MB each) or written as it is sent (the endless and the slow body).
-import http from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import { startHttpServer } from '../bench/harness';
+import type { PageServer } from '../bench/harness';
 
 const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
 const HEAD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hostile page</title></head><body>';
@@ -136,15 +136,10 @@ const NORMAL = Buffer.from(
     '<meta name="description" content="A small, ordinary page."></head><body><h1>Normal</h1><p>Some words here.</p></body></html>',
 );
 
-export interface HostilePageServer {
-  origin: string;
-  close(): Promise<void>;
-}
-
 /** Serves /<kind> for every kind (any suffix: /divs/2 too), /normal… the normal page; 404 otherwise. */
-export async function startHostilePages(): Promise<HostilePageServer> {
+export function startHostilePages(): Promise<PageServer> {
   const kinds = new Map(HOSTILE_KINDS.map((kind) => [kind.name, kind]));
-  const server = http.createServer((req, res) => {
+  return startHttpServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.split('/')[1] ?? '';
     const kind = kinds.get(name);
     if (kind) return kind.send(res);
@@ -152,14 +147,4 @@ export async function startHostilePages(): Promise<HostilePageServer> {
     res.writeHead(404, HTML);
     res.end('<!doctype html><title>Not found</title><p>Not found.</p>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

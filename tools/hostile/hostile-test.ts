@@ -11,13 +11,14 @@
 // HOSTILE_WAIT_S (how long a create is waited for, deadline + 10), HOSTILE_FIGURES=1 (also the
 // figures of docs/hostile-pages.md: the 100-report list size, a wrong-password flood against a
 // static request), HOSTILE_STORM=0 (skip the storm).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { apiCall, startServerChild } from '../bench/harness';
+import type { ApiChild } from '../bench/harness';
 import { HOSTILE_KINDS, startHostilePages } from './hostile-pages';
 
 const DEADLINE_S = Number(process.env.HOSTILE_DEADLINE_S ?? 10);
@@ -28,60 +29,11 @@ const STORM = process.env.HOSTILE_STORM !== '0';
 const ONLY = process.env.HOSTILE_KINDS?.split(',').map((name) => name.trim());
 const GOAL_RSS_MB = 500;
 const GOAL_P95_MS = 100;
-const KEY = 'hostile-key-0123456789abcdef0123456789';
 const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 
 const failures: string[] = [];
 function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
-}
-
-interface Child {
-  pid: number;
-  origin: string;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-async function startChild(dataDir: string, distDir: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DB_FILE: '',
-      DEMO: 'false',
-      ALLOW_PRIVATE_URLS: 'true',
-      API_KEY: KEY,
-      RATE_LIMIT: '1000000',
-      ANALYSIS_CONCURRENCY: process.env.ANALYSIS_CONCURRENCY ?? '2',
-      ANALYSIS_DEADLINE_S: String(DEADLINE_S),
-      HOSTILE_DIST: distDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /LISTENING (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`The server exited (${code}) before listening: ${errors}`)));
-  });
-  return {
-    pid: child.pid ?? 0,
-    origin: `http://127.0.0.1:${port}`,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
 }
 
 interface Answer {
@@ -91,32 +43,29 @@ interface Answer {
   bytes: number;
 }
 
+/** The server of `npm start` on `dataDir`, serving the dashboard files in `distDir`. */
+function startChild(dataDir: string, distDir: string): Promise<ApiChild> {
+  return startServerChild(
+    CHILD,
+    dataDir,
+    {
+      ANALYSIS_CONCURRENCY: process.env.ANALYSIS_CONCURRENCY ?? '2',
+      ANALYSIS_DEADLINE_S: String(DEADLINE_S),
+      HOSTILE_DIST: distDir,
+    },
+    { quiet: true },
+  );
+}
+
 /** An API request with the key; status 0 when no answer came within `timeoutMs`. */
-async function api(origin: string, method: string, path: string, form?: Record<string, string>, timeoutMs = WAIT_MS): Promise<Answer> {
+function api(origin: string, method: string, path: string, form?: Record<string, string>, timeoutMs = WAIT_MS): Promise<Answer> {
   const t0 = performance.now();
-  try {
-    const res = await fetch(`${origin}/api/v1${path}`, {
-      method,
-      headers: {
-        Accept: 'application/json',
-        'Accept-Encoding': 'gzip',
-        Authorization: `Bearer ${KEY}`,
-        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body, ms: performance.now() - t0, bytes: Buffer.byteLength(text) };
-  } catch (error) {
-    return { status: 0, body: String(error), ms: performance.now() - t0, bytes: 0 };
-  }
+  return apiCall(`${origin}/api/v1`, method, path, form, timeoutMs).catch((error: unknown) => ({
+    status: 0,
+    body: String(error),
+    ms: performance.now() - t0,
+    bytes: 0,
+  }));
 }
 
 function reasonOf(answer: Answer): string {
@@ -170,7 +119,7 @@ const newDataDir = () => {
   dataDirs.push(dir);
   return dir;
 };
-let server: Child | null = null;
+let server: ApiChild | null = null;
 let counter = 0;
 const url = (path: string) => `${pages.origin}/${path}/${counter++}`;
 
@@ -188,7 +137,7 @@ try {
       server = await startChild(newDataDir(), distDir);
       await api(server.origin, 'POST', '/reports', { url: url('normal') });
     }
-    const target = server as Child;
+    const target = server as ApiChild;
     const rss = rssSampler(target.pid);
     const hostile = api(target.origin, 'POST', '/reports', { url: url(kind.name) });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -307,7 +256,7 @@ function tryPassword(origin: string, id: number, address: string): Promise<numbe
 }
 
 /** 4 addresses x 40 password reports x 10 wrong passwords, 64 at a time, while a static file is fetched. */
-async function passwordFlood(target: Child): Promise<void> {
+async function passwordFlood(target: ApiChild): Promise<void> {
   const ids: number[] = [];
   for (let i = 0; i < 40; i++) {
     const created = await api(target.origin, 'POST', '/reports', { url: url('normal'), privacy: '2', password: 'the right one' });

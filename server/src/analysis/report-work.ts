@@ -1,6 +1,7 @@
 import type { Privacy } from '../../../src/contract/values';
 import { projectFromUrl } from '../storage/text';
-import type { Storage } from '../storage/types';
+import type { AnalysisFields, Storage } from '../storage/types';
+import { dropOf, looksWorse, raiseAlerts } from '../watch/alerting';
 import type { Analyser } from './analyse';
 import { AnalysisError } from './analysis-error';
 import { AnalysisBusyError } from './limit';
@@ -11,8 +12,11 @@ import { AnalysisBusyError } from './limit';
  */
 export type ReportWork =
   | { kind: 'create'; url: string; privacy: Privacy; passwordHash: string | null }
-  /** `passwordHash`: null discards the stored password, absent keeps it. */
-  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null };
+  /**
+   * `passwordHash`: null discards the stored password, absent keeps it. `scheduled`: an analysis of
+   * a scheduled run, whose drop is confirmed by one more analysis before it is kept.
+   */
+  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null; scheduled?: boolean };
 
 export type WorkOutcome =
   | { ok: true; id: number }
@@ -40,23 +44,38 @@ export interface ReportWorkDeps {
  * change in one write, so that a failed analysis saves nothing. Unexpected errors are thrown.
  */
 export async function doReportWork(work: ReportWork, { analyser, storage, now }: ReportWorkDeps): Promise<WorkOutcome> {
-  const url = work.kind === 'create' ? work.url : (await storage.getReport(work.id))?.url;
+  const before = work.kind === 'refresh' ? await storage.getReport(work.id) : null;
+  const url = work.kind === 'create' ? work.url : before?.url;
   if (url === undefined) return { ok: false, reason: 'gone' };
-  let analysis;
-  try {
-    const { score, result, results } = await analyser(url);
-    analysis = { score, result, results };
-  } catch (error) {
-    if (error instanceof AnalysisError) return { ok: false, reason: 'page', message: error.message };
-    if (error instanceof AnalysisBusyError) return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
-    throw error;
-  }
+
+  const analyse = async (): Promise<AnalysisFields | WorkOutcome> => {
+    try {
+      const { score, result, results } = await analyser(url);
+      return { score, result, results };
+    } catch (error) {
+      if (error instanceof AnalysisError) return { ok: false, reason: 'page', message: error.message };
+      if (error instanceof AnalysisBusyError) return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
+      throw error;
+    }
+  };
+  let analysis = await analyse();
+  if ('ok' in analysis) return analysis;
+
   if (work.kind === 'create') {
     const { privacy, passwordHash } = work;
     const report = await storage.createReport({ url, project: projectFromUrl(url), privacy, passwordHash, ...analysis, now: now() });
     return { ok: true, id: report.id };
   }
+  // A scheduled run keeps a drop only once a second analysis shows it too: a page whose score
+  // wobbles between runs raises nothing.
+  if (work.scheduled && before && looksWorse(before, analysis, await dropOf(storage, before.project))) {
+    analysis = await analyse();
+    if ('ok' in analysis) return analysis;
+  }
   const { privacy, passwordHash } = work;
   const updated = await storage.updateReport(work.id, { privacy, passwordHash, analysis, now: now() });
-  return updated ? { ok: true, id: updated.id } : { ok: false, reason: 'gone' };
+  if (!updated) return { ok: false, reason: 'gone' };
+  // The analysis is kept whatever happens to its alert: a failed alert write is told, not answered.
+  if (before) await raiseAlerts(storage, before, updated, now()).catch((error: unknown) => console.error(`Alert not stored for report ${updated.id}:`, error));
+  return { ok: true, id: updated.id };
 }

@@ -4,12 +4,12 @@ import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter, sort by score and discover, none of the rest yet', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter, sort by score, schedules, alerts and discover; not webhooks yet', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
-      data: { runs: true, url_filter: true, sort_by_score: true, discover: true, schedules: false, alerts: false, webhooks: false },
+      data: { runs: true, url_filter: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: false },
       status: 200,
     });
   });
@@ -25,6 +25,8 @@ describe('GET /api/v1/capabilities', () => {
     expect(data.runs).toBe((await t.call('GET', '/api/v1/reports/1/runs')).status === 200);
     expect(data.url_filter).toBe((await ids(`?url=${encodeURIComponent('https://SHOP.example:443/bad#x')}`)).join() === '2');
     expect(data.sort_by_score).toBe((await ids('?sort_by=score&sort=asc')).join() === '2,1');
+    expect(data.schedules).toBe((await t.call('GET', '/api/v1/projects/shop.example/schedule')).status === 200);
+    expect(data.alerts).toBe((await t.call('GET', '/api/v1/alerts')).status === 200);
     const sitemap = await startTestServer({
       '/sitemap.xml': (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/xml' });
@@ -39,7 +41,7 @@ describe('GET /api/v1/capabilities', () => {
       await sitemap.close();
     }
     // Nothing of the extensions it does not have answers.
-    for (const [path, method] of [['/api/v1/alerts', 'GET'], ['/api/v1/webhooks', 'GET'], ['/api/v1/projects/shop.example/schedule', 'GET']] as const) {
+    for (const [path, method] of [['/api/v1/webhooks', 'GET']] as const) {
       expect((await t.call(method, path)).status, path).toBe(404);
     }
   });

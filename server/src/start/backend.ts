@@ -6,6 +6,7 @@ import { limitAnalyses } from '../analysis/limit';
 import { doReportWork } from '../analysis/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
+import { startScheduleRunner } from '../watch/runner';
 import { createApp } from '../app';
 import { createDiscoverer } from '../discover/discover';
 import type { AppDeps } from '../app-deps';
@@ -140,7 +141,15 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     }
 
     const initialKey = await ensureInitialKey(storage, config);
-    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), ...shared });
+    // The projects' schedules: analyses of a due run go the way a refresh goes (the job queue on
+    // PostgreSQL), one at a time per process, so that people's own requests keep the server.
+    const watchRunner = startScheduleRunner({
+      storage,
+      runWork: shared.runReportWork ?? ((work) => doReportWork(work, { analyser, storage, now: () => new Date() })),
+      logError: log.error,
+    });
+    closers.push(() => watchRunner.close());
+    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), watchRunner, ...shared });
 
     return {
       api,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, type Migration } from './sql-common';
+import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, WATCH_MIGRATION, type Migration } from './sql-common';
 import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type Db = Database.Database;
@@ -138,6 +138,57 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       const write = db.prepare('UPDATE reports SET url_key = ? WHERE id = ?');
       for (const row of rows) write.run(urlKeyOf(row.url), row.id);
     },
+  },
+  {
+    version: 6,
+    name: WATCH_MIGRATION,
+    sql: `
+      -- A project's schedule (the Schedules extension); gone with its project.
+      CREATE TABLE schedules (
+        project TEXT PRIMARY KEY REFERENCES projects (project) ON DELETE CASCADE,
+        every TEXT NOT NULL CHECK (every IN ('off', 'daily', 'weekly')),
+        hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+        weekday INTEGER CHECK (weekday BETWEEN 0 AND 6),
+        drop_points INTEGER NOT NULL CHECK (drop_points BETWEEN 1 AND 100),
+        -- When it was last set: a changed schedule counts its next run from then.
+        set_at TEXT NOT NULL,
+        -- The run time of the last run claimed (not when it ended); see watch/schedule-time.ts.
+        last_run_at TEXT
+      ) WITHOUT ROWID;
+      -- The reports each scheduled run (or Run now) still has to analyse, one row each, so that a
+      -- run survives a restart; any process takes the next row, and a row taken by a process that
+      -- died is taken again once stale. Gone with the report.
+      CREATE TABLE schedule_items (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project TEXT NOT NULL,
+        run_at TEXT NOT NULL,
+        report_id INTEGER NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+        taken_at TEXT,
+        UNIQUE (project, run_at, report_id)
+      );
+      CREATE INDEX schedule_items_taken ON schedule_items (taken_at, id);
+      -- Alerts (the Alerts extension); gone with their report.
+      CREATE TABLE alerts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        report_id INTEGER NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+        project TEXT NOT NULL,
+        url TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('result_worse', 'score_drop', 'check_failing', 'recovered')),
+        before_score INTEGER NOT NULL,
+        before_result TEXT NOT NULL,
+        before_generated_at TEXT NOT NULL,
+        after_score INTEGER NOT NULL,
+        after_result TEXT NOT NULL,
+        after_generated_at TEXT NOT NULL,
+        -- JSON array of check keys.
+        checks TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        read INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1))
+      );
+      CREATE INDEX alerts_project_id ON alerts (project, id);
+      CREATE INDEX alerts_unread_project ON alerts (read, project);
+      CREATE INDEX alerts_report_id ON alerts (report_id, id);
+    `,
   },
 ];
 

@@ -16,6 +16,7 @@ import {
   type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
+import { createWatchStorage } from '../watch/watch-storage';
 import type {
   AnalysisFields,
   ApiKeyRecord,
@@ -296,7 +297,15 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     return toApiKey(row);
   });
 
+  const watch = createWatchStorage({
+    all: async <Row>(sql: string, params: unknown[] = []) => statement<Row>(sql).all(...params),
+    run: async (sql, params = []) => statement(sql).run(...params).changes,
+    time: (value) => String(value),
+    nullSafeEquals: 'IS',
+  });
+
   return {
+    watch,
     listReports: async (query) => listReports.deferred(query),
     getReport: async (id) => readReport(id),
     getPasswordHash: async (id) => statements.passwordHash.get(id) ?? null,

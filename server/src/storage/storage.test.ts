@@ -5,7 +5,7 @@ import { resultForScore, type Result } from '../../../src/contract/values';
 import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
-import { bruteForceSearch, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
+import { bruteForceSearch, freshDatabases, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
 import { jsonBytes, REPORT_MAX_BYTES } from '../analysis/evidence-bounds';
 import { urlKey } from '../../../src/contract/url-key';
 import { RUNS_MIGRATION, URL_KEY_MIGRATION } from './sql-common';
@@ -29,16 +29,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
     return;
   }
 
-  const databases: TestDatabase[] = [];
-  /** A new database; `before` a migration's name: as a server before that migration left it. */
-  async function fresh(before?: string): Promise<TestDatabase> {
-    const database = await engine.create({ before });
-    databases.push(database);
-    return database;
-  }
-  afterEach(async () => {
-    for (const database of databases.splice(0)) await database.dispose();
-  });
+  const fresh = freshDatabases(engine, afterEach);
 
   /** What the projects table must always equal: the projects derived from the reports themselves. */
   const derivedProjects = (database: TestDatabase) =>

@@ -1,5 +1,6 @@
 import type { Privacy, ProjectSortKey, Result, ServerReportSortKey, SortOrder } from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
+import type { WatchStorage } from '../watch/watch-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -114,6 +115,8 @@ export interface NewApiKey {
  * networked database (PostgreSQL) can implement the same interface.
  */
 export interface Storage {
+  /** Schedules and alerts (the watch extensions). */
+  watch: WatchStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

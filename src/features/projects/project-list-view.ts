@@ -1,14 +1,8 @@
 // The projects table's view as the URL holds it, under the API's own parameter names.
-import {
-  DEFAULT_PER_PAGE,
-  PER_PAGE_VALUES,
-  PROJECT_SEARCH_BY,
-  PROJECT_SORT_KEYS,
-  SORT_ORDERS,
-} from '@/contract/values';
+import { DEFAULT_PER_PAGE, PROJECT_SEARCH_BY, PROJECT_SORT_KEYS } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import type { ProjectListParams } from '@/api/projects';
-import { urlParam } from '@/lib/url-state';
+import { listParams } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
 export type ProjectListView = {
@@ -22,14 +16,7 @@ export type ProjectListView = {
 
 /** The service's own defaults (service-api.md), so a URL without parameters means the API's default view. */
 export const projectListView: UrlStateSpec<ProjectListView> = {
-  params: {
-    search: urlParam.text(),
-    search_by: urlParam.oneOf(PROJECT_SEARCH_BY),
-    sort_by: urlParam.oneOf(PROJECT_SORT_KEYS),
-    sort: urlParam.oneOf(SORT_ORDERS),
-    per_page: urlParam.numberOf(PER_PAGE_VALUES),
-    page: urlParam.page(),
-  },
+  params: listParams(PROJECT_SEARCH_BY, PROJECT_SORT_KEYS),
   defaults: {
     search: '',
     search_by: 'project',

@@ -1,15 +1,8 @@
 // The reports table's view as the URL holds it, under the API's own parameter names.
-import {
-  DEFAULT_PER_PAGE,
-  PER_PAGE_VALUES,
-  REPORT_SEARCH_BY,
-  REPORT_SORT_KEYS,
-  RESULTS,
-  SORT_ORDERS,
-} from '@/contract/values';
+import { DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS } from '@/contract/values';
 import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
 import type { ReportListParams } from '@/api/reports';
-import { nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
+import { listParams, nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
 export type ReportListView = {
@@ -23,17 +16,11 @@ export type ReportListView = {
   page: number;
 };
 
+const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, REPORT_SORT_KEYS);
+
 export const reportListView: UrlStateSpec<ReportListView> = {
-  params: {
-    search: urlParam.text(),
-    search_by: urlParam.oneOf(REPORT_SEARCH_BY),
-    project: urlParam.text(),
-    result: urlParam.oneOf(RESULTS),
-    sort_by: urlParam.oneOf(REPORT_SORT_KEYS),
-    sort: urlParam.oneOf(SORT_ORDERS),
-    per_page: urlParam.numberOf(PER_PAGE_VALUES),
-    page: urlParam.page(),
-  },
+  // In this order in the address: the filters, then the sort and the page.
+  params: { search, search_by, project: urlParam.text(), result: urlParam.oneOf(RESULTS), ...sortAndPage },
   defaults: {
     search: '',
     search_by: 'url',

@@ -1,0 +1,131 @@
+// The schedules' and alerts' routes, by what they answer and what they change.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  strictAlertListSchema,
+  strictReportEnvelope,
+  strictScheduleEnvelope,
+  strictScheduleRunEnvelope,
+  strictValidationErrorSchema,
+} from '../../../src/contract/strict-schemas';
+import { BAD, createTestApp, GOOD } from '../../../test/server/test-app';
+import type { Analysis } from '../analysis/analyse';
+import { doReportWork } from '../analysis/report-work';
+import { startScheduleRunner, type ScheduleRunner } from '../watch/runner';
+
+const runners: ScheduleRunner[] = [];
+afterEach(async () => {
+  for (const runner of runners.splice(0)) await runner.close();
+});
+
+const created = async (t: ReturnType<typeof createTestApp>, url: string) =>
+  strictReportEnvelope(201).parse(await (await t.call('POST', '/api/v1/reports', { form: { url } })).json()).data;
+
+describe('/projects/{project}/schedule', () => {
+  it('is off until set; PUT sets it and answers the next run in UTC', async () => {
+    const t = createTestApp({ now: () => new Date('2026-11-25T10:00:00Z') });
+    await created(t, 'https://shop.example/good');
+    const shown = strictScheduleEnvelope.parse(await (await t.call('GET', '/api/v1/projects/shop.example/schedule')).json());
+    expect(shown.data).toEqual({ project: 'shop.example', every: 'off', hour: 6, weekday: null, drop: 10, next_run_at: null, last_run_at: null });
+
+    // 2026-11-25 is a Wednesday: a weekly run on Mondays at 07:00 is next on the 30th.
+    const set = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'weekly', hour: '7', weekday: '1', drop: '5' } });
+    expect(set.status).toBe(200);
+    expect(strictScheduleEnvelope.parse(await set.json()).data).toEqual({
+      project: 'shop.example',
+      every: 'weekly',
+      hour: 7,
+      weekday: 1,
+      drop: 5,
+      next_run_at: '2026-11-30T07:00:00.000000Z',
+      last_run_at: null,
+    });
+    // Daily, as JSON numbers; the weekday is dropped and the drop is 10 again by default.
+    const daily = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { json: { every: 'daily', hour: 23, weekday: 4 } });
+    expect(strictScheduleEnvelope.parse(await daily.json()).data).toMatchObject({ every: 'daily', hour: 23, weekday: null, drop: 10, next_run_at: '2026-11-25T23:00:00.000000Z' });
+  });
+
+  it('refuses bad fields, each with its reason, and changes nothing', async () => {
+    const t = createTestApp();
+    await created(t, 'https://shop.example/good');
+    const path = '/api/v1/projects/shop.example/schedule';
+    const refused = await t.call('PUT', path, { form: { every: 'hourly', hour: '24', drop: '0' } });
+    expect(refused.status).toBe(422);
+    expect(strictValidationErrorSchema.parse(await refused.json()).message).toEqual({
+      every: ['The selected every is invalid.'],
+      hour: ['The hour must be a whole number between 0 and 23.'],
+      drop: ['The drop must be a whole number between 1 and 100.'],
+    });
+    const noDay = await t.call('PUT', path, { form: { every: 'weekly' } });
+    expect(strictValidationErrorSchema.parse(await noDay.json()).message).toEqual({ weekday: ['The weekday field is required when every is weekly.'] });
+    const noEvery = await t.call('PUT', path, { form: { hour: '3' } });
+    expect(strictValidationErrorSchema.parse(await noEvery.json()).message).toEqual({ every: ['The every field is required.'] });
+    expect(strictScheduleEnvelope.parse(await (await t.call('GET', path)).json()).data.every).toBe('off');
+  });
+
+  it('Run now queues every report of the project and the runner analyses each once', async () => {
+    const { storage } = createTestApp();
+    const runner = startScheduleRunner({
+      storage,
+      runWork: (work) => doReportWork(work, { storage, analyser: async () => GOOD, now: () => new Date() }),
+      tickMs: 3_600_000,
+      paceMs: 0,
+    });
+    runners.push(runner);
+    const withRunner = createTestApp({ storage, watchRunner: runner });
+    const a = await created(withRunner, 'https://shop.example/good');
+    const b = await created(withRunner, 'https://shop.example/decent');
+    await created(withRunner, 'https://blog.example/good');
+    const run = await withRunner.call('POST', '/api/v1/projects/shop.example/schedule/run');
+    expect(run.status).toBe(202);
+    expect(strictScheduleRunEnvelope.parse(await run.json()).data).toEqual({ project: 'shop.example', queued: 2 });
+    await runner.tick();
+    const runs = async (id: number) => (await withRunner.storage.listRuns(id, { limit: 10, offset: 0 }))?.total;
+    expect([await runs(a.id), await runs(b.id)]).toEqual([2, 2]);
+    expect((await withRunner.storage.watch.pendingItems()).size).toBe(0);
+  });
+});
+
+describe('/alerts', () => {
+  it('lists what the analyses raised, newest first, with the unread count; read and unread', async () => {
+    let outcome: Analysis = GOOD;
+    const t = createTestApp({ analyser: async () => outcome });
+    const shop = await created(t, 'https://shop.example/');
+    const blog = await created(t, 'https://blog.example/');
+    outcome = BAD;
+    for (const id of [shop.id, blog.id]) expect((await t.call('PATCH', `/api/v1/reports/${id}`, { form: { results: '1' } })).status).toBe(200);
+
+    const list = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json());
+    expect(list.data.map((alert) => [alert.url, alert.kind])).toEqual([
+      ['https://blog.example/', 'result_worse'],
+      ['https://shop.example/', 'result_worse'],
+    ]);
+    expect(list.data[0]).toMatchObject({ report_id: blog.id, project: 'blog.example', before: { result: 'good' }, after: { result: 'bad' }, read: false });
+    expect([list.meta.total, list.meta.unread]).toEqual([2, 2]);
+
+    const first = list.data[1]!;
+    const read = await t.call('PATCH', `/api/v1/alerts/${first.id}`, { form: { read: '1' } });
+    expect(read.status).toBe(200);
+    const unread = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts?state=unread')).json());
+    expect(unread.data.map((alert) => alert.id)).toEqual([list.data[0]!.id]);
+    expect(unread.meta.unread).toBe(1);
+
+    const marked = await t.call('POST', '/api/v1/alerts/read', { form: { project: 'blog.example' } });
+    expect(await marked.json()).toEqual({ data: { marked: 1 }, status: 200 });
+    const shopOnly = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts?project=shop.example')).json());
+    expect([shopOnly.meta.total, shopOnly.meta.unread]).toEqual([1, 0]);
+    expect((await t.call('PATCH', `/api/v1/alerts/${first.id}`, { form: { read: 'soon' } })).status).toBe(422);
+  });
+
+  it('deleting the project takes its alerts and schedule with it', async () => {
+    let outcome: Analysis = GOOD;
+    const t = createTestApp({ analyser: async () => outcome });
+    const shop = await created(t, 'https://shop.example/');
+    await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily' } });
+    outcome = BAD;
+    await t.call('PATCH', `/api/v1/reports/${shop.id}`, { form: { results: '1' } });
+    expect(strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json()).meta.total).toBe(1);
+    expect((await t.call('DELETE', '/api/v1/projects/shop.example')).status).toBe(200);
+    expect(strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json()).meta.total).toBe(0);
+    expect((await t.call('GET', '/api/v1/projects/shop.example/schedule')).status).toBe(404);
+  });
+});

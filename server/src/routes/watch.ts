@@ -1,0 +1,175 @@
+// The watch extensions' routes: a project's schedule (and Run now), and the alerts the analyses
+// raise (api-contract.md, Schedules and Alerts).
+import { Hono } from 'hono';
+import { describeRoute, validator } from 'hono-openapi';
+import {
+  alertIdParamSchema,
+  alertListQuerySchema,
+  alertReadBodySchema,
+  alertsReadBodySchema,
+  projectParamSchema,
+  scheduleBodySchema,
+} from '../../../src/contract/request-schemas';
+import {
+  strictAlertEnvelope,
+  strictAlertListSchema,
+  strictAlertsReadEnvelope,
+  strictScheduleEnvelope,
+  strictScheduleRunEnvelope,
+} from '../../../src/contract/strict-schemas';
+import type { AppDeps } from '../app-deps';
+import { errorResponse } from '../http/errors';
+import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
+import { pageEnvelope } from '../http/pagination';
+import { formBody, notFoundUnlessValid } from '../http/validation';
+import { toTimestamp } from '../storage/text';
+import { nextRunAfter } from '../watch/schedule-time';
+import type { AlertRecord, ScheduleRecord } from '../watch/watch-storage';
+
+function scheduleJson(schedule: ScheduleRecord) {
+  const since = [schedule.lastRunAt, schedule.setAt].filter((time): time is string => time !== null).sort().at(-1);
+  const next = since ? nextRunAfter(schedule, new Date(since)) : null;
+  return {
+    project: schedule.project,
+    every: schedule.every,
+    hour: schedule.hour,
+    weekday: schedule.weekday,
+    drop: schedule.drop,
+    next_run_at: next ? toTimestamp(next) : null,
+    last_run_at: schedule.lastRunAt,
+  };
+}
+
+function alertJson(alert: AlertRecord) {
+  const side = (s: AlertRecord['before']) => ({ score: s.score, result: s.result, generated_at: s.generatedAt });
+  return {
+    id: alert.id,
+    report_id: alert.reportId,
+    url: alert.url,
+    project: alert.project,
+    kind: alert.kind,
+    before: side(alert.before),
+    after: side(alert.after),
+    checks: alert.checks,
+    created_at: alert.createdAt,
+    read: alert.read,
+  };
+}
+
+/** Under /projects: `/{project}/schedule` and `/{project}/schedule/run`. */
+export function schedulesRouter(deps: Required<AppDeps>) {
+  const { storage, now } = deps;
+  const project = validator('param', projectParamSchema, notFoundUnlessValid);
+  return new Hono()
+    .get(
+      '/:project/schedule',
+      describeRoute({
+        operationId: 'showSchedule',
+        summary: 'A project’s schedule (an extension)',
+        tags: ['Schedules'],
+        responses: { 200: ok('The schedule; off until one is set.', strictScheduleEnvelope), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      project,
+      async (c) => {
+        const schedule = await storage.watch.getSchedule(c.req.valid('param').project);
+        if (!schedule) return errorResponse(c, 404);
+        return c.json({ data: scheduleJson(schedule), status: 200 as const }, 200);
+      },
+    )
+    .put(
+      '/:project/schedule',
+      describeRoute({
+        operationId: 'updateSchedule',
+        summary: 'Set a project’s schedule (an extension)',
+        tags: ['Schedules'],
+        requestBody: formRequestBody(scheduleBodySchema, 'Every field at once; times in UTC.'),
+        responses: { 200: ok('The schedule as it is now.', strictScheduleEnvelope), ...errors(...KEYED_ERRORS, 404, 413, 422) },
+      }),
+      project,
+      formBody(scheduleBodySchema),
+      async (c) => {
+        const settings = c.req.valid('form');
+        const schedule = await storage.watch.setSchedule(c.req.valid('param').project, settings, now());
+        if (!schedule) return errorResponse(c, 404);
+        deps.watchRunner?.tick();
+        return c.json({ data: scheduleJson(schedule), status: 200 as const }, 200);
+      },
+    )
+    .post(
+      '/:project/schedule/run',
+      describeRoute({
+        operationId: 'runSchedule',
+        summary: 'Analyse every report of a project again now, as a scheduled run (an extension)',
+        tags: ['Schedules'],
+        responses: { 202: ok('The run is queued; its reports are analysed one after another.', strictScheduleRunEnvelope), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      project,
+      async (c) => {
+        const name = c.req.valid('param').project;
+        if (!(await storage.watch.getSchedule(name))) return errorResponse(c, 404);
+        const queued = await storage.watch.enqueueRun(name, now());
+        void deps.watchRunner?.tick();
+        return c.json({ data: { project: name, queued }, status: 202 as const }, 202);
+      },
+    );
+}
+
+/** /alerts. */
+export function alertsRouter(deps: Required<AppDeps>) {
+  const { storage } = deps;
+  return new Hono()
+    .get(
+      '/',
+      describeRoute({
+        operationId: 'listAlerts',
+        summary: 'List the alerts, newest first, with the unread count (an extension)',
+        tags: ['Alerts'],
+        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project filter.', strictAlertListSchema), ...errors(...KEYED_ERRORS) },
+      }),
+      validator('query', alertListQuerySchema),
+      async (c) => {
+        const q = c.req.valid('query');
+        const page = await storage.watch.listAlerts({
+          project: q.project,
+          unreadOnly: q.state === 'unread',
+          limit: q.per_page,
+          offset: (q.page - 1) * q.per_page,
+        });
+        const envelope = pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length);
+        return c.json({ data: page.items.map(alertJson), links: envelope.links, meta: { ...envelope.meta, unread: page.unread }, status: 200 as const }, 200);
+      },
+    )
+    .post(
+      '/read',
+      describeRoute({
+        operationId: 'markAlertsRead',
+        summary: 'Mark every alert (of a project) read (an extension)',
+        tags: ['Alerts'],
+        requestBody: formRequestBody(alertsReadBodySchema, 'Optional: only the alerts of this project.'),
+        responses: { 200: ok('How many alerts were marked.', strictAlertsReadEnvelope), ...errors(...KEYED_ERRORS, 413, 422) },
+      }),
+      formBody(alertsReadBodySchema),
+      async (c) => {
+        const marked = await storage.watch.markAlertsRead(c.req.valid('form').project);
+        return c.json({ data: { marked }, status: 200 as const }, 200);
+      },
+    )
+    .patch(
+      // Digits only, so that /alerts/read is no alert's address (a PATCH there is 405).
+      '/:id{[0-9]+}',
+      describeRoute({
+        operationId: 'patchAlert',
+        summary: 'Mark an alert read or unread (an extension)',
+        tags: ['Alerts'],
+        requestBody: formRequestBody(alertReadBodySchema, 'read: 1 or 0.'),
+        responses: { 200: ok('The alert as it is now.', strictAlertEnvelope), ...errors(...KEYED_ERRORS, 404, 413, 422) },
+      }),
+      validator('param', alertIdParamSchema, notFoundUnlessValid),
+      formBody(alertReadBodySchema),
+      async (c) => {
+        const alert = await storage.watch.setAlertRead(c.req.valid('param').id, c.req.valid('form').read);
+        if (!alert) return errorResponse(c, 404);
+        return c.json({ data: alertJson(alert), status: 200 as const }, 200);
+      },
+    );
+}

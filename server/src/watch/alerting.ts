@@ -1,0 +1,49 @@
+// After an analysis of a report that had one before (scheduled, bulk or single refresh): an alert
+// when it got worse, and `recovered` when a report with an open alert is back (api-contract.md,
+// Alerts).
+import type { Storage, ReportRecord, AnalysisFields } from '../storage/types';
+import { findRegression, hasRecovered, type AnalysisSummary } from './regression';
+import type { AlertRecord } from './watch-storage';
+
+/** The comparable part of a stored report. */
+export function summaryOf(report: ReportRecord): AnalysisSummary {
+  return { score: report.score, result: report.result, results: JSON.parse(report.resultsJson) as AnalysisSummary['results'] };
+}
+
+/** The project's alert threshold: its schedule's drop (10 by default). */
+export async function dropOf(storage: Storage, project: string): Promise<number> {
+  return (await storage.watch.getSchedule(project))?.drop ?? 10;
+}
+
+/**
+ * Raises what the change from `before` (the report as it was) to `after` (as the analysis left it)
+ * calls for: an alert of the first kind that applies, or a recovery of its open alert; none else.
+ */
+export async function raiseAlerts(storage: Storage, before: ReportRecord, after: ReportRecord, now: Date): Promise<AlertRecord | null> {
+  const drop = await dropOf(storage, after.project);
+  const afterSummary: AnalysisSummary = summaryOf(after);
+  const regression = findRegression(summaryOf(before), afterSummary, drop);
+  const side = (report: ReportRecord) => ({ score: report.score, result: report.result, generatedAt: report.generatedAt });
+  const common = { reportId: after.id, project: after.project, url: after.url, now };
+  if (regression) {
+    return storage.watch.insertAlert({ ...common, kind: regression.kind, checks: regression.checks, before: side(before), after: side(after) });
+  }
+  const open = await storage.watch.openAlert(after.id);
+  if (!open) return null;
+  const beforeAlert = await analysisBefore(storage, open);
+  if (!beforeAlert || !hasRecovered(beforeAlert, afterSummary, drop)) return null;
+  return storage.watch.insertAlert({ ...common, kind: 'recovered', checks: [], before: open.after, after: side(after) });
+}
+
+/** What the report was before the alert, as far as a comparison needs (its checks from the kept run). */
+async function analysisBefore(storage: Storage, alert: AlertRecord): Promise<AnalysisSummary | null> {
+  const runs = await storage.listRuns(alert.reportId, { limit: 50, offset: 0 });
+  const run = runs?.items.find((item) => item.generatedAt === alert.before.generatedAt);
+  const results = run ? (JSON.parse(run.resultsJson) as AnalysisSummary['results']) : {};
+  return { score: alert.before.score, result: alert.before.result, results };
+}
+
+/** Whether an analysis of a scheduled run is worse than the report before it (and so wants confirming). */
+export function looksWorse(before: ReportRecord, analysis: AnalysisFields, drop: number): boolean {
+  return findRegression(summaryOf(before), analysis, drop) !== null;
+}

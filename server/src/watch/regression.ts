@@ -1,0 +1,46 @@
+// Whether an analysis found a report worse than its previous run (api-contract.md, Alerts): its
+// result down a band, its score down by the project's `drop` or more, or a high-importance check
+// that passed now failing. One alert per analysis, of the first kind that applies.
+import { RESULTS } from '../../../src/contract/values';
+import type { Importance, Result } from '../../../src/contract/values';
+
+export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** What a comparison needs of one analysis. */
+export interface AnalysisSummary {
+  score: number;
+  result: Result;
+  results: Record<string, { passed: boolean; importance: Importance }>;
+}
+
+export interface Regression {
+  kind: Exclude<AlertKind, 'recovered'>;
+  /** Every check that passed before and fails now, in the results' order. */
+  checks: string[];
+}
+
+/** Good 0, decent 1, bad 2: a higher rank is worse. */
+const rank = (result: Result) => RESULTS.indexOf(result);
+
+/** The regression from `before` to `after`, or null when `after` is not worse. `drop`: points, 1-100. */
+export function findRegression(before: AnalysisSummary, after: AnalysisSummary, drop: number): Regression | null {
+  const checks = Object.keys(after.results).filter((key) => before.results[key]?.passed === true && after.results[key]?.passed === false);
+  const kind: Regression['kind'] | null =
+    rank(after.result) > rank(before.result)
+      ? 'result_worse'
+      : before.score - after.score >= drop
+        ? 'score_drop'
+        : checks.some((key) => after.results[key]?.importance === 'high')
+          ? 'check_failing'
+          : null;
+  return kind ? { kind, checks } : null;
+}
+
+/**
+ * Whether a report that was alerted about is back: the new analysis is no longer worse than the
+ * analysis before the alert (by the same rules).
+ */
+export function hasRecovered(beforeAlert: AnalysisSummary, now: AnalysisSummary, drop: number): boolean {
+  return findRegression(beforeAlert, now, drop) === null;
+}

@@ -1,0 +1,116 @@
+// Runs the projects' schedules: what is due is read from storage at every tick (the schedules and
+// their last runs), a due run is claimed by one process and its reports queued in storage, and
+// each queued report is analysed once, one at a time per process, through the same work as a
+// refresh (on PostgreSQL a job of the queue every process shares). Nothing lives only in memory:
+// a restart, or a kill mid-run, resumes with the reports still queued.
+import type { RunReportWork } from '../analysis/report-work';
+import type { Storage } from '../storage/types';
+import { dueRun } from './schedule-time';
+
+export interface ScheduleRunnerOptions {
+  storage: Storage;
+  runWork: RunReportWork;
+  now?: () => Date;
+  /** How often due schedules are looked for (a due run starts at most this late). */
+  tickMs?: number;
+  /** An item taken this long ago by a process that has not finished it is taken again. */
+  staleMs?: number;
+  /** A pause between two analyses of a run, so that people's own requests keep the server. */
+  paceMs?: number;
+  logError?: (message: string) => void;
+}
+
+export interface ScheduleRunner {
+  /** Looks for due runs and works through the queue until it is empty (what the timer does). */
+  tick(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const parse = (time: string | null) => (time === null ? null : new Date(time));
+
+export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRunner {
+  const { storage, runWork } = options;
+  const now = options.now ?? (() => new Date());
+  const tickMs = options.tickMs ?? 30_000;
+  const staleMs = options.staleMs ?? 15 * 60_000;
+  const paceMs = options.paceMs ?? 250;
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  let closed = false;
+  let running: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function claimDueRuns(): Promise<void> {
+    for (const schedule of await storage.watch.activeSchedules()) {
+      const setAt = parse(schedule.setAt);
+      if (!setAt) continue;
+      const due = dueRun(schedule, parse(schedule.lastRunAt), setAt, now());
+      if (!due) continue;
+      // Queued before it is claimed: a process that dies in between leaves the run due, and the
+      // queueing again adds nothing.
+      await storage.watch.enqueueRun(schedule.project, due);
+      await storage.watch.claimRun(schedule.project, schedule.lastRunAt, due);
+    }
+  }
+
+  async function workThroughQueue(): Promise<void> {
+    while (!closed) {
+      const at = now();
+      const item = await storage.watch.takeItem(at, new Date(at.getTime() - staleMs));
+      if (!item) return;
+      const report = await storage.getReport(item.reportId);
+      // Analysed since the run was due (by an earlier taker that died before finishing the item,
+      // or by a person's refresh): not again.
+      if (!report || report.generatedAt >= item.runAt) {
+        await storage.watch.finishItem(item.id);
+        continue;
+      }
+      const outcome = await runWork({ kind: 'refresh', id: item.reportId, scheduled: true });
+      if (!outcome.ok && outcome.reason === 'busy') {
+        await storage.watch.releaseItem(item.id);
+        await pause(outcome.retryAfterS * 1000);
+        continue;
+      }
+      // Still running elsewhere (a job past the wait): left taken, and found analysed when stale.
+      if (!outcome.ok && outcome.reason === 'timeout') continue;
+      if (!outcome.ok && outcome.reason === 'error') logError(`Scheduled analysis of report ${item.reportId} failed.`);
+      await storage.watch.finishItem(item.id);
+      if (paceMs > 0) await pause(paceMs);
+    }
+  }
+
+  function tick(): Promise<void> {
+    running ??= (async () => {
+      try {
+        await claimDueRuns();
+        await workThroughQueue();
+      } catch (error) {
+        logError(`Schedules: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  const timer = setInterval(() => void tick(), tickMs);
+  timer.unref();
+  void tick();
+
+  return {
+    tick,
+    close: async () => {
+      closed = true;
+      clearInterval(timer);
+      wake?.();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// The watch storage (schedules and alerts) on every engine: SQLite always, PostgreSQL when the
+// tests have a server.
+import { afterEach, describe, expect, it } from 'vitest';
+import { GOOD } from '../../../test/server/test-app';
+import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
+import { WATCH_MIGRATION } from '../storage/sql-common';
+import { projectFromUrl } from '../storage/text';
+import type { Storage } from '../storage/types';
+import type { NewAlert } from './watch-storage';
+
+describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
+  if (!engine.available) {
+    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
+    return;
+  }
+
+  const fresh = freshDatabases(engine, afterEach);
+
+  const addReport = (storage: Storage, url: string) =>
+    storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+
+  const alertOf = (reportId: number, project: string, extra: Partial<NewAlert> = {}): NewAlert => ({
+    reportId,
+    project,
+    url: `https://${project}/`,
+    kind: 'score_drop',
+    before: { score: 84, result: 'good', generatedAt: '2026-11-24T06:00:00.000000Z' },
+    after: { score: 70, result: 'decent', generatedAt: '2026-11-25T06:00:00.000000Z' },
+    checks: ['meta_description'],
+    now: new Date('2026-11-25T06:00:01Z'),
+    ...extra,
+  });
+
+  it('a project has the default schedule (off, 06:00, drop 10) until one is set; no project, null', async () => {
+    const storage = await (await fresh()).open();
+    await addReport(storage, 'https://shop.example/');
+    expect(await storage.watch.getSchedule('shop.example')).toEqual({
+      project: 'shop.example',
+      every: 'off',
+      hour: 6,
+      weekday: null,
+      drop: 10,
+      setAt: null,
+      lastRunAt: null,
+    });
+    expect(await storage.watch.getSchedule('nowhere.example')).toBeNull();
+    expect(await storage.watch.setSchedule('nowhere.example', { every: 'daily', hour: 1, weekday: null, drop: 5 }, new Date())).toBeNull();
+  });
+
+  it('sets and changes a schedule, keeps its last run, and lists only those not off', async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    await addReport(storage, 'https://shop.example/');
+    await addReport(storage, 'https://blog.example/');
+    const set = await storage.watch.setSchedule('shop.example', { every: 'weekly', hour: 23, weekday: 0, drop: 25 }, new Date('2026-11-25T10:00:00Z'));
+    expect(set).toMatchObject({ every: 'weekly', hour: 23, weekday: 0, drop: 25, setAt: '2026-11-25T10:00:00.000000Z', lastRunAt: null });
+    expect(await storage.watch.claimRun('shop.example', null, new Date('2026-11-29T23:00:00Z'))).toBe(true);
+    // Daily drops the weekday; the last run stays.
+    const changed = await storage.watch.setSchedule('shop.example', { every: 'daily', hour: 4, weekday: 3, drop: 10 }, new Date('2026-11-30T10:00:00Z'));
+    expect(changed).toMatchObject({ every: 'daily', hour: 4, weekday: null, lastRunAt: '2026-11-29T23:00:00.000000Z' });
+    await storage.watch.setSchedule('blog.example', { every: 'off', hour: 6, weekday: null, drop: 10 }, new Date());
+    expect((await storage.watch.activeSchedules()).map((schedule) => schedule.project)).toEqual(['shop.example']);
+    // Another connection (another process) reads the same.
+    const other = await database.open();
+    expect(await other.watch.getSchedule('shop.example')).toEqual(changed);
+  });
+
+  it('a run is claimed once, by one of two processes asking at the same time', async () => {
+    const database = await fresh();
+    const [a, b] = [await database.open(), await database.open()];
+    await addReport(a, 'https://shop.example/');
+    await a.watch.setSchedule('shop.example', { every: 'daily', hour: 6, weekday: null, drop: 10 }, new Date('2026-11-24T00:00:00Z'));
+    const runAt = new Date('2026-11-24T06:00:00Z');
+    const claims = await Promise.all([a.watch.claimRun('shop.example', null, runAt), b.watch.claimRun('shop.example', null, runAt)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    // The next run is claimed from the last one, not from null.
+    const last = (await b.watch.getSchedule('shop.example'))?.lastRunAt ?? null;
+    expect(last).toBe('2026-11-24T06:00:00.000000Z');
+    expect(await b.watch.claimRun('shop.example', null, new Date('2026-11-25T06:00:00Z'))).toBe(false);
+    expect(await b.watch.claimRun('shop.example', last, new Date('2026-11-25T06:00:00Z'))).toBe(true);
+  });
+
+  it('stores and lists alerts newest first, by project and unread, with the unread count', async () => {
+    const storage = await (await fresh()).open();
+    const shop = await addReport(storage, 'https://shop.example/');
+    const blog = await addReport(storage, 'https://blog.example/');
+    const first = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example'));
+    expect(first).toMatchObject({
+      reportId: shop.id,
+      kind: 'score_drop',
+      before: { score: 84, result: 'good', generatedAt: '2026-11-24T06:00:00.000000Z' },
+      after: { score: 70, result: 'decent' },
+      checks: ['meta_description'],
+      createdAt: '2026-11-25T06:00:01.000000Z',
+      read: false,
+    });
+    const second = await storage.watch.insertAlert(alertOf(blog.id, 'blog.example', { kind: 'check_failing', checks: ['title', 'charset'] }));
+    const third = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example', { kind: 'result_worse' }));
+
+    const all = await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 });
+    expect(all.items.map((alert) => alert.id)).toEqual([third.id, second.id, first.id]);
+    expect([all.total, all.unread]).toEqual([3, 3]);
+    expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 1, offset: 1 })).items.map((alert) => alert.id)).toEqual([second.id]);
+
+    expect(await storage.watch.setAlertRead(first.id, true)).toMatchObject({ id: first.id, read: true });
+    const shopUnread = await storage.watch.listAlerts({ project: 'shop.example', unreadOnly: true, limit: 10, offset: 0 });
+    expect(shopUnread.items.map((alert) => alert.id)).toEqual([third.id]);
+    expect([shopUnread.total, shopUnread.unread]).toEqual([1, 1]);
+    expect((await storage.watch.listAlerts({ project: 'blog.example', unreadOnly: false, limit: 10, offset: 0 })).items[0]?.checks).toEqual([
+      'title',
+      'charset',
+    ]);
+
+    expect(await storage.watch.markAlertsRead('shop.example')).toBe(1);
+    expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).unread).toBe(1);
+    expect(await storage.watch.markAlertsRead()).toBe(1);
+    expect((await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).total).toBe(0);
+    expect(await storage.watch.setAlertRead(third.id, false)).toMatchObject({ read: false });
+    expect(await storage.watch.setAlertRead(999_999, true)).toBeNull();
+  });
+
+  it('the open alert of a report is its newest, while unread and not a recovery', async () => {
+    const storage = await (await fresh()).open();
+    const shop = await addReport(storage, 'https://shop.example/');
+    expect(await storage.watch.openAlert(shop.id)).toBeNull();
+    const raised = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example'));
+    expect((await storage.watch.openAlert(shop.id))?.id).toBe(raised.id);
+    await storage.watch.insertAlert(alertOf(shop.id, 'shop.example', { kind: 'recovered' }));
+    expect(await storage.watch.openAlert(shop.id)).toBeNull();
+    const again = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example'));
+    await storage.watch.setAlertRead(again.id, true);
+    expect(await storage.watch.openAlert(shop.id)).toBeNull();
+  });
+
+  it('deleting a report deletes its alerts; deleting a project its schedule and alerts', async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    const a = await addReport(storage, 'https://shop.example/a');
+    const b = await addReport(storage, 'https://shop.example/b');
+    await storage.watch.setSchedule('shop.example', { every: 'daily', hour: 6, weekday: null, drop: 10 }, new Date());
+    await storage.watch.insertAlert(alertOf(a.id, 'shop.example'));
+    await storage.watch.insertAlert(alertOf(b.id, 'shop.example'));
+    await storage.deleteReport(a.id);
+    expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).total).toBe(1);
+    await storage.deleteProject('shop.example');
+    expect(await database.query('SELECT project FROM schedules')).toEqual([]);
+    expect(await database.query('SELECT id FROM alerts')).toEqual([]);
+    // A new report of the same site starts with the default schedule again.
+    await addReport(storage, 'https://shop.example/c');
+    expect(await storage.watch.getSchedule('shop.example')).toMatchObject({ every: 'off', setAt: null });
+  });
+
+  it('a database from before the watch tables gains them, its reports kept', async () => {
+    const database = await fresh(WATCH_MIGRATION);
+    const stamp = '2026-02-03T04:05:06.000000Z';
+    const url = 'https://shop.example/';
+    await database.query(
+      `INSERT INTO reports (url, url_search, url_key, project, privacy, result, score, generated_at, created_at, updated_at, runs, recent_scores)
+       VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, 1, ?)`,
+      [url, url, url, 'shop.example', GOOD.result, GOOD.score, stamp, stamp, stamp, `[${GOOD.score}]`],
+    );
+    await database.query('INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports', [JSON.stringify(GOOD.results)]);
+    await database.query(`INSERT INTO projects (project, project_search, reports, created_at) VALUES ('shop.example', 'shop.example', 1, ?)`, [stamp]);
+    const storage = await database.open();
+    expect(await storage.countReports()).toBe(1);
+    expect(await storage.watch.setSchedule('shop.example', { every: 'daily', hour: 6, weekday: null, drop: 10 }, new Date())).toMatchObject({
+      every: 'daily',
+    });
+  });
+});
