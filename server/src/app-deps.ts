@@ -1,6 +1,7 @@
 import type { Analyser } from './analysis/analyse';
 import type { RunReportWork } from './analysis/report-work';
 import type { ServerConfig } from './config';
+import type { Discoverer } from './discover/discover';
 import type { PasswordAttempts } from './http/password-attempts';
 import type { RateLimiter } from './http/rate-limit';
 import type { Storage } from './storage/types';
@@ -10,6 +11,11 @@ export interface AppDeps {
   storage: Storage;
   config: ServerConfig;
   analyser: Analyser;
+  /**
+   * POST /discover's fetching: by default with ALLOW_PRIVATE_URLS and no pinned names; the start
+   * code passes one built with the analyser's options (the demo names included).
+   */
+  discover?: Discoverer;
   /** The clock for timestamps and the rate-limit window; tests pin it. */
   now?: () => Date;
   /**

@@ -6,6 +6,7 @@ import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './analysis/report-work';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
+import { createDiscoverer } from './discover/discover';
 import { clientAddress } from './http/client-address';
 import { corsFor } from './http/cors';
 import { errorResponse } from './http/errors';
@@ -15,6 +16,7 @@ import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
+import { discoverRouter } from './routes/discover';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
@@ -35,6 +37,7 @@ export function createApp(deps: AppDeps): Hono {
     now,
     watchRunner: null,
     logError: defaultLogError,
+    discover: createDiscoverer({ allowPrivate: deps.config.allowPrivateUrls }),
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
     rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
     passwordAttempts: passwordAttempts(
@@ -99,6 +102,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
+  app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
   return app;
 }

@@ -216,6 +216,35 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(429);
     expect((await call(createTestApp(), 'GET', '/api/v1/capabilities', { key: 'wrong-key' })).status).toBe(401);
   },
+  discoverUrls: async () => {
+    const sitemap = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/xml' });
+      res.end('<urlset><url><loc>https://example.com/good</loc></url></urlset>');
+    });
+    sitemap.listen(0, '127.0.0.1');
+    await once(sitemap, 'listening');
+    try {
+      const { port } = sitemap.address() as AddressInfo;
+      const t = createTestApp({ config: { allowPrivateUrls: true } });
+      expect((await call(t, 'POST', '/api/v1/discover', { form: { url: `http://127.0.0.1:${port}/sitemap.xml` } })).status).toBe(200);
+      expect((await call(t, 'POST', '/api/v1/discover', { json: { url: `http://127.0.0.1:${port}/` } })).status).toBe(200);
+    } finally {
+      sitemap.closeAllConnections();
+      sitemap.close();
+    }
+    const t = createTestApp();
+    expect((await call(t, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
+    // Nothing readable: the guard refuses this machine.
+    expect((await call(t, 'POST', '/api/v1/discover', { form: { url: 'http://127.0.0.1:9/sitemap.xml' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect((await call(small, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/sitemap.xml' } })).status).toBe(413);
+    const broken = createTestApp({ discover: async () => Promise.reject(new Error('discover down')), logError: () => {} });
+    expect((await call(broken, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/' } })).status).toBe(500);
+    const limited = createTestApp({ config: { rateLimit: 1 } });
+    expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
+    expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(429);
+    expect((await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' })).status).toBe(401);
+  },
   storeReport: async () => {
     const t = createTestApp();
     expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good', privacy: '2', password: 'pw' } })).status).toBe(201);

@@ -205,6 +205,19 @@ describe('proxy mode', () => {
     expect(seen.map((request) => request.url)).toEqual(['/api/v1/capabilities']);
   });
 
+  it('forwards POST /api/v1/discover with its form as it came: a deployment without it answers its 404', async () => {
+    const base = await startProxy(upstreamOrigin);
+    const res = await fetch(`${base}/api/v1/discover`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, Accept: 'application/json' },
+      body: new URLSearchParams({ url: 'https://example.com/sitemap.xml' }),
+    });
+    expect(res.status).toBe(404);
+    expect(seen.map((request) => [request.method, request.url, request.body])).toEqual([
+      ['POST', '/api/v1/discover', 'url=https%3A%2F%2Fexample.com%2Fsitemap.xml'],
+    ]);
+  });
+
   it('returns the rate limit status with Retry-After', async () => {
     const base = await startProxy(upstreamOrigin);
     const res = await fetch(`${base}/api/v1/limited`, { headers: { Authorization: `Bearer ${KEY}` } });

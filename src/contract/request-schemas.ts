@@ -161,6 +161,24 @@ const urlField = z
   .refine(isHttpUrl, { error: REQUEST_MESSAGES.urlFormat })
   .meta({ format: 'uri', maxLength: URL_MAX_LENGTH, description: 'The page’s absolute http or https URL.' });
 
+/** Whether `url` is one that `POST /reports` takes (an absolute http(s) URL within the length). */
+export function isReportableUrl(url: string): boolean {
+  return urlField.safeParse(url).success;
+}
+
+/** `POST /discover` (an extension): where to look for a site's pages. */
+export const discoverBodySchema = z.object(
+  {
+    url: urlField.meta({
+      format: 'uri',
+      maxLength: URL_MAX_LENGTH,
+      description:
+        'A sitemap, a sitemap index, a robots.txt, or a site’s root (`https://example.com/`: its robots.txt `Sitemap:` lines are read, else `/sitemap.xml`).',
+    }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
 /** What a report has stored that decides whether a password is needed. */
 export interface StoredPrivacy {
   privacy: Privacy;
@@ -224,6 +242,7 @@ export const publicPagePasswordBodySchema = z.object({
   password: z.string().default('').catch('').meta({ description: 'The report page’s password.' }),
 });
 
+export type DiscoverBody = z.output<typeof discoverBodySchema>;
 export type StoreReportBody = z.output<typeof storeReportBodySchema>;
 export type UpdateReportBody = z.output<ReturnType<typeof updateReportBodySchema>>;
 

@@ -123,6 +123,24 @@ export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
 export const strictCapabilitiesEnvelope = z.strictObject({ data: strictCapabilitiesSchema, status: z.literal(200) });
 
+/** POST /discover (an extension): the page URLs a site's sitemaps list, and what was read to find them. */
+export const strictDiscoverSourceSchema = z.strictObject({
+  url: z.string().min(1),
+  kind: z.enum(['sitemap', 'index', 'robots']),
+  count: z.number().int().min(0),
+  error: z.string().min(1).nullable(),
+});
+
+export const strictDiscoverSchema = z.strictObject({
+  urls: z.array(z.string().min(1)),
+  sources: z.array(strictDiscoverSourceSchema),
+  truncated: z.boolean(),
+});
+export type Discovered = z.infer<typeof strictDiscoverSchema>;
+export type DiscoverSource = z.infer<typeof strictDiscoverSourceSchema>;
+
+export const strictDiscoverEnvelope = z.strictObject({ data: strictDiscoverSchema, status: z.literal(200) });
+
 // ---- Watching (extensions): schedules and alerts.
 
 export const SCHEDULE_EVERY = ['off', 'daily', 'weekly'] as const;

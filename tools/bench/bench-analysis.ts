@@ -5,29 +5,18 @@
 //
 // Options (environment): BENCH_CREATES (16), BENCH_PAGE_MB (5), BENCH_TIMEOUT_S (120, per create),
 // and any server variable passed through, e.g. ANALYSIS_CONCURRENCY, ANALYSIS_QUEUE.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiCall, largePage, startApiChild, startPageServer } from './harness';
+import { percentile, procMb } from './process-stats';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 16);
 const PAGE_BYTES = Math.round(Number(process.env.BENCH_PAGE_MB ?? 5) * 1_000_000);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_S ?? 120) * 1000;
 const GOAL_RSS_MB = 500;
 const GOAL_LIST_P95_MS = 100;
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? NaN;
-}
-
-/** A field of /proc/<pid>/status in MB (Linux): VmRSS now, VmHWM the peak so far. */
-function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
 
 const PAGE_KIND = process.env.BENCH_PAGE === 'dense' ? 'dense' : 'text';
 const page = largePage(PAGE_BYTES, PAGE_KIND);

@@ -77,12 +77,18 @@ function formatStatus(status: number): string {
   return `The page answered ${status}.`;
 }
 
+/** What decides how the server fetches anything (a page, a site's files, a sitemap): the address guard and the limits. */
+export type FetchSetup = Pick<
+  AnalyserOptions,
+  'allowPrivate' | 'hostMap' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'lookupAll' | 'resolve' | 'extraCa'
+>;
+
 /**
- * Builds the analyser: fetch the page (guarded, see resolve.ts), refuse what is not a 2xx HTML
- * answer, run every check, then score them (score.ts). `gsb` needs a safe-browsing service with
- * credentials, which this server does not have, so it is left out rather than faked.
+ * The fetch options every fetch of the server uses, the guarded resolver included (resolve.ts):
+ * the analysis and discover (discover/discover.ts) build theirs here, so both follow one set of
+ * address rules.
  */
-export function createAnalyser(options: AnalyserOptions): Analyser {
+export function fetchOptionsFor(options: FetchSetup): FetchOptions {
   const resolve =
     options.resolve ??
     createResolver({
@@ -90,7 +96,7 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
       hostMap: options.hostMap,
       lookupAll: options.lookupAll,
     });
-  const fetchOptions: FetchOptions = {
+  return {
     resolve,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
@@ -98,6 +104,15 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     extraCa: options.extraCa,
   };
+}
+
+/**
+ * Builds the analyser: fetch the page (guarded, see resolve.ts), refuse what is not a 2xx HTML
+ * answer, run every check, then score them (score.ts). `gsb` needs a safe-browsing service with
+ * credentials, which this server does not have, so it is left out rather than faked.
+ */
+export function createAnalyser(options: AnalyserOptions): Analyser {
+  const fetchOptions = fetchOptionsFor(options);
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const fetchSiteWithin = (signal: AbortSignal) => async (url: string, accept: string) => {
     try {

@@ -160,6 +160,65 @@ describe('fetchUrl', () => {
     expect(page.truncated).toBe(true);
   });
 
+  it('decodes a gzip file inside the content coding only when asked, under the same cap', async () => {
+    const xml = '<urlset><url><loc>https://a.example/</loc></url></urlset>';
+    const file = zlib.gzipSync(xml);
+    const bomb = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024));
+    const server = await serve({
+      '/plain.xml.gz': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/gzip' });
+        res.end(file);
+      },
+      // A .gz file that the server compresses again: both layers come off.
+      '/twice.xml.gz': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Encoding': 'gzip' });
+        res.end(zlib.gzipSync(file));
+      },
+      '/bomb.xml.gz': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/gzip' });
+        res.end(bomb);
+      },
+    });
+    const base = `http://site.example:${server.port}`;
+    expect((await fetchUrl(`${base}/plain.xml.gz`, options())).body).toEqual(file);
+    expect((await fetchUrl(`${base}/plain.xml.gz`, options({ gunzipFile: true }))).body.toString()).toBe(xml);
+    expect((await fetchUrl(`${base}/twice.xml.gz`, options({ gunzipFile: true }))).body.toString()).toBe(xml);
+    const capped = await fetchUrl(`${base}/bomb.xml.gz`, options({ gunzipFile: true, maxBytes: 1024 * 1024 }));
+    expect([capped.body.length, capped.truncated]).toEqual([1024 * 1024, true]);
+  });
+
+  it('hands the body to a sink as it arrives, which can stop the read', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'a');
+    const server = await serve({
+      '/big': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end(big);
+      },
+    });
+    const seen: { status: number; url: string }[] = [];
+    let received = 0;
+    const page = await fetchUrl(
+      `http://site.example:${server.port}/big`,
+      options({
+        bodySink: ({ status, url }) => {
+          seen.push({ status, url });
+          return (chunk) => {
+            received += chunk.length;
+            return received < 100_000;
+          };
+        },
+      }),
+    );
+    expect(seen).toEqual([{ status: 200, url: `http://site.example:${server.port}/big` }]);
+    expect(page.body.length).toBe(0);
+    expect(page.truncated).toBe(true);
+    expect(received).toBeGreaterThanOrEqual(100_000);
+    expect(received).toBeLessThan(big.length);
+    // Null keeps the body as usual.
+    const kept = await fetchUrl(`http://site.example:${server.port}/big`, options({ bodySink: () => null }));
+    expect([kept.body.length, kept.truncated]).toEqual([big.length, false]);
+  });
+
   it('reports a refused connection in words', async () => {
     const server = await serve({});
     const port = server.port;

@@ -27,7 +27,22 @@ export interface FetchOptions {
   extraCa?: string[];
   /** Aborts the fetch (the analysis's deadline); it then fails with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Also decodes a body that is itself gzip data (a `sitemap.xml.gz`, told by its first bytes),
+   * after any content coding, streaming and under the same `maxBytes` cap on what comes out.
+   */
+  gunzipFile?: boolean;
+  /**
+   * Reads the final answer's body as it arrives instead of keeping it: given the answer's status
+   * and headers, returns a sink for its decoded chunks (the body is then handed back empty), or
+   * null to keep it as usual. A sink that returns false has had enough: the read stops there, as
+   * at `maxBytes` (`truncated`).
+   */
+  bodySink?: (answer: { url: string; status: number; headers: IncomingHttpHeaders }) => BodySink | null;
 }
+
+/** Takes a decoded chunk of a body; false stops the read. */
+export type BodySink = (chunk: Buffer) => boolean;
 
 export interface FetchedPage {
   /** The URL that finally answered, after redirects. */
@@ -111,27 +126,43 @@ interface BodyResult {
   transferredBytes: number;
 }
 
-/** Reads a response body, decoding its content coding, stopping at `maxBytes` decoded bytes. */
-function readBody(
-  res: IncomingMessage,
-  encoding: string | null,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<BodyResult> {
+interface BodyOptions {
+  maxBytes: number;
+  signal: AbortSignal;
+  gunzipFile: boolean;
+  sink: BodySink | null;
+}
+
+type Decoder = ReturnType<typeof decoderFor>;
+
+/**
+ * Reads a response body, decoding its content coding (and, with `gunzipFile`, a gzip file inside
+ * it), stopping at `maxBytes` decoded bytes; into `sink` when given, else kept.
+ */
+function readBody(res: IncomingMessage, encoding: string | null, options: BodyOptions): Promise<BodyResult> {
+  const { maxBytes, signal, sink } = options;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let transferred = 0;
+    // What the content decoding handed on: the gzip file's bytes when there is one.
+    let inner = 0;
     let settled = false;
-    let decoder: ReturnType<typeof decoderFor> | null = null;
+    let decoder: Decoder | null = null;
+    // undefined: not known yet (no bytes seen); null: the body is no gzip file.
+    let fileDecoder: zlib.Gunzip | null | undefined = options.gunzipFile ? undefined : null;
 
+    const stopDecoders = () => {
+      decoder?.destroy();
+      fileDecoder?.destroy();
+    };
     const finish = (truncated: boolean) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
       if (truncated) {
         res.destroy();
-        decoder?.destroy();
+        stopDecoders();
       }
       resolve({ body: Buffer.concat(chunks, size), truncated, transferredBytes: transferred });
     };
@@ -140,23 +171,43 @@ function readBody(
       settled = true;
       signal.removeEventListener('abort', onAbort);
       res.destroy();
-      decoder?.destroy();
+      stopDecoders();
       reject(error);
     };
     const onAbort = () => fail(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
 
-    const take = (chunk: Buffer) => {
+    const keep = (chunk: Buffer) => {
       if (settled) return;
       const room = maxBytes - size;
-      if (chunk.length > room) {
-        if (room > 0) chunks.push(chunk.subarray(0, room));
-        size = maxBytes;
-        finish(true);
-        return;
+      const over = chunk.length > room;
+      const part = over ? chunk.subarray(0, Math.max(room, 0)) : chunk;
+      size += part.length;
+      if (sink) {
+        if (part.length > 0 && !sink(part)) return finish(true);
+      } else if (part.length > 0) chunks.push(part);
+      if (over) finish(true);
+    };
+    // After the content coding: a gzip file's bytes go through one more gunzip.
+    const take = (chunk: Buffer) => {
+      if (settled) return;
+      if (fileDecoder === undefined) {
+        if (chunk[0] === 0x1f && chunk[1] === 0x8b) {
+          fileDecoder = zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+          fileDecoder.on('data', keep);
+          fileDecoder.on('end', () => finish(false));
+          fileDecoder.on('error', fail);
+        } else fileDecoder = null;
       }
-      chunks.push(chunk);
-      size += chunk.length;
+      if (!fileDecoder) return keep(chunk);
+      inner += chunk.length;
+      fileDecoder.write(chunk);
+      // As for the raw bytes below: the file's compressed bytes are capped too.
+      if (inner > maxBytes) finish(true);
+    };
+    const ended = () => {
+      if (fileDecoder) fileDecoder.end();
+      else finish(false);
     };
 
     res.on('data', (chunk: Buffer) => {
@@ -165,7 +216,7 @@ function readBody(
       if (!decoder) {
         decoder = decoderFor(encoding, chunk);
         decoder.on('data', take);
-        decoder.on('end', () => finish(false));
+        decoder.on('end', ended);
         decoder.on('error', fail);
       }
       decoder.write(chunk);
@@ -175,7 +226,7 @@ function readBody(
     });
     res.on('end', () => {
       if (decoder) decoder.end();
-      else finish(false);
+      else ended();
     });
     res.on('error', fail);
     // A connection that drops mid-body is an error, not a short page.
@@ -296,7 +347,13 @@ export async function fetchUrl(startUrl: string, options: FetchOptions): Promise
           `The page is sent with a content coding this server cannot decode (${encoding}).`,
         );
       }
-      const body = await readBody(res, encoding, options.maxBytes, signal);
+      const sink = options.bodySink?.({ url: url.href, status, headers: res.headers }) ?? null;
+      const body = await readBody(res, encoding, {
+        maxBytes: options.maxBytes,
+        signal,
+        gunzipFile: options.gunzipFile ?? false,
+        sink,
+      });
       return {
         url: url.href,
         status,

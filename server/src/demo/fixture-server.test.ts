@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiscoverer } from '../discover/discover';
 import { startFixtureServer } from './fixture-server';
 import type { FixtureServer } from './fixture-server';
 
@@ -92,6 +93,27 @@ describe('startFixtureServer', () => {
     expect(robots.body).toContain(`Sitemap: http://shop.example:${fixtures.port}/sitemap.xml`);
   });
 
+  it('serves the shop’s sitemap index over two sitemaps, one of them a .gz file', async () => {
+    const origin = `http://shop.example:${fixtures.port}`;
+    const index = await get('shop.example', '/sitemap.xml');
+    expect(index.body).toContain(`<sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap>`);
+    expect(index.body).toContain(`<sitemap><loc>${origin}/sitemap-products.xml.gz</loc></sitemap>`);
+    // Gzip data as the file itself, whatever the client accepts: no content coding on top.
+    const gz = await new Promise<Buffer>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: fixtures.port, path: '/sitemap-products.xml.gz', headers: { Host: `shop.example:${fixtures.port}`, 'Accept-Encoding': 'gzip' } }, (res) => {
+          expect(res.headers['content-type']).toBe('application/gzip');
+          expect(res.headers['content-encoding']).toBeUndefined();
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject);
+    });
+    expect(zlib.gunzipSync(gz).toString('utf8')).toContain(`<loc>${origin}/products/trail-running-shoes</loc>`);
+    expect((await get('shop.example', '/nothing.xml.gz')).status).toBe(404);
+  });
+
   it('redirects, serves non-HTML files with their type, and keeps requests inside the site folder', async () => {
     const sale = await get('shop.example', '/sale');
     expect(sale.status).toBe(301);
@@ -153,6 +175,40 @@ describe('startFixtureServer', () => {
     } finally {
       await fixed.close();
     }
+  });
+});
+
+describe('discover on the demo sites', () => {
+  it('finds the shop’s pages from its root, the docs’ from /sitemap.xml, and says why the blog and the old site have none (a 404, a soft 404)', async () => {
+    const discover = createDiscoverer({ allowPrivate: false, hostMap: fixtures.hostMap });
+    const at = (host: string, path = '/') => `http://${host}:${fixtures.port}${path}`;
+    const shop = await discover(at('shop.example'));
+    expect(shop).toEqual({
+      ok: true,
+      data: {
+        urls: [at('shop.example'), at('shop.example', '/products/trail-running-shoes')],
+        sources: [
+          { url: at('shop.example', '/robots.txt'), kind: 'robots', count: 1, error: null },
+          { url: at('shop.example', '/sitemap.xml'), kind: 'index', count: 2, error: null },
+          { url: at('shop.example', '/sitemap-pages.xml'), kind: 'sitemap', count: 1, error: null },
+          { url: at('shop.example', '/sitemap-products.xml.gz'), kind: 'sitemap', count: 1, error: null },
+        ],
+        truncated: false,
+      },
+    });
+    // Every URL it finds is a demo page the demo analyses.
+    for (const url of shop.ok ? shop.data.urls : []) expect(fixtures.urls).toContain(url);
+    const docs = await discover(at('docs.example'));
+    expect(docs.ok && docs.data.urls).toEqual([at('docs.example'), at('docs.example', '/guide/getting-started')]);
+    expect(await discover(at('blog.example'))).toEqual({
+      ok: false,
+      message: `No sitemap could be read. ${at('blog.example', '/sitemap.xml')}: It answered 404.`,
+    });
+    expect(await discover(at('old-site.example'))).toEqual({
+      ok: false,
+      // Its robots.txt names no sitemap, and it answers every other path with its home page.
+      message: `No sitemap could be read. ${at('old-site.example', '/sitemap.xml')}: It is an HTML page, not a sitemap.`,
+    });
   });
 });
 

@@ -115,6 +115,8 @@ interface DemoEnv {
     file?: string;
     /** Set when the answer is the host's fallback for a path it has no file for. */
     missing?: boolean;
+    /** Set when `<path>.gz` was asked for and the file at `<path>` is sent gzipped, as a file. */
+    gzipFile?: boolean;
   };
 }
 
@@ -175,8 +177,14 @@ const asTheHostSends: MiddlewareHandler<DemoEnv> = async (c, next) => {
   const status = c.get('missing') && !behaviour.softNotFound ? 404 : c.res.status;
   // serveStatic answers HEAD without reading the file; the length said must be the one a GET gets.
   let body = c.res.body ? Buffer.from(await c.res.arrayBuffer()) : await readFile(file);
-  const text = TEXT_TYPE.test(type);
+  let text = TEXT_TYPE.test(type);
   if (text) body = Buffer.from(body.toString('utf8').replaceAll('{{origin}}', new URL(c.req.url).origin));
+  // A `.gz` file (the shop's gzipped sitemap) is gzip data itself, sent without a content coding.
+  if (c.get('gzipFile')) {
+    body = zlib.gzipSync(body);
+    type = 'application/gzip';
+    text = false;
+  }
   const coding =
     text && behaviour.compression
       ? accepts(c, { header: 'Accept-Encoding', supports: [behaviour.compression], default: 'identity' })
@@ -204,6 +212,15 @@ function createDemoApp(state: ServerState): Hono<DemoEnv> {
     root: state.fixturesDir,
     rewriteRequestPath: (p, c) => `${siteRoot(c)}${p}.html`,
     onFound: found,
+  });
+  // `<path>.gz` without a file of that name: the file at `<path>`, gzipped (asTheHostSends).
+  const gzipFiles = serveStatic<DemoEnv>({
+    root: state.fixturesDir,
+    rewriteRequestPath: (p, c) => siteRoot(c) + p.slice(0, -'.gz'.length),
+    onFound: (file, c) => {
+      c.set('gzipFile', true);
+      found(file, c);
+    },
   });
   const variantFiles = Object.fromEntries(
     variantNames.map((name) => [name, serveStatic<DemoEnv>({ path: path.join(state.variantsDir, DEMO_VARIANTS[name].file), onFound: found })]),
@@ -243,7 +260,14 @@ function createDemoApp(state: ServerState): Hono<DemoEnv> {
     const variant = [...state.active].find((name) => replaces(name, c.get('hostname'), c.req.path));
     return variant ? variantFiles[variant](c, next) : next();
   });
-  app.get('*', files, htmlFiles, (c, next) => fallbacks[c.get('hostname')]!(c, next), (c) => c.text('Not found.', 404));
+  app.get(
+    '*',
+    files,
+    htmlFiles,
+    (c, next) => (c.req.path.endsWith('.gz') ? gzipFiles(c, next) : next()),
+    (c, next) => fallbacks[c.get('hostname')]!(c, next),
+    (c) => c.text('Not found.', 404),
+  );
   return app;
 }
 

@@ -156,6 +156,7 @@ export function openApiDocument(app: Hono): MiddlewareHandler {
         { name: 'Runs', description: 'Extension of the reference server: the kept analyses of a report.' },
         { name: 'Public page', description: 'Extension of the reference server: the page visitors open, HTML, no key.' },
         { name: 'Capabilities', description: 'Extension of the reference server: which extensions it has.' },
+        { name: 'Discover', description: 'Extension of the reference server: a site’s page URLs from its sitemaps.' },
         { name: 'Document' },
       ],
       security: [{ apiKey: [] }],

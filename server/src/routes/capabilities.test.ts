@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { strictCapabilitiesEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
+import { strictCapabilitiesEnvelope, strictDiscoverEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
 import { createTestApp } from '../../../test/server/test-app';
+import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter, sort by score, schedules and alerts; not the rest yet', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter, sort by score, schedules, alerts and discover; not webhooks yet', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
-      data: { runs: true, url_filter: true, sort_by_score: true, discover: false, schedules: true, alerts: true, webhooks: false },
+      data: { runs: true, url_filter: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: false },
       status: 200,
     });
   });
@@ -26,8 +27,21 @@ describe('GET /api/v1/capabilities', () => {
     expect(data.sort_by_score).toBe((await ids('?sort_by=score&sort=asc')).join() === '2,1');
     expect(data.schedules).toBe((await t.call('GET', '/api/v1/projects/shop.example/schedule')).status === 200);
     expect(data.alerts).toBe((await t.call('GET', '/api/v1/alerts')).status === 200);
+    const sitemap = await startTestServer({
+      '/sitemap.xml': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/xml' });
+        res.end('<urlset><url><loc>https://shop.example/good</loc></url></urlset>');
+      },
+    });
+    try {
+      const local = createTestApp({ config: { allowPrivateUrls: true } });
+      const res = await local.call('POST', '/api/v1/discover', { form: { url: `${sitemap.origin}/sitemap.xml` } });
+      expect(data.discover).toBe(res.status === 200 && strictDiscoverEnvelope.parse(await res.json()).data.urls.join() === 'https://shop.example/good');
+    } finally {
+      await sitemap.close();
+    }
     // Nothing of the extensions it does not have answers.
-    for (const [path, method] of [['/api/v1/discover', 'POST'], ['/api/v1/webhooks', 'GET']] as const) {
+    for (const [path, method] of [['/api/v1/webhooks', 'GET']] as const) {
       expect((await t.call(method, path)).status, path).toBe(404);
     }
   });

@@ -6,13 +6,13 @@ import { errors, ok } from '../http/openapi';
 /**
  * The extensions of wave 3 this server has, each true only once it is served: runs
  * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=), sort_by=score, schedules
- * (GET/PUT /projects/{project}/schedule) and alerts (GET /alerts).
+ * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts) and discover (POST /discover).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
   url_filter: true,
   sort_by_score: true,
-  discover: false,
+  discover: true,
   schedules: true,
   alerts: true,
   webhooks: false,

@@ -8,6 +8,7 @@ import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
 import { startScheduleRunner } from '../watch/runner';
 import { createApp } from '../app';
+import { createDiscoverer } from '../discover/discover';
 import type { AppDeps } from '../app-deps';
 import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
@@ -93,9 +94,10 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // on ANALYSIS_CONCURRENCY worker threads.
     const pool = createPageCheckPool(config.analysisConcurrency, { logError: log.error });
     closers.push(() => pool.close());
+    // Discover fetches sitemaps by the very same rules (discover/discover.ts).
+    const guard = { allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) };
     const unlimited = createAnalyser({
-      allowPrivate: config.allowPrivateUrls,
-      ...(hostMap ? { hostMap } : {}),
+      ...guard,
       checkPage: pool.checkPage,
       deadlineMs: config.analysisDeadlineS * 1000,
     });
@@ -147,7 +149,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       logError: log.error,
     });
     closers.push(() => watchRunner.close());
-    const api = createApp({ storage, config, analyser, watchRunner, ...shared });
+    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), watchRunner, ...shared });
 
     return {
       api,
