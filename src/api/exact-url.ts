@@ -90,9 +90,7 @@ export async function findExistingReports(
       );
     });
   const listRest = async (params: ReportListParams, lastPage: number) => {
-    const pages = await Promise.all(
-      Array.from({ length: lastPage - 1 }, (_, i) => list(params, i + 2)),
-    );
+    const pages = await Promise.all(Array.from({ length: lastPage - 1 }, (_, i) => list(params, i + 2)));
     for (const page of pages) keep(page.items);
   };
   /** Every report of one URL: one `url=` request with the filter, a narrow search without it. */
@@ -147,10 +145,7 @@ export async function findExistingReports(
 }
 
 /** The newest report of exactly this URL, or null. */
-export async function findExistingReport(
-  url: string,
-  options: ExactLookupOptions,
-): Promise<Report | null> {
+export async function findExistingReport(url: string, options: ExactLookupOptions): Promise<Report | null> {
   const key = urlKey(url);
   if (key === null) return null;
   return (await findExistingReports([url], options)).get(key) ?? null;
