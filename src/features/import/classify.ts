@@ -88,3 +88,11 @@ export function countByStatus(rows: readonly PreviewRow[]): Record<EntryStatus, 
   for (const row of rows) counts[row.status] += 1;
   return counts;
 }
+
+/** One entry a line; blank lines ignored. */
+export function parseList(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}

@@ -54,7 +54,12 @@ function renderImport(route = '/reports/import') {
       within(screen.getByRole('table', { name: 'Preview' }))
         .getAllByRole('row')
         .slice(1)
-        .map((row) => [...row.querySelectorAll('td')].slice(1).map((cell) => cell.textContent).join(': ')),
+        .map((row) =>
+          [...row.querySelectorAll('td')]
+            .slice(1)
+            .map((cell) => cell.textContent)
+            .join(': '),
+        ),
     statuses: () =>
       within(screen.getByRole('list', { name: 'Status of each URL' }))
         .getAllByRole('listitem')
@@ -83,11 +88,20 @@ describe('Add many: the preview', () => {
     const view = renderImport();
     await paste(
       view,
-      ['shop.example/', '', 'https://shop.example/cart', 'https://SHOP.example/', '<img src=x onerror=alert(1)>', 'ftp://x.example/'].join('\n'),
+      [
+        'shop.example/',
+        '',
+        'https://shop.example/cart',
+        'https://SHOP.example/',
+        '<img src=x onerror=alert(1)>',
+        'ftp://x.example/',
+      ].join('\n'),
     );
     await waitFor(() => expect(view.preview()).toBeEnabled());
     await view.user.click(view.preview());
-    expect(await screen.findByText('5 URLs: 1 new, 1 already reported, 1 repeated, 2 invalid.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('5 URLs: 1 new, 1 already reported, 1 repeated, 2 invalid.'),
+    ).toBeInTheDocument();
     expect(view.rows()).toEqual([
       'https://shop.example/: New: ',
       `https://shop.example/cart: Already reported: Report #${existing.id}`,
@@ -97,7 +111,10 @@ describe('Add many: the preview', () => {
     ]);
     // Hostile text stays text.
     expect(document.querySelector('img')).toBeNull();
-    expect(screen.getByRole('link', { name: `Report #${existing.id}` })).toHaveAttribute('href', `/reports/${existing.id}`);
+    expect(screen.getByRole('link', { name: `Report #${existing.id}` })).toHaveAttribute(
+      'href',
+      `/reports/${existing.id}`,
+    );
 
     await view.user.click(screen.getByRole('radio', { name: 'Invalid (2)' }));
     expect(view.rows()).toHaveLength(2);
@@ -109,11 +126,15 @@ describe('Add many: the preview', () => {
   it('reads a CSV file by its URL column, and asks for the password of a Password batch', async () => {
     setUp();
     const view = renderImport();
-    const file = new File(['id,url\n1,https://a.example/\n2,b.example/x\n'], 'pages.csv', { type: 'text/csv' });
+    const file = new File(['id,url\n1,https://a.example/\n2,b.example/x\n'], 'pages.csv', {
+      type: 'text/csv',
+    });
     await view.user.upload(view.container.querySelector<HTMLInputElement>('input[type=file]')!, file);
     expect(await screen.findByText('CSV column “url”: 2 URLs')).toBeInTheDocument();
     await view.user.click(view.preview());
-    expect(await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
     await view.user.click(screen.getByRole('radio', { name: /^Password/ }));
     await view.user.click(screen.getByRole('button', { name: 'Create 2 reports' }));
     expect(await screen.findByText('Enter the password that will protect the report.')).toBeInTheDocument();
@@ -131,7 +152,18 @@ describe('Add many: the preview', () => {
     setUp();
     server.use(
       http.get('*/api/v1/capabilities', () =>
-        HttpResponse.json({ data: { runs: true, url_filter: true, sort_by_score: true, discover: true, schedules: false, alerts: false, webhooks: false }, status: 200 }),
+        HttpResponse.json({
+          data: {
+            runs: true,
+            url_filter: true,
+            sort_by_score: true,
+            discover: true,
+            schedules: false,
+            alerts: false,
+            webhooks: false,
+          },
+          status: 200,
+        }),
       ),
       http.post('*/api/v1/discover', () =>
         HttpResponse.json({
@@ -148,14 +180,19 @@ describe('Add many: the preview', () => {
       ),
     );
     const view = renderImport();
-    await view.user.type(await screen.findByRole('textbox', { name: 'Sitemap address' }), 'https://shop.example/');
+    await view.user.type(
+      await screen.findByRole('textbox', { name: 'Sitemap address' }),
+      'https://shop.example/',
+    );
     await view.user.click(screen.getByRole('button', { name: 'Read sitemap' }));
     expect(await screen.findByText(/Found 2 page URLs: a limit was reached/)).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Sources read' })).getAllByRole('listitem')[1]).toHaveTextContent(
-      'Not found (404).',
-    );
+    expect(
+      within(screen.getByRole('list', { name: 'Sources read' })).getAllByRole('listitem')[1],
+    ).toHaveTextContent('Not found (404).');
     await view.user.click(view.preview());
-    expect(await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
   });
 });
 
@@ -167,7 +204,7 @@ describe('Add many: the run', () => {
     await paste(view, urls.join('\n'));
     await view.user.click(view.preview());
     await view.user.click(await screen.findByRole('button', { name: 'Create 3 reports' }));
-    expect(screen.getByRole('progressbar', { name: 'Adding 3 reports: progress' })).toBeInTheDocument();
+    expect(await screen.findByRole('progressbar', { name: 'Adding 3 reports: progress' })).toBeInTheDocument();
     expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
     await waitFor(() => expect(view.statuses()).toEqual(urls.map((url) => `${url}: Done`)));
     expect(await storedUrls()).toEqual(urls);
@@ -175,7 +212,9 @@ describe('Add many: the run', () => {
 
     await view.user.click(screen.getByRole('button', { name: 'Close' }));
     await view.user.click(view.preview());
-    expect(await screen.findByText('3 URLs: 0 new, 3 already reported, 0 repeated, 0 invalid.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('3 URLs: 0 new, 3 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
   });
 
@@ -186,7 +225,10 @@ describe('Add many: the run', () => {
       http.post('*/api/v1/reports', async ({ request }) => {
         const body = new URLSearchParams(await request.clone().text());
         if (refuse && body.get('url') === 'https://shop.example/bad')
-          return HttpResponse.json({ message: { url: ['The url could not be fetched.'] }, status: 422 }, { status: 422 });
+          return HttpResponse.json(
+            { message: { url: ['The url could not be fetched.'] }, status: 422 },
+            { status: 422 },
+          );
         return undefined;
       }),
     );
@@ -202,6 +244,7 @@ describe('Add many: the run', () => {
     await view.user.click(await screen.findByRole('button', { name: 'Create 2 reports' }));
     expect(await screen.findByText('Finished: 1 done, 1 failed, 0 skipped.')).toBeInTheDocument();
     await view.user.click(screen.getByRole('button', { name: 'Download failed rows' }));
+    await waitFor(() => expect(blobs).toHaveLength(1));
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes.slice(3))).toBe(
@@ -234,7 +277,10 @@ describe('Add many: the run', () => {
     release();
     expect(await screen.findByText('Cancelled: 4 done, 0 failed, 4 skipped.')).toBeInTheDocument();
     const saved = loadImport();
-    expect(saved?.items.map((item) => item.state)).toEqual([...Array(4).fill('done'), ...Array(4).fill('pending')]);
+    expect(saved?.items.map((item) => item.state)).toEqual([
+      ...Array(4).fill('done'),
+      ...Array(4).fill('pending'),
+    ]);
   });
 });
 
@@ -254,7 +300,8 @@ describe('Add many: survives the tab', () => {
     });
     const creates: string[] = [];
     server.events.on('request:start', ({ request }) => {
-      if (request.method === 'POST' && new URL(request.url).pathname === '/api/v1/reports') creates.push(request.url);
+      if (request.method === 'POST' && new URL(request.url).pathname === '/api/v1/reports')
+        creates.push(request.url);
     });
     const view = renderImport();
     const offer = await screen.findByRole('region', { name: 'An import did not finish' });
@@ -280,15 +327,21 @@ describe('Add many: survives the tab', () => {
     saveImport({
       baseUrl: '',
       privacy: 2,
-      items: [{ url: 'https://shop.example/p0', action: 'create', reportId: null, state: 'pending', message: null }],
+      items: [
+        { url: 'https://shop.example/p0', action: 'create', reportId: null, state: 'pending', message: null },
+      ],
     });
     const view = renderImport();
     const offer = await screen.findByRole('region', { name: 'An import did not finish' });
     // A Password batch asks for its password again: it is not kept on the device.
     await view.user.click(within(offer).getByRole('button', { name: 'Resume' }));
-    expect(await within(offer).findByText('Enter the password that will protect the report.')).toBeInTheDocument();
+    expect(
+      await within(offer).findByText('Enter the password that will protect the report.'),
+    ).toBeInTheDocument();
     await view.user.click(within(offer).getByRole('button', { name: 'Discard' }));
-    await waitFor(() => expect(screen.queryByRole('region', { name: 'An import did not finish' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'An import did not finish' })).not.toBeInTheDocument(),
+    );
     expect(loadImport()).toBeNull();
   });
 });

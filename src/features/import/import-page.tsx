@@ -7,7 +7,6 @@ import '@mantine/core/styles/RadioIndicator.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Switch.css';
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
   Anchor,
@@ -24,50 +23,45 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconDownload,
-  IconFileUpload,
-  IconSearch,
-} from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { IconAlertTriangle, IconDownload, IconFileUpload, IconSearch } from '@tabler/icons-react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import * as z from 'zod/mini';
 import type { Privacy } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { discover } from '@/api/discover';
 import type { Discovery } from '@/api/discover';
 import { errorMessage, isApiError } from '@/api/errors';
-import { findExistingReports } from '@/api/exact-url';
-import { createScheduler } from '@/api/scheduler';
 import { countStatuses } from '@/api/use-bulk-run';
 import { useImportRun } from '@/api/use-import-run';
 import type { ImportTask } from '@/api/use-import-run';
-import { RunProgress } from '@/components/bulk-progress';
 import { ImportResume } from '@/components/import-resume';
 import { useSavedImport } from '@/components/use-saved-import';
 import { BackLink } from '@/components/back-link';
 import { PrivacyField } from '@/components/privacy-field';
-import { csvText, datedCsvFileName } from '@/lib/csv';
-import { downloadBlob } from '@/lib/download';
 import { passwordProblem } from '@/lib/report-url';
-import { classify, urlsToLookUp } from './classify';
+import { classify, parseList, urlsToLookUp } from './classify';
 import type { PreviewRow } from './classify';
-import { ImportPreview } from './import-preview';
-import { MAX_ENTRIES, SourceError, parseList, readSourceFile } from './parse-sources';
 import type { ParsedSource } from './parse-sources';
 import classes from './import-page.module.css';
 
-const batchSchema = z
-  .object({ privacy: z.enum(['0', '1', '2']), password: z.string(), refresh: z.boolean() })
-  .check((ctx) => {
-    const { privacy, password } = ctx.value;
-    const wrong = privacy === '2' ? passwordProblem(password) : null;
-    if (wrong) ctx.issues.push({ code: 'custom', message: wrong, input: password, path: ['password'] });
-  });
-type BatchInput = z.input<typeof batchSchema>;
-type BatchValues = z.output<typeof batchSchema>;
+// Three fields and one rule (passwordProblem, the create form's): plain state, without
+// react-hook-form and zod (about 28 KB gzip on this page's first visit).
+interface BatchValues {
+  privacy: '0' | '1' | '2';
+  password: string;
+  refresh: boolean;
+}
+
+// Loaded when first needed, so that the page's first visit stays within the size budget.
+const ImportPreview = lazy(() => import('./import-preview').then((m) => ({ default: m.ImportPreview })));
+const RunProgress = lazy(() =>
+  import('@/components/bulk-progress').then((m) => ({ default: m.RunProgress })),
+);
+const loadParser = () => import('./parse-sources');
+
+/** At most this many entries from one source (parse-sources.ts says so too). */
+const MAX_ENTRIES = 50_000;
 
 interface Preview {
   rows: PreviewRow[];
@@ -133,17 +127,12 @@ function ImportPage() {
   const [checkError, setCheckError] = useState<unknown>(null);
   const lookup = useRef<AbortController | null>(null);
 
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<BatchInput, unknown, BatchValues>({
-    resolver: zodResolver(batchSchema),
-    defaultValues: { privacy: '0', password: '', refresh: false },
-  });
-  const privacy = useWatch({ control, name: 'privacy' });
-  const refresh = useWatch({ control, name: 'refresh' });
+  const [privacy, setPrivacy] = useState<BatchValues['privacy']>('0');
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [refresh, setRefresh] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const privacyRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => () => lookup.current?.abort(), []);
 
@@ -164,8 +153,10 @@ function ImportPage() {
     sourcesChanged();
     if (!chosen) return;
     try {
+      const { readSourceFile } = await loadParser();
       setFileSource(await readSourceFile(chosen));
     } catch (error) {
+      const { SourceError } = await loadParser();
       setFileError(error instanceof SourceError ? error.message : 'The file could not be read.');
     }
   };
@@ -198,6 +189,10 @@ function ImportPage() {
     setCheckError(null);
     setPreview(null);
     try {
+      const [{ findExistingReports }, { createScheduler }] = await Promise.all([
+        import('@/api/exact-url'),
+        import('@/api/scheduler'),
+      ]);
       const existing = await findExistingReports(urlsToLookUp(entries), {
         urlFilter,
         scheduler: createScheduler({ signal: controller.signal }),
@@ -214,6 +209,17 @@ function ImportPage() {
   const newRows = preview?.rows.filter((row) => row.status === 'new') ?? [];
   const alreadyRows = preview?.rows.filter((row) => row.status === 'already') ?? [];
   const refreshCount = refresh ? alreadyRows.length : 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const wrong = privacy === '2' ? passwordProblem(password) : null;
+    setPasswordError(wrong);
+    if (wrong) {
+      passwordRef.current?.focus();
+      return;
+    }
+    start({ privacy, password, refresh });
+  };
 
   const start = (values: BatchValues) => {
     if (!preview || runner.run?.phase === 'running') return;
@@ -248,21 +254,17 @@ function ImportPage() {
 
   const run = runner.run;
   const failed = run?.items.filter((item) => item.status === 'failed') ?? [];
-  const downloadFailed = () =>
+  const downloadFailed = async () => {
+    const [{ csvText, datedCsvFileName }, { downloadBlob }] = await Promise.all([
+      import('@/lib/csv'),
+      import('@/lib/download'),
+    ]);
+    const rows = failed.map((item) => [item.url, item.message]);
     downloadBlob(
-      new Blob(
-        [
-          csvText(
-            ['url', 'reason'],
-            failed.map((item) => [item.url, item.message]),
-          ),
-        ],
-        {
-          type: 'text/csv;charset=utf-8',
-        },
-      ),
+      new Blob([csvText(['url', 'reason'], rows)], { type: 'text/csv;charset=utf-8' }),
       datedCsvFileName('failed-rows'),
     );
+  };
   const dismiss = () => {
     runner.dismiss();
     setPreview(null);
@@ -285,26 +287,28 @@ function ImportPage() {
       {saved && run === null && <ImportResume saved={saved} onResume={resume} />}
 
       {run !== null ? (
-        <RunProgress
-          title={`Adding ${plural(run.items.length, 'report', 'reports')}`}
-          run={run}
-          listLabel="Status of each URL"
-          onCancel={runner.cancel}
-          onRetryFailed={runner.retryFailed}
-          onDismiss={dismiss}
-          finishedActions={
-            failed.length > 0 && (
-              <Button
-                variant="default"
-                size="xs"
-                leftSection={<IconDownload size={14} aria-hidden />}
-                onClick={downloadFailed}
-              >
-                Download failed rows
-              </Button>
-            )
-          }
-        />
+        <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+          <RunProgress
+            title={`Adding ${plural(run.items.length, 'report', 'reports')}`}
+            run={run}
+            listLabel="Status of each URL"
+            onCancel={runner.cancel}
+            onRetryFailed={runner.retryFailed}
+            onDismiss={dismiss}
+            finishedActions={
+              failed.length > 0 && (
+                <Button
+                  variant="default"
+                  size="xs"
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                  onClick={() => void downloadFailed()}
+                >
+                  Download failed rows
+                </Button>
+              )
+            }
+          />
+        </Suspense>
       ) : (
         <>
           <Paper withBorder p="lg" radius="md" component="section" aria-label="Sources">
@@ -406,15 +410,20 @@ function ImportPage() {
                 <Title order={2} size="h3">
                   Preview
                 </Title>
-                <ImportPreview rows={preview.rows} />
-                <form onSubmit={handleSubmit(start)} noValidate aria-label="Create the reports">
+                <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+                  <ImportPreview rows={preview.rows} />
+                </Suspense>
+                <form onSubmit={submit} noValidate aria-label="Create the reports">
                   <Stack gap="md">
-                    <Controller
-                      control={control}
-                      name="privacy"
-                      render={({ field }) => (
-                        <PrivacyField field={field} error={errors.privacy?.message} layout="row" />
-                      )}
+                    <PrivacyField
+                      field={{
+                        value: privacy,
+                        onChange: (value) => setPrivacy(value as BatchValues['privacy']),
+                        onBlur: () => {},
+                        name: 'privacy',
+                        ref: privacyRef,
+                      }}
+                      layout="row"
                     />
                     {privacy === '2' && (
                       <PasswordInput
@@ -423,8 +432,13 @@ function ImportPage() {
                         autoComplete="new-password"
                         withAsterisk
                         maw={360}
-                        error={errors.password?.message}
-                        {...register('password')}
+                        error={passwordError}
+                        ref={passwordRef}
+                        value={password}
+                        onChange={(event) => {
+                          setPassword(event.currentTarget.value);
+                          if (passwordError !== null) setPasswordError(null);
+                        }}
                       />
                     )}
                     {/* No Switch description: Mantine puts it inside the label, and so in the switch's name. */}
@@ -433,7 +447,8 @@ function ImportPage() {
                         label="Refresh existing reports instead"
                         aria-describedby="import-refresh-hint"
                         disabled={alreadyRows.length === 0}
-                        {...register('refresh')}
+                        checked={refresh}
+                        onChange={(event) => setRefresh(event.currentTarget.checked)}
                       />
                       <Text id="import-refresh-hint" size="xs" c="dimmed" mt={4}>
                         The Already reported URLs get their results refreshed; otherwise they are left alone.

@@ -16,7 +16,8 @@ describe('parseList', () => {
 
 describe('parseCsv', () => {
   it('finds the URL column by its header', () => {
-    const csv = 'name,Page URL,notes\nHome,https://shop.example/,"a, b"\nCart,"https://shop.example/cart",\n\n';
+    const csv =
+      'name,Page URL,notes\nHome,https://shop.example/,"a, b"\nCart,"https://shop.example/cart",\n\n';
     const parsed = parseCsv(csv);
     expect(parsed.entries).toEqual(['https://shop.example/', 'https://shop.example/cart']);
     expect(parsed.note).toContain('Page URL');

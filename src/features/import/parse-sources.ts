@@ -4,6 +4,8 @@
 import Papa from 'papaparse';
 import { openPageHref } from '@/lib/urls';
 
+export { parseList } from './classify';
+
 /** At most this many entries from one source: the contract's own limit for a sitemap. */
 export const MAX_ENTRIES = 50_000;
 /** Files larger than this are refused before they are read. */
@@ -23,14 +25,6 @@ export class SourceError extends Error {
 
 function capped(entries: string[], note: string): ParsedSource {
   return { entries: entries.slice(0, MAX_ENTRIES), note, truncated: entries.length > MAX_ENTRIES };
-}
-
-/** One entry a line; blank lines ignored. */
-export function parseList(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 }
 
 // Header names that say "this column holds the pages' addresses".
