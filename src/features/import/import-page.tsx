@@ -329,7 +329,6 @@ function ImportPage() {
                 <FileInput
                   label="CSV or sitemap file"
                   description="A CSV with a column of URLs (found by its header, such as url, or by its content), or a sitemap XML file (.xml or .xml.gz)."
-                  placeholder="Choose a file"
                   accept=".csv,.txt,.tsv,.xml,.gz,text/csv,text/plain,application/xml,text/xml,application/gzip"
                   clearable
                   leftSection={<IconFileUpload size={16} aria-hidden />}
