@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Progress.css';
 import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { MantineColor } from '@mantine/core';

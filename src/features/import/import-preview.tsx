@@ -1,5 +1,6 @@
 // The preview of Add many: every URL with its status (New, Already reported, Repeated, Invalid),
 // the counts, a filter by status, and a page of 50 rows at a time so that 50,000 stay fast.
+import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/Pagination.css';
 import { Anchor, Badge, Group, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
