@@ -17,6 +17,7 @@ const ROUTES = [
   { path: '/', source: 'src/features/reports-list/reports-page.tsx', note: 'redirects to /reports' },
   { path: '/reports', source: 'src/features/reports-list/reports-page.tsx' },
   { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx' },
+  { path: '/reports/import', source: 'src/features/import/import-page.tsx' },
   { path: '/reports/:id', source: 'src/features/report/report-page.tsx' },
   { path: '/projects', source: 'src/features/projects/projects-page.tsx' },
   { path: '/projects/:project', source: 'src/app/project-route.tsx' },

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { IMPORTANCE, RESULTS, resultForScore } from '@/contract/values';
 import type { Importance, Privacy, Result } from '@/contract/values';
 import type { Check, Page, Project, Report } from '@/contract/domain';
-import type { strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
+import type { Capabilities, strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -291,3 +291,58 @@ export const deletedSchema = z.pipe(
   z.union([z.undefined(), z.looseObject({})]),
   z.transform((): void => undefined),
 );
+
+/**
+ * GET /capabilities (an extension): each flag true only when the deployment says exactly `true`;
+ * a flag missing, of another type, or unknown to this dashboard counts as not there.
+ */
+export const capabilitiesSchema = z.pipe(
+  z.object({ data: z.record(z.string(), z.unknown()) }),
+  z.transform(({ data }: { data: Record<string, unknown> }): Capabilities => {
+    const flags = { ...NO_CAPABILITIES };
+    for (const key of Object.keys(flags) as (keyof Capabilities)[]) flags[key] = data[key] === true;
+    return flags;
+  }),
+);
+
+/** A deployment without GET /capabilities (404) has none of the extensions. */
+export const NO_CAPABILITIES: Capabilities = Object.freeze({
+  runs: false,
+  url_filter: false,
+  sort_by_score: false,
+  discover: false,
+  schedules: false,
+  alerts: false,
+  webhooks: false,
+});
+
+/** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */
+export const discoverySchema = z.pipe(
+  z.object({
+    data: z.object({
+      urls: z.array(z.string()),
+      sources: z.optional(
+        z.array(
+          z.object({
+            url: z.string(),
+            kind: z.optional(z.string()),
+            count: z.optional(z.nullable(integer)),
+            error: z.optional(z.nullable(z.string())),
+          }),
+        ),
+      ),
+      truncated: z.optional(z.boolean()),
+    }),
+  }),
+  z.transform(({ data }) => ({
+    urls: data.urls,
+    sources: (data.sources ?? []).map((source) => ({
+      url: source.url,
+      kind: source.kind ?? 'sitemap',
+      count: source.count ?? null,
+      error: source.error ?? null,
+    })),
+    truncated: data.truncated === true,
+  })),
+);
+export type Discovery = z.output<typeof discoverySchema>;

@@ -61,6 +61,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 import('@/features/create-report/create-report-page').then((m) => page(m, queryClient)),
             },
             {
+              path: 'reports/import',
+              handle: handle('Add many reports'),
+              lazy: () => import('@/features/import/import-page').then((m) => page(m, queryClient)),
+            },
+            {
               path: 'reports/:id',
               handle: handle('Report'),
               lazy: () => import('@/features/report/report-page').then((m) => page(m, queryClient)),

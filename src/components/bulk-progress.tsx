@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Progress.css';
 import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { MantineColor } from '@mantine/core';
@@ -5,6 +6,7 @@ import { IconPlayerStop, IconRefresh, IconX } from '@tabler/icons-react';
 import { PRIVACY_LABELS } from '@/contract/values';
 import { formatClock } from '@/lib/dates';
 import { memo, useDeferredValue } from 'react';
+import type { ReactNode } from 'react';
 import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from '@/api/use-bulk-run';
 import { countStatuses } from '@/api/use-bulk-run';
 import classes from './bulk-progress.module.css';
@@ -68,28 +70,46 @@ const ItemStatus = memo(function ItemStatus({ item }: { item: BulkItem }) {
 export function BulkProgress({ runner }: BulkProgressProps) {
   if (runner.run === null) return null;
   return (
-    <RunProgress run={runner.run} onCancel={runner.cancel} onRetryFailed={runner.retryFailed} onDismiss={runner.dismiss} />
+    <RunProgress
+      title={actionTitle(runner.run.action, runner.run.items.length)}
+      run={runner.run}
+      onCancel={runner.cancel}
+      onRetryFailed={runner.retryFailed}
+      onDismiss={runner.dismiss}
+    />
   );
 }
 
-function RunProgress({
+export interface RunProgressProps {
+  /** What runs ("Deleting 12 reports"); it names the section and the progress bar. */
+  title: string;
+  run: Pick<BulkRun, 'items' | 'phase' | 'cancelled' | 'waitingUntil'>;
+  onCancel: () => void;
+  onRetryFailed: () => void;
+  /** Without it, no Close button. */
+  onDismiss?: () => void;
+  /** More buttons at the end of a run (Download failed rows). */
+  finishedActions?: ReactNode;
+  /** The per-item list's name; default "Status of each report". */
+  listLabel?: string;
+}
+
+/** Any run over many items (a bulk action, Add many): done / total, each item's state, Cancel, the summary. */
+export function RunProgress({
+  title,
   run,
   onCancel,
   onRetryFailed,
   onDismiss,
-}: {
-  run: BulkRun;
-  onCancel: () => void;
-  onRetryFailed: () => void;
-  onDismiss: () => void;
-}) {
+  finishedActions,
+  listLabel = 'Status of each report',
+}: RunProgressProps) {
   // The list may lag behind the counts and the bar while answers come in fast: React renders it
   // when it has time, with the latest states, instead of once per answer.
   const items = useDeferredValue(run.items);
   const total = run.items.length;
   const counts = countStatuses(run.items);
   const settled = counts.done + counts.failed + counts.skipped;
-  const title = actionTitle(run.action, total);
   const finished = run.phase === 'finished';
   let summary = `${settled.toLocaleString('en')} of ${total.toLocaleString('en')} finished: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped.`;
   if (finished) summary = `${run.cancelled ? 'Cancelled' : 'Finished'}: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped.`;
@@ -118,7 +138,8 @@ function RunProgress({
                 Retry failed
               </Button>
             )}
-            {finished && (
+            {finished && finishedActions}
+            {finished && onDismiss && (
               <Button variant="default" size="xs" leftSection={<IconX size={14} aria-hidden />} onClick={onDismiss}>
                 Close
               </Button>
@@ -144,7 +165,7 @@ function RunProgress({
             ` Paused by the service’s rate limit until ${formatClock(run.waitingUntil)}; it goes on by itself.`}
         </Text>
         {/* A long list scrolls in its own box; a box that scrolls must take focus for the keyboard. */}
-        <ul className={classes.items} aria-label="Status of each report" tabIndex={0}>
+        <ul className={classes.items} aria-label={listLabel} tabIndex={0}>
           {items.map((item) => (
             <ItemStatus key={item.id} item={item} />
           ))}

@@ -240,17 +240,20 @@ describe('Create report', () => {
 });
 
 describe('Create report: a report of the same URL exists', () => {
+  /** Each list request's filter: `url=…` (the exact filter) or `search=…`. */
   function recordLists() {
     const searches: string[] = [];
     server.events.on('request:start', ({ request }) => {
       const url = new URL(request.url);
-      if (request.method === 'GET' && url.pathname === '/api/v1/reports')
-        searches.push(url.searchParams.get('search') ?? '');
+      if (request.method === 'GET' && url.pathname === '/api/v1/reports') {
+        const exact = url.searchParams.get('url');
+        searches.push(exact === null ? `search=${url.searchParams.get('search') ?? ''}` : `url=${exact}`);
+      }
     });
     return searches;
   }
 
-  it('says so once typing stops, with Open report; one search, not one per key', async () => {
+  it('says so once typing stops, with Open report; one exact-URL request, not one per key', async () => {
     const form = renderForm();
     const existing = await createReport({ url: 'https://shop.example/pricing' });
     await createReport({ url: 'https://shop.example/pricing/teams' });
@@ -262,10 +265,44 @@ describe('Create report: a report of the same URL exists', () => {
       'href',
       `/reports/${existing.id}`,
     );
-    expect(searches).toEqual(['https://shop.example/pricing']);
+    expect(searches).toEqual(['url=https://shop.example/pricing']);
 
     // Another URL, even one containing it: nothing to say.
     await form.user.type(form.url(), '/enterprise');
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('finds it behind 33 newer reports whose URLs contain it (the 25 newest matches are not enough)', async () => {
+    const form = renderForm();
+    const existing = await createReport({ url: 'https://shop.example/pricing' });
+    for (let i = 0; i < 33; i += 1) await createReport({ url: `https://shop.example/pricing?plan=${i}` });
+    await form.user.type(form.url(), 'HTTPS://Shop.Example:443/pricing');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('link', { name: 'Open report' })).toHaveAttribute(
+      'href',
+      `/reports/${existing.id}`,
+    );
+  });
+
+  it('without the exact filter (no GET /capabilities), searches and compares exact URLs', async () => {
+    const form = renderForm();
+    server.use(
+      http.get('*/api/v1/capabilities', () =>
+        HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
+      ),
+    );
+    const existing = await createReport({ url: 'https://shop.example/pricing' });
+    for (let i = 0; i < 30; i += 1) await createReport({ url: `https://shop.example/pricing/${i}` });
+    const searches = recordLists();
+    await form.user.type(form.url(), 'https://shop.example/pricing');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('link', { name: 'Open report' })).toHaveAttribute(
+      'href',
+      `/reports/${existing.id}`,
+    );
+    expect(searches).toEqual(['search=shop.example/pricing']);
+    await form.user.clear(form.url());
+    await form.user.type(form.url(), 'https://shop.example/pricing/3/x');
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 

@@ -7,7 +7,6 @@ import '@mantine/core/styles/PasswordInput.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
-  Anchor,
   Button,
   Group,
   Loader,
@@ -19,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
@@ -29,6 +28,7 @@ import { useCreateReport } from '@/api/reports-mutations';
 import { placeFieldErrors } from '@/api/field-errors';
 import { createReportSchema, httpsSuggestion, toCreateInput } from './create-report-schema';
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
+import { BackLink } from '@/components/back-link';
 import { PrivacyField } from '@/components/privacy-field';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
@@ -92,12 +92,7 @@ function CreateReportPage() {
   return (
     <Stack gap="lg" maw={720}>
       <div>
-        <Anchor component={Link} to="/reports" size="sm" className="tap-target">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} aria-hidden />
-            Reports
-          </Group>
-        </Anchor>
+        <BackLink to="/reports">Reports</BackLink>
         <Title order={1} mt="xs">
           New report
         </Title>

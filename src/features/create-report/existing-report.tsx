@@ -1,13 +1,15 @@
-// Before creating: is there a report of this URL already? Asked once the person stops typing (one
-// list request, searching by URL), and said with a way to open it or refresh it instead.
+// Before creating: is there a report of this URL already? Asked once the person stops typing, by the
+// exact-URL lookup (src/api/exact-url.ts: the same URL after the contract's normalisation, among all
+// reports, not only the newest), and said with a way to open it or refresh it instead.
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage } from '@/api/errors';
-import { reportQueries } from '@/api/reports';
+import { useCapabilities } from '@/api/capabilities';
+import { exactReportQuery } from '@/api/exact-url';
 import { useUpdateReport } from '@/api/reports-mutations';
 import { DateText } from '@/components/date-text';
 import { urlProblem } from './create-report-schema';
@@ -16,17 +18,22 @@ const TYPING_PAUSE_MS = 400;
 
 export function ExistingReport({ url, disabled }: { url: string; disabled: boolean }) {
   const navigate = useNavigate();
-  const [settled] = useDebouncedValue(url.trim(), TYPING_PAUSE_MS);
+  // Not Mantine's useDebouncedValue: it starts with the value at mount, which is asked at once, while
+  // the person is still typing (this part mounts with the first character).
+  const [settled, setSettled] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(url.trim()), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [url]);
   const checkable = settled !== '' && urlProblem(settled) === null;
+  const { capabilities } = useCapabilities();
   const { data } = useQuery({
-    ...reportQueries.list({ search: settled, search_by: 'url', per_page: 25 }),
-    enabled: checkable,
-    placeholderData: undefined,
+    ...exactReportQuery(settled, capabilities?.url_filter ?? false),
+    // Which way to ask depends on the deployment: wait for its answer (asked once per connection).
+    enabled: checkable && capabilities !== null,
   });
   const refresh = useUpdateReport();
-  // The search matches any URL containing the text; only the same URL counts.
-  const existing =
-    checkable && url.trim() === settled ? data?.items.find((report) => report.url === settled) : undefined;
+  const existing = checkable && url.trim() === settled ? (data ?? undefined) : undefined;
   if (!existing) return null;
 
   const refreshIt = () =>

@@ -4,13 +4,14 @@ import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Combobox.css';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconListDetails, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
 import { ErrorState } from '@/components/error-state';
+import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
@@ -32,6 +33,11 @@ import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
 
+// Offered only when an Add many run did not finish: its code loads then.
+const ImportResume = lazy(() =>
+  import('@/components/import-resume').then((m) => ({ default: m.ImportResume })),
+);
+
 // What works on a selection loads when a person first reaches for a checkbox.
 const loadBulkArea = () => import('./bulk/bulk-area');
 const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
@@ -42,7 +48,10 @@ function preloadBulkArea(event: SyntheticEvent) {
 /** The reports table with its filters; `project`: one project's reports, on that project's page. */
 function ReportsView({ project }: { project?: string }) {
   const queryClient = useQueryClient();
-  const spec = useMemo(() => (project === undefined ? reportListView : projectReportListView(project)), [project]);
+  const spec = useMemo(
+    () => (project === undefined ? reportListView : projectReportListView(project)),
+    [project],
+  );
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
@@ -84,7 +93,10 @@ function ReportsView({ project }: { project?: string }) {
   const filtered = hasFilters(project === undefined ? state : { ...state, project: '' });
 
   // A selection belongs to one set of filters; paging and sorting keep it.
-  const selection = useSelection(JSON.stringify([state.search, state.search_by, state.project, state.result]));
+  const savedImport = useSavedImport();
+  const selection = useSelection(
+    JSON.stringify([state.search, state.search_by, state.project, state.result]),
+  );
   const [bulkUsed, setBulkUsed] = useState(false);
   if (selection.items.size > 0 && !bulkUsed) setBulkUsed(true);
   const pageReports = data?.items ?? [];
@@ -142,11 +154,18 @@ function ReportsView({ project }: { project?: string }) {
             {selection.dropped !== null &&
               `The selection of ${selection.dropped.toLocaleString('en')} ${selection.dropped === 1 ? 'report' : 'reports'} was cleared because the filters changed.`}
           </Text>
-
         </div>
         <Stack gap="xs" align="flex-end">
           <Group gap="sm">
             {exportCsv.button}
+            <Button
+              component={Link}
+              to="/reports/import"
+              variant="default"
+              leftSection={<IconListDetails size={16} aria-hidden />}
+            >
+              Add many
+            </Button>
             <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
               New report
             </Button>
@@ -154,6 +173,11 @@ function ReportsView({ project }: { project?: string }) {
           {exportCsv.panel}
         </Stack>
       </Group>
+      {savedImport && (
+        <Suspense fallback={null}>
+          <ImportResume saved={savedImport} />
+        </Suspense>
+      )}
 
       <div role="search" aria-label="Filter reports">
         <ReportsFilters

@@ -13,7 +13,7 @@ import { formatClock } from '@/lib/dates';
 import { createScheduler } from '@/api/scheduler';
 import type { RequestScheduler } from '@/api/scheduler';
 import { ErrorState } from '@/components/error-state';
-import { downloadBlob } from './download';
+import { downloadBlob } from '@/lib/download';
 import { reportsCsv, reportsCsvFileName } from './report-csv';
 
 type ExportState =

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { downloadBlob } from './download';
+import { downloadBlob } from '@/lib/download';
 
 // Object URLs of the test environment stand in for the browser's; the spies go with restoreAllMocks.
 function spyObjectUrls() {

@@ -1,0 +1,347 @@
+// Add many (/reports/import) against the reference server (in memory): sources, the preview, the
+// run with its progress, Cancel, Retry failed, the failed rows' CSV, and the queue on the device
+// with Resume, including an item whose answer was lost (looked up, not created twice).
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { createReport, fetchReports } from '@/api/reports';
+import { resultForScore } from '@/contract/values';
+import { loadImport, saveImport } from '@/lib/import-queue';
+import type { Analyser } from '../../../test/reference-server';
+import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as ImportPage } from './import-page';
+
+beforeAll(async () => {
+  await realApi().backend();
+});
+
+afterEach(() => {
+  window.localStorage.clear();
+  vi.restoreAllMocks();
+});
+
+const analyser: Analyser = () =>
+  Promise.resolve({
+    score: 80,
+    result: resultForScore(80),
+    results: { title: { passed: true, importance: 'high', value: 'A page' } },
+  });
+
+function setUp() {
+  const api = realApi({ analyser });
+  server.use(...api.handlers);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  return api;
+}
+
+function renderImport(route = '/reports/import') {
+  const view = renderWithProviders(
+    [
+      { path: '/reports/import', Component: ImportPage },
+      { path: '/reports/:id', element: <h1>One report</h1> },
+      { path: '/reports', element: <h1>Reports</h1> },
+    ],
+    { route },
+  );
+  return {
+    ...view,
+    urls: () => screen.getByRole('textbox', { name: 'URLs' }),
+    preview: () => screen.getByRole('button', { name: 'Preview' }),
+    /** The preview table's rows as "url: Status: details". */
+    rows: () =>
+      within(screen.getByRole('table', { name: 'Preview' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) =>
+          [...row.querySelectorAll('td')]
+            .slice(1)
+            .map((cell) => cell.textContent)
+            .join(': '),
+        ),
+    statuses: () =>
+      within(screen.getByRole('list', { name: 'Status of each URL' }))
+        .getAllByRole('listitem')
+        .map((item) => {
+          const [status, url] = [...item.children].map((child) => child.textContent);
+          return `${url}: ${status}`;
+        }),
+  };
+}
+
+/** Every report's URL on the server, oldest first. */
+async function storedUrls() {
+  const page = await fetchReports({ per_page: 100, sort_by: 'id', sort: 'asc' });
+  return page.items.map((report) => report.url);
+}
+
+async function paste(view: ReturnType<typeof renderImport>, text: string) {
+  await view.user.click(view.urls());
+  await view.user.paste(text);
+}
+
+describe('Add many: the preview', () => {
+  it('shows each URL as New, Already reported (linked), Repeated or Invalid, with counts and a filter', async () => {
+    setUp();
+    const existing = await createReport({ url: 'https://shop.example/cart' });
+    const view = renderImport();
+    await paste(
+      view,
+      [
+        'shop.example/',
+        '',
+        'https://shop.example/cart',
+        'https://SHOP.example/',
+        '<img src=x onerror=alert(1)>',
+        'ftp://x.example/',
+      ].join('\n'),
+    );
+    await waitFor(() => expect(view.preview()).toBeEnabled());
+    await view.user.click(view.preview());
+    expect(
+      await screen.findByText('5 URLs: 1 new, 1 already reported, 1 repeated, 2 invalid.'),
+    ).toBeInTheDocument();
+    expect(view.rows()).toEqual([
+      'https://shop.example/: New: ',
+      `https://shop.example/cart: Already reported: Report #${existing.id}`,
+      'https://SHOP.example/: Repeated: Same URL as line 1.',
+      '<img src=x onerror=alert(1)>: Invalid: A URL cannot contain spaces or control characters.',
+      'ftp://x.example/: Invalid: Only http:// and https:// pages can be analysed.',
+    ]);
+    // Hostile text stays text.
+    expect(document.querySelector('img')).toBeNull();
+    expect(screen.getByRole('link', { name: `Report #${existing.id}` })).toHaveAttribute(
+      'href',
+      `/reports/${existing.id}`,
+    );
+
+    await view.user.click(screen.getByRole('radio', { name: 'Invalid (2)' }));
+    expect(view.rows()).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Create 1 report' })).toBeEnabled();
+    await view.user.click(screen.getByRole('switch', { name: 'Refresh existing reports instead' }));
+    expect(screen.getByRole('button', { name: 'Create 1 report, refresh 1' })).toBeEnabled();
+  });
+
+  it('reads a CSV file by its URL column, and asks for the password of a Password batch', async () => {
+    setUp();
+    const view = renderImport();
+    const file = new File(['id,url\n1,https://a.example/\n2,b.example/x\n'], 'pages.csv', {
+      type: 'text/csv',
+    });
+    await view.user.upload(view.container.querySelector<HTMLInputElement>('input[type=file]')!, file);
+    expect(await screen.findByText('CSV column “url”: 2 URLs')).toBeInTheDocument();
+    await view.user.click(view.preview());
+    expect(
+      await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
+    await view.user.click(screen.getByRole('radio', { name: /^Password/ }));
+    await view.user.click(screen.getByRole('button', { name: 'Create 2 reports' }));
+    expect(await screen.findByText('Enter the password that will protect the report.')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('without Discover, hides the sitemap address and says to upload the file', async () => {
+    setUp();
+    renderImport();
+    expect(await screen.findByText(/cannot read a sitemap by its address/)).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Sitemap address' })).not.toBeInTheDocument();
+  });
+
+  it('with Discover, reads a sitemap by its address and shows its sources', async () => {
+    setUp();
+    server.use(
+      http.get('*/api/v1/capabilities', () =>
+        HttpResponse.json({
+          data: {
+            runs: true,
+            url_filter: true,
+            sort_by_score: true,
+            discover: true,
+            schedules: false,
+            alerts: false,
+            webhooks: false,
+          },
+          status: 200,
+        }),
+      ),
+      http.post('*/api/v1/discover', () =>
+        HttpResponse.json({
+          data: {
+            urls: ['https://shop.example/', 'https://shop.example/a'],
+            sources: [
+              { url: 'https://shop.example/sitemap.xml', kind: 'index', count: 2, error: null },
+              { url: 'https://shop.example/s2.xml', kind: 'sitemap', count: null, error: 'Not found (404).' },
+            ],
+            truncated: true,
+          },
+          status: 200,
+        }),
+      ),
+    );
+    const view = renderImport();
+    await view.user.type(
+      await screen.findByRole('textbox', { name: 'Sitemap address' }),
+      'https://shop.example/',
+    );
+    await view.user.click(screen.getByRole('button', { name: 'Read sitemap' }));
+    expect(await screen.findByText(/Found 2 page URLs: a limit was reached/)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Sources read' })).getAllByRole('listitem')[1],
+    ).toHaveTextContent('Not found (404).');
+    await view.user.click(view.preview());
+    expect(
+      await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('Add many: the run', () => {
+  it('creates the new ones with progress; the same list again is all Already reported', async () => {
+    setUp();
+    const view = renderImport();
+    const urls = ['https://shop.example/', 'https://shop.example/a', 'https://shop.example/b'];
+    await paste(view, urls.join('\n'));
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('button', { name: 'Create 3 reports' }));
+    expect(await screen.findByRole('progressbar', { name: 'Adding 3 reports: progress' })).toBeInTheDocument();
+    expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    await waitFor(() => expect(view.statuses()).toEqual(urls.map((url) => `${url}: Done`)));
+    expect(await storedUrls()).toEqual(urls);
+    expect(loadImport()).toBeNull();
+
+    await view.user.click(screen.getByRole('button', { name: 'Close' }));
+    await view.user.click(view.preview());
+    expect(
+      await screen.findByText('3 URLs: 0 new, 3 already reported, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
+  });
+
+  it('reports failures; Retry failed sends them again; Download failed rows gives url,reason', async () => {
+    setUp();
+    let refuse = true;
+    server.use(
+      http.post('*/api/v1/reports', async ({ request }) => {
+        const body = new URLSearchParams(await request.clone().text());
+        if (refuse && body.get('url') === 'https://shop.example/bad')
+          return HttpResponse.json(
+            { message: { url: ['The url could not be fetched.'] }, status: 422 },
+            { status: 422 },
+          );
+        return undefined;
+      }),
+    );
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:failed';
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const view = renderImport();
+    await paste(view, 'https://shop.example/ok\nhttps://shop.example/bad');
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('button', { name: 'Create 2 reports' }));
+    expect(await screen.findByText('Finished: 1 done, 1 failed, 0 skipped.')).toBeInTheDocument();
+    await view.user.click(screen.getByRole('button', { name: 'Download failed rows' }));
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes.slice(3))).toBe(
+      'url,reason\r\nhttps://shop.example/bad,The url could not be fetched.\r\n',
+    );
+
+    refuse = false;
+    await view.user.click(screen.getByRole('button', { name: 'Retry failed' }));
+    expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect((await storedUrls()).sort()).toEqual(['https://shop.example/bad', 'https://shop.example/ok']);
+  });
+
+  it('Cancel sends nothing more; what was not sent stays on the device to resume', async () => {
+    setUp();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.post('*/api/v1/reports', async () => {
+        await gate;
+        return undefined;
+      }),
+    );
+    const view = renderImport();
+    const urls = Array.from({ length: 8 }, (_, i) => `https://shop.example/p${i}`);
+    await paste(view, urls.join('\n'));
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('button', { name: 'Create 8 reports' }));
+    await waitFor(() => expect(view.statuses().filter((s) => s.endsWith('Running'))).toHaveLength(4));
+    await view.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    release();
+    expect(await screen.findByText('Cancelled: 4 done, 0 failed, 4 skipped.')).toBeInTheDocument();
+    const saved = loadImport();
+    expect(saved?.items.map((item) => item.state)).toEqual([
+      ...Array(4).fill('done'),
+      ...Array(4).fill('pending'),
+    ]);
+  });
+});
+
+describe('Add many: survives the tab', () => {
+  it('offers Resume; an item sent whose answer was lost is looked up, not created twice', async () => {
+    setUp();
+    // The tab closed while p1 was on its way: the server created it, the answer never came.
+    const lost = await createReport({ url: 'https://shop.example/p1' });
+    saveImport({
+      baseUrl: '',
+      privacy: 0,
+      items: [
+        { url: 'https://shop.example/p0', action: 'create', reportId: 41, state: 'done', message: null },
+        { url: 'https://shop.example/p1', action: 'create', reportId: null, state: 'sent', message: null },
+        { url: 'https://shop.example/p2', action: 'create', reportId: null, state: 'pending', message: null },
+      ],
+    });
+    const creates: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'POST' && new URL(request.url).pathname === '/api/v1/reports')
+        creates.push(request.url);
+    });
+    const view = renderImport();
+    const offer = await screen.findByRole('region', { name: 'An import did not finish' });
+    expect(offer).toHaveTextContent('1 of 3 URLs are done; 2 are left.');
+    await view.user.click(within(offer).getByRole('button', { name: 'Resume' }));
+    expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(creates).toHaveLength(1);
+    const urls = await storedUrls();
+    expect(urls.filter((url) => url === 'https://shop.example/p1')).toHaveLength(1);
+    expect(urls).toContain('https://shop.example/p2');
+    await waitFor(() => expect(view.statuses()[1]).toBe('https://shop.example/p1: Done'));
+    expect(screen.getByText(/answer was lost; the report was found/)).toBeInTheDocument();
+    expect(lost.id).toBeGreaterThan(0);
+    expect(loadImport()).toBeNull();
+  });
+
+  it('Discard drops the saved queue; a corrupt or other-version entry is ignored', async () => {
+    setUp();
+    window.localStorage.setItem('wrs.import-queue', '{"version":0,"items":"x"}');
+    expect(loadImport()).toBeNull();
+    window.localStorage.setItem('wrs.import-queue', 'not json');
+    expect(loadImport()).toBeNull();
+    saveImport({
+      baseUrl: '',
+      privacy: 2,
+      items: [
+        { url: 'https://shop.example/p0', action: 'create', reportId: null, state: 'pending', message: null },
+      ],
+    });
+    const view = renderImport();
+    const offer = await screen.findByRole('region', { name: 'An import did not finish' });
+    // A Password batch asks for its password again: it is not kept on the device.
+    await view.user.click(within(offer).getByRole('button', { name: 'Resume' }));
+    expect(
+      await within(offer).findByText('Enter the password that will protect the report.'),
+    ).toBeInTheDocument();
+    await view.user.click(within(offer).getByRole('button', { name: 'Discard' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'An import did not finish' })).not.toBeInTheDocument(),
+    );
+    expect(loadImport()).toBeNull();
+  });
+});

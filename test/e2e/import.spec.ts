@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
+
+// Add many (/reports/import) against the e2e server: URLs of the demo sites, marked in the query
+// string as this run's own (the demo sites ignore it).
+const MARK = `import-${Date.now().toString(36)}`;
+const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+const FEW = ['/', '/products/trail-running-shoes', '/checkout'].map(
+  (path, i) => `http://shop.example:${E2E_DEMO_PORT}${path}?run=${MARK}-few-${i}`,
+);
+// The old site's catalogue answers after 1.5 s: a run long enough to close the tab in the middle of.
+const LONG = Array.from(
+  { length: 40 },
+  (_, i) => `http://old-site.example:${E2E_DEMO_PORT}/catalogue.php?run=${MARK}-long-${String(i).padStart(2, '0')}`,
+);
+
+async function reportsOf(api: APIRequestContext, url: string): Promise<number> {
+  const response = await api.get('/api/v1/reports', { headers: auth, params: { url, per_page: 10 } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { meta: { total: number } }).meta.total;
+}
+
+async function previewOf(page: Page, urls: string[]) {
+  await page.getByRole('textbox', { name: 'URLs' }).fill(urls.join('\n'));
+  await page.getByRole('button', { name: 'Preview' }).click();
+}
+
+test('paste, preview, create; the same again is all Already reported; axe clean in both schemes', async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  await page.goto('/reports');
+  await page.getByRole('link', { name: 'Add many' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add many reports' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await previewOf(page, [...FEW, FEW[0]!, 'not a url']);
+  await expect(page.getByText('5 URLs: 3 new, 0 already reported, 1 repeated, 1 invalid.')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.getByRole('button', { name: 'Create 3 reports' }).click();
+  await expect(page.getByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeVisible();
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuetext', '3 of 3');
+  await expectNoSeriousA11yViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+  for (const url of FEW) expect(await reportsOf(request, url)).toBe(1);
+
+  // The lists know them.
+  await page.getByRole('link', { name: 'See them in Reports' }).click();
+  await page.goto(`/reports?search=${MARK}-few`);
+  await expect(page.getByText('1–3 of 3 reports', { exact: true })).toBeVisible();
+
+  // The same list again: every one Already reported, nothing to create.
+  await page.goto('/reports/import');
+  await previewOf(page, FEW);
+  await expect(page.getByText('3 URLs: 0 new, 3 already reported, 0 repeated, 0 invalid.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
+  for (const url of FEW) expect(await reportsOf(request, url)).toBe(1);
+});
+
+test('closing the tab at ~40% and resuming creates each URL exactly once', async ({ context, request }) => {
+  test.setTimeout(120_000);
+  let page = await context.newPage();
+  await signIn(page);
+  await page.goto('/reports/import');
+  await previewOf(page, LONG);
+  await expect(page.getByText(`${LONG.length} URLs: ${LONG.length} new,`)).toBeVisible();
+  await page.getByRole('button', { name: `Create ${LONG.length} reports` }).click();
+  const bar = page.getByRole('progressbar');
+  await expect
+    .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(LONG.length * 0.4);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/import-running.png`, fullPage: true });
+  await page.close();
+
+  // A new tab of the same browser (the key was the closed tab's: signed in again): /reports offers to go on.
+  page = await context.newPage();
+  await signIn(page);
+  await page.goto('/reports');
+  const offer = page.getByRole('region', { name: 'An import did not finish' });
+  await expect(offer).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await offer.getByRole('link', { name: 'Resume' }).click();
+  await expect(page.getByText(/^Finished: \d+ done, 0 failed, 0 skipped\.$/)).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuetext', `${LONG.length} of ${LONG.length}`);
+  for (const url of LONG) expect(await reportsOf(request, url), url).toBe(1);
+  await page.goto('/reports');
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'An import did not finish' })).toHaveCount(0);
+});
