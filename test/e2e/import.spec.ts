@@ -11,10 +11,12 @@ const SHOTS = process.env.E2E_SHOTS_DIR;
 const FEW = ['/', '/products/trail-running-shoes', '/checkout'].map(
   (path, i) => `http://shop.example:${E2E_DEMO_PORT}${path}?run=${MARK}-few-${i}`,
 );
-// The old site's catalogue answers after 1.5 s: a run long enough to close the tab in the middle of.
-const LONG = Array.from(
-  { length: 40 },
-  (_, i) => `http://old-site.example:${E2E_DEMO_PORT}/catalogue.php?run=${MARK}-long-${String(i).padStart(2, '0')}`,
+// 200 URLs, every fifth the old site's catalogue, which answers after 1.5 s: a run long enough to
+// close the tab in the middle of.
+const LONG = Array.from({ length: 200 }, (_, i) =>
+  i % 5 === 0
+    ? `http://old-site.example:${E2E_DEMO_PORT}/catalogue.php?run=${MARK}-long-${String(i).padStart(3, '0')}`
+    : `http://docs.example:${E2E_DEMO_PORT}/guide/getting-started?run=${MARK}-long-${String(i).padStart(3, '0')}`,
 );
 
 async function reportsOf(api: APIRequestContext, url: string): Promise<number> {
@@ -68,7 +70,7 @@ test('paste, preview, create; the same again is all Already reported; axe clean 
 });
 
 test('closing the tab at ~40% and resuming creates each URL exactly once', async ({ context, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   let page = await context.newPage();
   await signIn(page);
   await page.goto('/reports/import');
@@ -90,10 +92,45 @@ test('closing the tab at ~40% and resuming creates each URL exactly once', async
   await expect(offer).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await offer.getByRole('link', { name: 'Resume' }).click();
-  await expect(page.getByText(/^Finished: \d+ done, 0 failed, 0 skipped\.$/)).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(/^Finished: \d+ done, 0 failed, 0 skipped\.$/)).toBeVisible({ timeout: 150_000 });
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuetext', `${LONG.length} of ${LONG.length}`);
   for (const url of LONG) expect(await reportsOf(request, url), url).toBe(1);
   await page.goto('/reports');
   await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'An import did not finish' })).toHaveCount(0);
+});
+
+test('a sitemap address read by the server: its pages created, then all Already reported', async ({ page, request }) => {
+  const site = `http://docs.example:${E2E_DEMO_PORT}`;
+  const pages = [`${site}/`, `${site}/guide/getting-started`];
+  // New to this run: the demo's own reports of the two pages go first.
+  for (const url of pages) {
+    const listed = await request.get('/api/v1/reports', { headers: auth, params: { url, per_page: 100 } });
+    for (const { id } of ((await listed.json()) as { data: { id: number }[] }).data) {
+      expect((await request.delete(`/api/v1/reports/${id}`, { headers: auth })).status()).toBe(200);
+    }
+  }
+  await signIn(page);
+  await page.goto('/reports/import');
+  const readSitemap = async () => {
+    await page.getByRole('textbox', { name: 'Sitemap address' }).fill(`${site}/`);
+    await page.getByRole('button', { name: 'Read sitemap' }).click();
+    // The site's root: no Sitemap line in its robots.txt, so its /sitemap.xml.
+    await expect(page.getByText(/^Found 2 page URLs/)).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Sources read' })).toContainText(`${site}/sitemap.xml`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+  };
+  await readSitemap();
+  await expect(page.getByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Create 2 reports' }).click();
+  await expect(page.getByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeVisible();
+  for (const url of pages) expect(await reportsOf(request, url), url).toBe(1);
+
+  await page.goto('/reports/import');
+  await readSitemap();
+  await expect(page.getByText('2 URLs: 0 new, 2 already reported, 0 repeated, 0 invalid.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page);
 });
