@@ -38,8 +38,6 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
 export function BulkArea({ selection, total, params }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
   const matching = useSelectAllMatching(selection, params);
-  // The dialogs stay mounted, closed, so that on closing Mantine gives the focus back to the button
-  // that opened them (a dialog mounted already open, or unmounted on closing, cannot).
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
   const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));
