@@ -12,7 +12,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
 import { ErrorState } from '@/components/error-state';
 import { ListKeys } from '@/components/list-keys/list-keys';
-import { ListPagination, useClampPage } from '@/components/list-pagination';
+import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
@@ -31,6 +31,7 @@ import { ReportsEmpty } from './reports-empty';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
+import bar from './list-bar.module.css';
 
 // What works on a selection loads when a person first reaches for a checkbox.
 const loadBulkArea = () => import('./bulk/bulk-area');
@@ -84,7 +85,11 @@ function ReportsView({ project }: { project?: string }) {
   const filtered = hasFilters(project === undefined ? state : { ...state, project: '' });
 
   // A selection belongs to one set of filters; paging and sorting keep it.
-  const selection = useSelection(JSON.stringify([state.search, state.search_by, state.project, state.result]));
+  // Kept for this list while a report is opened from it, so Back finds it still selected.
+  const selection = useSelection(
+    JSON.stringify([state.search, state.search_by, state.project, state.result]),
+    project === undefined ? '/reports' : `project:${project}`,
+  );
   const [bulkUsed, setBulkUsed] = useState(false);
   if (selection.items.size > 0 && !bulkUsed) setBulkUsed(true);
   const pageReports = data?.items ?? [];
@@ -96,6 +101,25 @@ function ReportsView({ project }: { project?: string }) {
 
   const exportCsv = useExportCsv({ params, total: current?.meta.total });
   const navigate = useNavigate();
+
+  const listed = data !== undefined && data.meta.total > 0;
+  const range = listed && (
+    <Text size="sm" c="dimmed" aria-live="polite">
+      {rangeText(data.meta, 'reports')}
+    </Text>
+  );
+  // The range, and the Selection toolbar in its place: reserved once there are rows, so that ticking
+  // the first checkbox moves no row under the pointer.
+  let listBar = null;
+  if (bulkUsed) {
+    listBar = (
+      <Suspense fallback={<div className={bar.bar}>{range}</div>}>
+        <BulkArea selection={selection} total={current?.meta.total} params={params} range={range} />
+      </Suspense>
+    );
+  } else if (listed) {
+    listBar = <div className={bar.bar}>{range}</div>;
+  }
 
   let body;
   if (isPending) {
@@ -164,12 +188,6 @@ function ReportsView({ project }: { project?: string }) {
         />
       </div>
 
-      {bulkUsed && (
-        <Suspense fallback={null}>
-          <BulkArea selection={selection} total={current?.meta.total} params={params} />
-        </Suspense>
-      )}
-
       <Paper
         withBorder
         radius="md"
@@ -178,6 +196,7 @@ function ReportsView({ project }: { project?: string }) {
         onFocus={preloadBulkArea}
       >
         <Stack gap="sm">
+          {listBar}
           {isError && data !== undefined && (
             <ErrorState
               error={error}
@@ -197,6 +216,7 @@ function ReportsView({ project }: { project?: string }) {
           page={state.page}
           onPage={onPage}
           disabled={isPlaceholderData}
+          withRange={false}
         />
       )}
       <ListKeys
