@@ -32,7 +32,8 @@ const ROUTES = [
 ];
 
 // Lazy chunks no first visit loads: fetched later, on a person's action or the first notification.
-const ON_DEMAND = new Set(['src/app/notifications-host.tsx']);
+// Loaded on a person's action, not on a visit: notifications, the confirm dialog (header's Sign out).
+const ON_DEMAND = new Set(['src/app/notifications-host.tsx', 'src/components/confirm-dialog.tsx']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');

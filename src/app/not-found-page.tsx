@@ -1,23 +1,25 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { Link, useLocation } from 'react-router-dom';
+import { Text } from '@mantine/core';
+import { useLocation } from 'react-router-dom';
+import { NotFound } from '@/components/not-found';
 import { HOME_PATH } from './navigation';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
-    <Stack gap="sm" py="xl" align="flex-start">
-      <Title order={1}>Page not found</Title>
-      <Text>
-        There is no page at{' '}
-        <Text span ff="monospace">
-          {pathname}
-        </Text>
-        . It may have moved, or the link may be mistyped.
-      </Text>
-      <Anchor component={Link} to={HOME_PATH}>
-        Go to the start page
-      </Anchor>
-    </Stack>
+    <NotFound
+      heading="Page not found"
+      title="There is no page here"
+      description={
+        <>
+          There is no page at{' '}
+          <Text span ff="monospace" inherit style={{ overflowWrap: 'anywhere' }}>
+            {pathname}
+          </Text>
+          . It may have moved, or the link may be mistyped.
+        </>
+      }
+      back={{ to: HOME_PATH, label: 'Go to the start page' }}
+    />
   );
 }
 

@@ -223,11 +223,16 @@ describe('One project', () => {
     expect(await storage.countReports()).toBe(1);
   });
 
-  it('says so when the project has no reports', async () => {
+  it('shows "Project not found", as an unknown report or address does, when the project has no reports', async () => {
     await withSites();
     renderProject('/projects/gone.example');
-    expect(await screen.findByText('No reports in this project')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Delete project gone.example' })).toBeDisabled();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Project not found' })).toBeInTheDocument();
+    expect(screen.getByText('There is no project here')).toBeInTheDocument();
+    expect(
+      screen.getByText('There is no project named “gone.example”, or its reports were deleted.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'All projects' })).toHaveAttribute('href', '/projects');
+    expect(screen.queryByRole('button', { name: 'Delete project gone.example' })).not.toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });

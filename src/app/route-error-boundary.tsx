@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { NotFound } from '@/components/not-found';
 import { HOME_PATH } from './navigation';
 
 // Browsers word a failed dynamic import differently; all mean a chunk of the build could not be fetched.
@@ -18,12 +19,12 @@ export function RouteErrorBoundary() {
   // A loader that throws a 404 response means the same as an unknown path.
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
-      <Stack gap="sm" py="xl" align="flex-start">
-        <Title order={1}>Page not found</Title>
-        <Anchor component={Link} to={HOME_PATH}>
-          Go to the start page
-        </Anchor>
-      </Stack>
+      <NotFound
+        heading="Page not found"
+        title="There is no page here"
+        description="It may have moved, or the link may be mistyped."
+        back={{ to: HOME_PATH, label: 'Go to the start page' }}
+      />
     );
   }
 

@@ -12,6 +12,7 @@ import { documentTitle } from '@/lib/document-title';
 import { NAV_ITEMS, PRODUCT_NAME } from './navigation';
 import type { NavItem, RouteHandle } from './navigation';
 import { PageLoading } from './page-loading';
+import { SignOut } from './sign-out';
 import classes from './shell-layout.module.css';
 
 // Only people without a usable key need it.
@@ -129,6 +130,7 @@ function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, b
           </Group>
           <Group gap="sm" wrap="nowrap">
             {loadingPage && <Loader size="sm" aria-label="Loading page" />}
+            <SignOut />
             <ColorSchemeToggle />
           </Group>
         </Group>
@@ -140,6 +142,7 @@ function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, b
             {NAV_ITEMS.map((item) => (
               <NavLink key={item.to} item={item} section={section} drawer onClick={onNavChoice} />
             ))}
+            <SignOut drawer />
           </Stack>
         </nav>
       )}
@@ -189,7 +192,8 @@ export function ShellLayout() {
         Skip to main content
       </a>
       <ShellNav
-        section={sectionOf(pathname)}
+        // The sign-in panel is none of the sections, whatever the address.
+        section={gated ? null : sectionOf(pathname)}
         navOpened={navOpened}
         onToggleNav={toggleNav}
         loadingPage={loadingPage}

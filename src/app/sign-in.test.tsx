@@ -61,12 +61,13 @@ describe('without a key, the sign-in panel stands in for the page', () => {
     await app.user.click(app.remember());
     await app.user.click(app.save());
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'a b' })).toBeInTheDocument();
+    // The project's own page (it has no reports here, so it says it is not found), not the panel.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Project not found' })).toBeInTheDocument();
     expect(app.location()).toBe('/projects/a%20b');
     expect(readConnection()).toMatchObject({ apiKey: REAL_API_KEY, remember: true });
   });
 
-  it('Save with a wrong key says what failed, keeps nothing, and offers Save anyway', async () => {
+  it('Save with a wrong key says what failed and keeps nothing; a key refused with 401 is not offered Save anyway', async () => {
     useRealApi();
     const app = renderApp('/reports');
     await screen.findByRole('heading', { level: 1, name: 'Sign in' });
@@ -82,16 +83,35 @@ describe('without a key, the sign-in panel stands in for the page', () => {
     expect(within(result).getByText('Invalid API key')).toBeInTheDocument();
     expect(result).toHaveTextContent('Nothing was saved.');
     expect(result).not.toHaveTextContent('wrong-key');
+    expect(within(result).queryByRole('button', { name: 'Save anyway' })).not.toBeInTheDocument();
     expect(readConnection().apiKey).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
 
-    // Kept on purpose, the key is tried; the service refuses it, and the panel says so.
-    await app.user.click(within(result).getByRole('button', { name: 'Save anyway' }));
-    expect(
-      await screen.findByText(/The service refused the saved API key: it is missing or invalid/),
-    ).toBeInTheDocument();
-    expect(readConnection().apiKey).toBe('wrong-key');
-    expect(app.apiKey()).toHaveValue('');
+  it('leads with the API key (Base URL folded under Another service), names this server, and highlights no section', async () => {
+    useRealApi();
+    const app = renderApp('/reports');
+    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(within(app.panel()).queryByRole('textbox', { name: 'Base URL' })).not.toBeInTheDocument();
+    await app.user.click(within(app.panel()).getByRole('button', { name: 'Another service' }));
+    expect(within(app.panel()).getByRole('textbox', { name: 'Base URL' })).toBeInTheDocument();
+    expect(screen.getByText(`${window.location.origin}/settings#api_key=…`)).toBeInTheDocument();
+    // The address is /reports, but the page shown is the panel: no section is current.
+    for (const link of within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link'))
+      expect(link).not.toHaveAttribute('aria-current');
+  });
+
+  it('Sign out in the header asks, then forgets the key and brings the panel', async () => {
+    useRealApi();
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: true });
+    const app = renderApp('/reports');
+    await screen.findByRole('heading', { level: 1, name: 'Reports' });
+    await app.user.click(screen.getByRole('button', { name: 'Sign out' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    expect(readConnection().apiKey).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
   });
 
   it('a 401 to the saved key brings the panel, without a notification or Retry; a good key shows the page', async () => {
@@ -124,7 +144,8 @@ describe('without a key, the sign-in panel stands in for the page', () => {
     await app.user.type(within(form).getByLabelText('API key'), REAL_API_KEY);
     await app.user.click(within(form).getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'a b' })).toBeInTheDocument();
+    // The project's own page (it has no reports here, so it says it is not found), not the panel.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Project not found' })).toBeInTheDocument();
     expect(app.location()).toBe('/projects/a%20b?sort=asc');
   });
 

@@ -6,6 +6,7 @@ import '@mantine/core/styles/Modal.css';
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useReturnFocus } from './use-return-focus';
 
 export interface ConfirmDialogProps {
   opened: boolean;
@@ -37,6 +38,7 @@ export function ConfirmDialog({
   pending,
   error,
 }: ConfirmDialogProps) {
+  useReturnFocus(opened);
   const cancel = () => {
     if (!pending) onCancel();
   };
@@ -44,6 +46,7 @@ export function ConfirmDialog({
     <Modal
       opened={opened}
       onClose={cancel}
+      returnFocus={false}
       title={title}
       centered
       closeOnEscape={!pending}

@@ -99,6 +99,8 @@ export interface ConnectionTestResultAlertProps {
   unsaved: boolean;
   /** Offered after Save found a problem: keep the values all the same. */
   onSaveAnyway?: () => void;
+  /** Run by Save, which then kept nothing. */
+  beforeSave?: boolean;
 }
 
 /** What Test connection (or the test before Save) found, in words that say what to do next. */
@@ -107,6 +109,7 @@ export function ConnectionCheckResultAlert({
   where,
   unsaved,
   onSaveAnyway,
+  beforeSave = false,
 }: ConnectionTestResultAlertProps) {
   const outcome = outcomeOf(result);
   return (
@@ -124,15 +127,15 @@ export function ConnectionCheckResultAlert({
               {outcome.hint}
             </Text>
           )}
+          {beforeSave && (
+            <Text size="sm" mt="xs">
+              Nothing was saved.
+            </Text>
+          )}
           {onSaveAnyway && (
-            <>
-              <Text size="sm" mt="xs">
-                Nothing was saved.
-              </Text>
-              <Button size="xs" variant="default" mt="xs" onClick={onSaveAnyway}>
-                Save anyway
-              </Button>
-            </>
+            <Button size="xs" variant="default" mt="xs" onClick={onSaveAnyway}>
+              Save anyway
+            </Button>
           )}
         </>
       )}

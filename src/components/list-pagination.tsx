@@ -15,6 +15,8 @@ export interface ListPaginationProps {
   onPage: PageChange;
   /** While the next page loads, so clicks do not run ahead of the data. */
   disabled?: boolean;
+  /** False where the page shows the range elsewhere (above its list): the page buttons only. */
+  withRange?: boolean;
 }
 
 function singular(noun: string): string {
@@ -28,13 +30,15 @@ export function rangeText(meta: PageMeta, noun: string): string {
 }
 
 /** The range with the total, and page buttons when there is more than one page. */
-export function ListPagination({ meta, noun, page, onPage, disabled = false }: ListPaginationProps) {
-  if (meta === undefined) return null;
+export function ListPagination({ meta, noun, page, onPage, disabled = false, withRange = true }: ListPaginationProps) {
+  if (meta === undefined || (!withRange && meta.lastPage <= 1)) return null;
   return (
-    <Group justify="space-between" gap="sm" wrap="wrap">
-      <Text size="sm" c="dimmed" aria-live="polite">
-        {rangeText(meta, noun)}
-      </Text>
+    <Group justify={withRange ? 'space-between' : 'flex-end'} gap="sm" wrap="wrap">
+      {withRange && (
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {rangeText(meta, noun)}
+        </Text>
+      )}
       {meta.lastPage > 1 && (
         <nav aria-label={`Pages of ${noun}`}>
           <Pagination

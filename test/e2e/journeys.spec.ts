@@ -55,6 +55,7 @@ test.describe('On a phone (390 × 844)', () => {
 
     // A tap on the card's empty corner, away from its link, opens the report.
     const card = cards.first();
+    await card.scrollIntoViewIfNeeded();
     const box = (await card.boundingBox())!;
     const link = card.getByRole('link').nth(0);
     const url = (await link.textContent()) ?? '';

@@ -85,12 +85,12 @@ test.describe('Projects against the real server', () => {
     // Back in the same tab: the project's page seen before is not shown from the cache.
     await page.goBack();
     await expect(page).toHaveURL(`/projects/${PROJECT}`);
-    await expect(page.getByText('No reports in this project')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible();
     await expect(reportLinks).toHaveCount(0);
 
     // And on a fresh load.
     await page.reload();
-    await expect(page.getByText('No reports in this project')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible();
   });
 
   test('a project’s page: health, the checks failing across the site, lowest scores, refresh all', async ({

@@ -5,11 +5,11 @@ import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
 import { projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
-import { EmptyState } from '@/components/empty-state';
+import { NotFound } from '@/components/not-found';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { HealthBar, healthText } from './project-health';
@@ -93,18 +93,6 @@ export function ProjectPage({ name, reports }: ProjectPageProps) {
         title="The project's health could not be loaded"
       />
     );
-  } else if (health.data.total === 0) {
-    overview = (
-      <EmptyState
-        title="No reports in this project"
-        description={`There is no project named “${name}”, or its reports were deleted.`}
-        action={
-          <Button component={Link} to="/projects" variant="default">
-            All projects
-          </Button>
-        }
-      />
-    );
   } else {
     overview = (
       <>
@@ -120,6 +108,16 @@ export function ProjectPage({ name, reports }: ProjectPageProps) {
 
   const project = { name, reports: total ?? null, createdAt: null };
   const empty = total === 0;
+  // A project is its reports: without any, there is no such project (any more).
+  if (empty && deleting === null)
+    return (
+      <NotFound
+        heading="Project not found"
+        title="There is no project here"
+        description={`There is no project named “${name}”, or its reports were deleted.`}
+        back={{ to: '/projects', label: 'All projects' }}
+      />
+    );
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" gap="sm">

@@ -40,6 +40,10 @@ describe('Deleting a project', () => {
     await leave(page);
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The dialog is loaded and mounted on this first opening; the focus still goes back to its button.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Delete project shop.example' })).toHaveFocus(),
+    );
     expect(deletes(seen)).toEqual([]);
     expect(page.names()).toEqual(['shop.example']);
     const { storage } = await api.backend();

@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/contract/domain';
@@ -17,13 +17,8 @@ export interface DeleteReportProps {
 export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   const [opened, setOpened] = useState(false);
   const remove = useDeleteReport();
-  const button = useRef<HTMLButtonElement>(null);
-  // The dialog is mounted on opening and unmounted on closing, so Mantine cannot give the focus
-  // back to what opened it: Cancel and Esc do, rather than leave it on the page's body.
-  const cancel = () => {
-    setOpened(false);
-    button.current?.focus();
-  };
+  // The dialog gives the focus back to this button on closing (useReturnFocus), though mounted open.
+  const cancel = () => setOpened(false);
 
   const confirm = () => {
     remove.mutate(report.id, {
@@ -44,7 +39,6 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   return (
     <>
       <Button
-        ref={button}
         variant="outline"
         color="red"
         leftSection={<IconTrash size={16} aria-hidden />}

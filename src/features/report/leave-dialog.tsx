@@ -4,6 +4,7 @@ import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Modal.css';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useReturnFocus } from '@/components/use-return-focus';
 
 export interface LeaveDialogProps {
   opened: boolean;
@@ -13,8 +14,9 @@ export interface LeaveDialogProps {
 
 /** "Leave without saving?" with Stay (the safe choice, focused) and Leave. */
 export default function LeaveDialog({ opened, onStay, onLeave }: LeaveDialogProps) {
+  useReturnFocus(opened);
   return (
-    <Modal opened={opened} onClose={onStay} title="Leave without saving?" centered>
+    <Modal opened={opened} onClose={onStay} returnFocus={false} title="Leave without saving?" centered>
       <Stack gap="md">
         <Text size="sm">
           Your changes to this report have not been saved. If you leave now, they are lost.

@@ -1,18 +1,17 @@
 // `/reports/:id`: one report's details and results, its edit form (privacy, password, refresh
 // results, with what changed), and delete.
-import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconFileOff } from '@tabler/icons-react';
+import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import { signInReason } from '@/api/connection';
 import { isApiError } from '@/api/errors';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
-import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
+import { NotFound } from '@/components/not-found';
 import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
@@ -57,19 +56,12 @@ export function createLoader(queryClient: QueryClient) {
 
 function ReportNotFound() {
   return (
-    <Stack gap="md">
-      <Title order={1}>Report not found</Title>
-      <EmptyState
-        icon={<IconFileOff size={28} aria-hidden />}
-        title="There is no report here"
-        description="It may have been deleted, or the link may be mistyped."
-        action={
-          <Anchor component={Link} to={REPORTS_PATH} fw={600}>
-            Back to all reports
-          </Anchor>
-        }
-      />
-    </Stack>
+    <NotFound
+      heading="Report not found"
+      title="There is no report here"
+      description="It may have been deleted, or the link may be mistyped."
+      back={{ to: REPORTS_PATH, label: 'Back to all reports' }}
+    />
   );
 }
 

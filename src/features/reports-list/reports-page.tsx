@@ -13,7 +13,7 @@ import { reportQueries } from '@/api/reports';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
-import { ListPagination, useClampPage } from '@/components/list-pagination';
+import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
@@ -32,6 +32,7 @@ import { ReportsEmpty } from './reports-empty';
 import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
+import bar from './list-bar.module.css';
 
 // Offered only when an Add many run did not finish: its code loads then.
 const ImportResume = lazy(() =>
@@ -94,8 +95,10 @@ function ReportsView({ project }: { project?: string }) {
 
   // A selection belongs to one set of filters; paging and sorting keep it.
   const savedImport = useSavedImport();
+  // Kept for this list while a report is opened from it, so Back finds it still selected.
   const selection = useSelection(
     JSON.stringify([state.search, state.search_by, state.project, state.result]),
+    project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);
   if (selection.items.size > 0 && !bulkUsed) setBulkUsed(true);
@@ -108,6 +111,25 @@ function ReportsView({ project }: { project?: string }) {
 
   const exportCsv = useExportCsv({ params, total: current?.meta.total });
   const navigate = useNavigate();
+
+  const listed = data !== undefined && data.meta.total > 0;
+  const range = listed && (
+    <Text size="sm" c="dimmed" aria-live="polite">
+      {rangeText(data.meta, 'reports')}
+    </Text>
+  );
+  // The range, and the Selection toolbar in its place: reserved once there are rows, so that ticking
+  // the first checkbox moves no row under the pointer.
+  let listBar = null;
+  if (bulkUsed) {
+    listBar = (
+      <Suspense fallback={<div className={bar.bar}>{range}</div>}>
+        <BulkArea selection={selection} total={current?.meta.total} params={params} range={range} />
+      </Suspense>
+    );
+  } else if (listed) {
+    listBar = <div className={bar.bar}>{range}</div>;
+  }
 
   let body;
   if (isPending) {
@@ -188,12 +210,6 @@ function ReportsView({ project }: { project?: string }) {
         />
       </div>
 
-      {bulkUsed && (
-        <Suspense fallback={null}>
-          <BulkArea selection={selection} total={current?.meta.total} params={params} />
-        </Suspense>
-      )}
-
       <Paper
         withBorder
         radius="md"
@@ -202,6 +218,7 @@ function ReportsView({ project }: { project?: string }) {
         onFocus={preloadBulkArea}
       >
         <Stack gap="sm">
+          {listBar}
           {isError && data !== undefined && (
             <ErrorState
               error={error}
@@ -221,6 +238,7 @@ function ReportsView({ project }: { project?: string }) {
           page={state.page}
           onPage={onPage}
           disabled={isPlaceholderData}
+          withRange={false}
         />
       )}
       <ListKeys

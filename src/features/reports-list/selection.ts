@@ -1,6 +1,7 @@
 // The reports picked for a bulk action: kept across pages and sorts of one set of filters, dropped
 // (and said so) when the filters change, since the reports picked may no longer be in the list.
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 
 /** A picked report: its id, and its URL to name it in the bulk action's progress. */
 export interface Picked {
@@ -35,9 +36,27 @@ interface State {
   dropped: number | null;
 }
 
-/** `scope` names the filters the selection belongs to; when it changes the selection is dropped. */
-export function useSelection(scope: string): Selection {
-  const [state, setState] = useState<State>({ scope, items: new Map(), anchor: null, dropped: null });
+// Each list's last selection is kept in the query cache beside the answers it was picked from:
+// opening a report and coming Back (the list's page is mounted anew) finds it as it was, and a change
+// of connection, which drops the cache, drops it too. Never in storage: a reload starts afresh.
+const keptKey = (list: string) => ['selection', list] as const;
+
+/**
+ * `scope` names the filters the selection belongs to; when it changes the selection is dropped.
+ * `list` names the list (its page): its selection is kept while the list is not on screen.
+ */
+export function useSelection(scope: string, list: string): Selection {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<State>(() => {
+    const before = queryClient.getQueryData<State>(keptKey(list));
+    return before !== undefined && before.scope === scope
+      ? { ...before, dropped: null }
+      : { scope, items: new Map(), anchor: null, dropped: null };
+  });
+  useEffect(() => {
+    if (state.items.size > 0) queryClient.setQueryData(keptKey(list), state);
+    else queryClient.removeQueries({ queryKey: keptKey(list), exact: true });
+  }, [queryClient, list, state]);
   let current = state;
   if (state.scope !== scope) {
     current = {

@@ -185,6 +185,32 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
     });
   };
 
+  // On the sign-in panel the key leads; the address is folded unless one is in use already.
+  const [anotherService, setAnotherService] = useState(() => connection.baseUrl !== '');
+  const addressField = (
+    name: 'baseUrl' | 'reportPageTemplate',
+    label: string,
+    description: string,
+    placeholder: string,
+  ) => (
+    <TextInput
+      label={label}
+      description={description}
+      placeholder={placeholder}
+      inputMode="url"
+      autoComplete={name === 'baseUrl' ? 'url' : undefined}
+      spellCheck={false}
+      error={errors[name]?.message}
+      {...register(name)}
+    />
+  );
+  const baseUrlField = addressField(
+    'baseUrl',
+    'Base URL',
+    'The service’s address without /api/v1, e.g. https://reports.example.com. Leave empty to use the API of this site (same origin).',
+    'Same origin (this site)',
+  );
+
   const savedBaseUrl = connection.baseUrl;
   const unsaved =
     normaliseBaseUrl(typedBaseUrl) !== savedBaseUrl || (typedKey.trim() || null) !== connection.apiKey;
@@ -207,16 +233,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
           aria-label={signIn ? 'Sign in' : 'Connection settings'}
         >
           <Stack gap="md">
-            <TextInput
-              label="Base URL"
-              description="The service’s address without /api/v1, e.g. https://reports.example.com. Leave empty to use the API of this site (same origin)."
-              placeholder="Same origin (this site)"
-              inputMode="url"
-              autoComplete="url"
-              spellCheck={false}
-              error={errors.baseUrl?.message}
-              {...register('baseUrl')}
-            />
+            {!signIn && baseUrlField}
             <PasswordInput
               label="API key"
               description="Sent as a Bearer token with every request. It is never put in a URL."
@@ -231,17 +248,29 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
               description="Without this, the key is forgotten when this browser tab is closed."
               {...register('remember')}
             />
-            {!signIn && (
-              <TextInput
-                label="Report page address"
-                description="Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives."
-                placeholder="The service’s own"
-                inputMode="url"
-                spellCheck={false}
-                error={errors.reportPageTemplate?.message}
-                {...register('reportPageTemplate')}
-              />
-            )}
+            {signIn &&
+              (anotherService ? (
+                baseUrlField
+              ) : (
+                <div>
+                  <Button
+                    variant="subtle"
+                    size="compact-sm"
+                    px={0}
+                    aria-expanded={false}
+                    onClick={() => setAnotherService(true)}
+                  >
+                    Another service
+                  </Button>
+                </div>
+              ))}
+            {!signIn &&
+              addressField(
+                'reportPageTemplate',
+                'Report page address',
+                'Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives.',
+                'The service’s own',
+              )}
             <Group gap="sm" mt="xs">
               <Button type="submit" loading={isSubmitting}>
                 Save
@@ -277,8 +306,12 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
                   result={shownTest.result}
                   where={describeBase(shownTest.baseUrl)}
                   unsaved={unsaved}
+                  beforeSave={shownTest.beforeSave}
                   onSaveAnyway={
-                    shownTest.beforeSave && !shownTest.result.ok
+                    // A key the service refused is no use saved; other failures may be the network's.
+                    shownTest.beforeSave &&
+                    !shownTest.result.ok &&
+                    shownTest.result.reason !== 'unauthenticated'
                       ? () => void handleSubmit(persist)()
                       : undefined
                   }

@@ -43,7 +43,7 @@ export default function SignInPanel({ reason }: SignInPanelProps) {
           </Text>
           <Text size="sm">
             This project’s own server creates a key at its first start and prints it once in its terminal,
-            with a sign-in link such as <Code>http://127.0.0.1:8080/settings#api_key=…</Code>. Open that link
+            with a sign-in link such as <Code>{`${window.location.origin}/settings#api_key=…`}</Code>. Open that link
             in this tab: it signs you in for this tab and brings you back to this page. The key is in the part
             after <Code>#</Code>, which the browser never sends to a server, and the dashboard removes it from
             the address at once. <Code>npm run keys -- create</Code> beside the server makes another key.

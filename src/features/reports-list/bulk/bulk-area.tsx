@@ -1,7 +1,8 @@
 // Everything that works on the selected reports; loaded when a person first reaches for a checkbox.
-import { Button, Group, Loader, Paper, Text } from '@mantine/core';
+import { Button, Group, Loader, Text } from '@mantine/core';
 import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
@@ -10,7 +11,7 @@ import { BulkProgress } from '@/components/bulk-progress';
 import { useCollectReports } from '@/api/use-collect-reports';
 import { PrivacyDialog } from './privacy-dialog';
 import { useBulkRun } from '@/api/use-bulk-run';
-import classes from './bulk.module.css';
+import bar from '../list-bar.module.css';
 
 export interface BulkAreaProps {
   selection: Selection;
@@ -18,6 +19,8 @@ export interface BulkAreaProps {
   total: number | undefined;
   /** The current view: Select all matching collects its reports, all pages. */
   params: ReportListParams;
+  /** What the strip shows without a selection (the list's range). */
+  range: ReactNode;
 }
 
 /** Select all N matching: every report of the view, collected page by page through the scheduler. */
@@ -35,11 +38,9 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
   };
 }
 
-export function BulkArea({ selection, total, params }: BulkAreaProps) {
+export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
   const matching = useSelectAllMatching(selection, params);
-  // The dialogs stay mounted, closed, so that on closing Mantine gives the focus back to the button
-  // that opened them (a dialog mounted already open, or unmounted on closing, cannot).
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
   const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));
@@ -49,94 +50,78 @@ export function BulkArea({ selection, total, params }: BulkAreaProps) {
 
   return (
     <>
-      {count > 0 && (
-        <Paper
-          withBorder
-          radius="md"
-          p="xs"
-          className={classes.toolbar}
-          role="toolbar"
-          aria-label="Selection"
-        >
-          <Group gap="xs" wrap="wrap">
-            <Text fw={700} size="sm" px={4} aria-live="polite">
-              {count.toLocaleString('en')} selected
-            </Text>
-            {collecting !== null && 'done' in collecting ? (
-              <Group gap={6} wrap="nowrap" role="status">
-                <Loader size="xs" aria-hidden />
-                <Text size="sm">
-                  Selecting {collecting.done.toLocaleString('en')}
-                  {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
-                  {collecting.waitingUntil !== null &&
-                    ` Paused by the service’s rate limit until ${formatClock(collecting.waitingUntil)}.`}
-                </Text>
-                <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
-                  Cancel
-                </Button>
-              </Group>
-            ) : (
-              total !== undefined &&
-              count < total && (
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  leftSection={<IconSelectAll size={14} aria-hidden />}
-                  onClick={matching.start}
-                  disabled={running}
-                >
-                  Select all {total.toLocaleString('en')} matching
-                </Button>
-              )
-            )}
-            <Button
-              variant="subtle"
-              size="compact-sm"
-              leftSection={<IconX size={14} aria-hidden />}
-              onClick={selection.clear}
-            >
-              Clear selection
-            </Button>
-            <Group gap="xs" ml={{ sm: 'auto' }} wrap="wrap">
-              <Button
-                variant="default"
-                size="compact-sm"
-                leftSection={<IconLock size={14} aria-hidden />}
-                onClick={() => setDialog('privacy')}
-                disabled={running}
-              >
-                Change privacy
-              </Button>
-              <Button
-                variant="default"
-                size="compact-sm"
-                leftSection={<IconRefresh size={14} aria-hidden />}
-                onClick={() => bulk.start({ kind: 'refresh' }, picked())}
-                disabled={running}
-              >
-                Refresh results
-              </Button>
-              <Button
-                color="red"
-                variant="light"
-                size="compact-sm"
-                leftSection={<IconTrash size={14} aria-hidden />}
-                onClick={() => setDialog('delete')}
-                disabled={running}
-              >
-                Delete selected
+      {count > 0 ? (
+        <div className={bar.bar} data-selecting="" role="toolbar" aria-label="Selection">
+          <Text fw={700} size="sm" px={4} aria-live="polite">
+            {count.toLocaleString('en')} selected
+          </Text>
+          {collecting !== null && 'done' in collecting ? (
+            <Group gap={6} wrap="nowrap" role="status">
+              <Loader size="xs" aria-hidden />
+              <Text size="sm">
+                Selecting {collecting.done.toLocaleString('en')}
+                {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
+                {collecting.waitingUntil !== null &&
+                  ` Paused by the service’s rate limit until ${formatClock(collecting.waitingUntil)}.`}
+              </Text>
+              <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
+                Cancel
               </Button>
             </Group>
-          </Group>
+          ) : (
+            total !== undefined &&
+            count < total && (
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                leftSection={<IconSelectAll size={14} aria-hidden />}
+                onClick={matching.start}
+                disabled={running}
+              >
+                Select all {total.toLocaleString('en')} matching
+              </Button>
+            )
+          )}
           {collecting !== null && 'error' in collecting && (
-            <Text size="sm" c="red" role="alert" mt={4} px={4}>
+            <Text size="sm" c="red" role="alert">
               The reports could not all be selected: {collecting.error}{' '}
               <Button variant="subtle" size="compact-sm" onClick={matching.start}>
                 Retry
               </Button>
             </Text>
           )}
-        </Paper>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconX size={14} aria-hidden />}
+            onClick={selection.clear}
+          >
+            Clear selection
+          </Button>
+          <div className={bar.actions}>
+            {(
+              [
+                ['Change privacy', IconLock, () => setDialog('privacy')],
+                ['Refresh results', IconRefresh, () => bulk.start({ kind: 'refresh' }, picked())],
+                ['Delete selected', IconTrash, () => setDialog('delete')],
+              ] as const
+            ).map(([label, Icon, onClick]) => (
+              <Button
+                key={label}
+                variant={label === 'Delete selected' ? 'light' : 'default'}
+                color={label === 'Delete selected' ? 'red' : undefined}
+                size="compact-sm"
+                leftSection={<Icon size={14} aria-hidden />}
+                onClick={onClick}
+                disabled={running}
+              >
+                {label}
+              </Button>
+            ))}
+          </div>
+        </div>
+      ) : (
+        <div className={bar.bar}>{range}</div>
       )}
 
       <BulkProgress runner={bulk} />

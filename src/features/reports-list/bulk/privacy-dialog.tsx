@@ -15,6 +15,7 @@ import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from '@/contract/values';
 import type { Privacy } from '@/contract/values';
 import { PrivacyField } from '@/components/privacy-field';
+import { useReturnFocus } from '@/components/use-return-focus';
 
 const PRIVACY_CHOICES = ['0', '1', '2'] as const;
 
@@ -61,6 +62,7 @@ export function PrivacyDialog({ opened, count, onApply, onCancel }: PrivacyDialo
     defaultValues: { privacy: '1', password: '' },
   });
   const privacy = useWatch({ control, name: 'privacy' });
+  useReturnFocus(opened);
   const noun = count === 1 ? 'report' : 'reports';
   const close = () => {
     reset();
@@ -70,6 +72,7 @@ export function PrivacyDialog({ opened, count, onApply, onCancel }: PrivacyDialo
     <Modal
       opened={opened}
       onClose={close}
+      returnFocus={false}
       title={`Change privacy of ${count.toLocaleString('en')} ${noun}`}
       centered
       closeButtonProps={{ 'aria-label': 'Close' }}
