@@ -12,6 +12,7 @@ export const ROUTE_MODULES: readonly { pattern: RegExp; module: string }[] = [
   // `/` redirects to /reports before anything renders.
   { pattern: /^\/(reports\/?)?$/, module: 'src/features/reports-list/reports-page.tsx' },
   { pattern: /^\/reports\/new\/?$/, module: 'src/features/create-report/create-report-page.tsx' },
+  { pattern: /^\/reports\/import\/?$/, module: 'src/features/import/import-page.tsx' },
   { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/report/report-page.tsx' },
   { pattern: /^\/projects\/?$/, module: 'src/features/projects/projects-page.tsx' },
   { pattern: /^\/projects\/[^/]+\/?$/, module: 'src/app/project-route.tsx' },

@@ -143,6 +143,12 @@ describe('Add many: the preview', () => {
 
   it('without Discover, hides the sitemap address and says to upload the file', async () => {
     setUp();
+    // A deployment of the service itself: no extensions, so GET /capabilities is not found.
+    server.use(
+      http.get('*/api/v1/capabilities', () =>
+        HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
+      ),
+    );
     renderImport();
     expect(await screen.findByText(/cannot read a sitemap by its address/)).toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: 'Sitemap address' })).not.toBeInTheDocument();
