@@ -50,7 +50,7 @@ test.describe('Reports against the real server', () => {
     await expect(table.range('1–10 of 12 reports')).toBeVisible();
     await expect(table.rows).toHaveCount(10);
 
-    await page.getByRole('button', { name: 'Page 2' }).click();
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await expect(page).toHaveURL(/[?&]page=2$/);
     await expect(table.range('11–12 of 12 reports')).toBeVisible();
     await expect(table.rows).toHaveCount(2);

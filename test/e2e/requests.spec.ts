@@ -161,7 +161,7 @@ test.describe('Request efficiency against the real server', () => {
     await list.expectRowsAll(new RegExp(RESULT_LABEL[ownResult]));
     await expect(list.rangeFrom(1)).toBeVisible();
 
-    await page.getByRole('button', { name: 'Page 2' }).click();
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await expect(page).toHaveURL(`/reports?result=${ownResult}&page=2`);
     await expect(list.rangeFrom(11)).toBeVisible();
 
