@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';
 import type { RealApi } from '../../test/msw';
 import { saveConnection } from './connection';
-import { findExistingReport, findExistingReports } from './exact-url';
+import { findExistingReport, findExistingReports, urlBatches } from './exact-url';
 
 let api: RealApi;
 let clock = Date.parse('2026-03-01T08:00:00Z');
@@ -37,6 +37,11 @@ function listRequests(requests: Request[]) {
     .filter((request) => request.method === 'GET' && new URL(request.url).pathname === '/api/v1/reports')
     .map((request) => Object.fromEntries(new URL(request.url).searchParams));
 }
+
+const listUrls = (requests: Request[]) =>
+  requests
+    .filter((request) => request.method === 'GET' && new URL(request.url).pathname === '/api/v1/reports')
+    .map((request) => new URL(request.url));
 
 beforeEach(() => {
   api = useRealApi();
@@ -105,5 +110,52 @@ describe('findExistingReports', () => {
       // The path keeps its case.
       expect(await findExistingReport('https://shop.example/a', { urlFilter })).toBeNull();
     }
+  });
+
+  describe('where url= may repeat (capabilities.url_filter_many)', () => {
+    it('1,000 URLs of 1,000 sites in a large account: 10 list requests, exactly', async () => {
+      // 400 of the 1,000 sites have a report, among 1,500 reports of other pages of theirs: neither
+      // listing the account nor each host would fit the budget.
+      const sites = Array.from({ length: 1000 }, (_, i) => `https://site-${i}.example/`);
+      const ids = await seed([...sites.slice(0, 400), ...sites.slice(0, 500).flatMap((site) => [`${site}a`, `${site}b`, `${site}c`])]);
+      const requests = recordRequests();
+      const found = await findExistingReports(sites, { urlFilter: true, urlFilterMany: true });
+      const lists = listUrls(requests);
+      expect(lists).toHaveLength(10);
+      for (const url of lists) {
+        expect(url.searchParams.getAll('url')).toHaveLength(100);
+        expect(url.href.length).toBeLessThan(8192);
+      }
+      expect(found.size).toBe(400);
+      for (const site of sites.slice(0, 400)) expect(found.get(site)?.id).toBe(ids.get(site));
+      expect(found.has(sites[400]!)).toBe(false);
+    });
+
+    it('takes every page of a batch whose URLs have more than 100 reports, and keeps the newest', async () => {
+      const url = 'https://shop.example/busy';
+      const ids = await seed([...Array.from({ length: 130 }, () => url), 'https://shop.example/quiet']);
+      const requests = recordRequests();
+      const found = await findExistingReports([url, 'https://shop.example/quiet', 'https://shop.example/none'], {
+        urlFilter: true,
+        urlFilterMany: true,
+      });
+      expect(listUrls(requests)).toHaveLength(2);
+      expect(found.get(url)?.id).toBe(ids.get(url));
+      expect(found.get(url)?.id).toBe(130);
+      expect(found.size).toBe(2);
+    });
+  });
+});
+
+describe('urlBatches', () => {
+  it('cuts at 100 URLs and at 6,000 characters of query, whichever comes first', () => {
+    const short = Array.from({ length: 250 }, (_, i) => `https://a.example/${i}`);
+    expect(urlBatches(short).map((batch) => batch.length)).toEqual([100, 100, 50]);
+    const long = Array.from({ length: 10 }, (_, i) => `https://a.example/${i}/${'x'.repeat(1900)}`);
+    const batches = urlBatches(long);
+    expect(batches.map((batch) => batch.length)).toEqual([3, 3, 3, 1]);
+    expect(batches.flat()).toEqual(long);
+    // A URL longer than the whole budget still goes, alone.
+    expect(urlBatches(['https://a.example/' + 'y'.repeat(7000)])).toHaveLength(1);
   });
 });

@@ -2,6 +2,9 @@
 // "a report of this URL exists" and Add many's preview. Compared by urlKey() (the contract's
 // normalisation), never by substring.
 //
+// Where the deployment takes `url=` repeated (capabilities.url_filter_many, up to URL_FILTER_MAX
+// values a request), the URLs are asked a hundred at a time: 1,000 URLs in 10 requests.
+//
 // The contract's exact filter (`GET /reports?url=`, where capabilities.url_filter) takes one URL a
 // request, so a thousand URLs would be a thousand requests. Instead the URLs are grouped by host and
 // each host's reports are listed 100 a page (`search=<host>`, matched by urlKey here), which costs
@@ -11,6 +14,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Report } from '@/contract/domain';
 import { urlKey } from '@/contract/url-key';
+import { URL_FILTER_MAX } from '@/contract/values';
 import { openPageHref } from '@/lib/urls';
 import { anySignal } from './http';
 import { reportKeys } from './query-keys';
@@ -22,10 +26,17 @@ import type { RequestScheduler } from './scheduler';
 const PER_PAGE = 100;
 /** Up to this many URLs, ask for each one at once (`url=`, or a search narrowed to it). */
 const ASK_EACH_UP_TO = 2;
+/**
+ * The most characters of `url=` values one request carries: its request line stays within 8 KB,
+ * the smallest limit common servers and proxies set (nginx's large_client_header_buffers).
+ */
+const URL_QUERY_CHARS = 6000;
 
 export interface ExactLookupOptions {
   /** Whether the deployment has the exact-URL filter (capabilities.url_filter). */
   urlFilter: boolean;
+  /** Whether it takes `url=` repeated (capabilities.url_filter_many). */
+  urlFilterMany?: boolean;
   /** By default a scheduler of its own. */
   scheduler?: RequestScheduler;
   signal?: AbortSignal;
@@ -52,6 +63,25 @@ function urlTerm(key: string): string {
   return `${url.hostname}${url.port === '' ? '' : `:${url.port}`}${url.pathname}${url.search}`;
 }
 
+/** The keys in batches of at most URL_FILTER_MAX, each within URL_QUERY_CHARS once encoded. */
+export function urlBatches(keys: Iterable<string>): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let chars = 0;
+  for (const key of keys) {
+    const length = new URLSearchParams({ url: key }).toString().length + 1;
+    if (batch.length === URL_FILTER_MAX || (batch.length > 0 && chars + length > URL_QUERY_CHARS)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(key);
+    chars += length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
 /**
  * For each URL that has a report (by urlKey), the newest such report (highest id). URLs that are not
  * absolute http(s) URLs are left out. Rejects with the first error, or CancelledError.
@@ -61,7 +91,7 @@ export async function findExistingReports(
   options: ExactLookupOptions,
 ): Promise<Map<string, Report>> {
   const scheduler = options.scheduler ?? createScheduler();
-  const { urlFilter, signal: outer } = options;
+  const { urlFilter, urlFilterMany = false, signal: outer } = options;
   const wanted = new Set<string>();
   for (const url of urls) {
     const key = urlKey(url);
@@ -107,6 +137,17 @@ export async function findExistingReports(
   };
 
   try {
+    if (urlFilterMany) {
+      await Promise.all(
+        urlBatches(wanted).map(async (batch) => {
+          const params: ReportListParams = { url: batch };
+          const first = await list(params);
+          keep(first.items);
+          await listRest(params, first.meta.lastPage);
+        }),
+      );
+      return found;
+    }
     if (wanted.size <= ASK_EACH_UP_TO) {
       await Promise.all([...wanted].map(askOne));
       return found;

@@ -13,7 +13,8 @@ import {
 } from './rate-limit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type ParamValue = string | number | boolean | null | undefined;
+/** A field's value; a list is sent as the field repeated, once per item. */
+export type ParamValue = string | number | boolean | null | undefined | readonly string[];
 
 export interface ApiRequest {
   method?: HttpMethod;
@@ -42,7 +43,8 @@ function paramsOf(values: Record<string, ParamValue>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(values)) {
     if (value === null || value === undefined) continue;
-    params.append(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+    if (typeof value === 'object') for (const item of value) params.append(name, item);
+    else params.append(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
   return params;
 }

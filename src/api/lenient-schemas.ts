@@ -309,6 +309,7 @@ export const capabilitiesSchema = z.pipe(
 export const NO_CAPABILITIES: Capabilities = Object.freeze({
   runs: false,
   url_filter: false,
+  url_filter_many: false,
   sort_by_score: false,
   discover: false,
   schedules: false,

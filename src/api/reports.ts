@@ -11,8 +11,8 @@ import type { Page, Report } from '@/contract/domain';
 export interface ReportListParams {
   search?: string;
   search_by?: 'url';
-  /** The exact-URL filter (an extension, where capabilities.url_filter). */
-  url?: string;
+  /** The exact-URL filter (an extension, where capabilities.url_filter; several URLs where url_filter_many). */
+  url?: string | readonly string[];
   project?: string;
   result?: Result;
   sort_by?: ReportSortKey;
@@ -44,7 +44,7 @@ export function normaliseReportListParams(params: ReportListParams = {}): Report
   const out: ReportListParams = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
   if (params.search) out.search = params.search;
   if (params.search_by) out.search_by = params.search_by;
-  if (params.url) out.url = params.url;
+  if (params.url !== undefined && params.url.length > 0) out.url = params.url;
   if (params.project) out.project = params.project;
   if (params.result) out.result = params.result;
   if (params.sort_by) out.sort_by = params.sort_by;

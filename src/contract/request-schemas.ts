@@ -14,6 +14,7 @@ import {
   RESULTS,
   SERVER_REPORT_SORT_KEYS,
   SORT_ORDERS,
+  URL_FILTER_MAX,
   URL_MAX_LENGTH,
   type PerPage,
   type Privacy,
@@ -24,6 +25,7 @@ export const REQUEST_MESSAGES = {
   urlString: 'The url must be a string.',
   urlMax: `The url must not be greater than ${URL_MAX_LENGTH} characters.`,
   urlFormat: 'The url format is invalid.',
+  urlFilterMax: `The url filter may not have more than ${URL_FILTER_MAX} values.`,
   privacy: 'The selected privacy is invalid.',
   passwordRequired: 'The password field is required when privacy is 2.',
   passwordString: 'The password must be a string.',
@@ -67,10 +69,17 @@ export const reportListQuerySchema = z.object({
   search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
   project: text.meta({ description: 'Only the reports of this project.' }),
   result: z.enum(RESULTS).optional().catch(undefined),
-  url: text.meta({
-    description:
-      'An extension: only the reports of this absolute http(s) URL, compared after normalising both (scheme and host lower-cased, default port and fragment dropped, an empty path as `/`). A value that is not such a URL matches no report; an empty one is no filter.',
-  }),
+  url: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value) => {
+      const urls = (typeof value === 'string' ? [value] : (value ?? [])).filter((url) => url !== '');
+      return urls.length > 0 ? urls : undefined;
+    })
+    .catch(undefined)
+    .meta({
+      description: `An extension: only the reports of this absolute http(s) URL, compared after normalising both (scheme and host lower-cased, default port and fragment dropped, an empty path as \`/\`). Repeated (up to ${URL_FILTER_MAX} times; more is a 422 on \`url\`), the reports of any of them. A value that is not such a URL matches no report; an empty one is no filter.`,
+    }),
   sort_by: z
     .enum(SERVER_REPORT_SORT_KEYS)
     .default('id')

@@ -113,6 +113,8 @@ export type StrictRun = z.infer<typeof strictRunSchema>;
 export const strictCapabilitiesSchema = z.strictObject({
   runs: z.boolean(),
   url_filter: z.boolean(),
+  /** `url=` repeated (up to URL_FILTER_MAX values) lists the reports of any of them. */
+  url_filter_many: z.boolean(),
   sort_by_score: z.boolean(),
   discover: z.boolean(),
   schedules: z.boolean(),

@@ -62,6 +62,8 @@ export function resultForScore(score: number): Result {
 }
 
 export const URL_MAX_LENGTH = 2048;
+/** How many `url=` values one list request may repeat (the exact-URL filter's many-URL form). */
+export const URL_FILTER_MAX = 100;
 export const PASSWORD_MAX_LENGTH = 128;
 
 /**

@@ -4,12 +4,12 @@ import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter, sort by score, schedules, alerts and discover; not webhooks yet', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts and discover; not webhooks yet', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
-      data: { runs: true, url_filter: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: false },
+      data: { runs: true, url_filter: true, url_filter_many: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: false },
       status: 200,
     });
   });

@@ -5,12 +5,13 @@ import { errors, ok } from '../http/openapi';
 
 /**
  * The extensions of wave 3 this server has, each true only once it is served: runs
- * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=), sort_by=score, schedules
+ * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=, also repeated: url_filter_many), sort_by=score, schedules
  * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts) and discover (POST /discover).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
   url_filter: true,
+  url_filter_many: true,
   sort_by_score: true,
   discover: true,
   schedules: true,

@@ -213,6 +213,23 @@ describe('GET /api/v1/reports', () => {
       }
       expect((await list(t, '?url=')).meta.total).toBe(SPECS.length);
     });
+
+    it('repeated, lists the reports of any of the URLs (up to 100), its links keeping every one; more is a 422 on url', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const blog = encodeURIComponent('https://blog.example.org/a_b');
+      const news = encodeURIComponent('https://www.news.example.net');
+      const body = await list(t, `?url=${blog}&url=${news}&url=nonsense&url=&sort=asc&per_page=10`);
+      expect(body.data.map((r) => r.id)).toEqual([5, 7, 8]);
+      expect(body.links.first).toBe(`http://localhost/api/v1/reports?url=${blog}&url=${news}&url=nonsense&url=&sort=asc&per_page=10&page=1`);
+      expect((await list(t, `?url=${blog}&url=${news}&result=decent`)).data.map((r) => r.id)).toEqual([5]);
+      expect((await list(t, '?url=nonsense&url=ftp://x')).meta.total).toBe(0);
+      const others = (n: number) => Array.from({ length: n }, (_, i) => `url=${encodeURIComponent(`https://a.example/${i}`)}`).join('&');
+      expect((await list(t, `?${others(99)}&url=${blog}`)).meta.total).toBe(2);
+      const res = await t.call('GET', `/api/v1/reports?${others(100)}&url=${blog}`);
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({ message: { url: ['The url filter may not have more than 100 values.'] } });
+    });
   });
 
   describe('paging', () => {

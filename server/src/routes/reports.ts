@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { describeRoute, validator } from 'hono-openapi';
 import {
+  REQUEST_MESSAGES,
   reportIdParamSchema,
   reportListQuerySchema,
   runListQuerySchema,
@@ -21,6 +22,7 @@ import { hashPassword } from '../auth/passwords';
 import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { urlKey } from '../../../src/contract/url-key';
+import { URL_FILTER_MAX } from '../../../src/contract/values';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
@@ -75,17 +77,18 @@ export function reportsRouter(deps: Required<AppDeps>) {
       validator('query', reportListQuerySchema),
       async (c) => {
         const q = c.req.valid('query');
+        if (q.url !== undefined && q.url.length > URL_FILTER_MAX) return validationResponse(c, { url: [REQUEST_MESSAGES.urlFilterMax] });
         // A url that is not an absolute http(s) URL is no report's: an empty list, not every report
-        // (as ignoring it would give) nor a 422 (which no list parameter answers).
-        const key = q.url === undefined ? undefined : urlKey(q.url);
+        // (as ignoring it would give) nor a 422 (which no other list parameter answers).
+        const keys = q.url?.map(urlKey).filter((key): key is string => key !== null);
         const page =
-          key === null
+          keys?.length === 0
             ? { items: [], total: 0 }
             : await storage.listReports({
                 search: q.search,
                 project: q.project,
                 result: q.result,
-                urlKey: key,
+                urlKeys: keys,
                 sortBy: q.sort_by,
                 sort: q.sort,
                 limit: q.per_page,

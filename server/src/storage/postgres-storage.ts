@@ -164,14 +164,14 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
         // PostgreSQL's text cannot hold a NUL (the query would fail): no project has one.
         if (query.project?.includes('\u0000')) return { items: [], total: 0 };
         const where = whereClause([
-          ['r.url_key = ?', query.urlKey],
+          ['r.url_key = ANY(?::text[])', query.urlKeys],
           ['r.url_search LIKE ?', pattern],
           ['r.project = ?', query.project],
           ['r.result = ?', query.result],
         ]);
         // Without a search, result or URL filter the count is in the projects table, kept in step.
         const total =
-          pattern === undefined && query.result === undefined && query.urlKey === undefined
+          pattern === undefined && query.result === undefined && query.urlKeys === undefined
             ? await count(client, `SELECT coalesce(sum(reports), 0) AS count FROM projects ${query.project === undefined ? '' : 'WHERE project = $1'}`, where.params)
             : await cachedCount(client, `SELECT count(*) FROM reports r ${where.sql}`, where.params);
         if (query.offset >= total) return { items: [], total };
@@ -193,7 +193,7 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
         // walk gets four times the even-spread share of index entries, and when the page is not
         // complete within them the matches are collected from the trigram index and sorted.
         // With the exact-URL filter the url_key index finds the few matches at once.
-        if (pattern !== undefined && query.urlKey === undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''))) {
+        if (pattern !== undefined && query.urlKeys === undefined && total <= COLLECT_LIMIT && HAS_TRIGRAM.test(searchForm(query.search ?? ''))) {
           const all = await count(client, 'SELECT coalesce(sum(reports), 0) AS count FROM projects', []);
           const budget = Math.ceil(((query.offset + query.limit) * all * 4) / Math.max(total, 1));
           if (budget < all) {

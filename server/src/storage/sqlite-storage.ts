@@ -148,15 +148,15 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
   const listReports = db.transaction((query: ReportListQuery): Page<ReportRecord> => {
     // The exact-URL filter matches a handful of reports, found by the url_key index: a search
     // with it is tested on those in SQL, as the search copy would test it.
-    if (query.search && query.urlKey === undefined) {
+    if (query.search && query.urlKeys === undefined) {
       const { ids, total } = searchIndex.query({ ...query, search: searchForm(query.search) });
       return { items: readPage(ids), total };
     }
     const where: string[] = [];
     const params: (string | number)[] = [];
-    if (query.urlKey !== undefined) {
-      where.push('r.url_key = ?');
-      params.push(query.urlKey);
+    if (query.urlKeys !== undefined) {
+      where.push('r.url_key IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(query.urlKeys));
     }
     if (query.search) {
       where.push('instr(r.url_search, ?) > 0');

@@ -538,7 +538,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       ];
       for (const [i, url] of urls.entries()) await storage.createReport(newReport(url, i === 5 ? BAD : GOOD));
       const list = async (url: string, extra: Partial<Parameters<Storage['listReports']>[0]> = {}) => {
-        const page = await storage.listReports({ urlKey: key(url), sortBy: 'id', sort: 'asc', limit: 10, offset: 0, ...extra });
+        const page = await storage.listReports({ urlKeys: [key(url)], sortBy: 'id', sort: 'asc', limit: 10, offset: 0, ...extra });
         return { total: page.total, ids: page.items.map((r) => r.id) };
       };
       expect(await list('https://shop.example.com/a')).toEqual({ total: 3, ids: [1, 2, 6] });
@@ -559,6 +559,15 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       expect(await list('https://shop.example.com/a', { sort: 'desc', limit: 2 })).toEqual({ total: 3, ids: [6, 2] });
       expect(await list('https://shop.example.com/a', { sort: 'desc', limit: 2, offset: 2 })).toEqual({ total: 3, ids: [1] });
       expect(await list('https://shop.example.com/a', { limit: 2, offset: 4 })).toEqual({ total: 3, ids: [] });
+      // Several URLs at once: the reports of any of them; none of no URL.
+      const many = async (keys: string[], extra: Partial<Parameters<Storage['listReports']>[0]> = {}) => {
+        const page = await storage.listReports({ urlKeys: keys, sortBy: 'id', sort: 'asc', limit: 10, offset: 0, ...extra });
+        return { total: page.total, ids: page.items.map((r) => r.id) };
+      };
+      expect(await many([key('https://shop.example.com/a'), key('https://blog.example.org'), key('https://nowhere.example/')])).toEqual({ total: 5, ids: [1, 2, 6, 8, 9] });
+      expect(await many([key('https://shop.example.com/A'), key('https://blog.example.org')], { sort: 'desc', limit: 2 })).toEqual({ total: 3, ids: [9, 8] });
+      expect(await many([key('https://shop.example.com/a'), key('http://shop.example.com/a')], { result: 'bad' })).toEqual({ total: 1, ids: [6] });
+      expect(await many([])).toEqual({ total: 0, ids: [] });
       // Gone with its report.
       await storage.deleteReport(2);
       expect(await list('https://shop.example.com/a')).toEqual({ total: 2, ids: [1, 6] });
@@ -578,7 +587,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       await database.query('INSERT INTO projects (project, project_search, reports, created_at) SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project');
 
       const storage = await database.open();
-      const ids = async (url: string) => (await storage.listReports({ urlKey: key(url), sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.id);
+      const ids = async (url: string) => (await storage.listReports({ urlKeys: [key(url)], sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items.map((r) => r.id);
       expect(await ids('https://shop.example.com/a')).toEqual([1]);
       expect(await ids('https://shop.example.com/b#top')).toEqual([2]);
       expect(await ids('https://BLOG.example.org/')).toEqual([3]);

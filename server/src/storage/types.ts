@@ -68,8 +68,11 @@ export interface ReportListQuery {
   search?: string;
   project?: string;
   result?: Result;
-  /** Only the reports whose url_key is this: urlKey() of the asked URL (the exact-URL filter). */
-  urlKey?: string;
+  /**
+   * Only the reports whose url_key is one of these: urlKey() of each asked URL (the exact-URL
+   * filter, repeatable up to URL_FILTER_MAX values). An empty list matches no report.
+   */
+  urlKeys?: readonly string[];
   sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;

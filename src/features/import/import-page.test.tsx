@@ -162,6 +162,7 @@ describe('Add many: the preview', () => {
           data: {
             runs: true,
             url_filter: true,
+            url_filter_many: false,
             sort_by_score: true,
             discover: true,
             schedules: false,

@@ -195,6 +195,7 @@ function ImportPage() {
       ]);
       const existing = await findExistingReports(urlsToLookUp(entries), {
         urlFilter,
+        urlFilterMany: capabilities?.url_filter_many ?? false,
         scheduler: createScheduler({ signal: controller.signal }),
         signal: controller.signal,
       });
