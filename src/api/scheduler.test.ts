@@ -215,6 +215,35 @@ describe('createScheduler: the rate budget', () => {
     }
   });
 
+  it('trusts the count of the latest-sent request, not of the latest answer: a slow early answer sends nothing more', async () => {
+    // Four sent with 4 left: the service counted them 3, 2, 1, 0 as they arrived. The fourth answers
+    // first (0 left); the first answers after it with its older count (3 left), which is stale.
+    const tasks = manualTasks();
+    let budget: RateBudget = { remaining: 4, limit: 300 };
+    const scheduler = createScheduler({ budget: () => budget });
+    const results = names(8).map((name) => scheduler.run(tasks.task(name)));
+    expect(tasks.names()).toEqual(names(4));
+    budget = { remaining: 0, limit: 300 };
+    tasks.finish('t4');
+    await results[3];
+    budget = { remaining: 3, limit: 300 };
+    tasks.finish('t1');
+    await results[0];
+    expect(tasks.names()).toEqual(names(4));
+    // With nothing in flight, one goes to find out whether the window has reset; its count is believed.
+    budget = { remaining: 2, limit: 300 };
+    tasks.finish('t2');
+    await results[1];
+    budget = { remaining: 1, limit: 300 };
+    tasks.finish('t3');
+    await results[2];
+    expect(tasks.names()).toEqual(names(5));
+    budget = { remaining: 299, limit: 300 };
+    tasks.finish('t5');
+    await results[4];
+    expect(tasks.names()).toEqual(names(8));
+  });
+
   it('paces nothing but the slots when the service announces no budget', async () => {
     const tasks = manualTasks();
     const scheduler = createScheduler({ budget: () => null });

@@ -109,6 +109,13 @@ export function createScheduler(options: SchedulerOptions = {}): RequestSchedule
   let pause: { until: number; timer: ReturnType<typeof setTimeout> } | null = null;
   let stopped = false;
   let nextSeq = 0;
+  // Tasks started so far, and the budget as it stood when the latest-started finished task was
+  // counted. The service counts a request when it arrives but says so when it answers, and a slow
+  // create answers after quicker ones sent later: the last answer's count may be the stalest. So
+  // an answer counts only when its task started after the one that set the budget, and every task
+  // started since has used one more.
+  let started = 0;
+  let counted: { at: number; remaining: number } | null = null;
 
   const backoff = (attempt: number) => Math.min(backoffMs * 2 ** (attempt - 1), maxBackoffMs);
 
@@ -138,7 +145,15 @@ export function createScheduler(options: SchedulerOptions = {}): RequestSchedule
   // flight still lets one task through: it either finds room or brings back a 429 saying how long.
   function budgetAllows(): boolean {
     const known = budget();
-    return known === null || known.remaining - running.size > 0 || running.size === 0;
+    if (known === null) return true;
+    // Before any of its own tasks has finished, the budget noted last; every task in flight used one.
+    const left = counted === null ? known.remaining - running.size : counted.remaining - (started - counted.at);
+    return left > 0 || running.size === 0;
+  }
+
+  function noteBudget(at: number): void {
+    const known = budget();
+    if (known !== null && (counted === null || at >= counted.at)) counted = { at, remaining: known.remaining };
   }
 
   function pump(): void {
@@ -153,6 +168,7 @@ export function createScheduler(options: SchedulerOptions = {}): RequestSchedule
   function start(entry: Entry): void {
     const controller = new AbortController();
     running.set(entry, controller);
+    const at = ++started;
     let attempt: Promise<unknown>;
     try {
       attempt = entry.task(controller.signal);
@@ -162,11 +178,13 @@ export function createScheduler(options: SchedulerOptions = {}): RequestSchedule
     attempt.then(
       (value) => {
         running.delete(entry);
+        noteBudget(at);
         entry.resolve(value);
         pump();
       },
       (error: unknown) => {
         running.delete(entry);
+        noteBudget(at);
         failed(entry, error, controller.signal);
         pump();
       },
