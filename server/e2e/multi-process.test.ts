@@ -2,18 +2,14 @@
 // database: what one writes the other lists, a project delete is never seen half done, the rate
 // limit is counted across both, and the job of a process killed mid-analysis is finished by the
 // other. Skipped without a PostgreSQL server for the tests (and failed in CI).
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strictReportEnvelope, strictReportListSchema } from '../../src/contract/strict-schemas';
-import { createTestDatabase, testPostgresUrl, type TestDatabaseOnServer } from '../../test/server/postgres';
+import { testPostgresUrl } from '../../test/server/postgres';
+import { until, useServerProcesses } from '../../test/server/server-processes';
 import { createKey } from '../src/auth/keys';
-import { openPostgres } from '../src/storage/postgres-database';
-import { createPostgresStorage, type PostgresStorage } from '../src/storage/postgres-storage';
-import { apiCall, HARNESS_KEY, startApiChild, type ApiChild } from '../../tools/bench/harness';
+import { apiCall, HARNESS_KEY, type ApiChild } from '../../tools/bench/harness';
 
 const baseUrl = await testPostgresUrl();
 const RATE_LIMIT = 30;
@@ -48,57 +44,30 @@ async function startPages() {
   };
 }
 
-/** Asks `probe` again, a tenth of a second apart, until it gives a value; fails after `seconds`. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 30): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Still waiting for ${what} after ${seconds} s.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const list = async (server: ApiChild, query: string, key = HARNESS_KEY) => {
   const res = await fetch(`${server.api}/reports?${query}`, { headers: { Accept: 'application/json', Authorization: `Bearer ${key}` } });
   return { status: res.status, headers: res.headers, body: res.status === 200 ? strictReportListSchema.parse(await res.json()) : null };
 };
 
 describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () => {
-  let database: TestDatabaseOnServer;
-  let storage: PostgresStorage;
   let pages: Awaited<ReturnType<typeof startPages>>;
-  let dataDir = '';
-  const children: ApiChild[] = [];
-
-  const start = async () => {
-    const child = await startApiChild(dataDir, {
-      DATABASE_URL: database.url,
-      RATE_LIMIT: String(RATE_LIMIT),
-      // An hour: the test does not straddle a window boundary but once in a long while.
-      RATE_LIMIT_WINDOW_S: '3600',
-      ANALYSIS_CONCURRENCY: '2',
-      // A job left active this long by a dead process goes to the other (analyses here take ms, but
-      // the held one must outlast the second process's start); the lease must outlast the deadline.
-      ANALYSIS_DEADLINE_S: '8',
-      ANALYSIS_JOB_EXPIRE_S: '13',
-    });
-    children.push(child);
-    return child;
-  };
+  const processes = useServerProcesses(baseUrl, 'multi-process', {
+    RATE_LIMIT: String(RATE_LIMIT),
+    // An hour: the test does not straddle a window boundary but once in a long while.
+    RATE_LIMIT_WINDOW_S: '3600',
+    ANALYSIS_CONCURRENCY: '2',
+    // A job left active this long by a dead process goes to the other (analyses here take ms, but
+    // the held one must outlast the second process's start); the lease must outlast the deadline.
+    ANALYSIS_DEADLINE_S: '8',
+    ANALYSIS_JOB_EXPIRE_S: '13',
+  });
+  const { start, children } = processes;
 
   beforeAll(async () => {
-    // Made here, not when the suite is collected: a skipped suite runs no afterAll to remove it.
-    dataDir = mkdtempSync(join(tmpdir(), 'multi-process-'));
-    database = await createTestDatabase(baseUrl ?? '');
     pages = await startPages();
   }, 30_000);
   afterAll(async () => {
-    for (const child of children) await child.stop('SIGKILL');
-    await storage?.close();
     await pages?.close();
-    await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
   it('finishes the job of a process killed mid-analysis on the other one', async () => {
@@ -110,7 +79,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
     const b = await start();
     await a.stop('SIGKILL');
     expect(await create).toBeInstanceOf(Error);
-    storage = createPostgresStorage(await openPostgres(database.url, { max: 2 }));
+    const storage = await processes.storage();
     // Watched in the database: requests would count against the rate limit.
     await until('the report in the database', async () => ((await storage.countReports()) > 0 ? true : undefined));
     const shown = (await list(b, 'per_page=100')).body;
@@ -119,7 +88,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
 
   it('lists through one process what was created through the other, and shares API keys', async () => {
     const [a, b] = [await start(), children.at(-2) as ApiChild];
-    const { key } = await createKey(storage, { label: 'made beside the servers' });
+    const { key } = await createKey(await processes.storage(), { label: 'made beside the servers' });
     const createdOnA = await apiCall(a.api, 'POST', '/reports', { url: `${pages.origin}/page/from-a` });
     const createdOnB = await apiCall(b.api, 'POST', '/reports', { url: `${pages.origin}/page/from-b` });
     const ids = [createdOnA, createdOnB].map((res) => strictReportEnvelope(201).parse(res.body).data.id);
@@ -132,6 +101,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
   it('never lists half a project while the other process deletes it', async () => {
     const [a, b] = children.slice(-2) as [ApiChild, ApiChild];
     const project = 'gone.example';
+    const storage = await processes.storage();
     for (let i = 0; i < 40; i++) {
       await storage.createReport({ url: `https://${project}/${i}`, project, privacy: 0, passwordHash: null, score: 90, result: 'good', results: {}, now: new Date() });
     }
@@ -152,7 +122,7 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
 
   it('counts the rate limit across both processes', async () => {
     const [a, b] = children.slice(-2) as [ApiChild, ApiChild];
-    const { key } = await createKey(storage, { label: 'rate limit' });
+    const { key } = await createKey(await processes.storage(), { label: 'rate limit' });
     const remaining: string[] = [];
     for (let i = 0; i < RATE_LIMIT; i++) {
       const res = await list(i % 2 ? a : b, 'per_page=10', key);

@@ -146,6 +146,9 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     const watchRunner = startScheduleRunner({
       storage,
       runWork: shared.runReportWork ?? ((work) => doReportWork(work, { analyser, storage, now: () => new Date() })),
+      // No analysis outlasts its job's lease (after which another process takes the job): an item
+      // taken twice as long ago was left by a process that died.
+      staleMs: config.analysisJobExpireS * 2000,
       logError: log.error,
     });
     closers.push(() => watchRunner.close());

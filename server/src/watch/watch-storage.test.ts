@@ -80,6 +80,31 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
     expect(await b.watch.claimRun('shop.example', last, new Date('2026-11-25T06:00:00Z'))).toBe(true);
   });
 
+  it('two processes taking the items of a run at the same time take each exactly once, and neither stops while items are left', async () => {
+    const database = await fresh();
+    const [a, b] = [await database.open(), await database.open()];
+    for (let i = 0; i < 30; i++) await addReport(a, `https://shop.example/${i}`);
+    const runAt = new Date('2026-11-24T06:00:00Z');
+    expect(await a.watch.enqueueRun('shop.example', runAt)).toBe(30);
+    // Queued twice (a process died between queueing and claiming): nothing more.
+    expect(await b.watch.enqueueRun('shop.example', runAt)).toBe(0);
+    const now = new Date('2026-11-24T06:00:05Z');
+    const stale = new Date('2026-11-24T05:45:00Z');
+    const takeAll = async (storage: Storage) => {
+      const taken: number[] = [];
+      for (let item = await storage.watch.takeItem(now, stale); item; item = await storage.watch.takeItem(now, stale)) {
+        taken.push(item.reportId);
+      }
+      return taken;
+    };
+    const [byA, byB] = await Promise.all([takeAll(a), takeAll(b)]);
+    expect([...byA, ...byB].sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // Taken and not finished: another process takes them again only once they are stale.
+    expect(await a.watch.takeItem(now, stale)).toBeNull();
+    const later = await b.watch.takeItem(new Date('2026-11-24T06:30:00Z'), new Date('2026-11-24T06:15:00Z'));
+    expect(later?.reportId).toBe(1);
+  });
+
   it('stores and lists alerts newest first, by project and unread, with the unread count', async () => {
     const storage = await (await fresh()).open();
     const shop = await addReport(storage, 'https://shop.example/');

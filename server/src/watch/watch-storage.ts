@@ -213,15 +213,21 @@ export function createWatchStorage(sql: SqlRunner): WatchStorage {
     async takeItem(now, staleBefore) {
       // The inner SELECT picks a candidate; the outer condition, checked again on the row itself,
       // lets only one of two takers of the same row through (PostgreSQL re-reads it after the
-      // first taker's update; SQLite has one writer at a time).
-      const [row] = await sql.all<{ id: number; project: string; run_at: unknown; report_id: number }>(
-        `UPDATE schedule_items SET taken_at = ?
-         WHERE id = (SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? ORDER BY run_at, id LIMIT 1)
-           AND (taken_at IS NULL OR taken_at < ?)
-         RETURNING id, project, run_at, report_id`,
-        [stamp(now), stamp(staleBefore), stamp(staleBefore)],
-      );
-      return row ? { id: row.id, project: row.project, runAt: sql.time(row.run_at), reportId: row.report_id } : null;
+      // first taker's update; SQLite has one writer at a time). The other one tries the next.
+      for (;;) {
+        const [row] = await sql.all<{ id: number; project: string; run_at: unknown; report_id: number }>(
+          `UPDATE schedule_items SET taken_at = ?
+           WHERE id = (SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? ORDER BY run_at, id LIMIT 1)
+             AND (taken_at IS NULL OR taken_at < ?)
+           RETURNING id, project, run_at, report_id`,
+          [stamp(now), stamp(staleBefore), stamp(staleBefore)],
+        );
+        if (row) return { id: row.id, project: row.project, runAt: sql.time(row.run_at), reportId: row.report_id };
+        const [left] = await sql.all<{ id: number }>('SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? LIMIT 1', [
+          stamp(staleBefore),
+        ]);
+        if (!left) return null;
+      }
     },
     async finishItem(id) {
       await sql.run('DELETE FROM schedule_items WHERE id = ?', [id]);
