@@ -134,3 +134,23 @@ test('a sitemap address read by the server: its pages created, then all Already 
   await page.emulateMedia({ colorScheme: 'dark' });
   await expectNoSeriousA11yViolations(page);
 });
+
+test('on a phone the preview fits the screen: no column cut off, the details under the URL', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await page.goto('/reports/import');
+  const long = `http://shop.example:${E2E_DEMO_PORT}/products/a-very-long-product-name-that-goes-on?run=${MARK}-phone&colour=blue`;
+  await previewOf(page, [long, long, 'not a url']);
+  await expect(page.getByText('3 URLs: 1 new, 0 already reported, 1 repeated, 1 invalid.')).toBeVisible();
+  const table = page.getByRole('table', { name: 'Preview' });
+  // Nothing scrolls sideways, neither the page nor the table.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await table.evaluate((element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth)).toBe(0);
+  for (const status of ['New', 'Repeated', 'Invalid']) {
+    const box = await table.getByText(status, { exact: true }).boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(table.getByRole('row', { name: /not a url/ })).toContainText('A URL cannot contain spaces');
+  await expect(table.getByRole('columnheader')).toHaveText(['Line', 'URL', 'Status']);
+  await expectNoSeriousA11yViolations(page);
+});

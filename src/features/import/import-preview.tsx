@@ -5,6 +5,7 @@ import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/Pagination.css';
 import { Anchor, Badge, Group, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { MantineColor } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@/components/data-table';
@@ -33,6 +34,8 @@ const CONTROL_LABELS = {
 export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
+  // On a phone the five choices of Show stack rather than scroll sideways; read at once, not after a first paint.
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const counts = useMemo(() => countByStatus(rows), [rows]);
   const shown = useMemo(
     () => (filter === 'all' ? rows : rows.filter((row) => row.status === filter)),
@@ -58,6 +61,8 @@ export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
           aria-label="Show"
           value={filter}
           onChange={choose}
+          orientation={narrow ? 'vertical' : 'horizontal'}
+          fullWidth={narrow}
           size="xs"
           data={[
             { value: 'all', label: `All (${count(rows.length)})` },
@@ -68,45 +73,52 @@ export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
           ]}
         />
       </div>
-      <DataTable aria-label="Preview" minWidth={560}>
+      <DataTable aria-label="Preview">
         <thead>
           <tr>
-            <th scope="col">Line</th>
+            <th scope="col" className={classes.line}>
+              Line
+            </th>
             <th scope="col">URL</th>
             <th scope="col">Status</th>
-            <th scope="col">Details</th>
+            {!narrow && <th scope="col">Details</th>}
           </tr>
         </thead>
         <tbody>
-          {slice.map((row) => (
-            <tr key={row.line}>
-              <td>{row.line}</td>
-              <td className={classes.url}>{row.url ?? row.input}</td>
-              <td>
-                <Badge
-                  color={STATUS_COLORS[row.status]}
-                  variant="light"
-                  radius="sm"
-                  tt="none"
-                  c="var(--mantine-color-text)"
-                >
-                  {STATUS_LABELS[row.status]}
-                </Badge>
-              </td>
-              <td className={classes.details}>
-                {row.report ? (
-                  <Anchor component={Link} to={`/reports/${row.report.id}`} size="sm">
-                    Report #{row.report.id}
-                  </Anchor>
-                ) : (
-                  row.reason
-                )}
-              </td>
-            </tr>
-          ))}
+          {slice.map((row) => {
+            const details = row.report ? (
+              <Anchor component={Link} to={`/reports/${row.report.id}`} size="sm">
+                Report #{row.report.id}
+              </Anchor>
+            ) : (
+              row.reason
+            );
+            return (
+              <tr key={row.line}>
+                <td className={classes.line}>{row.line}</td>
+                <td className={classes.url}>
+                  {row.url ?? row.input}
+                  {/* A phone has no room for a fourth column: what it would say goes under the URL. */}
+                  {narrow && details && <div className={classes.details}>{details}</div>}
+                </td>
+                <td className={classes.status}>
+                  <Badge
+                    color={STATUS_COLORS[row.status]}
+                    variant="light"
+                    radius="sm"
+                    tt="none"
+                    c="var(--mantine-color-text)"
+                  >
+                    {STATUS_LABELS[row.status]}
+                  </Badge>
+                </td>
+                {!narrow && <td className={classes.details}>{details}</td>}
+              </tr>
+            );
+          })}
           {slice.length === 0 && (
             <tr>
-              <td colSpan={4}>No URL has this status.</td>
+              <td colSpan={narrow ? 3 : 4}>No URL has this status.</td>
             </tr>
           )}
         </tbody>
