@@ -34,6 +34,8 @@ test('paste, preview, create; the same again is all Already reported; axe clean 
   page,
   request,
 }) => {
+  // Six creates (each a real analysis) and eight axe passes: over the default 30 s at load 11.
+  test.setTimeout(90_000);
   await signIn(page);
   await page.goto('/reports');
   await page.getByRole('link', { name: 'Add many' }).click();
