@@ -1,26 +1,25 @@
-import '@mantine/core/styles/Badge.css';
-import { Badge, Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
+import { Burger, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { MouseEvent, RefObject } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
-import { capabilitiesQuery } from '@/api/capabilities';
 import { signInReason, subscribeConnection } from '@/api/connection';
-import { watchQueries } from '@/api/watch';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
 import { documentTitle } from '@/lib/document-title';
-import { NAV_ITEMS, PRODUCT_NAME, navLabel } from './navigation';
-import type { NavItem, RouteHandle } from './navigation';
+import { ALERTS_NAV_ITEM, NAV_ITEMS, PRODUCT_NAME } from './navigation';
+import type { RouteHandle } from './navigation';
+import { NavLink } from './nav-link';
 import { PageLoading } from './page-loading';
 import { SignOut } from './sign-out';
 import classes from './shell-layout.module.css';
 
 // Only people without a usable key need it.
 const SignInPanel = lazy(() => import('@/features/settings/sign-in-panel'));
+// The Alerts link asks the server's capabilities and the unread count: after the page, not with it.
+const AlertsNavLink = lazy(() => import('./alerts-nav-link'));
 
 const MAIN_ID = 'main-content';
 const PAGE_SPINNER_AFTER_MS = 250;
@@ -64,64 +63,14 @@ function useFocusMainOnNavigation(view: string) {
 
 /** The entry of NAV_ITEMS that `pathname` is in (itself or a page below it), as `useMatch` with `end: false`. */
 export function sectionOf(pathname: string): string | null {
-  return NAV_ITEMS.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
-}
-
-/**
- * The links the connected server has pages for (Alerts only where it raises them), and the unread
- * alerts' count, asked again every minute and when the window gets the focus back.
- */
-function useNavItems(signedIn: boolean): { items: readonly NavItem[]; unread: number | null } {
-  const capabilities = useQuery({ ...capabilitiesQuery(), enabled: signedIn }).data;
-  const alerts = signedIn && capabilities?.alerts === true;
-  const unread = useQuery({ ...watchQueries.unread(), enabled: alerts }).data ?? null;
-  const items = NAV_ITEMS.filter((item) => !item.capability || capabilities?.[item.capability] === true);
-  return { items, unread: alerts ? unread : null };
-}
-
-function NavLink({
-  item,
-  section,
-  unread,
-  drawer,
-  onClick,
-}: {
-  item: NavItem;
-  section: string | null;
-  unread: number | null;
-  drawer?: boolean;
-  onClick?: () => void;
-}) {
-  const active = section === item.to;
-  const label = navLabel(item, unread);
-  return (
-    <Button
-      component={Link}
-      to={item.to}
-      onClick={onClick}
-      variant={active ? 'light' : 'subtle'}
-      color={active ? undefined : 'gray'}
-      aria-current={active ? 'page' : undefined}
-      aria-label={label === item.label ? undefined : label}
-      rightSection={
-        label === item.label ? undefined : (
-          <Badge size="sm" circle={unread !== null && unread < 10} color="red" aria-hidden>
-            {unread !== null && unread > 99 ? '99+' : unread}
-          </Badge>
-        )
-      }
-      {...(drawer ? { justify: 'flex-start', fullWidth: true, size: 'md' } : {})}
-    >
-      {item.label}
-    </Button>
-  );
+  return [...NAV_ITEMS, ALERTS_NAV_ITEM].find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
 }
 
 interface ShellNavProps {
   /** The NAV_ITEMS entry shown as current. */
   section: string | null;
-  /** The links to show, and the unread alerts' count (null: not known, or no alerts here). */
-  nav: { items: readonly NavItem[]; unread: number | null };
+  /** Signed in: the Alerts link may ask the server whether it has alerts. */
+  signedIn: boolean;
   navOpened: boolean;
   onToggleNav: () => void;
   loadingPage: boolean;
@@ -131,7 +80,7 @@ interface ShellNavProps {
 }
 
 /** The header and the narrow-screen menu. */
-function ShellNav({ section, nav, navOpened, onToggleNav, loadingPage, onNavChoice, burgerRef }: ShellNavProps) {
+function ShellNav({ section, signedIn, navOpened, onToggleNav, loadingPage, onNavChoice, burgerRef }: ShellNavProps) {
   return (
     <>
       <header className={classes.header}>
@@ -152,9 +101,14 @@ function ShellNav({ section, nav, navOpened, onToggleNav, loadingPage, onNavChoi
               {PRODUCT_NAME}
             </Link>
             <Group component="nav" aria-label="Main" gap={4} ml="lg" visibleFrom="sm">
-              {nav.items.map((item) => (
-                <NavLink key={item.to} item={item} section={section} unread={nav.unread} />
+              {NAV_ITEMS.map((item) => (
+                <NavLink key={item.to} item={item} section={section} />
               ))}
+              {signedIn && (
+                <Suspense fallback={null}>
+                  <AlertsNavLink section={section} />
+                </Suspense>
+              )}
             </Group>
           </Group>
           <Group gap="sm" wrap="nowrap">
@@ -168,9 +122,14 @@ function ShellNav({ section, nav, navOpened, onToggleNav, loadingPage, onNavChoi
       {navOpened && (
         <nav id="app-navigation" aria-label="Main" className={classes.drawer}>
           <Stack gap={4}>
-            {nav.items.map((item) => (
-              <NavLink key={item.to} item={item} section={section} unread={nav.unread} drawer onClick={onNavChoice} />
+            {NAV_ITEMS.map((item) => (
+              <NavLink key={item.to} item={item} section={section} drawer onClick={onNavChoice} />
             ))}
+            {signedIn && (
+              <Suspense fallback={null}>
+                <AlertsNavLink section={section} drawer onClick={onNavChoice} />
+              </Suspense>
+            )}
             <SignOut drawer />
           </Stack>
         </nav>
@@ -209,7 +168,6 @@ export function ShellLayout() {
   const signIn = useSyncExternalStore(subscribeConnection, signInReason);
   // Without a usable key a page could only show errors: the sign-in panel stands in for it.
   const gated = signIn !== null && !handle?.withoutKey;
-  const nav = useNavItems(signIn === null);
   useDocumentTitle(gated ? { title: 'Sign in' } : handle);
   // Signing in, or a 401 bringing the panel, swaps the content as a move to another page does.
   useFocusMainOnNavigation(`${pathname} ${gated}`);
@@ -224,7 +182,7 @@ export function ShellLayout() {
       <ShellNav
         // The sign-in panel is none of the sections, whatever the address.
         section={gated ? null : sectionOf(pathname)}
-        nav={nav}
+        signedIn={signIn === null}
         navOpened={navOpened}
         onToggleNav={toggleNav}
         loadingPage={loadingPage}
