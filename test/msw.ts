@@ -1,6 +1,6 @@
 // The MSW server every client test shares (started in setup.ts), and handlers that answer the API
 // from the real reference server app, so tests run against what the contract really says.
-import { http, passthrough } from 'msw';
+import { HttpResponse, http, passthrough } from 'msw';
 import type { HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Hono } from 'hono';
@@ -101,4 +101,11 @@ export function recordRequests(): Request[] {
     seen.push(request.clone());
   });
   return seen;
+}
+
+/** A deployment of the service itself: GET /capabilities is not found, so it has none of the extensions. */
+export function noCapabilities(): HttpHandler {
+  return http.get('*/api/v1/capabilities', () =>
+    HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
+  );
 }

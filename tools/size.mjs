@@ -21,6 +21,7 @@ const ROUTES = [
   { path: '/reports/:id', source: 'src/features/report/report-page.tsx' },
   { path: '/projects', source: 'src/features/projects/projects-page.tsx' },
   { path: '/projects/:project', source: 'src/app/project-route.tsx' },
+  { path: '/alerts', source: 'src/features/watch/alerts-page.tsx' },
   { path: '/settings', source: 'src/features/settings/settings-page.tsx' },
   { path: '* (not found)', source: 'src/app/not-found-page.tsx' },
   // Without a usable key any route but /settings shows this in place of its page (whose code loads too).
@@ -33,7 +34,8 @@ const ROUTES = [
 
 // Lazy chunks no first visit loads: fetched later, on a person's action or the first notification.
 // Loaded on a person's action, not on a visit: notifications, the confirm dialog (header's Sign out).
-const ON_DEMAND = new Set(['src/app/notifications-host.tsx', 'src/components/confirm-dialog.tsx']);
+// The Alerts link: after every signed-in page's first render (it asks the server's capabilities).
+const ON_DEMAND = new Set(['src/app/notifications-host.tsx', 'src/components/confirm-dialog.tsx', 'src/app/alerts-nav-link.tsx']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');

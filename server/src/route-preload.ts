@@ -16,6 +16,7 @@ export const ROUTE_MODULES: readonly { pattern: RegExp; module: string }[] = [
   { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/report/report-page.tsx' },
   { pattern: /^\/projects\/?$/, module: 'src/features/projects/projects-page.tsx' },
   { pattern: /^\/projects\/[^/]+\/?$/, module: 'src/app/project-route.tsx' },
+  { pattern: /^\/alerts\/?$/, module: 'src/features/watch/alerts-page.tsx' },
   { pattern: /^\/settings\/?$/, module: 'src/features/settings/settings-page.tsx' },
   { pattern: /^/, module: 'src/app/not-found-page.tsx' },
 ];

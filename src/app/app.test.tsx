@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { REAL_API_KEY, useRealApi } from '../../test/msw';
+import { REAL_API_KEY, noCapabilities, server, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { HOME_PATH } from './navigation';
 import { createRoutes } from './routes';
@@ -14,7 +14,11 @@ function renderApp(route: string) {
 
 describe('app shell and routes', () => {
   // Signed in (the pages below ask the API nothing): without a key the sign-in panel stands in for them.
-  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+  beforeEach(() => {
+    saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false });
+    // The shell asks which extensions the server has (for Alerts); this one has none.
+    server.use(noCapabilities());
+  });
 
   it('leads from / to the start page', async () => {
     useRealApi();

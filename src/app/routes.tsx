@@ -71,6 +71,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () => import('@/features/report/report-page').then((m) => page(m, queryClient)),
             },
             {
+              path: 'alerts',
+              handle: handle('Alerts'),
+              lazy: () => import('@/features/watch/alerts-page').then((m) => page(m, queryClient)),
+            },
+            {
               path: 'settings',
               handle: handle('Settings', true),
               lazy: () => import('@/features/settings/settings-page').then((m) => page(m, queryClient)),

@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { Link } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/connection';
+import { noCapabilities, server } from '../../test/msw';
 import { renderWithProviders } from '../../test/render';
 import { ShellLayout } from './shell-layout';
 
@@ -27,7 +28,11 @@ function renderShell(loadMs: number) {
 
 describe('shell: the page spinner', () => {
   // Signed in: without a key the sign-in panel would stand in for the pages.
-  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+  beforeEach(() => {
+    saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false });
+    // The shell asks which extensions the server has (for Alerts); this one has none.
+    server.use(noCapabilities());
+  });
 
   afterEach(() => {
     vi.useRealTimers();
@@ -57,7 +62,11 @@ describe('shell: the page spinner', () => {
 });
 
 describe('shell: the narrow-screen menu', () => {
-  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+  beforeEach(() => {
+    saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false });
+    // The shell asks which extensions the server has (for Alerts); this one has none.
+    server.use(noCapabilities());
+  });
 
   it('closes on Escape and gives the focus back to its button', async () => {
     const app = renderShell(0);

@@ -1,4 +1,4 @@
-import { Burger, Button, Group, Loader, Stack, em } from '@mantine/core';
+import { Burger, Group, Loader, Stack, em } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { MouseEvent, RefObject } from 'react';
@@ -9,14 +9,17 @@ import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
 import { documentTitle } from '@/lib/document-title';
-import { NAV_ITEMS, PRODUCT_NAME } from './navigation';
-import type { NavItem, RouteHandle } from './navigation';
+import { ALERTS_NAV_ITEM, NAV_ITEMS, PRODUCT_NAME } from './navigation';
+import type { RouteHandle } from './navigation';
+import { NavLink } from './nav-link';
 import { PageLoading } from './page-loading';
 import { SignOut } from './sign-out';
 import classes from './shell-layout.module.css';
 
 // Only people without a usable key need it.
 const SignInPanel = lazy(() => import('@/features/settings/sign-in-panel'));
+// The Alerts link asks the server's capabilities and the unread count: after the page, not with it.
+const AlertsNavLink = lazy(() => import('./alerts-nav-link'));
 
 const MAIN_ID = 'main-content';
 const PAGE_SPINNER_AFTER_MS = 250;
@@ -60,39 +63,14 @@ function useFocusMainOnNavigation(view: string) {
 
 /** The entry of NAV_ITEMS that `pathname` is in (itself or a page below it), as `useMatch` with `end: false`. */
 export function sectionOf(pathname: string): string | null {
-  return NAV_ITEMS.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
-}
-
-function NavLink({
-  item,
-  section,
-  drawer,
-  onClick,
-}: {
-  item: NavItem;
-  section: string | null;
-  drawer?: boolean;
-  onClick?: () => void;
-}) {
-  const active = section === item.to;
-  return (
-    <Button
-      component={Link}
-      to={item.to}
-      onClick={onClick}
-      variant={active ? 'light' : 'subtle'}
-      color={active ? undefined : 'gray'}
-      aria-current={active ? 'page' : undefined}
-      {...(drawer ? { justify: 'flex-start', fullWidth: true, size: 'md' } : {})}
-    >
-      {item.label}
-    </Button>
-  );
+  return [...NAV_ITEMS, ALERTS_NAV_ITEM].find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))?.to ?? null;
 }
 
 interface ShellNavProps {
   /** The NAV_ITEMS entry shown as current. */
   section: string | null;
+  /** Signed in: the Alerts link may ask the server whether it has alerts. */
+  signedIn: boolean;
   navOpened: boolean;
   onToggleNav: () => void;
   loadingPage: boolean;
@@ -102,7 +80,7 @@ interface ShellNavProps {
 }
 
 /** The header and the narrow-screen menu. */
-function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, burgerRef }: ShellNavProps) {
+function ShellNav({ section, signedIn, navOpened, onToggleNav, loadingPage, onNavChoice, burgerRef }: ShellNavProps) {
   return (
     <>
       <header className={classes.header}>
@@ -126,6 +104,11 @@ function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, b
               {NAV_ITEMS.map((item) => (
                 <NavLink key={item.to} item={item} section={section} />
               ))}
+              {signedIn && (
+                <Suspense fallback={null}>
+                  <AlertsNavLink section={section} />
+                </Suspense>
+              )}
             </Group>
           </Group>
           <Group gap="sm" wrap="nowrap">
@@ -142,6 +125,11 @@ function ShellNav({ section, navOpened, onToggleNav, loadingPage, onNavChoice, b
             {NAV_ITEMS.map((item) => (
               <NavLink key={item.to} item={item} section={section} drawer onClick={onNavChoice} />
             ))}
+            {signedIn && (
+              <Suspense fallback={null}>
+                <AlertsNavLink section={section} drawer onClick={onNavChoice} />
+              </Suspense>
+            )}
             <SignOut drawer />
           </Stack>
         </nav>
@@ -194,6 +182,7 @@ export function ShellLayout() {
       <ShellNav
         // The sign-in panel is none of the sections, whatever the address.
         section={gated ? null : sectionOf(pathname)}
+        signedIn={signIn === null}
         navOpened={navOpened}
         onToggleNav={toggleNav}
         loadingPage={loadingPage}

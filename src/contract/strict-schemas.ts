@@ -1,7 +1,7 @@
 // What the API contract promises, exactly. The reference server's tests parse its answers with
 // these; the client's lenient schemas (api/lenient-schemas.ts) accept these and the contract's Tolerance list.
 import * as z from 'zod';
-import { IMPORTANCE, RESULTS } from './values';
+import { ALERT_KINDS, IMPORTANCE, RESULTS, SCHEDULE_EVERY } from './values';
 
 const timestamp = z.iso.datetime({ precision: 6 });
 // The ids name these schemas' components in the server's OpenAPI document.
@@ -145,8 +145,7 @@ export const strictDiscoverEnvelope = z.strictObject({ data: strictDiscoverSchem
 
 // ---- Watching (extensions): schedules and alerts.
 
-export const SCHEDULE_EVERY = ['off', 'daily', 'weekly'] as const;
-export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
+export { ALERT_KINDS, SCHEDULE_EVERY };
 
 /** A project's schedule (`GET /projects/{project}/schedule`); times in UTC. */
 export const strictScheduleSchema = z.strictObject({

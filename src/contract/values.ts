@@ -134,3 +134,10 @@ export const ERROR_MESSAGES = {
   500: 'Server error.',
   503: 'Too many analyses at once, try again shortly.',
 } as const;
+
+/** A project's schedule (the Schedules extension): how often its reports are analysed again. */
+export const SCHEDULE_EVERY = ['off', 'daily', 'weekly'] as const;
+export type ScheduleEvery = (typeof SCHEDULE_EVERY)[number];
+/** What an alert says got worse (the Alerts extension), or that the report is back. */
+export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];

@@ -2,10 +2,10 @@
 // result down a band, its score down by the project's `drop` or more, or a high-importance check
 // that passed now failing. One alert per analysis, of the first kind that applies.
 import { RESULTS } from '../../../src/contract/values';
-import type { Importance, Result } from '../../../src/contract/values';
+import type { AlertKind, Importance, Result } from '../../../src/contract/values';
 
-export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+export { ALERT_KINDS } from '../../../src/contract/values';
+export type { AlertKind };
 
 /** What a comparison needs of one analysis. */
 export interface AnalysisSummary {

@@ -2,8 +2,10 @@
 // run), never from a timer's memory, so that a restart or a kill mid-run loses and doubles nothing.
 // Every time is UTC (the contract's `hour` and `weekday` are UTC), so there is no daylight saving.
 
-export const SCHEDULE_EVERY = ['off', 'daily', 'weekly'] as const;
-export type ScheduleEvery = (typeof SCHEDULE_EVERY)[number];
+import type { ScheduleEvery } from '../../../src/contract/values';
+
+export { SCHEDULE_EVERY } from '../../../src/contract/values';
+export type { ScheduleEvery };
 
 export interface ScheduleTime {
   every: ScheduleEvery;

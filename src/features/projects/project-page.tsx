@@ -70,9 +70,11 @@ export interface ProjectPageProps {
   name: string;
   /** The project's reports table. */
   reports: ReactNode;
+  /** The Schedule section, where the server has schedules. */
+  schedule?: ReactNode;
 }
 
-export function ProjectPage({ name, reports }: ProjectPageProps) {
+export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const navigate = useNavigate();
   const health = useQuery(projectHealthQueries.health(name));
   const total = health.data?.total;
@@ -172,6 +174,7 @@ export function ProjectPage({ name, reports }: ProjectPageProps) {
       )}
 
       {overview}
+      {!empty && schedule}
       {!empty && reports}
 
       {deleting !== null && (

@@ -124,6 +124,36 @@ describe('the report page: history', () => {
   });
 });
 
+describe('the report page: history, the comparison in the address', () => {
+  it('compares exactly the two runs ?compare= names (by generated_at), and takes the reader there', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS, FIRST_ANALYSIS);
+    const { fetchRuns } = await import('@/api/runs');
+    const runs = (await fetchRuns(report.id)).items;
+    const [newest, middle, oldest] = runs.map((run) => run.generatedAt?.toISOString());
+    // The oldest to the middle one: 62 to 84, not the newest two (84 to 62).
+    renderReportPage(`/reports/${report.id}?compare=${oldest}..${middle}`);
+    const section = await history();
+    const summary = await within(section).findByRole('region', { name: 'What changed' });
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
+    expect(summary).not.toHaveTextContent('(the newest two)');
+    await waitFor(() => expect(within(section).getByRole('heading', { name: 'What changed' })).toHaveFocus());
+    const compare = within(section).getByRole('form', { name: 'Compare two runs' });
+    expect(within(compare).getByRole('combobox', { name: 'From run' })).toHaveValue('2');
+    expect(within(compare).getByRole('combobox', { name: 'To run' })).toHaveValue('1');
+    expect(newest).not.toBe(middle);
+  });
+
+  it('says so when the runs of the address are not kept, and compares the newest two', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    renderReportPage(`/reports/${report.id}?compare=2020-01-01T00:00:00.000Z..2020-01-02T00:00:00.000Z`);
+    const section = await history();
+    expect(await within(section).findByText(/are not among the runs kept; here are the newest two/)).toBeInTheDocument();
+    const summary = within(section).getByRole('region', { name: 'What changed' });
+    expect(summary).toHaveTextContent('(the newest two)');
+    expect(within(summary).getByRole('heading', { name: 'What changed' })).not.toHaveFocus();
+  });
+});
+
 describe('the report page: history after a refresh', () => {
   it('shows no History for one run, then the newest two compared once the refresh is in', async () => {
     connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);

@@ -15,12 +15,14 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { runQueries } from '@/api/runs';
 import type { Report, Run } from '@/contract/domain';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';
 import { formatNumber } from '@/checks/evidence-format';
+import { COMPARE_PARAM, parseCompare } from '@/lib/compare-runs';
 import { formatMoment } from '@/lib/dates';
 import ScoreChart from './score-chart';
 import classes from './report-page.module.css';
@@ -142,9 +144,27 @@ function RunsTable({ runs, total }: { runs: Run[]; total: number }) {
   );
 }
 
-function Comparison({ runs, focusAfterRefresh }: { runs: Run[]; focusAfterRefresh: boolean }) {
-  const [pair, setPair] = useState<Pair>({ before: 1, after: 0 });
-  const [asked, setAsked] = useState(false);
+/** The runs the address names (`?compare=<before>..<after>`, by generated_at), as positions; null when either is not kept. */
+function linkedPair(runs: Run[], compare: string | null): Pair | null {
+  const asked = parseCompare(compare);
+  if (!asked) return null;
+  const at = (date: Date) => runs.findIndex((run) => run.generatedAt?.getTime() === date.getTime());
+  const pair = { before: at(asked.before), after: at(asked.after) };
+  return pair.before >= 0 && pair.after >= 0 ? pair : null;
+}
+
+function Comparison({
+  runs,
+  focusAfterRefresh,
+  linked,
+}: {
+  runs: Run[];
+  focusAfterRefresh: boolean;
+  /** The two runs the address asks for: compared first, and the reader taken there. */
+  linked: Pair | null;
+}) {
+  const [pair, setPair] = useState<Pair>(linked ?? { before: 1, after: 0 });
+  const [asked, setAsked] = useState(linked !== null);
   const before = runs[pair.before];
   const after = runs[pair.after];
   if (!before || !after) return null;
@@ -186,6 +206,8 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   const query = useQuery(runQueries.list(report.id));
   const scheme = useComputedColorScheme('light');
   const runs = query.data?.items;
+  const compare = useSearchParams()[0].get(COMPARE_PARAM);
+  const linked = runs && compare !== null ? linkedPair(runs, compare) : null;
   // The newest run is this very analysis once the history has caught up with a refresh.
   const newest = runs?.[0]?.generatedAt?.getTime() ?? null;
   const current = newest !== null && newest === report.generatedAt?.getTime();
@@ -204,8 +226,18 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
           runs.length > 1 ? (
             <>
               <ScoreChart runs={runs} scheme={scheme} />
-              {/* A new newest run starts a new comparison of the newest two. */}
-              <Comparison key={newest ?? 'none'} runs={runs} focusAfterRefresh={refreshed && current} />
+              {compare !== null && linked === null && (
+                <Text size="sm" role="status">
+                  The two runs this address compares are not among the runs kept; here are the newest two.
+                </Text>
+              )}
+              {/* A new newest run, or another pair in the address, starts a new comparison. */}
+              <Comparison
+                key={`${newest ?? 'none'} ${compare ?? ''}`}
+                runs={runs}
+                focusAfterRefresh={refreshed && current}
+                linked={linked}
+              />
               <RunsTable runs={runs} total={query.data?.meta.total ?? runs.length} />
             </>
           ) : (

@@ -1,0 +1,236 @@
+// /alerts: what the analyses found worse (the Alerts extension), newest first, filtered by project
+// and unread in the URL; each alert leads to its report's History comparison of exactly its two
+// runs, and opening it marks it read. Against a deployment without alerts, says so.
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Switch.css';
+import '@mantine/core/styles/Badge.css';
+import { Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconChecks } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { PER_PAGE_VALUES, RESULT_LABELS } from '@/contract/values';
+import type { AlertKind, PerPage } from '@/contract/values';
+import { useCapabilities } from '@/api/capabilities';
+import { errorMessage } from '@/api/errors';
+import { projectQueries } from '@/api/projects';
+import { watchQueries } from '@/api/watch';
+import type { Alert, AlertSide } from '@/api/watch';
+import { useMarkAlert, useMarkAllAlerts } from '@/api/watch-mutations';
+import { checkName } from '@/checks/check-info';
+import { DateText } from '@/components/date-text';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
+import type { PageChange } from '@/components/list-pagination';
+import { LoadingRows } from '@/components/loading-rows';
+import { compareHref } from '@/lib/compare-runs';
+import { urlParam, useUrlState } from '@/lib/url-state';
+import type { UrlStateSpec } from '@/lib/url-state';
+
+type AlertsView = { project: string; unread: string; per_page: PerPage; page: number };
+
+const alertsView: UrlStateSpec<AlertsView> = {
+  params: {
+    project: urlParam.text(),
+    unread: urlParam.oneOf(['1']),
+    per_page: urlParam.numberOf(PER_PAGE_VALUES),
+    page: urlParam.page(),
+  },
+  defaults: { project: '', unread: '', per_page: 25, page: 1 },
+};
+
+const KIND_LABELS: Record<AlertKind, { label: string; color: string }> = {
+  result_worse: { label: 'Result worse', color: 'red' },
+  score_drop: { label: 'Score dropped', color: 'orange' },
+  check_failing: { label: 'Check failing', color: 'grape' },
+  recovered: { label: 'Recovered', color: 'teal' },
+};
+
+function sideText(side: AlertSide): string {
+  const parts = [
+    side.score === null ? null : `score ${side.score}`,
+    side.result === null ? null : RESULT_LABELS[side.result],
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'unknown';
+}
+
+/** What got worse (or better), in words: "Score 90 → 40; Good → Bad". */
+function changeText(alert: Alert): string {
+  const parts: string[] = [];
+  const { before, after } = alert;
+  if (before.score !== null && after.score !== null) parts.push(`Score ${before.score} → ${after.score}`);
+  if (before.result !== null && after.result !== null && before.result !== after.result)
+    parts.push(`${RESULT_LABELS[before.result]} → ${RESULT_LABELS[after.result]}`);
+  return parts.length > 0 ? parts.join('; ') : `${sideText(before)} → ${sideText(after)}`;
+}
+
+function AlertItem({ alert, onOpen }: { alert: Alert; onOpen: (alert: Alert) => void }) {
+  const kind = alert.kind ? KIND_LABELS[alert.kind] : { label: 'Changed', color: 'gray' };
+  const href = compareHref(alert.reportId, alert.before.generatedAt, alert.after.generatedAt);
+  return (
+    <Paper component="li" withBorder radius="md" p="md" data-unread={alert.read ? undefined : true}>
+      <Stack gap={6}>
+        <Group gap="xs" wrap="wrap">
+          <Badge color={kind.color} variant="light" radius="sm" tt="none">
+            {kind.label}
+          </Badge>
+          {!alert.read && (
+            <Badge color="blue" variant="filled" radius="sm" tt="none">
+              Unread
+            </Badge>
+          )}
+          <Text size="sm" c="dimmed">
+            {alert.project}
+          </Text>
+          <Text size="sm" c="dimmed" ml="auto">
+            <DateText date={alert.createdAt} />
+          </Text>
+        </Group>
+        <Anchor
+          component={Link}
+          to={href}
+          fw={alert.read ? 500 : 700}
+          style={{ overflowWrap: 'anywhere' }}
+          onClick={() => onOpen(alert)}
+          aria-label={`${alert.url}: ${kind.label}, ${changeText(alert)}`}
+        >
+          {alert.url}
+        </Anchor>
+        <Text size="sm">{changeText(alert)}</Text>
+        {alert.checks.length > 0 && (
+          <Text size="sm">
+            {alert.kind === 'recovered' ? 'Passing again: ' : 'Now failing: '}
+            {alert.checks.map(checkName).join(', ')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function NoAlertsHere() {
+  return (
+    <Stack gap="md">
+      <Title order={1}>Alerts</Title>
+      <EmptyState
+        title="The connected service does not raise alerts"
+        description="Alerts (and schedules that analyse a project's reports again) are extensions of this dashboard's own reference server; the service this dashboard is connected to does not have them."
+      />
+    </Stack>
+  );
+}
+
+function AlertsList() {
+  const [view, setView] = useUrlState(alertsView);
+  const params = useMemo(
+    () => ({ project: view.project || undefined, unread: view.unread === '1', per_page: view.per_page, page: view.page }),
+    [view],
+  );
+  const query = useQuery(watchQueries.alertList(params));
+  const projects = useQuery(projectQueries.list({ per_page: 100, sort_by: 'project', sort: 'asc' }));
+  const meta = query.isPlaceholderData ? undefined : query.data?.meta;
+  const onPage = useCallback<PageChange>((page, options) => setView({ page }, options), [setView]);
+  useClampPage(view.page, meta, onPage);
+  const markOne = useMarkAlert();
+  const markAll = useMarkAllAlerts();
+
+  const names = projects.data?.items.map((project) => project.name) ?? [];
+  if (view.project && !names.includes(view.project)) names.unshift(view.project);
+  const projectOptions = [{ value: '', label: 'All projects' }, ...names.map((name) => ({ value: name, label: name }))];
+  const unread = query.data?.unread ?? 0;
+
+  const open = (alert: Alert) => {
+    if (!alert.read) markOne.mutate({ id: alert.id, read: true });
+  };
+  const markAllRead = () =>
+    markAll.mutate(view.project || undefined, {
+      onSuccess: ({ marked }) =>
+        notifications.show({
+          color: 'teal',
+          title: 'Alerts marked read',
+          message:
+            marked === null ? 'Every alert is read.' : `${marked.toLocaleString('en')} ${marked === 1 ? 'alert' : 'alerts'} marked read.`,
+        }),
+      onError: (error) => notifications.show({ color: 'red', title: 'Alerts not marked read', message: errorMessage(error) }),
+    });
+
+  let list;
+  if (query.data) {
+    const { items } = query.data;
+    list =
+      items.length === 0 ? (
+        <EmptyState
+          title={view.unread || view.project ? 'No alerts match' : 'No alerts yet'}
+          description={
+            view.unread
+              ? 'Every alert here is read.'
+              : 'An alert is raised when an analysis finds a report worse than its run before.'
+          }
+        />
+      ) : (
+        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none', opacity: query.isPlaceholderData ? 0.6 : 1 }} aria-label="Alerts, newest first">
+          {items.map((alert) => (
+            <AlertItem key={alert.id} alert={alert} onOpen={open} />
+          ))}
+        </Stack>
+      );
+  } else if (query.isError) {
+    list = (
+      <ErrorState error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} title="The alerts could not be loaded" />
+    );
+  } else {
+    list = <LoadingRows rows={4} height={72} label="Loading the alerts" />;
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={1}>Alerts</Title>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {query.data ? `${meta ? rangeText(meta, 'alerts') : ''}${meta ? ' · ' : ''}${unread.toLocaleString('en')} unread` : ' '}
+          </Text>
+        </div>
+        <Button
+          variant="default"
+          leftSection={<IconChecks size={16} aria-hidden />}
+          onClick={markAllRead}
+          loading={markAll.isPending}
+          disabled={query.data !== undefined && unread === 0}
+        >
+          Mark all read
+        </Button>
+      </Group>
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Project"
+          data={projectOptions}
+          value={view.project}
+          onChange={(event) => setView({ project: event.currentTarget.value })}
+          style={{ flex: '0 1 18rem' }}
+        />
+        <Switch
+          label="Unread only"
+          checked={view.unread === '1'}
+          onChange={(event) => setView({ unread: event.currentTarget.checked ? '1' : '' })}
+          mb={8}
+        />
+      </Group>
+      {list}
+      <ListPagination meta={meta} noun="alerts" page={view.page} onPage={onPage} disabled={query.isPlaceholderData} withRange={false} />
+    </Stack>
+  );
+}
+
+function AlertsPage() {
+  const { capabilities, isPending, error } = useCapabilities();
+  if (isPending) return <LoadingRows rows={4} height={72} label="Loading the alerts" />;
+  if (capabilities?.alerts) return <AlertsList />;
+  if (error) return <ErrorState error={error} onRetry={() => window.location.reload()} title="The alerts could not be loaded" />;
+  return <NoAlertsHere />;
+}
+
+export { AlertsPage as Component };

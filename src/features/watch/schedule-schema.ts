@@ -1,0 +1,58 @@
+// The Schedule form's schema (zod/mini, like every form here), its defaults from the server's
+// schedule, and what a submission sends.
+import * as z from 'zod/mini';
+import { SCHEDULE_EVERY } from '@/contract/values';
+import type { Schedule, ScheduleInput } from '@/api/watch';
+
+export interface ScheduleValues {
+  every: (typeof SCHEDULE_EVERY)[number];
+  /** "0".."23", UTC. */
+  hour: string;
+  /** "0".."6" (Sunday 0), UTC; only for weekly. */
+  weekday: string;
+  /** Points, as typed. */
+  drop: string;
+}
+
+export const SCHEDULE_FIELDS = ['every', 'hour', 'weekday', 'drop'] as const;
+
+export const DROP_MESSAGE = 'Enter a whole number of points from 1 to 100.';
+export const WEEKDAY_MESSAGE = 'Choose the day of the weekly run.';
+
+function whole(text: string, min: number, max: number): boolean {
+  if (!/^\s*\d{1,3}\s*$/.test(text)) return false;
+  const n = Number(text);
+  return n >= min && n <= max;
+}
+
+export const scheduleSchema = z
+  .object({
+    every: z.enum(SCHEDULE_EVERY),
+    hour: z.string().check(z.refine((text) => whole(text, 0, 23), 'Choose an hour from 00:00 to 23:00.')),
+    weekday: z.string(),
+    drop: z.string().check(z.refine((text) => whole(text, 1, 100), DROP_MESSAGE)),
+  })
+  .check((ctx) => {
+    if (ctx.value.every === 'weekly' && !whole(ctx.value.weekday, 0, 6)) {
+      ctx.issues.push({ code: 'custom', message: WEEKDAY_MESSAGE, input: ctx.value.weekday, path: ['weekday'] });
+    }
+  });
+
+/** The form's values for the schedule the server has (a weekly day of Monday offered when none is set). */
+export function scheduleDefaults(schedule: Schedule): ScheduleValues {
+  return {
+    every: schedule.every,
+    hour: String(schedule.hour),
+    weekday: String(schedule.weekday ?? 1),
+    drop: String(schedule.drop),
+  };
+}
+
+export function scheduleInput(values: ScheduleValues): ScheduleInput {
+  return {
+    every: values.every,
+    hour: Number(values.hour),
+    weekday: values.every === 'weekly' ? Number(values.weekday) : null,
+    drop: Number(values.drop.trim()),
+  };
+}
