@@ -57,3 +57,16 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
   receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
   return receiver;
 }
+
+/** Receivers started by a suite's tests, each closed after its test. */
+export function receiversClosedAfterEach(afterEach: (fn: () => Promise<void>) => void): () => Promise<WebhookReceiver> {
+  const started: WebhookReceiver[] = [];
+  afterEach(async () => {
+    for (const receiver of started.splice(0)) await receiver.close();
+  });
+  return async () => {
+    const receiver = await startWebhookReceiver();
+    started.push(receiver);
+    return receiver;
+  };
+}

@@ -38,8 +38,13 @@ export function signatureHeaders(message: Pick<SignedMessage, 'secret' | 'messag
   };
 }
 
+/** A refusal of the address guard (written for pages) in a receiver's words. */
+export function receiverWords(message: string): string {
+  return message.replace(/^The page could not be reached: /, 'The webhook URL could not be reached: ');
+}
+
 function networkError(error: unknown): string {
-  if (error instanceof AnalysisError) return error.message;
+  if (error instanceof AnalysisError) return receiverWords(error.message);
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   if (code === 'ECONNREFUSED') return 'The receiver refused the connection.';
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'The receiver closed the connection unexpectedly.';

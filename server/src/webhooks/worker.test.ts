@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabases, sqliteEngine, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { GOOD } from '../../../test/server/test-app';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../test/server/webhook-receiver';
+import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
 import { createResolver } from '../analysis/resolve';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
@@ -13,18 +13,12 @@ import { alertEvent, testEvent } from './events';
 import { startWebhookWorker, type WebhookWorker } from './worker';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const receivers: WebhookReceiver[] = [];
 const workers: WebhookWorker[] = [];
 afterEach(async () => {
   for (const worker of workers.splice(0)) await worker.close();
-  for (const receiver of receivers.splice(0)) await receiver.close();
 });
 
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach(afterEach);
 
 function worker(storage: Storage, options: Partial<Parameters<typeof startWebhookWorker>[0]> = {}): WebhookWorker {
   const started = startWebhookWorker({ storage, resolve: createResolver({ allowPrivate: true }), timer: false, logError: () => {}, ...options });
@@ -81,7 +75,6 @@ describe('the webhook worker', () => {
     const down = await receiver();
     const url = down.url;
     await down.close();
-    receivers.splice(0);
     let clock = Date.parse('2026-11-25T06:00:00Z');
     const start = clock;
     const hook = await storage.webhooks.addWebhook({ url, project: null, secret: SECRET, now: new Date(clock) });
