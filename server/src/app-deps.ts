@@ -2,6 +2,7 @@ import type { Analyser } from './analysis/analyse';
 import type { RunReportWork } from './analysis/report-work';
 import type { ServerConfig } from './config';
 import type { Discoverer } from './discover/discover';
+import type { ResolveHost } from './analysis/resolve';
 import type { PasswordAttempts } from './http/password-attempts';
 import type { RateLimiter } from './http/rate-limit';
 import type { Storage } from './storage/types';
@@ -29,6 +30,10 @@ export interface AppDeps {
   passwordAttempts?: PasswordAttempts;
   /** Runs the projects' schedules (watch/runner.ts); told when a run is queued or a schedule set. Absent: nothing runs them. */
   watchRunner?: { tick(): Promise<void> } | null;
+  /** Sends the queued webhook messages (webhooks/worker.ts); told when a test is queued. Absent: nothing sends them. */
+  webhookWorker?: { tick(): Promise<void> } | null;
+  /** The address guard a webhook URL must pass when added: by default the analyses' rules (ALLOW_PRIVATE_URLS). */
+  resolveWebhookHost?: ResolveHost;
   /** Where unexpected errors are reported; never given request headers, so never a key. */
   logError?: (error: unknown, request: { method: string; path: string }) => void;
 }

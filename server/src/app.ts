@@ -4,6 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { describeRoute } from 'hono-openapi';
 import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './analysis/report-work';
+import { createResolver } from './analysis/resolve';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
 import { createDiscoverer } from './discover/discover';
@@ -16,6 +17,7 @@ import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
+import { webhooksRouter } from './routes/webhooks';
 import { discoverRouter } from './routes/discover';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
@@ -36,6 +38,8 @@ export function createApp(deps: AppDeps): Hono {
   const resolved: Required<AppDeps> = {
     now,
     watchRunner: null,
+    webhookWorker: null,
+    resolveWebhookHost: createResolver({ allowPrivate: deps.config.allowPrivateUrls }),
     logError: defaultLogError,
     discover: createDiscoverer({ allowPrivate: deps.config.allowPrivateUrls }),
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
@@ -101,6 +105,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
+  app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));

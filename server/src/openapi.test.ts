@@ -379,6 +379,51 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(small, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1'.repeat(16) } })).status).toBe(413);
     await keyedRefusals('PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } });
   },
+  listWebhooks: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'GET', '/api/v1/webhooks')).status).toBe(200);
+    await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
+    expect((await call(t, 'GET', '/api/v1/webhooks')).status).toBe(200);
+    await keyedRefusals('GET', '/api/v1/webhooks');
+  },
+  addWebhook: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook', project: 'shop.example' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/webhooks', { json: { url: 'https://93.184.216.34/all' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'http://127.0.0.1/hook', project: 'nowhere.example' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect((await call(small, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } })).status).toBe(413);
+    await keyedRefusals('POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
+  },
+  deleteWebhook: async () => {
+    const t = createTestApp();
+    const res = await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
+    const { data } = (await res.json()) as { data: { id: number } };
+    expect((await call(t, 'DELETE', `/api/v1/webhooks/${data.id}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/webhooks/${data.id}`)).status).toBe(404);
+    expect((await call(t, 'DELETE', '/api/v1/webhooks/abc')).status).toBe(404);
+    await keyedRefusals('DELETE', '/api/v1/webhooks/1');
+  },
+  testWebhook: async () => {
+    const t = createTestApp();
+    const res = await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
+    const { data } = (await res.json()) as { data: { id: number } };
+    expect((await call(t, 'POST', `/api/v1/webhooks/${data.id}/test`)).status).toBe(202);
+    expect((await call(t, 'POST', '/api/v1/webhooks/999/test')).status).toBe(404);
+    await keyedRefusals('POST', `/api/v1/webhooks/${data.id}/test`);
+  },
+  listWebhookDeliveries: async () => {
+    const t = createTestApp();
+    const res = await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
+    const { data } = (await res.json()) as { data: { id: number } };
+    await call(t, 'POST', `/api/v1/webhooks/${data.id}/test`);
+    for (const query of ['', '?per_page=25', '?page=3']) {
+      expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries${query}`)).status).toBe(200);
+    }
+    expect((await call(t, 'GET', '/api/v1/webhooks/999/deliveries')).status).toBe(404);
+    await keyedRefusals('GET', `/api/v1/webhooks/${data.id}/deliveries`);
+  },
   showPublicPage: async () => {
     const t = createTestApp();
     const open = await stored(t);

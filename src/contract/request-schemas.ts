@@ -328,3 +328,32 @@ export const alertsReadBodySchema = z.object(
   { project: z.string().min(1).optional().meta({ description: 'Only the alerts of this project.' }) },
   { error: REQUEST_MESSAGES.bodyObject },
 );
+
+// ---- Webhooks (an extension).
+
+export const WEBHOOK_MESSAGES = {
+  projectUnknown: 'The selected project is invalid.',
+  projectString: 'The project must be a string.',
+} as const;
+
+/** `POST /webhooks`: where to POST, and optionally the one project whose alerts it gets. */
+export const webhookBodySchema = z.object(
+  {
+    url: urlField.meta({
+      format: 'uri',
+      maxLength: URL_MAX_LENGTH,
+      description: 'The receiver’s absolute http or https URL; the same address rules as an analysis (no loopback or private address).',
+    }),
+    project: z
+      .string({ error: WEBHOOK_MESSAGES.projectString })
+      .min(1)
+      .optional()
+      .meta({ description: 'Only this project’s alerts; absent: every project’s.' }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+export const webhookIdParamSchema = idParam('The webhook’s id.');
+
+/** A webhook's deliveries: only the page is chosen. */
+export const deliveryListQuerySchema = z.object({ per_page: perPage, page });

@@ -201,3 +201,53 @@ export const strictAlertsReadEnvelope = z.strictObject({
 
 export type StrictSchedule = z.infer<typeof strictScheduleSchema>;
 export type StrictAlert = z.infer<typeof strictAlertSchema>;
+
+// ---- Webhooks (an extension).
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+const webhookFields = {
+  id: z.number().int().positive(),
+  url: z.url({ protocol: /^https?$/ }),
+  /** null: every project's alerts. */
+  project: z.string().min(1).nullable(),
+  created_at: timestamp,
+};
+
+/** A webhook, as listed (`GET /webhooks`): never its secret. */
+export const strictWebhookSchema = z.strictObject(webhookFields).meta({ id: 'Webhook' });
+
+export const strictWebhookListEnvelope = z.strictObject({ data: z.array(strictWebhookSchema), status: z.literal(200) });
+
+/** `POST /webhooks`: the one answer that carries the signing secret. */
+export const strictWebhookCreatedEnvelope = z.strictObject({
+  data: z.strictObject({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/) }).meta({ id: 'NewWebhook' }),
+  status: z.literal(201),
+});
+
+export const strictWebhookDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('webhook') });
+
+/** One attempt to deliver a message to a webhook (`GET /webhooks/{id}/deliveries`). */
+export const strictDeliverySchema = z.strictObject({
+  id: z.number().int().positive(),
+  /** The Standard Webhooks message id (`webhook-id`), the same for every attempt of a message. */
+  message_id: z.string().min(1),
+  event: z.string().min(1),
+  attempt: z.number().int().positive(),
+  status: z.enum(DELIVERY_STATUSES),
+  /** When it is (or was) due. */
+  next_attempt_at: timestamp,
+  attempted_at: timestamp.nullable(),
+  /** The receiver's HTTP status, when it answered. */
+  answer_status: z.number().int().min(100).max(599).nullable(),
+  /** Why it failed, in words (network error, timeout, refused address, status). */
+  error: z.string().min(1).nullable(),
+}).meta({ id: 'WebhookDelivery' });
+
+export const strictDeliveryListSchema = strictListSchema(strictDeliverySchema);
+
+/** `POST /webhooks/{id}/test`: the test message is queued. */
+export const strictWebhookTestEnvelope = z.strictObject({ data: strictDeliverySchema, status: z.literal(202) });
+
+export type StrictWebhook = z.infer<typeof strictWebhookSchema>;
+export type StrictDelivery = z.infer<typeof strictDeliverySchema>;

@@ -81,6 +81,8 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     ...(deps.discover ? { discover: deps.discover } : {}),
     ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
     ...(deps.watchRunner ? { watchRunner: deps.watchRunner } : {}),
+    ...(deps.webhookWorker ? { webhookWorker: deps.webhookWorker } : {}),
+    ...(deps.resolveWebhookHost ? { resolveWebhookHost: deps.resolveWebhookHost } : {}),
   });
   return {
     app,

@@ -236,6 +236,22 @@ function readBody(res: IncomingMessage, encoding: string | null, options: BodyOp
   });
 }
 
+/**
+ * The request options that reach `url` at exactly the address the guard approved, on a socket of
+ * its own (also used by the webhook deliveries).
+ */
+export function pinnedTarget(url: URL, resolved: ResolvedAddress) {
+  return {
+    protocol: url.protocol,
+    hostname: unbracket(url.hostname),
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    // No pooled sockets: a kept-alive connection to another address must never be reused.
+    agent: false as const,
+    lookup: pinnedLookup(resolved),
+  };
+}
+
 function sendRequest(
   url: URL,
   resolved: ResolvedAddress,
@@ -246,19 +262,13 @@ function sendRequest(
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(
       {
-        protocol: url.protocol,
-        hostname: unbracket(url.hostname),
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
+        ...pinnedTarget(url, resolved),
         method: 'GET',
         headers: {
           'User-Agent': options.userAgent,
           Accept: options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
           'Accept-Encoding': 'gzip, deflate, br',
         },
-        // No pooled sockets: a kept-alive connection to another address must never be reused.
-        agent: false,
-        lookup: pinnedLookup(resolved),
         // Passing `ca` replaces the default trust store, so the system roots come along.
         ...(options.extraCa?.length ? { ca: [...rootCertificates, ...options.extraCa] } : {}),
         signal,

@@ -24,7 +24,8 @@ import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { toTimestamp } from '../storage/text';
 import { nextRunAfter } from '../watch/schedule-time';
-import type { AlertRecord, ScheduleRecord } from '../watch/watch-storage';
+import { alertJson } from '../watch/alert-json';
+import type { ScheduleRecord } from '../watch/watch-storage';
 
 function scheduleJson(schedule: ScheduleRecord) {
   const since = [schedule.lastRunAt, schedule.setAt].filter((time): time is string => time !== null).sort().at(-1);
@@ -37,22 +38,6 @@ function scheduleJson(schedule: ScheduleRecord) {
     drop: schedule.drop,
     next_run_at: next ? toTimestamp(next) : null,
     last_run_at: schedule.lastRunAt,
-  };
-}
-
-function alertJson(alert: AlertRecord) {
-  const side = (s: AlertRecord['before']) => ({ score: s.score, result: s.result, generated_at: s.generatedAt });
-  return {
-    id: alert.id,
-    report_id: alert.reportId,
-    url: alert.url,
-    project: alert.project,
-    kind: alert.kind,
-    before: side(alert.before),
-    after: side(alert.after),
-    checks: alert.checks,
-    created_at: alert.createdAt,
-    read: alert.read,
   };
 }
 

@@ -6,7 +6,9 @@ import { limitAnalyses } from '../analysis/limit';
 import { doReportWork } from '../analysis/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
+import { createResolver } from '../analysis/resolve';
 import { startScheduleRunner } from '../watch/runner';
+import { startWebhookWorker } from '../webhooks/worker';
 import { createApp } from '../app';
 import { createDiscoverer } from '../discover/discover';
 import type { AppDeps } from '../app-deps';
@@ -152,11 +154,21 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       logError: log.error,
     });
     closers.push(() => watchRunner.close());
-    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), watchRunner, ...shared });
+    // Webhook messages leave from here, never from a request: the API only queues them in storage,
+    // where every process's worker takes each due attempt once. Receivers follow the analyses'
+    // address rules (the demo names are no receivers), checked again at every attempt.
+    let origin: string | null = config.publicUrl;
+    const resolveWebhookHost = createResolver({ allowPrivate: config.allowPrivateUrls });
+    const webhookWorker = startWebhookWorker({ storage, resolve: resolveWebhookHost, pageOrigin: () => origin, logError: log.error });
+    closers.push(() => webhookWorker.close());
+    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), watchRunner, webhookWorker, resolveWebhookHost, ...shared });
 
     return {
       api,
-      announce: (origin) => log.info(signInMessage(origin, initialKey, config.apiKeys.length > 0)),
+      announce: (listening) => {
+        origin ??= listening;
+        log.info(signInMessage(listening, initialKey, config.apiKeys.length > 0));
+      },
       close: closeAll,
     };
   } catch (error) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, WATCH_MIGRATION, type Migration } from './sql-common';
+import { pendingMigrations, RUNS_MIGRATION, URL_KEY_MIGRATION, urlKeyOf, WATCH_MIGRATION, WEBHOOKS_MIGRATION, type Migration } from './sql-common';
 import { TRIM_ABOVE_BYTES, TRIM_MIGRATION, trimmedResults } from './trim-evidence';
 
 export type Db = Database.Database;
@@ -188,6 +188,48 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX alerts_project_id ON alerts (project, id);
       CREATE INDEX alerts_unread_project ON alerts (read, project);
       CREATE INDEX alerts_report_id ON alerts (report_id, id);
+    `,
+  },
+  {
+    version: 7,
+    name: WEBHOOKS_MIGRATION,
+    sql: `
+      -- Where alerts are POSTed (the Webhooks extension): account-wide (no project) or a project's,
+      -- gone with its project.
+      CREATE TABLE webhooks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        project TEXT REFERENCES projects (project) ON DELETE CASCADE,
+        -- The signing secret (whsec_...), returned once when the webhook is added.
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhooks_project ON webhooks (project);
+      -- One row per attempt to send a message (an event to one webhook); a failed attempt that is
+      -- to be retried has its successor (attempt + 1, pending) written before it is marked failed.
+      -- Any process takes a due pending row (taken_at set by compare-and-set); a row taken by a
+      -- process that died is taken again once stale. Gone with the webhook.
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        -- The Standard Webhooks message id (webhook-id), the same for every attempt.
+        message_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        -- The JSON body {type, timestamp, data} (report_page_url is added when sent).
+        payload TEXT NOT NULL,
+        attempt INTEGER NOT NULL CHECK (attempt >= 1),
+        -- When the message was first queued: retries end 24 hours after it.
+        first_at TEXT NOT NULL,
+        next_attempt_at TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        answer_status INTEGER,
+        error TEXT,
+        attempted_at TEXT,
+        taken_at TEXT,
+        UNIQUE (message_id, attempt)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at, id);
+      CREATE INDEX webhook_deliveries_webhook_id ON webhook_deliveries (webhook_id, id);
     `,
   },
 ];

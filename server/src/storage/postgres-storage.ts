@@ -15,7 +15,8 @@ import {
   type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
-import { createWatchStorage } from '../watch/watch-storage';
+import { createWebhookStorage } from '../webhooks/webhook-storage';
+import { createWatchStorage, type SqlRunner } from '../watch/watch-storage';
 import type { AnalysisFields, ApiKeyRecord, Page, ProjectRecord, ReportRecord, RunRecord, Storage } from './types';
 
 type ReportRow = SqlReportRow<Date>;
@@ -145,17 +146,20 @@ export function createPostgresStorage(pool: PgPool, options: PostgresStorageOpti
   /** The last statement of a write that changes which reports there are or what their result is. */
   const changed = (client: PoolClient) => client.query('UPDATE report_changes SET version = version + 1');
 
-  const watch = createWatchStorage({
+  const sqlRunner: SqlRunner = {
     all: async <Row>(sql: string, params: unknown[] = []) =>
       (await pool.query(numbered(sql), params)).rows as Row[],
     run: async (sql, params = []) => (await pool.query(numbered(sql), params)).rowCount ?? 0,
     time: (value) => toTimestamp(value as Date),
     nullSafeEquals: 'IS NOT DISTINCT FROM',
-  });
+  };
+  const watch = createWatchStorage(sqlRunner);
+  const webhooks = createWebhookStorage(sqlRunner);
 
   return {
     pool,
     watch,
+    webhooks,
 
     listReports: (query) =>
       snapshot(async (client): Promise<Page<ReportRecord>> => {

@@ -52,6 +52,7 @@ export function projectOrderSql(query: Pick<ProjectListQuery, 'sortBy' | 'sort'>
 /** The name of the migration that brought the exact-URL filter's column, on both engines. */
 export const URL_KEY_MIGRATION = 'url_key: the exact-URL filter';
 export const WATCH_MIGRATION = 'schedules and alerts';
+export const WEBHOOKS_MIGRATION = 'webhooks and their deliveries';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute

@@ -16,7 +16,8 @@ import {
   type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
-import { createWatchStorage } from '../watch/watch-storage';
+import { createWebhookStorage } from '../webhooks/webhook-storage';
+import { createWatchStorage, type SqlRunner } from '../watch/watch-storage';
 import type {
   AnalysisFields,
   ApiKeyRecord,
@@ -297,15 +298,18 @@ export function createSqliteStorage(db: Db, options: SqliteStorageOptions = {}):
     return toApiKey(row);
   });
 
-  const watch = createWatchStorage({
+  const sqlRunner: SqlRunner = {
     all: async <Row>(sql: string, params: unknown[] = []) => statement<Row>(sql).all(...params),
     run: async (sql, params = []) => statement(sql).run(...params).changes,
     time: (value) => String(value),
     nullSafeEquals: 'IS',
-  });
+  };
+  const watch = createWatchStorage(sqlRunner);
+  const webhooks = createWebhookStorage(sqlRunner);
 
   return {
     watch,
+    webhooks,
     listReports: async (query) => listReports.deferred(query),
     getReport: async (id) => readReport(id),
     getPasswordHash: async (id) => statements.passwordHash.get(id) ?? null,

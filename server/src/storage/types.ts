@@ -1,6 +1,7 @@
 import type { Privacy, ProjectSortKey, Result, ServerReportSortKey, SortOrder } from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
 import type { WatchStorage } from '../watch/watch-storage';
+import type { WebhookStorage } from '../webhooks/webhook-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -120,6 +121,8 @@ export interface NewApiKey {
 export interface Storage {
   /** Schedules and alerts (the watch extensions). */
   watch: WatchStorage;
+  /** Webhooks and their deliveries (the Webhooks extension). */
+  webhooks: WebhookStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

@@ -2,6 +2,7 @@
 // when it got worse, and `recovered` when a report with an open alert is back (api-contract.md,
 // Alerts).
 import type { Storage, ReportRecord, AnalysisFields } from '../storage/types';
+import { alertEvent } from '../webhooks/events';
 import { findRegression, hasRecovered, type AnalysisSummary } from './regression';
 import type { AlertRecord } from './watch-storage';
 
@@ -20,6 +21,13 @@ export async function dropOf(storage: Storage, project: string): Promise<number>
  * calls for: an alert of the first kind that applies, or a recovery of its open alert; none else.
  */
 export async function raiseAlerts(storage: Storage, before: ReportRecord, after: ReportRecord, now: Date): Promise<AlertRecord | null> {
+  const alert = await storeAlert(storage, before, after, now);
+  // Each webhook it concerns (account-wide, or the project's) gets it, sent by the webhook worker.
+  if (alert) await storage.webhooks.queueForProject(alert.project, alertEvent(alert, now));
+  return alert;
+}
+
+async function storeAlert(storage: Storage, before: ReportRecord, after: ReportRecord, now: Date): Promise<AlertRecord | null> {
   const drop = await dropOf(storage, after.project);
   const afterSummary: AnalysisSummary = summaryOf(after);
   const regression = findRegression(summaryOf(before), afterSummary, drop);

@@ -1,0 +1,150 @@
+// /webhooks: add (the secret once), list, delete, Send test and the delivery log, answered with the
+// strict schemas; the address guard at add time; a receiver that hangs never slows an answer.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REQUEST_MESSAGES, WEBHOOK_MESSAGES } from '../../../src/contract/request-schemas';
+import {
+  strictDeliveryListSchema,
+  strictValidationErrorSchema,
+  strictWebhookCreatedEnvelope,
+  strictWebhookDeletedSchema,
+  strictWebhookListEnvelope,
+  strictWebhookTestEnvelope,
+} from '../../../src/contract/strict-schemas';
+import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/test-app';
+import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
+import type { Analyser } from '../analysis/analyse';
+import { createResolver } from '../analysis/resolve';
+import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
+
+const workers: WebhookWorker[] = [];
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.close();
+});
+
+const receiver = receiversClosedAfterEach(afterEach);
+
+/** An app whose webhooks may point at this machine (ALLOW_PRIVATE_URLS), with a worker ticked by Send test. */
+function appWithWorker(options: { timeoutMs?: number; analyser?: Analyser } = {}): TestApp {
+  const base = createTestApp({ config: { allowPrivateUrls: true }, ...(options.analyser ? { analyser: options.analyser } : {}) });
+  const worker = startWebhookWorker({
+    storage: base.storage,
+    resolve: createResolver({ allowPrivate: true }),
+    timer: false,
+    timeoutMs: options.timeoutMs,
+    pageOrigin: () => 'http://localhost',
+    logError: () => {},
+  });
+  workers.push(worker);
+  return createTestApp({ config: { allowPrivateUrls: true }, storage: base.storage, webhookWorker: worker, ...(options.analyser ? { analyser: options.analyser } : {}) });
+}
+
+async function add(t: TestApp, form: Record<string, string>) {
+  const res = await t.call('POST', '/api/v1/webhooks', { form });
+  expect(res.status).toBe(201);
+  return strictWebhookCreatedEnvelope.parse(await res.json()).data;
+}
+
+async function fieldErrors(res: Response) {
+  expect(res.status).toBe(422);
+  return strictValidationErrorSchema.parse(await res.json()).message;
+}
+
+async function deliveries(t: TestApp, id: number) {
+  const res = await t.call('GET', `/api/v1/webhooks/${id}/deliveries`);
+  expect(res.status).toBe(200);
+  return strictDeliveryListSchema.parse(await res.json());
+}
+
+describe('/api/v1/webhooks', () => {
+  it('adds a webhook (the secret in this answer only), lists it without the secret, and deletes it', async () => {
+    const t = appWithWorker();
+    expect((await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/good' } })).status).toBe(201);
+    const hooks = await receiver();
+    const all = await add(t, { url: hooks.url });
+    const shop = await add(t, { url: `${hooks.url}?for=shop`, project: 'shop.example' });
+    expect(all).toMatchObject({ url: hooks.url, project: null });
+    expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(shop.secret).not.toBe(all.secret);
+    const listed = strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json());
+    expect(listed.data).toEqual([
+      { id: all.id, url: all.url, project: null, created_at: all.created_at },
+      { id: shop.id, url: shop.url, project: 'shop.example', created_at: shop.created_at },
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    const deleted = await t.call('DELETE', `/api/v1/webhooks/${shop.id}`);
+    expect(strictWebhookDeletedSchema.parse(await deleted.json())).toEqual({ id: shop.id, object: 'webhook', deleted: true, status: 200 });
+    expect((await t.call('DELETE', `/api/v1/webhooks/${shop.id}`)).status).toBe(404);
+    expect(strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data.map((h) => h.id)).toEqual([all.id]);
+  });
+
+  it('answers 422 per field: a bad URL, a loopback or private address (without ALLOW_PRIVATE_URLS), an unknown project', async () => {
+    const t = createTestApp();
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: {} }))).toEqual({ url: [REQUEST_MESSAGES.urlRequired] });
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: 'ftp://hooks.example/' } }))).toEqual({ url: [REQUEST_MESSAGES.urlFormat] });
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: 'http://127.0.0.1:9/hook', project: 'nowhere.example' } }))).toEqual({
+      url: ['The URL points to a loopback address (this machine itself), which this server does not fetch.'],
+      project: [WEBHOOK_MESSAGES.projectUnknown],
+    });
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { json: { url: 'http://10.1.2.3/hook' } }))).toEqual({
+      url: ['The URL points to a private network address, which this server does not fetch.'],
+    });
+    // A name is looked up: one that points inward is refused too.
+    const inward = createTestApp({ resolveWebhookHost: createResolver({ allowPrivate: false, lookupAll: async () => [{ address: '192.168.1.20', family: 4 }] }) });
+    expect(await fieldErrors(await inward.call('POST', '/api/v1/webhooks', { form: { url: 'https://hooks.example/' } }))).toEqual({
+      url: ['The URL points to a private network address, which this server does not fetch.'],
+    });
+    const nowhere = createTestApp({ resolveWebhookHost: createResolver({ allowPrivate: false, lookupAll: async () => Promise.reject(Object.assign(new Error('nx'), { code: 'ENOTFOUND' })) }) });
+    expect(await fieldErrors(await nowhere.call('POST', '/api/v1/webhooks', { form: { url: 'https://hooks.example/' } }))).toEqual({
+      url: ['The webhook URL could not be reached: the host name hooks.example could not be found.'],
+    });
+    const publicName = createTestApp({ resolveWebhookHost: createResolver({ allowPrivate: false, lookupAll: async () => [{ address: '93.184.216.34', family: 4 }] }) });
+    expect((await publicName.call('POST', '/api/v1/webhooks', { form: { url: 'https://hooks.example/' } })).status).toBe(201);
+    expect(strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data).toEqual([]);
+  });
+
+  it('Send test answers 202 at once; the worker delivers a signed webhook.test; the log shows it with status 200', async () => {
+    const t = appWithWorker();
+    const hooks = await receiver();
+    const hook = await add(t, { url: hooks.url });
+    const res = await t.call('POST', `/api/v1/webhooks/${hook.id}/test`);
+    expect(res.status).toBe(202);
+    expect(strictWebhookTestEnvelope.parse(await res.json()).data).toMatchObject({ event: 'webhook.test', attempt: 1, status: 'pending', attempted_at: null });
+    await vi.waitFor(async () => expect((await deliveries(t, hook.id)).data[0]).toMatchObject({ status: 'delivered', answer_status: 200 }));
+    expect(hooks.verify(hooks.received[0]!, hook.secret)).toMatchObject({ type: 'webhook.test', data: { webhook_id: hook.id, url: hooks.url, project: null } });
+    const page = await deliveries(t, hook.id);
+    expect(page.meta).toMatchObject({ total: 1, current_page: 1, per_page: 10 });
+    expect((await t.call('POST', '/api/v1/webhooks/999/test')).status).toBe(404);
+    expect((await t.call('GET', '/api/v1/webhooks/999/deliveries')).status).toBe(404);
+    expect((await t.call('GET', '/api/v1/webhooks/abc/deliveries')).status).toBe(404);
+  });
+
+  it('a receiver that hangs slows no answer: Send test, the list, the log and an alert-raising refresh answer at once', async () => {
+    let analysis = GOOD;
+    const t = appWithWorker({ timeoutMs: 3000, analyser: async () => analysis });
+    const hooks = await receiver();
+    hooks.answer = 'hang';
+    const hook = await add(t, { url: hooks.url });
+    const report = await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/' } });
+    const { data } = (await report.json()) as { data: { id: number } };
+    expect((await t.call('POST', `/api/v1/webhooks/${hook.id}/test`)).status).toBe(202);
+    // The worker is now waiting on the receiver.
+    await vi.waitFor(() => expect(hooks.received).toHaveLength(1));
+    const timed = async (method: string, path: string, form?: Record<string, string>) => {
+      const started = performance.now();
+      const res = await t.call(method, path, form ? { form } : {});
+      return { status: res.status, ms: performance.now() - started };
+    };
+    analysis = BAD;
+    const answers = [
+      await timed('POST', `/api/v1/webhooks/${hook.id}/test`),
+      await timed('GET', '/api/v1/webhooks'),
+      await timed('GET', `/api/v1/webhooks/${hook.id}/deliveries`),
+      await timed('PATCH', `/api/v1/reports/${data.id}`, { results: '1' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([202, 200, 200, 200]);
+    for (const answer of answers) expect(answer.ms).toBeLessThan(500);
+    // The refresh raised an alert, queued for the webhook behind the test messages.
+    const events = (await deliveries(t, hook.id)).data.map((d) => d.event);
+    expect(events).toContain('alert.raised');
+  });
+});

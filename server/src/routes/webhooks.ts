@@ -1,0 +1,156 @@
+// The Webhooks extension's routes (api-contract.md, Webhooks): add, list and delete webhooks, send
+// a test, and each webhook's delivery log. Nothing here sends anything: the answer only writes rows,
+// and the webhook worker (webhooks/worker.ts) delivers them, so a slow receiver never slows the API.
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { describeRoute, validator } from 'hono-openapi';
+import { deliveryListQuerySchema, WEBHOOK_MESSAGES, webhookBodySchema, webhookIdParamSchema } from '../../../src/contract/request-schemas';
+import {
+  strictDeliveryListSchema,
+  strictWebhookCreatedEnvelope,
+  strictWebhookDeletedSchema,
+  strictWebhookListEnvelope,
+  strictWebhookTestEnvelope,
+} from '../../../src/contract/strict-schemas';
+import { AnalysisError } from '../analysis/analysis-error';
+import { effectivePort } from '../analysis/host-name';
+import type { ResolveHost } from '../analysis/resolve';
+import type { AppDeps } from '../app-deps';
+import { errorResponse, validationResponse, type FieldErrors } from '../http/errors';
+import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
+import { pageEnvelope } from '../http/pagination';
+import { formBody, notFoundUnlessValid } from '../http/validation';
+import { receiverWords } from '../webhooks/deliver';
+import { testEvent } from '../webhooks/events';
+import type { DeliveryRecord, WebhookRecord } from '../webhooks/webhook-storage';
+
+function webhookJson(hook: WebhookRecord) {
+  return { id: hook.id, url: hook.url, project: hook.project, created_at: hook.createdAt };
+}
+
+function deliveryJson(delivery: DeliveryRecord) {
+  return {
+    id: delivery.id,
+    message_id: delivery.messageId,
+    event: delivery.event,
+    attempt: delivery.attempt,
+    status: delivery.status,
+    next_attempt_at: delivery.nextAttemptAt,
+    attempted_at: delivery.attemptedAt,
+    answer_status: delivery.answerStatus,
+    error: delivery.error,
+  };
+}
+
+/** Why the address guard refuses the URL now (the same rules as an analysis); null when it may be used. */
+async function refusal(resolve: ResolveHost, url: string): Promise<string | null> {
+  const parsed = new URL(url);
+  try {
+    await resolve(parsed.hostname, effectivePort(parsed), false);
+    return null;
+  } catch (error) {
+    if (error instanceof AnalysisError) return receiverWords(error.message);
+    throw error;
+  }
+}
+
+/** A new signing secret: `whsec_` and 24 random bytes in base64, as Standard Webhooks writes them. */
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** /webhooks. */
+export function webhooksRouter(deps: Required<AppDeps>) {
+  const { storage, now } = deps;
+  const webhookId = validator('param', webhookIdParamSchema, notFoundUnlessValid);
+  return new Hono()
+    .get(
+      '/',
+      describeRoute({
+        operationId: 'listWebhooks',
+        summary: 'List the webhooks, oldest first, without their secrets (an extension)',
+        tags: ['Webhooks'],
+        responses: { 200: ok('Every webhook.', strictWebhookListEnvelope), ...errors(...KEYED_ERRORS) },
+      }),
+      async (c) => c.json({ data: (await storage.webhooks.listWebhooks()).map(webhookJson), status: 200 as const }, 200),
+    )
+    .post(
+      '/',
+      describeRoute({
+        operationId: 'addWebhook',
+        summary: 'Add a webhook: every alert (of a project) is POSTed to it, signed (an extension)',
+        description:
+          'Alerts are POSTed as JSON `{"type": "alert.raised", "timestamp", "data": Alert, "report_page_url"}`, signed as the ' +
+          'Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` ' +
+          'this answer carries, once: it is never shown again. A failed delivery is retried with growing delays for up to 24 hours. ' +
+          'The URL follows the same address rules as an analysis, checked now and at every delivery.',
+        tags: ['Webhooks'],
+        requestBody: formRequestBody(webhookBodySchema, 'Where to POST, and optionally the one project whose alerts it gets.'),
+        responses: { 201: ok('The webhook, with its signing secret (shown this once).', strictWebhookCreatedEnvelope), ...errors(...KEYED_ERRORS, 413, 422) },
+      }),
+      formBody(webhookBodySchema),
+      async (c) => {
+        const { url, project } = c.req.valid('form');
+        const fields: FieldErrors = {};
+        const refused = await refusal(deps.resolveWebhookHost, url);
+        if (refused) fields.url = [refused];
+        // A project has a schedule (the default one at least) exactly when it exists.
+        if (project !== undefined && !(await storage.watch.getSchedule(project))) fields.project = [WEBHOOK_MESSAGES.projectUnknown];
+        if (Object.keys(fields).length > 0) return validationResponse(c, fields);
+        const secret = newSecret();
+        const hook = await storage.webhooks.addWebhook({ url, project: project ?? null, secret, now: now() });
+        if (!hook) return validationResponse(c, { project: [WEBHOOK_MESSAGES.projectUnknown] });
+        return c.json({ data: { ...webhookJson(hook), secret }, status: 201 as const }, 201);
+      },
+    )
+    .delete(
+      '/:id',
+      describeRoute({
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook and its delivery log (an extension)',
+        tags: ['Webhooks'],
+        responses: { 200: ok('The webhook is gone; nothing more is sent to it.', strictWebhookDeletedSchema), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      webhookId,
+      async (c) => {
+        const { id } = c.req.valid('param');
+        if (!(await storage.webhooks.deleteWebhook(id))) return errorResponse(c, 404);
+        return c.json({ id, object: 'webhook' as const, deleted: true as const, status: 200 as const }, 200);
+      },
+    )
+    .post(
+      '/:id/test',
+      describeRoute({
+        operationId: 'testWebhook',
+        summary: 'Send a test message (`webhook.test`) to a webhook (an extension)',
+        tags: ['Webhooks'],
+        responses: { 202: ok('The test message is queued; its delivery shows in the log.', strictWebhookTestEnvelope), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      webhookId,
+      async (c) => {
+        const hook = await storage.webhooks.getWebhook(c.req.valid('param').id);
+        const delivery = hook ? await storage.webhooks.queueFor(hook.id, testEvent(hook, now())) : null;
+        if (!delivery) return errorResponse(c, 404);
+        void deps.webhookWorker?.tick();
+        return c.json({ data: deliveryJson(delivery), status: 202 as const }, 202);
+      },
+    )
+    .get(
+      '/:id/deliveries',
+      describeRoute({
+        operationId: 'listWebhookDeliveries',
+        summary: 'A webhook’s delivery attempts, newest first (an extension)',
+        tags: ['Webhooks'],
+        responses: { 200: ok('A page of attempts: each retry is an attempt of its own, with the same message_id.', strictDeliveryListSchema), ...errors(...KEYED_ERRORS, 404) },
+      }),
+      webhookId,
+      validator('query', deliveryListQuerySchema),
+      async (c) => {
+        const q = c.req.valid('query');
+        const page = await storage.webhooks.listDeliveries(c.req.valid('param').id, { limit: q.per_page, offset: (q.page - 1) * q.per_page });
+        if (!page) return errorResponse(c, 404);
+        const envelope = pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length);
+        return c.json({ data: page.items.map(deliveryJson), ...envelope, status: 200 as const }, 200);
+      },
+    );
+}

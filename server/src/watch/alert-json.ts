@@ -1,0 +1,18 @@
+// An alert as the API answers it (GET /alerts) and as webhooks deliver it (`data` of alert.raised).
+import type { AlertRecord } from './watch-storage';
+
+export function alertJson(alert: AlertRecord) {
+  const side = (s: AlertRecord['before']) => ({ score: s.score, result: s.result, generated_at: s.generatedAt });
+  return {
+    id: alert.id,
+    report_id: alert.reportId,
+    url: alert.url,
+    project: alert.project,
+    kind: alert.kind,
+    before: side(alert.before),
+    after: side(alert.after),
+    checks: alert.checks,
+    created_at: alert.createdAt,
+    read: alert.read,
+  };
+}

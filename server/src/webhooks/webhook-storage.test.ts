@@ -1,0 +1,115 @@
+// The webhook storage on every engine: SQLite always, PostgreSQL when the tests have a server.
+import { afterEach, describe, expect, it } from 'vitest';
+import { GOOD } from '../../../test/server/test-app';
+import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
+import { WEBHOOKS_MIGRATION } from '../storage/sql-common';
+import { projectFromUrl } from '../storage/text';
+import type { Storage } from '../storage/types';
+import type { NewEvent } from './webhook-storage';
+
+describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
+  if (!engine.available) {
+    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
+    return;
+  }
+
+  const fresh = freshDatabases(engine, afterEach);
+  const T0 = new Date('2026-11-25T06:00:00Z');
+  const later = (ms: number) => new Date(T0.getTime() + ms);
+
+  const addReport = (storage: Storage, url: string) =>
+    storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+  const event = (type = 'alert.raised', now = T0): NewEvent => ({ type, payload: JSON.stringify({ type, n: 1 }), now });
+
+  it('adds, lists, reads and deletes webhooks; a project webhook needs the project', async () => {
+    const storage = await (await fresh()).open();
+    await addReport(storage, 'https://shop.example/');
+    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/a', project: null, secret: 'whsec_a', now: T0 });
+    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/b', project: 'shop.example', secret: 'whsec_b', now: later(1000) });
+    expect(all).toEqual({ id: all!.id, url: 'https://hooks.example/a', project: null, secret: 'whsec_a', createdAt: '2026-11-25T06:00:00.000000Z' });
+    expect(shop).toMatchObject({ project: 'shop.example', createdAt: '2026-11-25T06:00:01.000000Z' });
+    expect(await storage.webhooks.addWebhook({ url: 'https://hooks.example/c', project: 'nowhere.example', secret: 'whsec_c', now: T0 })).toBeNull();
+    expect((await storage.webhooks.listWebhooks()).map((hook) => hook.url)).toEqual(['https://hooks.example/a', 'https://hooks.example/b']);
+    expect(await storage.webhooks.getWebhook(shop!.id)).toEqual(shop);
+    expect(await storage.webhooks.deleteWebhook(shop!.id)).toBe(true);
+    expect(await storage.webhooks.deleteWebhook(shop!.id)).toBe(false);
+    expect(await storage.webhooks.getWebhook(shop!.id)).toBeNull();
+  });
+
+  it('queues an event for the account-wide webhooks and the project’s own, not another project’s', async () => {
+    const storage = await (await fresh()).open();
+    await addReport(storage, 'https://shop.example/');
+    await addReport(storage, 'https://blog.example/');
+    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: T0 });
+    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: 'whsec_b', now: T0 });
+    await storage.webhooks.addWebhook({ url: 'https://hooks.example/blog', project: 'blog.example', secret: 'whsec_c', now: T0 });
+    const queued = await storage.webhooks.queueForProject('shop.example', event());
+    expect(queued.map((d) => d.webhookId)).toEqual([all!.id, shop!.id]);
+    expect(queued[0]).toMatchObject({ event: 'alert.raised', attempt: 1, status: 'pending', firstAt: '2026-11-25T06:00:00.000000Z', nextAttemptAt: '2026-11-25T06:00:00.000000Z', answerStatus: null, error: null, attemptedAt: null });
+    expect(queued[0]!.messageId).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(queued[0]!.messageId).not.toBe(queued[1]!.messageId);
+    expect(await storage.webhooks.queueFor(9999, event('webhook.test'))).toBeNull();
+  });
+
+  it('hands each due attempt to one taker, again only once stale; a failure writes the next attempt with the same message id', async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    const other = await database.open();
+    const hook = await storage.webhooks.addWebhook({ url: 'https://hooks.example/', project: null, secret: 'whsec_a', now: T0 });
+    const first = await storage.webhooks.queueFor(hook!.id, event('webhook.test'));
+    // Two processes ask at once: one gets it.
+    const taken = await Promise.all([storage.webhooks.takeDue(T0, later(-60_000)), other.webhooks.takeDue(T0, later(-60_000))]);
+    expect(taken.filter(Boolean)).toHaveLength(1);
+    const mine = taken.find(Boolean)!;
+    expect(mine).toMatchObject({ id: first!.id, takenAt: '2026-11-25T06:00:00.000000Z' });
+    expect(await other.webhooks.takeDue(later(1000), later(-60_000))).toBeNull();
+    // Its taker died: once stale, another takes it.
+    const again = await other.webhooks.takeDue(later(120_000), later(60_000));
+    expect(again).toMatchObject({ id: first!.id, takenAt: '2026-11-25T06:02:00.000000Z' });
+    // The first taker's late finish changes nothing (no longer its own); the second's counts.
+    await storage.webhooks.finishAttempt(mine, { status: 'delivered', answerStatus: 200, error: null, attemptedAt: later(1000), retryAt: null });
+    await other.webhooks.finishAttempt(again!, { status: 'failed', answerStatus: 500, error: 'The receiver answered 500.', attemptedAt: later(121_000), retryAt: later(181_000) });
+    await other.webhooks.finishAttempt(again!, { status: 'failed', answerStatus: 500, error: 'The receiver answered 500.', attemptedAt: later(121_000), retryAt: later(181_000) });
+    const log = await storage.webhooks.listDeliveries(hook!.id, { limit: 10, offset: 0 });
+    expect(log!.total).toBe(2);
+    expect(log!.items.map((d) => [d.attempt, d.status, d.answerStatus, d.nextAttemptAt])).toEqual([
+      [2, 'pending', null, '2026-11-25T06:03:01.000000Z'],
+      [1, 'failed', 500, '2026-11-25T06:00:00.000000Z'],
+    ]);
+    expect(log!.items[0]!.messageId).toBe(first!.messageId);
+    expect(log!.items[1]).toMatchObject({ error: 'The receiver answered 500.', attemptedAt: '2026-11-25T06:02:01.000000Z' });
+    // Not due before its time.
+    expect(await storage.webhooks.takeDue(later(180_000), later(0))).toBeNull();
+    expect(await storage.webhooks.takeDue(later(181_000), later(0))).toMatchObject({ attempt: 2 });
+  });
+
+  it('lists deliveries newest first by page; an unknown webhook has none (null)', async () => {
+    const storage = await (await fresh()).open();
+    const hook = await storage.webhooks.addWebhook({ url: 'https://hooks.example/', project: null, secret: 'whsec_a', now: T0 });
+    for (let n = 0; n < 3; n++) await storage.webhooks.queueFor(hook!.id, event('webhook.test', later(n * 1000)));
+    const page = await storage.webhooks.listDeliveries(hook!.id, { limit: 2, offset: 0 });
+    expect(page!.total).toBe(3);
+    expect(page!.items.map((d) => d.firstAt)).toEqual(['2026-11-25T06:00:02.000000Z', '2026-11-25T06:00:01.000000Z']);
+    expect(await storage.webhooks.listDeliveries(hook!.id + 1, { limit: 2, offset: 0 })).toBeNull();
+  });
+
+  it('deleting a project deletes its webhooks (and their deliveries), not the account-wide ones', async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    await addReport(storage, 'https://shop.example/');
+    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: T0 });
+    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: 'whsec_b', now: T0 });
+    await storage.webhooks.queueForProject('shop.example', event());
+    await storage.deleteProject('shop.example');
+    expect((await storage.webhooks.listWebhooks()).map((hook) => hook.id)).toEqual([all!.id]);
+    const left = await database.query('SELECT webhook_id FROM webhook_deliveries');
+    expect(left.map((row) => Number(row.webhook_id))).toEqual([all!.id]);
+    expect(await storage.webhooks.getWebhook(shop!.id)).toBeNull();
+  });
+
+  it('brings a database of the watch schema up to date with empty webhook tables', async () => {
+    const database = await fresh(WEBHOOKS_MIGRATION);
+    const storage = await database.open();
+    expect(await storage.webhooks.listWebhooks()).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+// Sends the queued webhook messages, off every request's path: the API only writes rows, and this
+// worker (one per server process) takes each due attempt from storage by compare-and-set, so that
+// two processes never send the same attempt, and a restart resumes what is pending. A failed
+// attempt is retried with growing delays for up to 24 hours (retry.ts).
+import type { ResolveHost } from '../analysis/resolve';
+import { publicPageUrl } from '../public-page/page-url';
+import type { Storage } from '../storage/types';
+import { deliverOnce, DELIVERY_TIMEOUT_MS } from './deliver';
+import { ALERT_RAISED } from './events';
+import { nextAttemptAt } from './retry';
+import type { DeliveryRecord } from './webhook-storage';
+
+export interface WebhookWorkerOptions {
+  storage: Storage;
+  /** The address guard each attempt goes through (the analyses' rules, ALLOW_PRIVATE_URLS included). */
+  resolve: ResolveHost;
+  now?: () => Date;
+  /** How often due attempts are looked for (a queued alert leaves at most this late). */
+  tickMs?: number;
+  /** An attempt taken this long ago by a process that has not finished it is taken again. */
+  staleMs?: number;
+  /** Each attempt's deadline, connection and answer included. */
+  timeoutMs?: number;
+  /** Attempts under way at once in this process (a slow receiver holds one of them). */
+  concurrency?: number;
+  /** The origin of the reports' public pages, for `report_page_url`; null: not known (yet). */
+  pageOrigin?: () => string | null;
+  logError?: (message: string) => void;
+  /** false: no timer, ticks only when asked (tests drive a fake clock). */
+  timer?: boolean;
+}
+
+export interface WebhookWorker {
+  /** Sends every attempt that is due, until none is (what the timer does); also after a Send test. */
+  tick(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The body as sent: the queued message, an alert with its report's public page address. */
+function bodyOf(delivery: DeliveryRecord, origin: string | null): string {
+  if (delivery.event !== ALERT_RAISED || origin === null) return delivery.payload;
+  const message = JSON.parse(delivery.payload) as { data?: { report_id?: unknown } };
+  const reportId = message.data?.report_id;
+  return typeof reportId === 'number' ? JSON.stringify({ ...message, report_page_url: publicPageUrl(origin, reportId) }) : delivery.payload;
+}
+
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const { storage, resolve } = options;
+  const now = options.now ?? (() => new Date());
+  const staleMs = options.staleMs ?? 5 * 60_000;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const concurrency = options.concurrency ?? 4;
+  const pageOrigin = options.pageOrigin ?? (() => null);
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  let closed = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  async function attempt(delivery: DeliveryRecord): Promise<void> {
+    const webhook = await storage.webhooks.getWebhook(delivery.webhookId);
+    // Deleted meanwhile: its deliveries went with it.
+    if (!webhook) return;
+    const attemptedAt = now();
+    const result = await deliverOnce(
+      { url: webhook.url, secret: webhook.secret, messageId: delivery.messageId, timestamp: attemptedAt, body: bodyOf(delivery, pageOrigin()) },
+      { resolve, timeoutMs },
+    );
+    await storage.webhooks.finishAttempt(delivery, {
+      status: result.delivered ? 'delivered' : 'failed',
+      answerStatus: result.answerStatus,
+      error: result.error,
+      attemptedAt,
+      retryAt: result.delivered ? null : nextAttemptAt(new Date(delivery.firstAt), delivery.attempt, attemptedAt),
+    });
+  }
+
+  async function drain(): Promise<void> {
+    while (!closed) {
+      const at = now();
+      const delivery = await storage.webhooks.takeDue(at, new Date(at.getTime() - staleMs));
+      if (!delivery) return;
+      await attempt(delivery);
+    }
+  }
+
+  function tick(): Promise<void> {
+    if (running) {
+      // Asked while a pass is ending: one more pass, so that what was just queued is not left for the timer.
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await Promise.all(Array.from({ length: concurrency }, () => drain()));
+        } while (again && !closed);
+      } catch (error) {
+        logError(`Webhooks: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  const timer = options.timer === false ? null : setInterval(() => void tick(), options.tickMs ?? 5_000);
+  timer?.unref();
+  if (timer) void tick();
+
+  return {
+    tick,
+    close: async () => {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await running;
+    },
+  };
+}
