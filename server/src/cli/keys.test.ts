@@ -78,5 +78,5 @@ describe('keys command', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 30_000); // two `tsx` processes: over 5 s at load 9
 });

@@ -180,7 +180,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
         if (step % 50 === 0) expect(await keptProjects(database)).toEqual(await derivedProjects(database));
       }
       expect(await keptProjects(database)).toEqual(await derivedProjects(database));
-    });
+    }, 30_000); // hundreds of writes: over 5 s on PostgreSQL at load 9
 
     it('stays in step under parallel stores and deletes from two connections', async () => {
       const database = await fresh();
