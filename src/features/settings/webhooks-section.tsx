@@ -3,7 +3,7 @@
 // Loaded only where the deployment has webhooks.
 import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Button, Code, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -106,10 +106,16 @@ function SecretOnce({ hook, onDone }: { hook: NewWebhook; onDone: () => void }) 
           Receivers at {hook.url} check each message’s signature with this secret. It is shown this once and cannot be
           read again.
         </Text>
-        <Group gap="xs" wrap="nowrap" align="center">
-          <Code style={{ wordBreak: 'break-all' }} aria-label="Signing secret">
-            {hook.secret}
-          </Code>
+        <Group gap="xs" wrap="nowrap" align="flex-end">
+          <TextInput
+            label="Signing secret"
+            value={hook.secret}
+            readOnly
+            spellCheck={false}
+            ff="monospace"
+            onFocus={(event) => event.currentTarget.select()}
+            style={{ flex: 1, minWidth: 0 }}
+          />
           <CopyButton value={hook.secret}>
             {({ copied, copy }) => (
               <Button
@@ -149,7 +155,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   if (!query.data) return <Text size="sm" c="dimmed">Loading deliveries…</Text>;
   if (query.data.items.length === 0) return <Text size="sm" c="dimmed">Nothing sent yet.</Text>;
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Table.ScrollContainer minWidth={340}>
       <Table verticalSpacing={4} fz="sm" aria-label={`Recent deliveries to ${webhook.url}`}>
         <Table.Thead>
           <Table.Tr>
@@ -213,7 +219,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
     <Paper withBorder p="md" radius="md" component="li">
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-          <div style={{ minWidth: 0, flex: 1 }}>
+          <div style={{ minWidth: 0, flex: '1 1 14rem' }}>
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {webhook.url}
             </Text>
