@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
-import { REAL_API_KEY, useRealApi } from '../../test/msw';
+import { HttpResponse, http } from 'msw';
+import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { HOME_PATH } from './navigation';
 import { createRoutes } from './routes';
@@ -13,8 +14,12 @@ function renderApp(route: string) {
 }
 
 describe('app shell and routes', () => {
-  // Signed in (the pages below ask the API nothing): without a key the sign-in panel stands in for them.
-  beforeEach(() => saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false }));
+  // Signed in (the pages below ask the API nothing but which extensions it has, answered here as a
+  // deployment without any): without a key the sign-in panel stands in for them.
+  beforeEach(() => {
+    saveConnection({ baseUrl: '', apiKey: 'some-key', remember: false });
+    server.use(http.get('*/api/v1/capabilities', () => HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 })));
+  });
 
   it('leads from / to the start page', async () => {
     useRealApi();
