@@ -71,6 +71,8 @@ export default defineConfig({
         // For settings.spec.ts: an origin that answers without CORS headers and one where nothing
         // listens, both allowed by the page's CSP, to tell CORS and unreachable from a CSP refusal.
         CONNECT_SRC: `http://127.0.0.1:${E2E_DEMO_PORT} http://127.0.0.1:2`,
+        // For webhooks.spec.ts: webhooks that point at a receiver the test starts on 127.0.0.1.
+        ALLOW_PRIVATE_URLS: 'true',
         NODE_ENV: 'production',
       },
     },

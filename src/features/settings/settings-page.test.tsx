@@ -6,7 +6,7 @@ import { reportQueries } from '@/api/reports';
 import { REAL_API_KEY, recordRequests, server, useRealApi } from '../../../test/msw';
 import { readReportPageTemplate } from '@/api/report-link';
 import { renderWithProviders } from '../../../test/render';
-import { Component as SettingsPage } from './settings-page';
+import { SettingsPage } from './settings-page';
 
 const REMOTE = 'https://reports.example.com';
 

@@ -25,6 +25,7 @@ import {
 } from '@/api/connection';
 import type { Connection } from '@/api/connection';
 import type { ConnectionCheckResult } from '@/api/connection-check';
+import { useCapabilities } from '@/api/capabilities';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 import { useConnectionCheck } from '@/components/use-connection-check';
 import { takeSignInTarget } from '@/lib/sign-in-target';
@@ -42,6 +43,26 @@ function describeKey(connection: Connection): string {
 
 function useConnection(): Connection {
   return useSyncExternalStore(subscribeConnection, readConnection);
+}
+
+// Only where the deployment has webhooks (an extension), and then loaded with its first showing.
+const WebhooksSection = lazy(() => import('./webhooks-section'));
+
+function WebhooksArea() {
+  const { capabilities } = useCapabilities();
+  if (!capabilities) return null;
+  if (!capabilities.webhooks) {
+    return (
+      <Text size="sm" c="dimmed">
+        The connected service has no webhooks: its alerts cannot be sent anywhere from here.
+      </Text>
+    );
+  }
+  return (
+    <Suspense fallback={null}>
+      <WebhooksSection />
+    </Suspense>
+  );
 }
 
 // Shown only after a test has run, so it loads with the test rather than with the page.
@@ -349,8 +370,15 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   );
 }
 
+/** /settings: the connection, and the webhooks where the deployment has them (with a key to ask it). */
 function SettingsRoute() {
-  return <SettingsPage />;
+  const connection = useConnection();
+  return (
+    <Stack gap="lg" maw={720}>
+      <SettingsPage />
+      {connection.apiKey !== null && <WebhooksArea />}
+    </Stack>
+  );
 }
 
 export { SettingsRoute as Component };

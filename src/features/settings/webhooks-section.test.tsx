@@ -1,0 +1,78 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { saveConnection } from '@/api/connection';
+import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import { renderWithProviders } from '../../../test/render';
+import { Component as SettingsRoute } from './settings-page';
+
+const HOOK = 'https://93.184.216.34/alerts';
+
+function renderSettings() {
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  return renderWithProviders(<SettingsRoute />, { route: '/settings' });
+}
+
+describe('Settings: Webhooks', () => {
+  it('adds a webhook, shows its secret once with Copy, lists it, sends a test into its log and deletes it after asking', async () => {
+    const api = useRealApi();
+    const { storage } = await api.backend();
+    await storage.createReport({ url: 'https://shop.example/', project: 'shop.example', privacy: 0, passwordHash: null, score: 90, result: 'good', results: {}, now: new Date() });
+    const page = renderSettings();
+    const section = await screen.findByRole('region', { name: 'Webhooks' });
+    expect(await within(section).findByText('No webhooks yet.')).toBeInTheDocument();
+
+    const project = within(section).getByRole('combobox', { name: /Project/ });
+    await waitFor(() => expect(within(project).getByRole('option', { name: 'shop.example' })).toBeInTheDocument());
+    await page.user.type(within(section).getByRole('textbox', { name: /Webhook URL/ }), HOOK);
+    await page.user.selectOptions(project, 'shop.example');
+    await page.user.click(within(section).getByRole('button', { name: 'Add webhook' }));
+
+    const secret = await within(section).findByRole<HTMLInputElement>('textbox', { name: 'Signing secret' });
+    expect(secret.value).toMatch(/^whsec_/);
+    expect(within(section).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+    const stored = await storage.webhooks.listWebhooks();
+    expect(stored).toMatchObject([{ url: HOOK, project: 'shop.example', secret: secret.value }]);
+    const list = within(section).getByRole('list', { name: 'Webhooks' });
+    expect(within(list).getByText(HOOK)).toBeInTheDocument();
+    expect(within(list).getByText('Alerts of shop.example')).toBeInTheDocument();
+    // Done: the secret is gone from the page for good.
+    await page.user.click(within(section).getByRole('button', { name: 'Done' }));
+    expect(within(section).queryByRole('textbox', { name: 'Signing secret' })).not.toBeInTheDocument();
+
+    await page.user.click(within(list).getByRole('button', { name: 'Send test' }));
+    const log = await within(list).findByRole('table', { name: `Recent deliveries to ${HOOK}` });
+    // No worker runs in this test: the message waits to be sent.
+    expect(await within(log).findByRole('cell', { name: 'Test' })).toBeInTheDocument();
+    expect(within(log).getByText('Sending')).toBeInTheDocument();
+
+    await page.user.click(within(list).getByRole('button', { name: `Delete webhook ${HOOK}` }));
+    const dialog = await screen.findByRole('dialog', { name: `Delete webhook ${HOOK}?` });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(section).findByText('No webhooks yet.')).toBeInTheDocument();
+    expect(await storage.webhooks.listWebhooks()).toEqual([]);
+  });
+
+  it('checks the address before sending it, and puts the server’s refusal on its field', async () => {
+    useRealApi();
+    const page = renderSettings();
+    const section = await screen.findByRole('region', { name: 'Webhooks' });
+    const url = within(section).getByRole('textbox', { name: /Webhook URL/ });
+    await page.user.type(url, 'hooks.example.com');
+    await page.user.click(within(section).getByRole('button', { name: 'Add webhook' }));
+    expect(await within(section).findByText(/Enter an absolute http or https address/)).toBeInTheDocument();
+    await page.user.clear(url);
+    await page.user.type(url, 'http://127.0.0.1:9/hook');
+    await page.user.click(within(section).getByRole('button', { name: 'Add webhook' }));
+    expect(await within(section).findByText(/loopback address/)).toBeInTheDocument();
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('against a deployment without webhooks says so, and shows none of the controls', async () => {
+    server.use(http.get('*/api/v1/capabilities', () => HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 })));
+    renderSettings();
+    expect(await screen.findByText(/The connected service has no webhooks/)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Webhooks' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add webhook' })).not.toBeInTheDocument();
+  });
+});

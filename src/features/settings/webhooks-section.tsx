@@ -1,0 +1,314 @@
+// Settings' Webhooks section (ui-contract.md, Watching): add a webhook (its signing secret shown
+// once, with Copy), and per webhook Send test, Delete webhook <url> and its recent deliveries.
+// Loaded only where the deployment has webhooks.
+import '@mantine/core/styles/Table.css';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconSend, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import * as z from 'zod/mini';
+import { errorMessage } from '@/api/errors';
+import { placeFieldErrors } from '@/api/field-errors';
+import { projectQueries } from '@/api/projects';
+import { useAddWebhook, useDeleteWebhook, useSendTest, webhookQueries, type Delivery, type NewWebhook, type Webhook } from '@/api/webhooks';
+import { DateText } from '@/components/date-text';
+import { ErrorState } from '@/components/error-state';
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:\/\//i.test(value) && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const webhookFormSchema = z.object({
+  url: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'Enter the address to send alerts to.' }),
+      z.refine(isHttpUrl, { error: 'Enter an absolute http or https address, e.g. https://hooks.example.com/alerts.' }),
+    ),
+  project: z.string(),
+});
+type WebhookFormValues = z.output<typeof webhookFormSchema>;
+
+const ALL_PROJECTS = '';
+
+function AddWebhookForm({ onAdded }: { onAdded: (hook: NewWebhook) => void }) {
+  const add = useAddWebhook();
+  const projects = useQuery(projectQueries.list({ sort_by: 'project', sort: 'asc', per_page: 100 }));
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<WebhookFormValues>({ resolver: zodResolver(webhookFormSchema), defaultValues: { url: '', project: ALL_PROJECTS } });
+
+  const onSubmit = (values: WebhookFormValues) =>
+    add.mutateAsync(
+      { url: values.url, project: values.project === ALL_PROJECTS ? null : values.project },
+      {
+        onSuccess: (hook) => {
+          reset();
+          onAdded(hook);
+          notifications.show({ color: 'teal', title: 'Webhook added', message: `Alerts will be sent to ${hook.url}.` });
+        },
+        onError: (error) => {
+          const { placed } = placeFieldErrors(error, ['url', 'project'] as const, setError);
+          if (placed.length === 0) notifications.show({ color: 'red', title: 'Webhook not added', message: errorMessage(error) });
+        },
+      },
+    ).catch(() => undefined);
+
+  const names = projects.data?.items.map((project) => project.name) ?? [];
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Add a webhook">
+      <Stack gap="sm">
+        <TextInput
+          label="Webhook URL"
+          description="Each alert is POSTed here as JSON, signed (Standard Webhooks)."
+          placeholder="https://hooks.example.com/alerts"
+          inputMode="url"
+          spellCheck={false}
+          error={errors.url?.message}
+          {...register('url')}
+        />
+        <NativeSelect
+          label="Project"
+          description="Optional: only this project’s alerts. Every project’s when none is chosen."
+          data={[{ value: ALL_PROJECTS, label: 'All projects' }, ...names.map((name) => ({ value: name, label: name }))]}
+          error={errors.project?.message}
+          {...register('project')}
+        />
+        <Group>
+          <Button type="submit" loading={add.isPending}>
+            Add webhook
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function SecretOnce({ hook, onDone }: { hook: NewWebhook; onDone: () => void }) {
+  return (
+    <Alert color="yellow" variant="light" title="Copy the signing secret now" aria-live="polite">
+      <Stack gap="xs">
+        <Text size="sm">
+          Receivers at {hook.url} check each message’s signature with this secret. It is shown this once and cannot be
+          read again.
+        </Text>
+        <Group gap="xs" wrap="nowrap" align="flex-end">
+          <TextInput
+            label="Signing secret"
+            value={hook.secret}
+            readOnly
+            spellCheck={false}
+            ff="monospace"
+            onFocus={(event) => event.currentTarget.select()}
+            style={{ flex: 1, minWidth: 0 }}
+          />
+          <CopyButton value={hook.secret}>
+            {({ copied, copy }) => (
+              <Button
+                size="xs"
+                variant="default"
+                onClick={copy}
+                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+              >
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+        <Group>
+          <Button size="xs" variant="subtle" onClick={onDone}>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+const EVENT_WORDS: Record<string, string> = { 'alert.raised': 'Alert', 'webhook.test': 'Test' };
+
+function statusText(delivery: Delivery): string {
+  if (delivery.status === 'delivered') return `Delivered, ${delivery.answerStatus ?? 'no status'}`;
+  if (delivery.status === 'pending') return delivery.attempt > 1 ? 'Waiting to retry' : 'Sending';
+  return delivery.error ? `Failed: ${delivery.error}` : 'Failed';
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const query = useQuery(webhookQueries.deliveries(webhook.id));
+  if (query.isError) {
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} title="The deliveries could not be loaded." retrying={query.isFetching} />;
+  }
+  if (!query.data) return <Text size="sm" c="dimmed">Loading deliveries…</Text>;
+  if (query.data.items.length === 0) return <Text size="sm" c="dimmed">Nothing sent yet.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={340}>
+      <Table verticalSpacing={4} fz="sm" aria-label={`Recent deliveries to ${webhook.url}`}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Time</Table.Th>
+            <Table.Th>Event</Table.Th>
+            <Table.Th>Attempt</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {query.data.items.map((delivery) => (
+            <Table.Tr key={delivery.id}>
+              <Table.Td>
+                <DateText date={delivery.attemptedAt ?? delivery.dueAt} />
+              </Table.Td>
+              <Table.Td>{EVENT_WORDS[delivery.event] ?? delivery.event}</Table.Td>
+              <Table.Td>{delivery.attempt}</Table.Td>
+              <Table.Td>
+                <Badge
+                  variant="light"
+                  color={delivery.status === 'delivered' ? 'teal' : delivery.status === 'failed' ? 'red' : 'gray'}
+                  tt="none"
+                  style={{ whiteSpace: 'normal', height: 'auto' }}
+                >
+                  {statusText(delivery)}
+                </Badge>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function WebhookItem({ webhook }: { webhook: Webhook }) {
+  const sendTest = useSendTest();
+  const remove = useDeleteWebhook();
+  const [showLog, setShowLog] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const logId = useId();
+
+  const onTest = () =>
+    sendTest.mutate(webhook.id, {
+      onSuccess: () => {
+        setShowLog(true);
+        notifications.show({ color: 'teal', title: 'Test sent', message: `A test message is on its way to ${webhook.url}.` });
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'Test not sent', message: errorMessage(error) }),
+    });
+  const onDelete = () =>
+    remove.mutate(webhook.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        notifications.show({ color: 'teal', title: 'Webhook deleted', message: `Nothing more is sent to ${webhook.url}.` });
+      },
+    });
+
+  return (
+    <Paper withBorder p="md" radius="md" component="li">
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <div style={{ minWidth: 0, flex: '1 1 14rem' }}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {webhook.url}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {webhook.project === null ? 'Every project’s alerts' : `Alerts of ${webhook.project}`}
+            </Text>
+          </div>
+          <Group gap="xs">
+            <Button size="xs" variant="default" leftSection={<IconSend size={14} aria-hidden />} loading={sendTest.isPending} onClick={onTest}>
+              Send test
+            </Button>
+            <Button
+              ref={deleteButton}
+              size="xs"
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={14} aria-hidden />}
+              aria-label={`Delete webhook ${webhook.url}`}
+              onPointerEnter={() => void loadConfirmDialog()}
+              onFocus={() => void loadConfirmDialog()}
+              onClick={() => setConfirming(true)}
+            >
+              Delete
+            </Button>
+          </Group>
+        </Group>
+        <div>
+          <Button size="compact-sm" variant="subtle" px={0} aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog((open) => !open)}>
+            {showLog ? 'Hide recent deliveries' : 'Show recent deliveries'}
+          </Button>
+        </div>
+        <div id={logId}>{showLog && <Deliveries webhook={webhook} />}</div>
+      </Stack>
+      {confirming && (
+        <Suspense fallback={null}>
+          <LazyConfirmDialog
+            opened
+            title={`Delete webhook ${webhook.url}?`}
+            onConfirm={onDelete}
+            onCancel={() => {
+              setConfirming(false);
+              deleteButton.current?.focus();
+            }}
+            pending={remove.isPending}
+            error={remove.error ? errorMessage(remove.error) : undefined}
+          >
+            <Text size="sm">Alerts are no longer sent there, and its delivery log goes with it.</Text>
+          </LazyConfirmDialog>
+        </Suspense>
+      )}
+    </Paper>
+  );
+}
+
+export default function WebhooksSection() {
+  const headingId = useId();
+  const webhooks = useQuery(webhookQueries.list());
+  const [added, setAdded] = useState<NewWebhook | null>(null);
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" id={headingId}>
+            Webhooks
+          </Title>
+          <Text size="sm" c="dimmed" mt={4}>
+            The service POSTs every alert to these addresses, signed, and retries a failed delivery for up to 24 hours.
+          </Text>
+        </div>
+        <AddWebhookForm onAdded={setAdded} />
+        {added && <SecretOnce hook={added} onDone={() => setAdded(null)} />}
+        {webhooks.isError ? (
+          <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} title="The webhooks could not be loaded." retrying={webhooks.isFetching} />
+        ) : !webhooks.data ? (
+          <Text size="sm" c="dimmed">
+            Loading webhooks…
+          </Text>
+        ) : webhooks.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No webhooks yet.
+          </Text>
+        ) : (
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
+            {webhooks.data.map((webhook) => (
+              <WebhookItem key={webhook.id} webhook={webhook} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
