@@ -149,6 +149,9 @@ test.describe('Request efficiency against the real server', () => {
     request,
   }) => {
     await signIn(page);
+    // The sign-in page asks too (which extensions the server has, the unread alerts, from a chunk
+    // loaded after the page): its requests are over before the log starts.
+    await page.waitForLoadState('networkidle');
     await clearLog(request);
     const started = Date.now();
     const list = reportsPage(page);
