@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { IMPORTANCE, RESULTS, resultForScore } from '@/contract/values';
 import type { Importance, Privacy, Result } from '@/contract/values';
-import type { Check, Page, Project, Report } from '@/contract/domain';
+import type { Check, Page, Project, ProjectSchedule, Report } from '@/contract/domain';
 import type { Capabilities, strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -224,10 +224,22 @@ export const reportSchema = z.pipe(
   }),
 );
 
+/** A watched project's schedule in a projects list; anything unreadable counts as not said. */
+function projectSchedule(value: unknown): ProjectSchedule | undefined {
+  if (!isRecord(value)) return undefined;
+  const every = typeof value.every === 'string' ? value.every.trim().toLowerCase() : '';
+  const hour = Number(value.hour);
+  if ((every !== 'daily' && every !== 'weekly') || !Number.isInteger(hour) || hour < 0 || hour > 23) return undefined;
+  const weekday = every === 'weekly' && value.weekday != null && Number.isInteger(Number(value.weekday)) ? Number(value.weekday) : null;
+  const next = typeof value.next_run_at === 'string' ? parseTimestamp(value.next_run_at) : null;
+  return { every, hour, weekday, nextRunAt: next };
+}
+
 const projectFields = {
   project: z.string().check(z.minLength(1)),
   reports: z.nullish(integer),
   created_at: timestamp,
+  schedule: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictProjectSchema.shape, z.ZodMiniType>;
 
 const projectObject = z.object({ ...projectFields, reports_count: z.nullish(integer) });
@@ -238,6 +250,7 @@ export const projectSchema = z.pipe(
     name: p.project,
     reports: p.reports ?? p.reports_count ?? null,
     createdAt: p.created_at,
+    schedule: projectSchedule(p.schedule),
   })),
 );
 

@@ -1,6 +1,6 @@
 // The domain types: a report, a project, a run and a check as the dashboard works with them, whatever
 // shape the deployment sent (the lenient schemas in api/ turn answers into these).
-import type { Importance, Privacy, Result } from './values';
+import type { Importance, Privacy, Result, ScheduleEvery } from './values';
 
 export interface Check {
   passed: boolean;
@@ -41,11 +41,22 @@ export interface Run {
   results: Record<string, Check>;
 }
 
+/** What a projects list says of a watched project's schedule (the reference server's extension). */
+export interface ProjectSchedule {
+  every: Exclude<ScheduleEvery, 'off'>;
+  /** 0-23, UTC. */
+  hour: number;
+  weekday: number | null;
+  nextRunAt: Date | null;
+}
+
 export interface Project {
   name: string;
   /** Number of reports, when the deployment sends it. */
   reports: number | null;
   createdAt: Date | null;
+  /** Its schedule when the project is watched and the list says so (undefined: not watched, or not said). */
+  schedule?: ProjectSchedule;
 }
 
 export interface PageMeta {

@@ -45,6 +45,16 @@ export const strictProjectSchema = z.strictObject({
   project: z.string().min(1),
   reports: z.number().int().nonnegative(),
   created_at: timestamp,
+  // The reference server's extension (Schedules): a watched project's schedule, so that a list shows
+  // which projects are watched without a request per project; absent when the project is not watched.
+  schedule: z
+    .strictObject({
+      every: z.enum(['daily', 'weekly']),
+      hour: z.number().int().min(0).max(23),
+      weekday: z.number().int().min(0).max(6).nullable(),
+      next_run_at: timestamp.nullable(),
+    })
+    .optional(),
 }).meta({ id: 'Project' });
 
 const strictMetaSchema = z.strictObject({

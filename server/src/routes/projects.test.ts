@@ -50,6 +50,34 @@ describe('GET /api/v1/projects', () => {
     expect(body.links.first).toBe('http://localhost/api/v1/projects?page=1');
   });
 
+  it('says which projects are watched: their schedule and next run (an extension), nothing for the others', async () => {
+    const t = createTestApp({ now: () => new Date('2026-11-02T09:30:00.000Z') });
+    await add(t.storage, 'a.example', 10);
+    await add(t.storage, 'b.example', 20);
+    await add(t.storage, 'c.example', 30);
+    const put = (project: string, form: Record<string, string>) =>
+      t.call('PUT', `/api/v1/projects/${project}/schedule`, { form });
+    expect((await put('a.example', { every: 'daily', hour: '6', drop: '10' })).status).toBe(200);
+    expect((await put('b.example', { every: 'weekly', hour: '23', weekday: '0', drop: '5' })).status).toBe(200);
+    expect((await put('c.example', { every: 'off' })).status).toBe(200);
+    const body = await list(t);
+    expect(body.data).toEqual([
+      { project: 'c.example', reports: 1, created_at: '2026-11-01T00:00:30.000000Z' },
+      {
+        project: 'b.example',
+        reports: 1,
+        created_at: '2026-11-01T00:00:20.000000Z',
+        schedule: { every: 'weekly', hour: 23, weekday: 0, next_run_at: '2026-11-08T23:00:00.000000Z' },
+      },
+      {
+        project: 'a.example',
+        reports: 1,
+        created_at: '2026-11-01T00:00:10.000000Z',
+        schedule: { every: 'daily', hour: 6, weekday: null, next_run_at: '2026-11-03T06:00:00.000000Z' },
+      },
+    ]);
+  });
+
   it('moves created_at to the next report when the first one is deleted', async () => {
     const t = createTestApp();
     const first = await add(t.storage, 'a.example', 10);

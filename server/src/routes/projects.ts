@@ -8,6 +8,7 @@ import { errors, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
 import { notFoundUnlessValid } from '../http/validation';
 import { projectBody } from './serialise';
+import { projectScheduleJson } from './watch';
 
 export function projectsRouter(deps: Required<AppDeps>) {
   const { storage } = deps;
@@ -30,8 +31,16 @@ export function projectsRouter(deps: Required<AppDeps>) {
           limit: q.per_page,
           offset: (q.page - 1) * q.per_page,
         });
+        // Every watched project at once (few, one query), so the list says which are watched.
+        const watched = new Map((await storage.watch.activeSchedules()).map((schedule) => [schedule.project, schedule]));
+        const item = (project: (typeof page.items)[number]) => {
+          const schedule = watched.get(project.project);
+          return schedule && schedule.every !== 'off'
+            ? { ...projectBody(project), schedule: projectScheduleJson({ ...schedule, every: schedule.every }) }
+            : projectBody(project);
+        };
         return c.json(
-          { data: page.items.map(projectBody), ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), status: 200 },
+          { data: page.items.map(item), ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), status: 200 },
           200,
         );
       },

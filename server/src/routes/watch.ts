@@ -27,7 +27,8 @@ import { nextRunAfter } from '../watch/schedule-time';
 import { alertJson } from '../watch/alert-json';
 import type { ScheduleRecord } from '../watch/watch-storage';
 
-function scheduleJson(schedule: ScheduleRecord) {
+/** A schedule as `GET /projects/{project}/schedule` answers it. */
+export function scheduleJson(schedule: ScheduleRecord) {
   const since = [schedule.lastRunAt, schedule.setAt].filter((time): time is string => time !== null).sort().at(-1);
   const next = since ? nextRunAfter(schedule, new Date(since)) : null;
   return {
@@ -39,6 +40,12 @@ function scheduleJson(schedule: ScheduleRecord) {
     next_run_at: next ? toTimestamp(next) : null,
     last_run_at: schedule.lastRunAt,
   };
+}
+
+/** What a projects list item carries of a watched project's schedule (the Schedules extension). */
+export function projectScheduleJson(schedule: ScheduleRecord & { every: 'daily' | 'weekly' }) {
+  const { every, hour, weekday, next_run_at } = scheduleJson(schedule);
+  return { every: every as 'daily' | 'weekly', hour, weekday, next_run_at };
 }
 
 /** Under /projects: `/{project}/schedule` and `/{project}/schedule/run`. */

@@ -14,6 +14,7 @@ import {
   firstSortOrder,
 } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
+import { useCapabilities } from '@/api/capabilities';
 import { projectQueries } from '@/api/projects';
 import type { Project } from '@/contract/domain';
 import { DebouncedSearch } from '@/components/debounced-search';
@@ -71,6 +72,10 @@ function ProjectsPage() {
     if (rowsShown && !healthWanted) return afterNextPaint(() => setHealthWanted(true));
   }, [rowsShown, healthWanted]);
 
+  // Which projects are watched comes with the rows (the server's extension); the column is there
+  // while the capabilities are still unknown, so that it does not push the others aside when they come.
+  const capabilities = useCapabilities();
+  const watchColumn = capabilities.capabilities?.schedules ?? (capabilities.isPending ? 'pending' : false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [target, setTarget] = useState<Project | null>(null);
   const [dialogOpened, setDialogOpened] = useState(false);
@@ -130,6 +135,7 @@ function ProjectsPage() {
           sort={view.sort}
           onSort={(key) => setView(sortAfterClick(view, key))}
           stale={isPlaceholderData}
+          watch={watchColumn}
           onDeleteIntent={() => void loadDeleteDialog()}
           health={(project) =>
             healthWanted ? (

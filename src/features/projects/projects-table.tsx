@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Box, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Text, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { SortableTh } from '@/components/sortable-th';
 import type { ProjectSortKey, SortOrder } from '@/contract/values';
+import { scheduleText } from '@/lib/schedule-text';
 import classes from './projects-table.module.css';
 import { projectHref } from './project-list-view';
 
@@ -23,6 +24,32 @@ export interface ProjectsTableProps {
   onDeleteIntent?: () => void;
   /** The Health cell of a row; loaded after the rows are on screen, HealthPending until then. */
   health: (project: Project) => ReactNode;
+  /**
+   * The Watch column (which projects are analysed again on a schedule): true where the server has
+   * schedules, 'pending' while that is not known yet (its space kept), false without.
+   */
+  watch?: boolean | 'pending';
+}
+
+/** "Daily at 06:00 UTC, next in 3 hours", or "Off". */
+function WatchCell({ project }: { project: Project }) {
+  const { schedule } = project;
+  if (!schedule)
+    return (
+      <Text span size="sm" c="dimmed">
+        Off
+      </Text>
+    );
+  return (
+    <Text span size="sm">
+      {scheduleText(schedule)}
+      {schedule.nextRunAt && (
+        <>
+          , next <DateText date={schedule.nextRunAt} />
+        </>
+      )}
+    </Text>
+  );
 }
 
 /** One row per project: the name leads to its reports; the count shows only when the API gives it. */
@@ -35,6 +62,7 @@ export function ProjectsTable({
   onDelete,
   onDeleteIntent,
   health,
+  watch = false,
 }: ProjectsTableProps) {
   const withCounts = projects.some((project) => project.reports !== null);
   const sortable = { sortBy, sort, onSort };
@@ -54,6 +82,11 @@ export function ProjectsTable({
             </Box>
           )}
           <th scope="col">Health</th>
+          {watch !== false && (
+            <th scope="col" className={classes.fromXs}>
+              Watch
+            </th>
+          )}
           <Box component="th" scope="col" w={1}>
             <VisuallyHidden>Actions</VisuallyHidden>
           </Box>
@@ -76,6 +109,11 @@ export function ProjectsTable({
               <Box hiddenFrom="xs" c="dimmed">
                 <DateText date={project.createdAt} />
               </Box>
+              {watch === true && project.schedule && (
+                <Box hiddenFrom="xs" fz="sm">
+                  Watched: {scheduleText(project.schedule)}
+                </Box>
+              )}
             </td>
             <Box component="td" visibleFrom="xs">
               <DateText date={project.createdAt} />
@@ -91,6 +129,9 @@ export function ProjectsTable({
               </Box>
             )}
             <td>{health(project)}</td>
+            {watch !== false && (
+              <td className={classes.fromXs}>{watch === 'pending' ? <Text span size="sm" c="dimmed">…</Text> : <WatchCell project={project} />}</td>
+            )}
             <td>
               <ActionIcon
                 variant="subtle"

@@ -86,7 +86,7 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
     register,
     reset,
     setError,
-    formState: { errors, isDirty },
+    formState: { errors },
   } = useForm<ScheduleValues>({ resolver: zodResolver(scheduleSchema), defaultValues: scheduleDefaults(schedule) });
   const values = useWatch({ control }) as ScheduleValues;
   const save = useSaveSchedule(project);
@@ -203,7 +203,6 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
               type="submit"
               leftSection={<IconDeviceFloppy size={16} aria-hidden />}
               loading={saving}
-              variant={isDirty ? 'filled' : 'light'}
             >
               Save schedule
             </Button>
