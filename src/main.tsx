@@ -6,9 +6,12 @@ import { createQueryClient } from '@/api/query-client';
 import { App } from '@/app/app';
 import { createAppRouter } from '@/app/router';
 import { applySignInLink } from '@/app/sign-in-link';
+import { shareKeyAcrossTabs } from '@/api/tab-key-share';
 
 // Before the router reads the address: the key must not linger in it for even one render.
 applySignInLink();
+// A tab opened from another (Ctrl-click on a report) gets its key from it, for this tab only.
+shareKeyAcrossTabs();
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);

@@ -2,11 +2,16 @@
 // (paced to the service's rate limit), each report's state is kept for the progress list, and the
 // caches learn every answer as it comes.
 import { useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Privacy } from '@/contract/values';
+import type { Page, Report } from '@/contract/domain';
+import type { Privacy, Result } from '@/contract/values';
+import { RESULT_LABELS } from '@/contract/values';
+import { outcomeOf } from '@/lib/what-changed';
+import type { Outcome } from '@/lib/what-changed';
 import type { UpdateReportInput } from '@/api/reports';
 import { errorMessage, isApiError } from '@/api/errors';
-import { deleteReport, updateReport } from '@/api/reports';
+import { deleteReport, reportQueries, updateReport } from '@/api/reports';
 import { forgetDeletedReport, keepChangedReport, refetchAllLists } from '@/api/reports-mutations';
 import { reportKeys } from '@/api/query-keys';
 import { createScheduler, isCancelled } from '@/api/scheduler';
@@ -23,8 +28,26 @@ export interface BulkItem {
   id: number;
   url: string;
   status: ItemStatus;
-  /** Why it failed or was skipped. */
+  /** Why it failed or was skipped; for a refreshed report whose score moved, how ("Score 72 → 58"). */
   message: string | null;
+  /**
+   * What a refresh did to the report: undefined for other actions, null when there was nothing to
+   * compare (no score or result before or after).
+   */
+  outcome?: Outcome | null;
+}
+
+/** A report to act on; its score and result, when known, let a refresh say what it changed. */
+export interface BulkTarget {
+  id: number;
+  url: string;
+  score?: number | null;
+  result?: Result | null;
+}
+
+interface Standing {
+  score: number | null;
+  result: Result | null;
 }
 
 export interface BulkRun {
@@ -53,10 +76,38 @@ export function countStatuses(items: readonly BulkItem[]): Record<ItemStatus, nu
   return counts;
 }
 
+/** A report's score and result as the dashboard last saw them: given, or in any cached answer. */
+function standingBefore(queryClient: QueryClient, target: BulkTarget): Standing | null {
+  if (target.score !== undefined || target.result !== undefined)
+    return { score: target.score ?? null, result: target.result ?? null };
+  const detail = queryClient.getQueryData(reportQueries.detail(target.id).queryKey);
+  if (detail) return detail;
+  for (const [, page] of queryClient.getQueriesData<Page<Report>>({ queryKey: reportKeys.lists() })) {
+    const row = page?.items.find((item) => item.id === target.id);
+    if (row) return row;
+  }
+  return null;
+}
+
+/** The score before, else the one the service kept of the run before (its `recentScores`). */
+function refreshOutcome(before: Standing | null, report: Report): { outcome: Outcome | null; message: string | null } {
+  const kept = report.recentScores;
+  const known = before && (before.score !== null || before.result !== null) ? before : null;
+  const previous: Standing | null =
+    known ?? (kept && kept.length >= 2 ? { score: kept[kept.length - 2]!, result: null } : null);
+  const outcome = previous ? outcomeOf(previous, report) : null;
+  if (!previous || outcome === null || outcome === 'unchanged') return { outcome, message: null };
+  const parts: string[] = [];
+  if (previous.score !== null && report.score !== null) parts.push(`Score ${previous.score} → ${report.score}`);
+  if (previous.result !== null && report.result !== null && previous.result !== report.result)
+    parts.push(`${RESULT_LABELS[previous.result]} → ${RESULT_LABELS[report.result]}`);
+  return { outcome, message: parts.join(', ') || null };
+}
+
 export interface BulkRunner {
   run: BulkRun | null;
-  /** Runs `action` on these reports; items already done in `keep` stay as they are. */
-  start: (action: BulkAction, targets: readonly { id: number; url: string }[]) => void;
+  /** Runs `action` on these reports (for a refresh, compared with their score and result before). */
+  start: (action: BulkAction, targets: readonly BulkTarget[]) => void;
   /** Sends nothing more; what was sent finishes and is reported. */
   cancel: () => void;
   /** Runs the action again on the failed items only. */
@@ -73,17 +124,25 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
   // Leaving the page sends nothing more; the requests already sent finish and the caches learn them.
   useEffect(() => () => scheduler.current?.stop(), []);
 
+  // What each report was before its refresh, by id, kept for Retry failed.
+  const before = useRef(new Map<number, Standing | null>());
+
   const execute = (action: BulkAction, items: readonly BulkItem[]) => {
     const current = createScheduler({
       onWait: (until) => setRun((previous) => previous && { ...previous, waitingUntil: until }),
     });
     scheduler.current = current;
     setRun({ action, items, phase: 'running', cancelled: false, waitingUntil: null });
-    const setItem = (index: number, status: ItemStatus, message: string | null = null) =>
+    const setItem = (
+      index: number,
+      status: ItemStatus,
+      message: string | null = null,
+      outcome?: Outcome | null,
+    ) =>
       setRun((previous) => {
         if (!previous) return previous;
         const next = previous.items.slice();
-        next[index] = { ...previous.items[index]!, status, message };
+        next[index] = { ...previous.items[index]!, status, message, outcome };
         return { ...previous, items: next };
       });
 
@@ -104,6 +163,11 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
             return updateReport(changeOf(action, item.id), signal);
           });
           keepChangedReport(queryClient, report);
+          if (action.kind === 'refresh') {
+            const { outcome, message } = refreshOutcome(before.current.get(item.id) ?? null, report);
+            setItem(index, 'done', message, outcome);
+            return;
+          }
         }
         setItem(index, 'done');
       } catch (error) {
@@ -133,11 +197,15 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
 
   return {
     run,
-    start: (action, targets) =>
+    start: (action, targets) => {
+      before.current = new Map(
+        action.kind === 'refresh' ? targets.map((target) => [target.id, standingBefore(queryClient, target)]) : [],
+      );
       execute(
         action,
         targets.map((target) => ({ id: target.id, url: target.url, status: 'pending', message: null })),
-      ),
+      );
+    },
     cancel: () => {
       scheduler.current?.stop();
       setRun((previous) => previous && { ...previous, phase: 'stopping', cancelled: true });

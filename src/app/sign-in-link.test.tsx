@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConnection, saveConnection } from '@/api/connection';
 import { rememberSignInTarget } from '@/lib/sign-in-target';
@@ -45,6 +46,13 @@ describe('the #api_key= sign-in link', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
     expect(await screen.findByText('No reports yet')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
+
+    // Remember on this device, in one click from the notification.
+    await userEvent.click(screen.getByRole('button', { name: 'Remember on this device' }));
+    expect(await screen.findByText('Remembered on this device')).toBeInTheDocument();
+    expect(readConnection()).toMatchObject({ apiKey: REAL_API_KEY, remember: true });
+    expect(storedValues(window.localStorage)).toContain(REAL_API_KEY);
+    expect(storedValues(window.sessionStorage)).not.toContain(REAL_API_KEY);
   });
 
   it('leads to the page the sign-in panel stood in for, in this tab', () => {

@@ -1,9 +1,33 @@
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { readConnection, saveConnection } from '@/api/connection';
 import { takeSignInTarget } from '@/lib/sign-in-target';
 import { HOME_PATH } from './navigation';
 
 const KEY_PARAM = 'api_key';
+const SIGNED_IN_ID = 'signed-in-from-link';
+
+/** The sign-in toast's words, and Remember on this device in one click. */
+function RememberOffer({ apiKey }: { apiKey: string }) {
+  const remember = () => {
+    saveConnection({ baseUrl: readConnection().baseUrl, apiKey, remember: true });
+    notifications.update({
+      id: SIGNED_IN_ID,
+      color: 'teal',
+      title: 'Remembered on this device',
+      message: 'Forget key in Settings, or Sign out, removes it.',
+      autoClose: 4_000,
+    });
+  };
+  return (
+    <Group gap="xs" justify="space-between" wrap="nowrap">
+      <Text size="sm">Kept for this tab only.</Text>
+      <Button size="compact-sm" variant="default" onClick={remember}>
+        Remember on this device
+      </Button>
+    </Group>
+  );
+}
 // The path of the link the local server prints (`/settings#api_key=...`).
 const SETTINGS_PATH = '/settings';
 
@@ -31,12 +55,13 @@ export function applySignInLink(): boolean {
   if (key === '') return false;
 
   saveConnection({ baseUrl: readConnection().baseUrl, apiKey: key, remember: false });
+  // Until the person says otherwise, the key lives in this tab (and tabs opened from it) only.
   notifications.show({
-    id: 'signed-in-from-link',
+    id: SIGNED_IN_ID,
     color: 'teal',
     title: 'Signed in with the key from the link',
-    message:
-      'The key is kept for this browser tab only. To keep it on this device, tick Remember in Settings and save.',
+    autoClose: 20_000,
+    message: <RememberOffer apiKey={key} />,
   });
   return true;
 }

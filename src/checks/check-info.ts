@@ -192,8 +192,3 @@ export function humanise(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The first sentence of a text: the advice in one line. */
-export function firstSentence(text: string): string {
-  const end = text.search(/[.!?](\s|$)/);
-  return end === -1 ? text : text.slice(0, end + 1);
-}

@@ -72,3 +72,8 @@ export function groupResults(results: Record<string, Check>): CheckGroup[] {
 export function checkAnchor(key: string): string {
   return `check-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
+
+/** The id of a check's line in a report's Fix first (its advice), for the results to link to. */
+export function fixFirstAnchor(key: string): string {
+  return `fix-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}

@@ -10,12 +10,25 @@ import { useNow } from '@/lib/use-now';
 // element stays the same while the tooltip's code arrives; so DateText keeps the open state itself.
 const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 
+/** Two dates closer than this read as one ("same"). */
+const SAME_WITHIN_MS = 60_000;
+
 /**
  * A date as relative text ("3 days ago"), kept up to date while the page is open; the exact moment in
  * `<time dateTime>` and in a tooltip on hover, on focus (each date is a tab stop) and on tap (which
  * focuses it); Escape hides it. "—" for none.
  */
-export function DateText({ date }: { date: Date | null }) {
+export function DateText({
+  date,
+  sameAs,
+}: {
+  date: Date | null;
+  /**
+   * The date beside it (a report's Generated for its Created): when both are the same minute, this one
+   * reads "same" (its own moment still in the tooltip), so a row shows one date, not two equal ones.
+   */
+  sameAs?: Date | null;
+}) {
   useNow(); // rendered again on the page's clock, so "2 minutes ago" moves on
   const target = useRef<HTMLTimeElement>(null);
   const descriptionId = useId();
@@ -31,6 +44,7 @@ export function DateText({ date }: { date: Date | null }) {
     );
   }
   const opened = (hovered || focused) && !dismissed;
+  const same = sameAs != null && Math.abs(sameAs.getTime() - date.getTime()) < SAME_WITHIN_MS;
   const show = (set: (on: boolean) => void) => {
     setWanted(true);
     setDismissed(false);
@@ -58,7 +72,13 @@ export function DateText({ date }: { date: Date | null }) {
           }
         }}
       >
-        {formatRelative(date)}
+        {same ? (
+          <Text span inherit c="dimmed">
+            same<VisuallyHidden> as generated</VisuallyHidden>
+          </Text>
+        ) : (
+          formatRelative(date)
+        )}
       </Text>
       {/* What the tooltip shows, for screen readers: the tooltip itself is not reachable. */}
       {opened && <VisuallyHidden id={descriptionId}>{formatAbsolute(date)}</VisuallyHidden>}

@@ -26,13 +26,14 @@ describe('ScoreTrend', () => {
     expect(trend).toHaveAttribute('data-direction', 'up');
   });
 
-  it('draws nothing for no history or a single score', () => {
-    const { container } = render(
-      <>
-        <ScoreTrend scores={null} />
-        <ScoreTrend scores={[70]} />
-      </>,
-    );
+  it('draws nothing for no history; for a single score keeps the line’s room, empty and unread', () => {
+    const { container } = render(<ScoreTrend scores={null} />);
     expect(container).toBeEmptyDOMElement();
+    const one = render(<ScoreTrend scores={[70]} />);
+    const space = one.container.firstElementChild as HTMLElement;
+    expect(space).toHaveAttribute('aria-hidden', 'true');
+    expect(space).toBeEmptyDOMElement();
+    expect(space.style.width).toBe('48px');
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
   });
 });

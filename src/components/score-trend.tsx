@@ -28,9 +28,14 @@ export function trendLabel(scores: readonly number[]): string {
   return `Last ${scores.length} scores, oldest first: ${scores.map((s) => Math.round(s)).join(', ')}`;
 }
 
-/** Nothing for fewer than two scores: one point is no trend. */
+/**
+ * Nothing for a deployment that keeps no runs; for fewer than two scores (one point is no trend) an
+ * empty space of the line's size, so that a row gaining its second score moves nothing.
+ */
 export function ScoreTrend({ scores }: { scores: readonly number[] | null }) {
-  if (scores === null || scores.length < 2) return null;
+  if (scores === null) return null;
+  if (scores.length < 2)
+    return <span className={classes.trend} data-empty="" style={{ width: WIDTH }} aria-hidden />;
   const first = scores[0]!;
   const last = scores[scores.length - 1]!;
   const direction = last > first ? 'up' : last < first ? 'down' : 'flat';

@@ -54,10 +54,12 @@ export type Importance = (typeof IMPORTANCE)[number];
 /** Points a check is worth in the score, by importance. */
 export const IMPORTANCE_WEIGHTS: Record<Importance, number> = { high: 10, medium: 5, low: 2 };
 
-/** The contract's thresholds: good above 79, decent from 49 to 79, bad below 49. */
+/** The contract's thresholds: the lowest score of each band (good from 80, decent from 49, bad below 49). */
+export const RESULT_FLOORS = { good: 80, decent: 49 } as const;
+
 export function resultForScore(score: number): Result {
-  if (score > 79) return 'good';
-  if (score >= 49) return 'decent';
+  if (score >= RESULT_FLOORS.good) return 'good';
+  if (score >= RESULT_FLOORS.decent) return 'decent';
   return 'bad';
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasChanges, whatChanged } from './what-changed';
+import { hasChanges, outcomeOf, whatChanged } from './what-changed';
 
 const pass = { passed: true };
 const fail = { passed: false };
@@ -81,5 +81,16 @@ describe('whatChanged', () => {
       { score: 50, result: 'decent', results: { constructor: pass } },
     );
     expect(change.checks).toEqual([{ key: 'constructor', kind: 'added', passed: true }]);
+  });
+});
+
+describe('outcomeOf', () => {
+  it('compares the scores, else the result bands, else says it cannot', () => {
+    expect(outcomeOf({ score: 80, result: 'good' }, { score: 40, result: 'bad' })).toBe('worse');
+    expect(outcomeOf({ score: 0.1 + 0.2, result: null }, { score: 0.3, result: null })).toBe('unchanged');
+    expect(outcomeOf({ score: 60, result: 'decent' }, { score: 61, result: 'decent' })).toBe('improved');
+    expect(outcomeOf({ score: null, result: 'decent' }, { score: null, result: 'good' })).toBe('improved');
+    expect(outcomeOf({ score: null, result: 'good' }, { score: 90, result: 'good' })).toBe('unchanged');
+    expect(outcomeOf({ score: null, result: null }, { score: 90, result: 'good' })).toBeNull();
   });
 });

@@ -77,3 +77,24 @@ export function hasChanges(change: WhatChanged): boolean {
 function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+export type Outcome = 'improved' | 'worse' | 'unchanged';
+
+const RESULT_RANK: Record<Result, number> = { bad: 0, decent: 1, good: 2 };
+
+/**
+ * Whether a fresh analysis left a report better, worse or as it was: by its score when both are
+ * known, else by its result band; null when there is nothing to compare.
+ */
+export function outcomeOf(
+  before: { score: number | null; result: Result | null },
+  after: { score: number | null; result: Result | null },
+): Outcome | null {
+  let delta: number | null = null;
+  if (before.score !== null && after.score !== null) delta = round(after.score - before.score);
+  else if (before.result !== null && after.result !== null)
+    delta = RESULT_RANK[after.result] - RESULT_RANK[before.result];
+  if (delta === null) return null;
+  if (delta > 0) return 'improved';
+  return delta < 0 ? 'worse' : 'unchanged';
+}

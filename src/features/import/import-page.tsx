@@ -293,6 +293,10 @@ function ImportPage() {
             title={`Adding ${plural(run.items.length, 'report', 'reports')}`}
             run={run}
             listLabel="Status of each URL"
+            noun="URLs"
+            linkOf={(item) =>
+              'reportId' in item && typeof item.reportId === 'number' ? `/reports/${item.reportId}` : null
+            }
             onCancel={runner.cancel}
             onRetryFailed={runner.retryFailed}
             onDismiss={dismiss}

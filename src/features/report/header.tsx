@@ -21,6 +21,7 @@ import { PrivacyBadge } from '@/components/privacy-badge';
 import { ResultBadge } from '@/components/result-badge';
 import { openPageHref } from '@/lib/urls';
 import classes from './report-page.module.css';
+import { UrlText } from '@/components/url-text';
 
 const GAUGE_COLOURS: Record<Result, string> = { good: 'teal.7', decent: 'orange.6', bad: 'red.7' };
 
@@ -76,8 +77,8 @@ export function ReportHeader({ report }: { report: Report }) {
       </Anchor>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
         <Stack gap={4} style={{ minWidth: 0 }}>
-          <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>
-            {report.url}
+          <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'break-word' }}>
+            <UrlText url={report.url} />
           </Title>
           {href && (
             <Anchor

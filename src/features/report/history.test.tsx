@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateReport } from '@/api/reports';
 import {
@@ -69,6 +70,13 @@ describe('the report page: history', () => {
 
     const section = await history();
     expect(within(section).getByText('2 runs kept')).toBeInTheDocument();
+    // Two runs moments apart (a page analysed twice in a row): folded to one line until asked.
+    expect(
+      await within(section).findByText(/^Two runs \d+ seconds? apart: score 62, then score 84\.$/),
+    ).toBeInTheDocument();
+    expect(within(section).queryByRole('region', { name: 'What changed' })).not.toBeInTheDocument();
+    await userEvent.click(within(section).getByRole('button', { name: 'Show history' }));
+    expect(within(section).getByRole('heading', { name: 'History' })).toHaveFocus();
     const summary = await within(section).findByRole('region', { name: 'What changed' });
     expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
     expect(within(summary).getByText(/^Result:/).parentElement?.textContent).toBe('Result: Decent to Good');
@@ -84,6 +92,10 @@ describe('the report page: history', () => {
       within(section).getByRole('img', {
         name: /^Score over time, 2 runs: 62 on .*, 84 on .*; lowest 62, highest 84\.$/,
       }),
+    ).toBeInTheDocument();
+    // The chart names its bands, from the contract's thresholds.
+    expect(
+      within(section).getByText('Bands: Good, 80 and above · Decent, 49–79 · Bad, below 49.'),
     ).toBeInTheDocument();
     // One request for the runs, newest 100.
     const runs = (await requests.settled()).filter((r) => r.path.endsWith('/runs'));
@@ -192,7 +204,12 @@ describe('the report page without history (a deployment that keeps no runs)', ()
     await user.click(f.save());
     const summary = await screen.findByRole('region', { name: 'What changed' });
     await waitFor(() => expect(within(summary).getByRole('heading', { name: 'What changed' })).toHaveFocus());
-    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 84 to 84');
+    // Nothing moved: no "84 to 84, Good to Good" above the line that says so.
+    expect(summary).toHaveTextContent(
+      'Nothing changed: the score, the result and every check came out as before.',
+    );
+    expect(within(summary).queryByText(/^Score:/)).not.toBeInTheDocument();
+    expect(within(summary).queryByText(/^Result:/)).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'History' })).not.toBeInTheDocument();
     await user.click(within(summary).getByRole('button', { name: 'Dismiss what changed' }));
     expect(screen.queryByRole('region', { name: 'What changed' })).not.toBeInTheDocument();

@@ -13,7 +13,7 @@ import {
   useComputedColorScheme,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { runQueries } from '@/api/runs';
@@ -30,6 +30,17 @@ import { WhatChangedSummary } from './what-changed';
 
 /** Rows of the runs table shown before "Show all runs". */
 const FIRST_ROWS = 10;
+
+/** Two runs closer than this (a page analysed twice in a row) make a history folded at first. */
+const SECONDS_APART = 60;
+
+/** Seconds between the only two runs, when that is all there is and they ran moments apart. */
+function momentsApart(runs: Run[]): number | null {
+  const [newer, older] = runs;
+  if (runs.length !== 2 || !newer?.generatedAt || !older?.generatedAt) return null;
+  const seconds = Math.round(Math.abs(newer.generatedAt.getTime() - older.generatedAt.getTime()) / 1000);
+  return seconds < SECONDS_APART ? seconds : null;
+}
 
 function runDate(run: Run): string {
   return run.generatedAt === null ? 'Unknown date' : formatMoment(run.generatedAt);
@@ -211,11 +222,15 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   // The newest run is this very analysis once the history has caught up with a refresh.
   const newest = runs?.[0]?.generatedAt?.getTime() ?? null;
   const current = newest !== null && newest === report.generatedAt?.getTime();
+  const [unfolded, setUnfolded] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Not after a refresh here: then what changed is what the reader came for.
+  const apart = runs && !refreshed && !unfolded ? momentsApart(runs) : null;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="history">
       <Stack gap="md">
         <Group justify="space-between" align="baseline" gap="xs">
-          <Title order={2} fz="h3" id="history">
+          <Title order={2} fz="h3" id="history" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
             History
           </Title>
           <Text size="sm" c="dimmed">
@@ -223,7 +238,26 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
           </Text>
         </Group>
         {runs ? (
-          runs.length > 1 ? (
+          apart !== null ? (
+            <Group justify="space-between" gap="xs">
+              <Text size="sm">
+                Two runs {apart} {apart === 1 ? 'second' : 'seconds'} apart: {scoreText(runs[1]!)}, then{' '}
+                {scoreText(runs[0]!)}.
+              </Text>
+              <Button
+                variant="default"
+                size="xs"
+                aria-expanded={false}
+                onClick={() => {
+                  setUnfolded(true);
+                  // The button goes: the focus stays in the section, on its heading.
+                  heading.current?.focus();
+                }}
+              >
+                Show history
+              </Button>
+            </Group>
+          ) : runs.length > 1 ? (
             <>
               <ScoreChart runs={runs} scheme={scheme} />
               {compare !== null && linked === null && (

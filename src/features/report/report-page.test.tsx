@@ -201,7 +201,7 @@ describe('the report page: Fix first and passed checks', () => {
   const SHOW_PASSED_KEY = 'report-show-passed';
   afterEach(() => localStorage.removeItem(SHOW_PASSED_KEY));
 
-  it('lists the failed checks of every category, most important first, with the first sentence of their advice', async () => {
+  it('lists the failed checks of every category, most important first, with their advice', async () => {
     connectRealApi();
     const report = await seedReport();
     renderReportPage(`/reports/${report.id}`);
@@ -219,9 +219,63 @@ describe('the report page: Fix first and passed checks', () => {
     expect(items[0]).toHaveTextContent(
       'Search engines often use the description as the snippet under the title.',
     );
-    expect(items[0]).not.toHaveTextContent('Add a <meta name="description">');
+    expect(items[0]).toHaveTextContent('Add a <meta name="description">');
     // The tab names the report.
     expect(document.title).toBe(`${PAGE_URL} · Report · Webpage Reports`);
+  });
+
+  it('shows the five most important with "+N more"; the results link to advice shown above instead of repeating it', async () => {
+    const failing = (importance: 'high' | 'medium' | 'low') => ({ passed: false, importance, value: null });
+    connectRealApi({
+      score: 20,
+      result: 'bad',
+      results: {
+        title: failing('high'),
+        meta_description: failing('high'),
+        headings: failing('medium'),
+        image_keywords: failing('medium'),
+        language: failing('low'),
+        favicon: failing('low'),
+        https_encryption: failing('high'),
+        load_time: failing('medium'),
+      },
+    });
+    const report = await seedReport();
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    const fix = await screen.findByRole('region', { name: 'Fix first' });
+    const names = () =>
+      within(fix)
+        .getAllByRole('listitem')
+        .map((item) => within(item).getByRole('link').textContent);
+    expect(names()).toHaveLength(5);
+    const more = within(fix).getByRole('button', { name: '+3 more' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+
+    // The advice of the five shown is said once, in Fix first; the results link there.
+    const shown = new Set(names());
+    const checks = await screen.findAllByRole('heading', { level: 4 });
+    for (const heading of checks) {
+      const item = heading.closest('li')!;
+      const name = heading.textContent!;
+      const advice = within(item).getByText(/How to fix/).parentElement!;
+      if (shown.has(name)) {
+        expect(advice).toHaveTextContent(`How to fix: see ${name} in Fix first.`);
+        expect(within(advice).getByRole('link', { name: `${name} in Fix first` })).toBeInTheDocument();
+      } else {
+        expect(advice.textContent!.length).toBeGreaterThan(60);
+      }
+    }
+    const first = names()[0]!;
+    const link = screen.getByRole('link', { name: `${first} in Fix first` });
+    await user.click(link);
+    expect(within(fix).getAllByRole('listitem')[0]).toHaveFocus();
+
+    await user.click(more);
+    expect(names()).toHaveLength(8);
+    expect(within(fix).getByRole('button', { name: 'Show the first five only' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
   });
 
   it('moves the focus to a check from its Fix first link, and puts the check in the address', async () => {

@@ -16,7 +16,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
 import { ReportHeader } from './header';
-import { FixFirst } from './fix-first';
+import { FixFirst, adviceInFixFirst } from './fix-first';
 import { ReportResults } from './results';
 import classes from './report-page.module.css';
 
@@ -24,9 +24,7 @@ const REPORTS_PATH = '/reports';
 
 // The settings (privacy, password, refresh, delete) sit beside the results: their form, its
 // validation and the mutations load while the results are shown, not before.
-const ReportSettings = lazy(() =>
-  import('./settings').then((m) => ({ default: m.ReportSettings })),
-);
+const ReportSettings = lazy(() => import('./settings').then((m) => ({ default: m.ReportSettings })));
 const loadWhatChanged = () => import('./what-changed');
 const WhatChangedSummary = lazy(() => loadWhatChanged().then((m) => ({ default: m.WhatChangedSummary })));
 // Only where the server keeps runs, and only for a report with more than one.
@@ -129,7 +127,7 @@ function ReportView({ report }: { report: Report }) {
           </div>
         )}
         <div className={classes.results}>
-          <ReportResults results={report.results} />
+          <ReportResults results={report.results} adviceAbove={adviceInFixFirst(report.results)} />
         </div>
       </div>
     </Stack>

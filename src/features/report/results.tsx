@@ -2,10 +2,24 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/DataList.css';
 import '@mantine/core/styles/List.css';
 import '@mantine/core/styles/Switch.css';
-import { Badge, Box, Button, DataList, Group, List, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  DataList,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useDeferredValue, useEffect, useState } from 'react';
+import type { MouseEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { Importance } from '@/contract/values';
 import type { Check } from '@/contract/domain';
@@ -14,7 +28,7 @@ import { checkAdvice, checkName } from '@/checks/check-info';
 import { formatEvidence, formatNumber } from '@/checks/evidence-format';
 import { describeProblems } from '@/checks/problem-sentences';
 import type { Shown } from '@/checks/evidence-format';
-import { checkAnchor, groupResults } from '@/checks/group-results';
+import { checkAnchor, fixFirstAnchor, groupResults } from '@/checks/group-results';
 import classes from './report-page.module.css';
 
 export const IMPORTANCE_TEXT: Record<Importance, string> = {
@@ -100,14 +114,25 @@ export function CheckItem({
   checkKey,
   check,
   collapsed = false,
+  adviceAbove = false,
 }: {
   checkKey: string;
   check: Check;
   collapsed?: boolean;
+  /** Fix first shows this check's advice: a link to it, not the advice again. */
+  adviceAbove?: boolean;
 }) {
   const name = checkName(checkKey);
   const problems = check.passed ? [] : describeProblems(checkKey, check.errors);
   const advice = check.passed ? null : checkAdvice(checkKey);
+  const toAdvice = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const target = document.getElementById(fixFirstAnchor(checkKey));
+    if (!target) return;
+    event.preventDefault();
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: 'center' });
+  };
   return (
     // The place a link to the check (Fix first, a shared address) leads to, and focuses. A collapsed
     // passed check stays in the page, hidden, so that printing shows every check.
@@ -141,7 +166,17 @@ export function CheckItem({
             <Text span inherit fw={600}>
               How to fix:{' '}
             </Text>
-            {advice}
+            {adviceAbove ? (
+              <>
+                see{' '}
+                <Anchor href={`#${fixFirstAnchor(checkKey)}`} onClick={toAdvice} inherit>
+                  {name} in Fix first
+                </Anchor>
+                .
+              </>
+            ) : (
+              advice
+            )}
           </Text>
         )}
         <ShownValue shown={formatEvidence(checkKey, check.value)} />
@@ -155,14 +190,27 @@ export function CheckItem({
  * Dozens of checks take a few hundred milliseconds to render on a slow machine, so they come after
  * the rest of the page, in a render React interrupts for input: the page never stops responding.
  */
-export function ReportResults({ results }: { results: Record<string, Check> }) {
+export function ReportResults({
+  results,
+  adviceAbove,
+}: {
+  results: Record<string, Check>;
+  /** The checks whose advice Fix first shows. */
+  adviceAbove: ReadonlySet<string>;
+}) {
   const shown = useDeferredValue<Record<string, Check> | null>(results, null);
-  return shown === null ? null : <Results results={shown} />;
+  return shown === null ? null : <Results results={shown} adviceAbove={adviceAbove} />;
 }
 
 const SHOW_PASSED_KEY = 'report-show-passed';
 
-function Results({ results }: { results: Record<string, Check> }) {
+function Results({
+  results,
+  adviceAbove,
+}: {
+  results: Record<string, Check>;
+  adviceAbove: ReadonlySet<string>;
+}) {
   const groups = groupResults(results);
   // Remembered on this device: someone who wants every check sees them on every report.
   const [showPassed, setShowPassed] = useLocalStorage({ key: SHOW_PASSED_KEY, defaultValue: false });
@@ -237,7 +285,13 @@ function Results({ results }: { results: Record<string, Check> }) {
               </Group>
               <Box component="ul" m={0} p={0} aria-label={`${group.label} checks`}>
                 {group.checks.map(({ key, check }) => (
-                  <CheckItem key={key} checkKey={key} check={check} collapsed={check.passed && !expanded} />
+                  <CheckItem
+                    key={key}
+                    checkKey={key}
+                    check={check}
+                    collapsed={check.passed && !expanded}
+                    adviceAbove={adviceAbove.has(key)}
+                  />
                 ))}
               </Box>
               {hidden > 0 && (

@@ -1,19 +1,24 @@
 // The score over time, drawn by uPlot (about 23 KB gzip, loaded with the history only): a time axis
 // that spaces runs by when they ran, a hover read-out, and a canvas that stays cheap with hundreds of
-// points. Its axis marks the result bands (Bad below 49, Good from 80).
+// points. The result bands are shaded and named on the plot (and in words below it); the score axis
+// has round ticks.
 import 'uplot/dist/uPlot.min.css';
+import { Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import type { Run } from '@/contract/domain';
 import { formatNumber } from '@/checks/evidence-format';
 import { formatMoment } from '@/lib/dates';
-import { describeScores, timeLabels } from './score-chart-text';
+import { SCORE_BANDS, SCORE_TICKS, describeScores, timeLabels } from './score-chart-text';
 import classes from './report-page.module.css';
 
 const PLOT_HEIGHT = 200;
-/** Where the result bands meet, as the contract puts them. */
-const BAND_EDGES = [0, 49, 80, 100];
+const BAND_FILL: Record<(typeof SCORE_BANDS)[number]['result'], string> = {
+  bad: '--mantine-color-red-light',
+  decent: '--mantine-color-yellow-light',
+  good: '--mantine-color-teal-light',
+};
 
 /** The runs that have both a date and a score, oldest first. */
 function scoredPoints(runs: Run[]): { at: Date; score: number }[] {
@@ -48,6 +53,24 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
     const grid = cssColor(root, '--mantine-color-default-border');
     const line = cssColor(root, '--mantine-primary-color-filled');
     const font = `12px ${getComputedStyle(root).fontFamily}`;
+    const fills = SCORE_BANDS.map((band) => cssColor(root, BAND_FILL[band.result]));
+    // Each band shaded, its name at its top left, under the grid and the line.
+    const drawBands = (u: uPlot) => {
+      const { ctx, bbox } = u;
+      const ratio = devicePixelRatio || 1;
+      ctx.save();
+      ctx.font = `${12 * ratio}px ${getComputedStyle(root).fontFamily}`;
+      ctx.textBaseline = 'top';
+      SCORE_BANDS.forEach((band, index) => {
+        const top = u.valToPos(band.to, 'y', true);
+        const bottom = u.valToPos(band.from, 'y', true);
+        ctx.fillStyle = fills[index]!;
+        ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
+        ctx.fillStyle = text;
+        ctx.fillText(band.label.split(',')[0]!, bbox.left + 6 * ratio, top + 3 * ratio);
+      });
+      ctx.restore();
+    };
     const axis = { stroke: text, font, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const plot = new uPlot(
       {
@@ -56,7 +79,7 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
         scales: { x: { time: true }, y: { range: [0, 100] } },
         axes: [
           { ...axis, values: (_u, splits) => timeLabels(splits) },
-          { ...axis, splits: () => BAND_EDGES, size: 40 },
+          { ...axis, splits: () => SCORE_TICKS, size: 40 },
         ],
         series: [
           { label: 'Run', value: (_u, at) => (at == null ? '—' : formatMoment(new Date(at * 1000))) },
@@ -69,6 +92,7 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
           },
         ],
         cursor: { drag: { x: false, y: false } },
+        hooks: { drawClear: [drawBands] },
       },
       [xs, ys],
       root,
@@ -77,8 +101,17 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
   }, [dataKey, width, scheme]);
 
   return (
-    <div ref={ref} className={classes.chart} role="img" aria-label={describeScores(points)}>
-      <div ref={plotRoot} />
+    <div>
+      <div ref={ref} className={classes.chart} role="img" aria-label={describeScores(points)}>
+        <div ref={plotRoot} />
+      </div>
+      <Text size="xs" c="dimmed" mt={4}>
+        Bands:{' '}
+        {SCORE_BANDS.map((band) => band.label)
+          .reverse()
+          .join(' · ')}
+        .
+      </Text>
     </div>
   );
 }

@@ -118,14 +118,21 @@ export function WhatChangedSummary({
           {onDismiss && <CloseButton aria-label="Dismiss what changed" onClick={onDismiss} />}
         </Group>
         {description}
-        <Stack gap={4}>
-          <BeforeAfter
-            label="Score"
-            before={scoreText(score.before)}
-            after={`${scoreText(score.after)}${delta}`}
-          />
-          <BeforeAfter label="Result" before={resultText(result.before)} after={resultText(result.after)} />
-        </Stack>
+        {/* Only what moved: "78 → 78" says nothing the line below does not. */}
+        {(score.before !== score.after || result.changed) && (
+          <Stack gap={4}>
+            {score.before !== score.after && (
+              <BeforeAfter
+                label="Score"
+                before={scoreText(score.before)}
+                after={`${scoreText(score.after)}${delta}`}
+              />
+            )}
+            {result.changed && (
+              <BeforeAfter label="Result" before={resultText(result.before)} after={resultText(result.after)} />
+            )}
+          </Stack>
+        )}
         {checks.length > 0 ? (
           <List spacing={4} size="sm" listStyleType="none" aria-label="Checks that changed">
             {checks.map((c) => (

@@ -15,11 +15,14 @@ beforeAll(async () => {
 });
 
 let analyses = 0;
-const analyser: Analyser = () => {
+/** Each page's score at its next analysis; 80 when not set. */
+let nextScores: Record<string, number> = {};
+const analyser: Analyser = (url) => {
   analyses += 1;
+  const score = nextScores[url] ?? 80;
   return Promise.resolve({
-    score: 80,
-    result: resultForScore(80),
+    score,
+    result: resultForScore(score),
     results: { title: { passed: true, importance: 'high', value: 'A page' } },
   });
 };
@@ -38,13 +41,14 @@ async function withReports(urls: string[]) {
     clock += 60_000;
   }
   analyses = 0;
+  nextScores = {};
   const { storage } = await api.backend();
   return storage;
 }
 
 const renderReports = renderReportsPage;
 
-/** Every item's status in the progress list, as "url: Status". */
+/** Every item's status in the progress list as it shows (folded or not), as "url: Status". */
 function statuses(): string[] {
   const list = screen.getByRole('list', { name: 'Status of each report' });
   return within(list)
@@ -191,7 +195,11 @@ describe('Reports: bulk actions', () => {
 
     expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: /progress/ })).toHaveAttribute('aria-valuetext', '3 of 3');
-    // The list may render a moment after the counts.
+    // All done as asked: the list folds away, one click from each report's state.
+    await waitFor(() =>
+      expect(screen.queryByRole('list', { name: 'Status of each report' })).not.toBeInTheDocument(),
+    );
+    await page.user.click(screen.getByRole('button', { name: 'Show all 3 reports' }));
     await waitFor(() => expect(statuses()).toEqual(urls.slice(0, 3).map((url) => `${url}: Done`)));
     const stored = await Promise.all([1, 2, 3, 4].map((id) => storage.getReport(id)));
     expect(stored.map((report) => report?.privacy)).toEqual([2, 2, 2, 0]);
@@ -209,6 +217,47 @@ describe('Reports: bulk actions', () => {
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
     expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
     expect(analyses).toBe(2);
+  });
+
+  it('ends a refresh with its outcome: worse and failed first, linked to their reports, the rest folded', async () => {
+    const urls = urlsOf(5);
+    await withReports(urls);
+    // All at 80 now: page-01 drops to 40 (Bad), page-02 rises to 95, page-03 fails, the rest stay.
+    nextScores = { [urls[0]!]: 40, [urls[1]!]: 95 };
+    server.use(
+      http.patch('*/api/v1/reports/3', () =>
+        HttpResponse.json({ message: 'This report is locked for maintenance.', status: 409 }, { status: 409 }),
+      ),
+    );
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(5));
+    await page.user.click(page.pageBox());
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    expect(await screen.findByText('Finished: 4 done, 1 failed, 0 skipped.')).toBeInTheDocument();
+
+    const outcome = screen.getByRole('list', { name: 'Outcome' });
+    expect(within(outcome).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      '1 worse',
+      '1 failed',
+      '1 improved',
+      '2 unchanged',
+    ]);
+    await waitFor(() =>
+      expect(statuses()).toEqual([`${urls[2]!}: Failed`, `${urls[0]!}: Worse`, `${urls[1]!}: Improved`]),
+    );
+    const list = screen.getByRole('list', { name: 'Status of each report' });
+    expect(within(list).getByRole('link', { name: urls[0]! })).toHaveAttribute('href', '/reports/1');
+    expect(within(list).getByRole('link', { name: urls[2]! })).toHaveAttribute('href', '/reports/3');
+    expect(within(list).getByText('Score 80 → 40, Good → Bad')).toBeInTheDocument();
+    expect(within(list).getByText('Score 80 → 95')).toBeInTheDocument();
+
+    const more = screen.getByRole('button', { name: 'Show all 5 reports' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await page.user.click(more);
+    expect(statuses()).toHaveLength(5);
+    expect(statuses().slice(3).sort()).toEqual([`${urls[3]!}: Unchanged`, `${urls[4]!}: Unchanged`]);
+    await page.user.click(screen.getByRole('button', { name: 'Show only what stands out' }));
+    expect(statuses()).toHaveLength(3);
   });
 
   it('deletes the selection after a confirmation naming the count; Cancel sends nothing', async () => {
@@ -259,9 +308,10 @@ describe('Reports: bulk actions', () => {
 
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
     expect(await screen.findByText('Finished: 1 done, 1 failed, 1 skipped.')).toBeInTheDocument();
-    await waitFor(() =>
-      expect(statuses()).toEqual([`${urls[2]!}: Done`, `${urls[1]!}: Failed`, `${urls[0]!}: Skipped`]),
-    );
+    // Folded to what stands out, the failed first; the unchanged one is a click away.
+    await waitFor(() => expect(statuses()).toEqual([`${urls[1]!}: Failed`, `${urls[0]!}: Skipped`]));
+    await page.user.click(screen.getByRole('button', { name: 'Show all 3 reports' }));
+    expect(statuses()).toEqual([`${urls[1]!}: Failed`, `${urls[0]!}: Skipped`, `${urls[2]!}: Unchanged`]);
     expect(screen.getByText('This report is locked for maintenance.')).toBeInTheDocument();
     expect(screen.getByText('The report no longer exists.')).toBeInTheDocument();
     expect(analyses).toBe(1);

@@ -31,8 +31,11 @@ describe('Reports: the view in the URL', () => {
     expect(first.getByText('Bad')).toBeInTheDocument();
     expect(first.getByText('35')).toBeInTheDocument();
     expect(first.getByText('Public')).toBeInTheDocument();
-    // Generated and Created.
-    expect(first.getAllByText(/ago$/).map((date) => date.tagName)).toEqual(['TIME', 'TIME']);
+    // Generated, and Created the same minute: one date, "same" in its place (its moment on hover/focus).
+    expect(first.getAllByText(/ago$/).map((date) => date.tagName)).toEqual(['TIME']);
+    const created = first.getAllByRole('cell').at(-1)!;
+    expect(created).toHaveTextContent(/^same as generated$/);
+    expect(within(created).getByText(/^same/).closest('time')).toHaveAttribute('datetime');
     expect(within(page.rows()[2]!).getByText('Good')).toBeInTheDocument();
     expect(within(page.rows()[1]!).getByText('Decent')).toBeInTheDocument();
     expect(screen.getByText('1–3 of 3 reports')).toBeInTheDocument();

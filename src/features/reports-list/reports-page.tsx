@@ -33,6 +33,18 @@ import { ReportsFilters } from './reports-filters';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
 import bar from './list-bar.module.css';
+import printing from './reports-print.module.css';
+import { REPORT_SORT_LABELS, RESULT_LABELS, SORT_ORDER_LABELS } from '@/contract/values';
+
+/** The view in words, for the printed page: its filters and its order. */
+function printSummary(state: ReportListView, project: string | undefined): string {
+  const parts: string[] = [];
+  if (state.search !== '') parts.push(`search “${state.search}”`);
+  if (project === undefined && state.project !== '') parts.push(`project ${state.project}`);
+  if (state.result !== undefined) parts.push(`result ${RESULT_LABELS[state.result]}`);
+  const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
+  return `${filters}; sorted by ${REPORT_SORT_LABELS[state.sort_by]}, ${SORT_ORDER_LABELS[state.sort].toLowerCase()}; page ${state.page}.`;
+}
 
 // Offered only when an Add many run did not finish: its code loads then.
 const ImportResume = lazy(() =>
@@ -164,7 +176,7 @@ function ReportsView({ project }: { project?: string }) {
   }
 
   return (
-    <Stack gap="lg">
+    <Stack gap="lg" className={printing.page}>
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
           <Title order={project === undefined ? 1 : 2}>Reports</Title>
@@ -201,7 +213,11 @@ function ReportsView({ project }: { project?: string }) {
         </Suspense>
       )}
 
-      <div role="search" aria-label="Filter reports">
+      {/* Printed, the list says what it is a list of; the filters themselves do not print. */}
+      <Text size="sm" className={printing.summary}>
+        {printSummary(state, project)}
+      </Text>
+      <div role="search" aria-label="Filter reports" className={printing.noPrint}>
         <ReportsFilters
           state={state}
           onChange={setState}

@@ -13,6 +13,7 @@ import { PrivacyBadge } from '@/components/privacy-badge';
 import { SortableTh, isMousePress } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
+import { UrlText } from '@/components/url-text';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { parseReportId } from '@/lib/report-id';
 import classes from './reports-table.module.css';
@@ -91,7 +92,7 @@ function ReportRow({
       <td className={classes.url}>
         {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
         <Anchor component={Link} to={`/reports/${report.id}`} size="sm" fw={500}>
-          {report.url}
+          <UrlText url={report.url} />
         </Anchor>
       </td>
       <td>
@@ -121,7 +122,7 @@ function ReportRow({
         <DateText date={report.generatedAt} />
       </td>
       <td>
-        <DateText date={report.createdAt} />
+        <DateText date={report.createdAt} sameAs={report.generatedAt} />
       </td>
     </tr>
   );
@@ -260,7 +261,7 @@ function ReportCards({
             fw={500}
             className={classes.cardUrl}
           >
-            {report.url}
+            <UrlText url={report.url} />
           </Anchor>
           <Group gap="xs" wrap="wrap" style={{ rowGap: 0 }}>
             <Anchor

@@ -165,12 +165,24 @@ function ExportProgress({
   const known = progress !== null && progress.total > 0;
   const done = known ? `${numberFormat.format(progress.reports)} of ${reportCount(progress.total)}` : null;
   return (
+    // One line of words with Cancel beside them, and the bar: no taller than the page's heading beside
+    // it, so the page does not move when an export starts.
     <Stack gap={6}>
-      <Text size="sm">{done === null ? 'Exporting reports…' : `Exporting ${done}…`}</Text>
+      <Group gap="xs" justify="space-between" wrap="nowrap">
+        <Text size="sm">{done === null ? 'Exporting reports…' : `Exporting ${done}…`}</Text>
+        <Button
+          ref={cancelRef}
+          size="compact-sm"
+          variant="default"
+          leftSection={<IconX size={14} aria-hidden />}
+          onClick={onCancel}
+        >
+          Cancel
+        </Button>
+      </Group>
       {waitingUntil !== null && (
         <Text size="sm" c="dimmed">
-          Paused by the service’s rate limit until {formatClock(waitingUntil)}; it
-          goes on by itself.
+          Paused by the service’s rate limit until {formatClock(waitingUntil)}; it goes on by itself.
         </Text>
       )}
       {/* Mantine's own aria-valuetext is a percentage; "300 of 1,000 reports" says more. */}
@@ -184,17 +196,6 @@ function ExportProgress({
       >
         <Progress.Section withAria={false} value={known ? (100 * progress.reports) / progress.total : 0} />
       </Progress.Root>
-      <Group justify="flex-end">
-        <Button
-          ref={cancelRef}
-          size="xs"
-          variant="default"
-          leftSection={<IconX size={14} aria-hidden />}
-          onClick={onCancel}
-        >
-          Cancel
-        </Button>
-      </Group>
     </Stack>
   );
 }
