@@ -155,6 +155,17 @@ describe('the report page: history, the comparison in the address', () => {
     expect(newest).not.toBe(middle);
   });
 
+  it('opens a history of two runs seconds apart (folded otherwise) when the address names them', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const { fetchRuns } = await import('@/api/runs');
+    const [newest, oldest] = (await fetchRuns(report.id)).items.map((run) => run.generatedAt?.toISOString());
+    renderReportPage(`/reports/${report.id}?compare=${oldest}..${newest}`);
+    const section = await history();
+    const summary = await within(section).findByRole('region', { name: 'What changed' });
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
+    expect(within(section).queryByRole('button', { name: 'Show history' })).not.toBeInTheDocument();
+  });
+
   it('says so when the runs of the address are not kept, and compares the newest two', async () => {
     const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
     renderReportPage(`/reports/${report.id}?compare=2020-01-01T00:00:00.000Z..2020-01-02T00:00:00.000Z`);

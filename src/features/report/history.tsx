@@ -224,8 +224,9 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   const current = newest !== null && newest === report.generatedAt?.getTime();
   const [unfolded, setUnfolded] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Not after a refresh here: then what changed is what the reader came for.
-  const apart = runs && !refreshed && !unfolded ? momentsApart(runs) : null;
+  // Not after a refresh here, nor when the address names two runs: then what changed is what the
+  // reader came for.
+  const apart = runs && !refreshed && !unfolded && compare === null ? momentsApart(runs) : null;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="history">
       <Stack gap="md">
