@@ -177,6 +177,8 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 <Badge
                   variant="light"
                   color={delivery.status === 'delivered' ? 'teal' : delivery.status === 'failed' ? 'red' : 'gray'}
+                  // The text colour, not the tint's: a light teal on its own tint is under 4.5:1 (axe).
+                  c="var(--mantine-color-text)"
                   tt="none"
                   style={{ whiteSpace: 'normal', height: 'auto' }}
                 >
