@@ -1,7 +1,8 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { Link } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/connection';
+import { shareKeyAcrossTabs } from '@/api/tab-key-share';
 import { noCapabilities, server } from '../../test/msw';
 import { renderWithProviders } from '../../test/render';
 import { ShellLayout } from './shell-layout';
@@ -77,5 +78,44 @@ describe('shell: the narrow-screen menu', () => {
     await app.user.keyboard('{Escape}');
     expect(screen.getAllByRole('navigation', { name: 'Main' })).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Open navigation' })).toHaveFocus();
+  });
+});
+
+describe('shell: a new tab without a key', () => {
+  it('shows the page loading while it asks the open tabs for their key, never the sign-in panel, then the page', async () => {
+    server.use(noCapabilities());
+    const openTab = new BroadcastChannel('webpage-report.key');
+    let asked = false;
+    openTab.onmessage = (event: MessageEvent<{ type: string }>) => {
+      if (event.data.type === 'ask') asked = true;
+    };
+    // The panel's code at hand, as in a browser that has it cached: without the wait it would show at once.
+    await import('@/features/settings/sign-in-panel');
+    const stop = shareKeyAcrossTabs({ waitMs: 10_000 });
+    try {
+      renderShell(0);
+      await waitFor(() => expect(asked).toBe(true));
+      // A few turns of the event loop: enough for React to render the panel's code it already has.
+      for (let turn = 0; turn < 5; turn++) await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(screen.getByLabelText('Loading page')).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
+      openTab.postMessage({ type: 'key', baseUrl: '', apiKey: 'key-of-the-open-tab' });
+      expect(await screen.findByRole('link', { name: 'To the slow page' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
+    } finally {
+      stop();
+      openTab.close();
+    }
+  });
+
+  it('shows the sign-in panel when no tab answers in time', async () => {
+    server.use(noCapabilities());
+    const stop = shareKeyAcrossTabs({ waitMs: 50 });
+    try {
+      renderShell(0);
+      expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    } finally {
+      stop();
+    }
   });
 });

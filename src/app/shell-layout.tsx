@@ -4,6 +4,7 @@ import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStor
 import type { MouseEvent, RefObject } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { signInReason, subscribeConnection } from '@/api/connection';
+import { askingOtherTabs, subscribeKeyAsk } from '@/api/tab-key-share';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -168,7 +169,10 @@ export function ShellLayout() {
   const signIn = useSyncExternalStore(subscribeConnection, signInReason);
   // Without a usable key a page could only show errors: the sign-in panel stands in for it.
   const gated = signIn !== null && !handle?.withoutKey;
-  useDocumentTitle(gated ? { title: 'Sign in' } : handle);
+  // A new tab without a key first asks the open ones for theirs: the page loads meanwhile, rather than
+  // a sign-in panel that the answer would take away a moment later.
+  const waitingForKey = useSyncExternalStore(subscribeKeyAsk, askingOtherTabs) && signIn === 'no-key';
+  useDocumentTitle(gated && !waitingForKey ? { title: 'Sign in' } : handle);
   // Signing in, or a 401 bringing the panel, swaps the content as a move to another page does.
   useFocusMainOnNavigation(`${pathname} ${gated}`);
 
@@ -191,7 +195,9 @@ export function ShellLayout() {
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <div className={classes.content}>
-          {gated ? (
+          {gated && waitingForKey ? (
+            <PageLoading />
+          ) : gated ? (
             <Suspense fallback={<PageLoading />}>
               <SignInPanel reason={signIn} />
             </Suspense>

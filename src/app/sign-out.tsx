@@ -2,7 +2,8 @@ import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLogout } from '@tabler/icons-react';
 import { Suspense, useState, useSyncExternalStore } from 'react';
-import { forgetKey, readConnection, subscribeConnection } from '@/api/connection';
+import { readConnection, subscribeConnection } from '@/api/connection';
+import { signOutEverywhere } from '@/api/tab-key-share';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
 const hasKey = () => readConnection().apiKey !== null;
@@ -33,7 +34,7 @@ export function SignOut({ drawer = false }: { drawer?: boolean }) {
             confirmLabel="Sign out"
             onConfirm={() => {
               setAsked(false);
-              forgetKey();
+              signOutEverywhere();
               notifications.show({
                 color: 'teal',
                 title: 'Signed out',

@@ -12,11 +12,19 @@ test('a new tab gets the key from a signed-in tab, for that tab only; Remember o
   const stored = (page: typeof first, kind: 'localStorage' | 'sessionStorage') =>
     page.evaluate((which) => Object.values(window[which]), kind);
 
-  // As a Ctrl-click on a report would: another tab of the dashboard, on another page.
+  // As a Ctrl-click on a report would: another tab of the dashboard, on another page. It never shows
+  // the sign-in panel, not even for a frame before the open tab's answer arrives.
   const second = await context.newPage();
+  await second.addInitScript(() => {
+    new MutationObserver(() => {
+      if ([...document.querySelectorAll('h1')].some((heading) => heading.textContent === 'Sign in'))
+        (window as unknown as { signInShown: boolean }).signInShown = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
   await second.goto('/projects');
   await expect(second.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
   await expect(second.getByRole('textbox', { name: 'API key' })).toHaveCount(0);
+  expect(await second.evaluate(() => (window as unknown as { signInShown?: boolean }).signInShown)).toBeUndefined();
   await first.bringToFront();
   expect(await stored(second, 'sessionStorage')).toContain(E2E_API_KEY);
   // Never through the address, a cookie or the device's storage.
@@ -29,5 +37,24 @@ test('a new tab gets the key from a signed-in tab, for that tab only; Remember o
   await expect(first.getByText('Remembered on this device')).toBeVisible();
   await expectNoSeriousA11yViolations(first);
   expect(await stored(first, 'localStorage')).toContain(E2E_API_KEY);
+  await context.close();
+});
+
+test('signing out in one tab signs out the others', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+  const first = await context.newPage();
+  await first.goto(`/settings#api_key=${E2E_API_KEY}`);
+  await expect(first.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  const second = await context.newPage();
+  await second.goto('/projects');
+  await expect(second.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+
+  await second.getByRole('button', { name: 'Sign out' }).click();
+  await second.getByRole('dialog', { name: 'Sign out?' }).getByRole('button', { name: 'Sign out' }).click();
+  await expect(second.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  // The first tab, which had the key for itself only, asks for one again too.
+  await expect(first.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  expect(await first.evaluate(() => Object.values(window.sessionStorage))).not.toContain(E2E_API_KEY);
+  await expectNoSeriousA11yViolations(first);
   await context.close();
 });

@@ -16,7 +16,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import {
   STORAGE_REFUSED_TEXT,
-  forgetKey,
   normaliseBaseUrl,
   readConnection,
   saveConnection,
@@ -24,6 +23,7 @@ import {
   subscribeConnection,
 } from '@/api/connection';
 import type { Connection } from '@/api/connection';
+import { signOutEverywhere } from '@/api/tab-key-share';
 import type { ConnectionCheckResult } from '@/api/connection-check';
 import { useCapabilities } from '@/api/capabilities';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
@@ -194,7 +194,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   };
 
   const onForget = () => {
-    forgetKey();
+    signOutEverywhere();
     forgetDialog.close();
     setValue('apiKey', '', { shouldDirty: false });
     // Forget key is gone with the key: the emptied field is where to go on.
