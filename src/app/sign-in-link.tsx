@@ -20,8 +20,11 @@ function RememberOffer({ apiKey }: { apiKey: string }) {
     });
   };
   return (
-    <Group gap="xs" justify="space-between" wrap="nowrap">
-      <Text size="sm">Kept for this tab only.</Text>
+    <Group gap="xs" justify="space-between" wrap="wrap">
+      {/* Phones: the button alone, so the toast stays within the header bar it lies over. */}
+      <Text size="sm" visibleFrom="xs">
+        Kept for this tab only.
+      </Text>
       <Button size="compact-sm" variant="default" onClick={remember}>
         Remember on this device
       </Button>

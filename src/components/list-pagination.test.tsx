@@ -1,5 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { renderWithProviders } from '../../test/render';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { asPhone, renderWithProviders } from '../../test/render';
 import { describe, expect, it, vi } from 'vitest';
 import type { PageMeta } from '@/contract/domain';
 import { ListPagination, rangeText, useClampPage } from './list-pagination';
@@ -51,6 +51,25 @@ describe('ListPagination', () => {
     );
     expect(screen.getByText('1–4 of 4 reports')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Next page' })).not.toBeInTheDocument();
+  });
+
+  it('on a phone, keeps to one line of 44 px buttons: no neighbours around the current page', () => {
+    asPhone();
+    const page10 = meta({ currentPage: 10, lastPage: 32, total: 312, from: 91, to: 100 });
+    renderWithProviders(
+      <>
+        <ListPagination meta={page10} noun="reports" page={10} onPage={vi.fn()} />
+      </>,
+    );
+    const pages = within(screen.getByRole('navigation', { name: 'Pages of reports' }));
+    // Previous, 1, …, 10, …, 32, Next: 7 × 44 px and the gaps fit a 390 px screen.
+    expect(pages.getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Previous page',
+      'Page 1',
+      'Page 10',
+      'Page 32',
+      'Next page',
+    ]);
   });
 });
 

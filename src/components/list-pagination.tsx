@@ -1,5 +1,6 @@
 import '@mantine/core/styles/Pagination.css';
 import { Group, Pagination, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useEffectEvent } from 'react';
 import type { PageMeta } from '@/contract/domain';
 
@@ -19,6 +20,10 @@ export interface ListPaginationProps {
   withRange?: boolean;
 }
 
+// Phones, where each page button is 44 px wide: one button around the current page's would not fit on
+// one line ("< 1 … 9 10 11 … 32 >" is 460 px), the current page alone does.
+const PHONE_QUERY = '(max-width: 30em)';
+
 function singular(noun: string): string {
   return noun.endsWith('s') ? noun.slice(0, -1) : noun;
 }
@@ -31,6 +36,7 @@ export function rangeText(meta: PageMeta, noun: string): string {
 
 /** The range with the total, and page buttons when there is more than one page. */
 export function ListPagination({ meta, noun, page, onPage, disabled = false, withRange = true }: ListPaginationProps) {
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   if (meta === undefined || (!withRange && meta.lastPage <= 1)) return null;
   return (
     <Group justify={withRange ? 'space-between' : 'flex-end'} gap="sm" wrap="wrap">
@@ -47,7 +53,8 @@ export function ListPagination({ meta, noun, page, onPage, disabled = false, wit
             onChange={(next) => onPage(next)}
             disabled={disabled}
             size="sm"
-            siblings={1}
+            siblings={phone ? 0 : 1}
+            gap={phone ? 4 : undefined}
             boundaries={1}
             getItemProps={(item) => ({
               'aria-label': `Page ${item}`,

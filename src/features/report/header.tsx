@@ -146,7 +146,7 @@ export function ReportHeader({ report }: { report: Report }) {
         <DataList.Item>
           <DataList.ItemLabel>Created</DataList.ItemLabel>
           <DataList.ItemValue>
-            <DateText date={report.createdAt} />
+            <DateText date={report.createdAt} sameAs={report.generatedAt} />
           </DataList.ItemValue>
         </DataList.Item>
       </DataList>

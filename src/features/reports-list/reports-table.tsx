@@ -263,7 +263,18 @@ function ReportCards({
           >
             <UrlText url={report.url} />
           </Anchor>
-          <Group gap="xs" wrap="wrap" style={{ rowGap: 0 }}>
+          {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
+          <Group gap="xs" wrap="wrap" className={classes.cardFacts}>
+            <ResultBadge result={report.result} />
+            {report.score !== null && (
+              <Text size="sm" span className={classes.score}>
+                Score {Math.round(report.score)}
+                <ScoreTrend scores={report.recentScores} />
+              </Text>
+            )}
+            <PrivacyBadge privacy={report.privacy} />
+          </Group>
+          <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
             <Anchor
               component={Link}
               to={projectHref(report.project)}
@@ -273,14 +284,6 @@ function ReportCards({
             >
               {report.project}
             </Anchor>
-            <ResultBadge result={report.result} />
-            {report.score !== null && (
-              <Text size="sm" span className={classes.score}>
-                Score {Math.round(report.score)}
-                <ScoreTrend scores={report.recentScores} />
-              </Text>
-            )}
-            <PrivacyBadge privacy={report.privacy} />
             <DateText date={report.generatedAt} />
           </Group>
         </Paper>
