@@ -14,7 +14,9 @@ function smallTargets(page: Page): Promise<string[]> {
       // A card's report link is stretched over the whole card.
       .filter((el) => !el.closest('ul[aria-label="Reports"] li') || el.getAttribute('href')?.startsWith('/reports/') !== true)
       .filter((el) => {
-        const box = (el.closest('label') ?? el).getBoundingClientRect();
+        // A Mantine radio's label is its sibling, tied by `for`: it takes the tap too.
+        const label = el instanceof HTMLInputElement ? el.labels?.[0] : undefined;
+        const box = (label ?? el.closest('label') ?? el).getBoundingClientRect();
         return box.width < 44 || box.height < 44;
       })
       .map((el) => `${el.tagName} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`),

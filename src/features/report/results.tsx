@@ -169,7 +169,7 @@ export function CheckItem({
             {adviceAbove ? (
               <>
                 see{' '}
-                <Anchor href={`#${fixFirstAnchor(checkKey)}`} onClick={toAdvice} inherit>
+                <Anchor href={`#${fixFirstAnchor(checkKey)}`} onClick={toAdvice} inherit className="tap-target">
                   {name} in Fix first
                 </Anchor>
                 .
