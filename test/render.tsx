@@ -73,7 +73,8 @@ export interface RenderWithProvidersOptions {
   queryClient?: QueryClient;
 }
 
-function WithNotifications() {
+/** A layout route with a notifications host, as the app's shell has. */
+export function WithNotifications() {
   return (
     <>
       <Outlet />

@@ -6,7 +6,7 @@ import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import { REAL_API_KEY, realApi, server } from './msw';
 import type { Analyser } from './reference-server';
-import { renderWithProviders } from './render';
+import { WithNotifications, renderWithProviders } from './render';
 import { Component as ReportsPage } from '@/features/reports-list/reports-page';
 
 // Scores by page, so results differ: the analyser stands in for fetching real pages.
@@ -60,9 +60,14 @@ export function recordListRequests() {
 export function renderReportsPage(route = '/reports') {
   const view = renderWithProviders(
     [
-      { path: '/reports', Component: ReportsPage },
-      { path: '/reports/new', element: <h1>New report</h1> },
-      { path: '/reports/:id', element: <h1>One report</h1> },
+      {
+        element: <WithNotifications />,
+        children: [
+          { path: '/reports', Component: ReportsPage },
+          { path: '/reports/new', element: <h1>New report</h1> },
+          { path: '/reports/:id', element: <h1>One report</h1> },
+        ],
+      },
     ],
     { route },
   );

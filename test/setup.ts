@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { forgetHeldDeletes } from '../src/api/pending-deletes';
 import { forgetRateLimit } from '../src/api/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
@@ -26,6 +27,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  forgetHeldDeletes();
   server.resetHandlers();
   window.localStorage.clear();
   window.sessionStorage.clear();

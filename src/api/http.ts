@@ -28,6 +28,8 @@ export interface ApiRequest {
   timeoutMs?: number;
   /** Values to use instead of the saved connection (Test connection tries typed values). */
   connection?: { baseUrl: string; apiKey: string | null };
+  /** Outlives the page (a tab being closed); sent at once, never held back by a rate-limit wait. */
+  keepalive?: boolean;
 }
 
 export interface ApiAnswer {
@@ -140,7 +142,7 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   const scope = rateLimitScope(url, apiKey);
   // Only a wait is awaited: without one, the request goes out in the caller's task, before the
   // render that a click starts along with it (an await would queue the request behind that render).
-  if (rateLimitWaitMs(scope) > 0) await waitOutRateLimit(scope, method, request.signal);
+  if (rateLimitWaitMs(scope) > 0 && !request.keepalive) await waitOutRateLimit(scope, method, request.signal);
 
   const headers = new Headers({ Accept: 'application/json' });
   const auth = authorization(apiKey);
@@ -169,7 +171,7 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, { method, headers, body, signal });
+    response = await fetch(url, { method, headers, body, signal, ...(request.keepalive && { keepalive: true }) });
     // Every answer carries the count, errors and refusals (remaining 0) included.
     noteRateBudget(scope, response.headers);
     text = await readBody(response, signal);

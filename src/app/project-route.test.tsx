@@ -10,7 +10,8 @@ import { createReport } from '@/api/reports';
 import { CHECK_INFO } from '@/checks/check-info';
 import type { Analyser } from '../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../test/msw';
-import { renderWithProviders } from '../../test/render';
+import { WithNotifications, renderWithProviders } from '../../test/render';
+import { passUndoWindow, useUndoClock } from '../../test/undo-clock';
 import { Component as ProjectRoute } from './project-route';
 
 type Fails = ('https_encryption' | 'title' | 'favicon')[];
@@ -63,9 +64,14 @@ function recordReportLists(): URLSearchParams[] {
 function renderProject(route = '/projects/shop.example') {
   const view = renderWithProviders(
     [
-      { path: '/projects/:project', Component: ProjectRoute },
-      { path: '/projects', element: <h1>All projects</h1> },
-      { path: '/reports/:id', element: <h1>One report</h1> },
+      {
+        element: <WithNotifications />,
+        children: [
+          { path: '/projects/:project', Component: ProjectRoute },
+          { path: '/projects', element: <h1>All projects</h1> },
+          { path: '/reports/:id', element: <h1>One report</h1> },
+        ],
+      },
     ],
     { route },
   );
@@ -217,10 +223,24 @@ describe('One project', () => {
     await page.user.click(screen.getByRole('button', { name: 'Delete project shop.example' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete project shop.example?' });
     expect(dialog).toHaveTextContent('All 4 of its reports will be deleted');
+    useUndoClock();
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'All projects' })).toBeInTheDocument();
     const { storage } = await api.backend();
-    expect(await storage.countReports()).toBe(1);
+    expect(await storage.countReports()).toBe(5);
+
+    // Undo brings the person back to the project, which is still there.
+    await page.user.click(await screen.findByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'shop.example' })).toBeInTheDocument();
+    expect(page.router.state.location.pathname).toBe('/projects/shop.example');
+
+    // Deleted again, and the window passes.
+    await page.user.click(await screen.findByRole('button', { name: 'Delete project shop.example' }));
+    const again = await screen.findByRole('dialog', { name: 'Delete project shop.example?' });
+    await page.user.click(within(again).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'All projects' })).toBeInTheDocument();
+    await passUndoWindow();
+    await waitFor(async () => expect(await storage.countReports()).toBe(1));
   });
 
   it('shows "Project not found", as an unknown report or address does, when the project has no reports', async () => {

@@ -5,7 +5,9 @@ import type { MouseEvent, RefObject } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { signInReason, subscribeConnection } from '@/api/connection';
 import { askingOtherTabs, subscribeKeyAsk } from '@/api/tab-key-share';
+import { useQueryClient } from '@tanstack/react-query';
 import { afterNextPaint } from '@/lib/after-next-paint';
+import { hasStoredDeletes } from '@/lib/pending-deletes-key';
 import { useAfter } from '@/lib/use-after';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LazyNotifications } from './lazy-notifications';
@@ -26,6 +28,15 @@ const MAIN_ID = 'main-content';
 const PAGE_SPINNER_AFTER_MS = 250;
 // Mantine's `sm` breakpoint (48em), where the header links replace the burger.
 const SM_BREAKPOINT_PX = 768;
+
+/** Once signed in: deletes a closed tab left on this device are offered again (with Undo), then sent. */
+function useLeftDeletes(signedIn: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!signedIn || !hasStoredDeletes()) return;
+    void import('./left-deletes').then((module) => module.offerLeftDeletes(queryClient));
+  }, [signedIn, queryClient]);
+}
 
 function isRouteHandle(value: unknown): value is RouteHandle {
   return typeof value === 'object' && value !== null && typeof (value as RouteHandle).title === 'string';
@@ -167,6 +178,7 @@ export function ShellLayout() {
     .filter(isRouteHandle)
     .at(-1);
   const signIn = useSyncExternalStore(subscribeConnection, signInReason);
+  useLeftDeletes(signIn === null);
   // Without a usable key a page could only show errors: the sign-in panel stands in for it.
   const gated = signIn !== null && !handle?.withoutKey;
   // A new tab without a key first asks the open ones for theirs: the page loads meanwhile, rather than

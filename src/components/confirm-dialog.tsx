@@ -22,6 +22,8 @@ export interface ConfirmDialogProps {
   pending: boolean;
   /** Why the last attempt failed, shown in the dialog so the person can retry or cancel. */
   error?: string;
+  /** Until something more is done in the dialog (a name typed), the confirm button cannot be pressed. */
+  confirmDisabled?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function ConfirmDialog({
   onCancel,
   pending,
   error,
+  confirmDisabled = false,
 }: ConfirmDialogProps) {
   useReturnFocus(opened);
   const cancel = () => {
@@ -70,9 +73,10 @@ export function ConfirmDialog({
           <Button
             color="red"
             onClick={() => {
-              if (!pending) onConfirm();
+              if (!pending && !confirmDisabled) onConfirm();
             }}
             loading={pending}
+            disabled={confirmDisabled}
           >
             {confirmLabel}
           </Button>

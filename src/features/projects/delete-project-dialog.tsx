@@ -1,9 +1,13 @@
-import { Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { errorMessage } from '@/api/errors';
-import { useDeleteProject } from '@/api/projects-mutations';
+import '@mantine/core/styles/Input.css';
+import { Stack, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Project } from '@/contract/domain';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { deleteWithUndo } from '@/components/undoable-delete';
+
+/** A project holding more reports than this asks for its name to be typed before Delete. */
+export const TYPE_NAME_ABOVE = 10;
 
 function reportsOf(project: Project): string {
   if (project.reports === null) return 'All of its reports';
@@ -16,45 +20,41 @@ function goneText(project: Project): string {
   return `${project.name} and its ${project.reports} ${project.reports === 1 ? 'report were' : 'reports were'} deleted.`;
 }
 
-const UNEXPECTED = 'The project could not be deleted because of an unexpected error.';
-
 export interface DeleteProjectDialogProps {
   /** The project asked about; kept while the dialog closes so its text does not vanish mid-animation. */
   project: Project | null;
   opened: boolean;
   onClose: () => void;
-  /** After a successful delete, when the row (and the button that opened the dialog) is gone. */
+  /** Once the delete is confirmed (and held for Undo), when the row and its button are hidden. */
   onDeleted?: (name: string) => void;
+  /** Where Undo takes the person back to, when the delete took them away (the project's page). */
+  backTo?: string;
 }
 
-/** Asks before deleting a project with all its reports; the outcome ends in a notification. */
-export function DeleteProjectDialog({ project, opened, onClose, onDeleted }: DeleteProjectDialogProps) {
-  const deletion = useDeleteProject();
-  // An error belongs to the attempt on this project, not to one made earlier on another.
-  const error =
-    deletion.isError && deletion.variables === project?.name ? errorMessage(deletion.error, UNEXPECTED) : undefined;
+/** Asks before deleting a project with all its reports; the delete is held for Undo, then sent. */
+export function DeleteProjectDialog({ project, opened, onClose, onDeleted, backTo }: DeleteProjectDialogProps) {
+  const queryClient = useQueryClient();
+  const [typed, setTyped] = useState('');
+  const mustType = project !== null && (project.reports ?? 0) > TYPE_NAME_ABOVE;
+  const nameTyped = !mustType || typed === project.name;
 
   const close = () => {
-    deletion.reset();
+    setTyped('');
     onClose();
   };
 
   const confirm = () => {
-    if (project === null) return;
-    deletion.mutate(project.name, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', title: 'Project deleted', message: goneText(project) });
-        close();
-        onDeleted?.(project.name);
-      },
-      onError: (failure) => {
-        notifications.show({
-          color: 'red',
-          title: `Project ${project.name} was not deleted`,
-          message: errorMessage(failure, UNEXPECTED),
-        });
-      },
+    if (project === null || !nameTyped) return;
+    deleteWithUndo({
+      queryClient,
+      targets: [{ kind: 'project', name: project.name, reports: project.reports }],
+      title: 'Project deleted',
+      message: goneText(project),
+      backTo,
+      failedTitle: () => `Project ${project.name} was not deleted`,
     });
+    close();
+    onDeleted?.(project.name);
   };
 
   return (
@@ -63,14 +63,28 @@ export function DeleteProjectDialog({ project, opened, onClose, onDeleted }: Del
       title={project ? `Delete project ${project.name}?` : 'Delete project?'}
       onConfirm={confirm}
       onCancel={close}
-      pending={deletion.isPending}
-      error={error}
+      pending={false}
+      confirmDisabled={!nameTyped}
     >
       {project && (
-        <Text size="sm">
-          {reportsOf(project)} will be deleted with the project <strong>{project.name}</strong>. This cannot
-          be undone.
-        </Text>
+        <Stack gap="sm">
+          <Text size="sm">
+            {reportsOf(project)} will be deleted with the project <strong>{project.name}</strong>. You can undo
+            this for a few seconds.
+          </Text>
+          {mustType && (
+            <TextInput
+              label={`Type ${project.name} to confirm`}
+              value={typed}
+              onChange={(event) => setTyped(event.currentTarget.value)}
+              autoComplete="off"
+              spellCheck={false}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && nameTyped) confirm();
+              }}
+            />
+          )}
+        </Stack>
       )}
     </ConfirmDialog>
   );

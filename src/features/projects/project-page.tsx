@@ -13,6 +13,7 @@ import { NotFound } from '@/components/not-found';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { HealthBar, healthText } from './project-health';
+import { projectHref } from './project-list-view';
 import classes from './project-page.module.css';
 
 // Asked for only when someone reaches for the buttons.
@@ -187,6 +188,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
               deleteButton.current?.focus();
             }}
             onDeleted={() => void navigate('/projects')}
+            backTo={projectHref(name)}
           />
         </Suspense>
       )}

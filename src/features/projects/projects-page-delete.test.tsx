@@ -1,5 +1,5 @@
-// Deleting a project from the projects table: asked first, one DELETE of its name, progress, failure,
-// and what it drops from the cache.
+// Deleting a project from the projects table: asked first (its name typed when it holds more than 10
+// reports), held for Undo, then one DELETE of its name; failure, and what it drops from the cache.
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { reportQueries } from '@/api/reports';
 import { recordRequests, server, useRealApi } from '../../../test/msw';
 import { createTestQueryClient } from '../../../test/render';
 import { AWKWARD, deletes, renderProjects, seedReport, signInForEachTest } from '../../../test/projects-kit';
+import { passUndoWindow, useUndoClock } from '../../../test/undo-clock';
 
 signInForEachTest();
 
@@ -50,7 +51,8 @@ describe('Deleting a project', () => {
     expect(await storage.countReports()).toBe(2);
   });
 
-  it('deletes an awkwardly named project with one DELETE of its name as one path segment', async () => {
+  it('holds the delete with Undo, hides the row at once, and sends one DELETE of its name as one path segment', async () => {
+    useUndoClock();
     const api = useRealApi();
     await seedReport(api, AWKWARD);
     await seedReport(api, 'blog.example');
@@ -59,56 +61,87 @@ describe('Deleting a project', () => {
 
     const dialog = await openDialog(page, AWKWARD);
     expect(dialog).toHaveTextContent(`Its 1 report will be deleted with the project ${AWKWARD}.`);
+    // 10 reports or fewer: no name to type.
+    expect(within(dialog).queryByRole('textbox')).not.toBeInTheDocument();
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
-    expect(await screen.findByText('Project deleted')).toBeInTheDocument();
-    expect(screen.getByText(`${AWKWARD} and its 1 report were deleted.`)).toBeInTheDocument();
+    const notice = (await screen.findByText('Project deleted')).closest('[role="alert"]') as HTMLElement;
+    expect(notice).toHaveTextContent(`${AWKWARD} and its 1 report were deleted.`);
+    expect(within(notice).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(page.names()).toEqual(['blog.example']);
     // The Delete button that opened the dialog is gone; the focus goes to the top of the page, not nowhere.
     await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Projects' })).toHaveFocus());
+    expect(deletes(seen)).toEqual([]);
 
-    expect(deletes(seen)).toHaveLength(1);
+    await passUndoWindow();
+    await waitFor(() => expect(deletes(seen)).toHaveLength(1));
     const path = new URL(deletes(seen)[0]!.url).pathname;
     expect(path).toBe(`/api/v1/projects/${encodeURIComponent(AWKWARD)}`);
     expect(decodeURIComponent(path.split('/')[4] ?? '')).toBe(AWKWARD);
     const { storage } = await api.backend();
-    expect(await storage.countReports()).toBe(1);
+    await waitFor(async () => expect(await storage.countReports()).toBe(1));
+    expect(page.names()).toEqual(['blog.example']);
   });
 
-  it('shows progress on Delete while the request runs, and Delete cannot be pressed twice', async () => {
+  it('Undo within the window sends nothing, ever, and the row is back at once', async () => {
+    useUndoClock();
     const api = useRealApi();
     await seedReport(api, 'shop.example');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    server.use(
-      http.delete('*/api/v1/projects/:project', async () => {
-        await held;
-        return undefined; // then the real API answers
-      }),
-    );
+    await seedReport(api, 'blog.example');
     const seen = recordRequests();
     const page = renderProjects();
 
     const dialog = await openDialog(page, 'shop.example');
-    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
-    await page.user.click(confirm);
-    await waitFor(() => expect(confirm).toHaveAttribute('data-loading'));
-    expect(confirm).toBeDisabled();
-    await page.user.click(confirm);
-    await page.user.keyboard('{Escape}');
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(page.names()).toEqual(['blog.example']));
+    const gets = seen.length;
+    await page.user.click(await screen.findByRole('button', { name: 'Undo' }));
+    // Back from the cache: no request, no loading.
+    expect([...page.names()].sort()).toEqual(['blog.example', 'shop.example']);
+    expect(seen.length).toBe(gets);
+    expect(await screen.findByText('Delete undone')).toBeInTheDocument();
 
-    release();
-    expect(await screen.findByText('Project deleted')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('table')).not.toBeInTheDocument());
-    expect(screen.getByText('No projects yet')).toBeInTheDocument();
-    expect(deletes(seen)).toHaveLength(1);
+    await passUndoWindow();
+    await passUndoWindow();
+    expect(deletes(seen)).toEqual([]);
+    const { storage } = await api.backend();
+    expect(await storage.countReports()).toBe(2);
   });
 
-  it('keeps everything when the delete fails, and shows why in the dialog and a notification', async () => {
+  it('a project of more than 10 reports asks for its name to be typed; a wrong name keeps Delete disabled', async () => {
+    const api = useRealApi();
+    for (let i = 0; i < 11; i += 1) await seedReport(api, 'shop.example', `https://shop.example/${i}`);
+    const seen = recordRequests();
+    const page = renderProjects();
+
+    const dialog = await openDialog(page, 'shop.example');
+    expect(dialog).toHaveTextContent('All 11 of its reports will be deleted with the project shop.example.');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    const name = within(dialog).getByRole('textbox', { name: 'Type shop.example to confirm' });
+    expect(confirm).toBeDisabled();
+    await page.user.type(name, 'shop.exampl');
+    expect(confirm).toBeDisabled();
+    await page.user.type(name, '{Enter}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    await page.user.type(name, 'e ');
+    expect(confirm).toBeDisabled();
+    await page.user.type(name, '{Backspace}');
+    expect(confirm).toBeEnabled();
+    await page.user.click(confirm);
+    expect(await screen.findByText('Project deleted')).toBeInTheDocument();
+    expect(await screen.findByText('No projects yet')).toBeInTheDocument();
+    expect(deletes(seen)).toEqual([]);
+
+    // Opened again (after Undo), the field starts empty.
+    await page.user.click(screen.getByRole('button', { name: 'Undo' }));
+    const again = await openDialog(page, 'shop.example');
+    expect(within(again).getByRole('textbox', { name: 'Type shop.example to confirm' })).toHaveValue('');
+    expect(within(again).getByRole('button', { name: 'Delete' })).toBeDisabled();
+  });
+
+  it('keeps everything when the delete fails once sent, and says why in a notification', async () => {
+    useUndoClock();
     const api = useRealApi();
     await seedReport(api, 'shop.example');
     server.use(
@@ -121,19 +154,17 @@ describe('Deleting a project', () => {
 
     const dialog = await openDialog(page, 'shop.example');
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No projects yet')).toBeInTheDocument();
+    // The scheduler tries a 5xx again, with backoff, before it gives up.
+    for (let i = 0; i < 6; i += 1) await passUndoWindow();
 
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Server Error');
-    expect(await screen.findByText('Project shop.example was not deleted')).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Delete' })).toBeEnabled();
-    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(page.names()).toEqual(['shop.example']);
+    const failure = (await screen.findByText('Project shop.example was not deleted')).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
+    expect(failure).toHaveTextContent('Server Error');
+    await waitFor(() => expect(page.names()).toEqual(['shop.example']));
     const { storage } = await api.backend();
     expect(await storage.countReports()).toBe(1);
-
-    // Opened again, the dialog starts afresh rather than showing the old failure.
-    const again = await openDialog(page, 'shop.example');
-    expect(within(again).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('drops every cached report list and report of the deleted project, and leaves other projects’ alone', async () => {
@@ -151,12 +182,14 @@ describe('Deleting a project', () => {
     const cached = (key: readonly unknown[]) => cache.find({ queryKey: key, exact: true });
     expect(cached(reportQueries.list({ project: AWKWARD }).queryKey)).toBeDefined();
 
+    useUndoClock();
     const page = renderProjects('/projects', { queryClient });
     const dialog = await openDialog(page, AWKWARD);
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Project deleted')).toBeInTheDocument();
+    await passUndoWindow();
 
-    expect(cached(reportQueries.list({ project: AWKWARD }).queryKey)).toBeUndefined();
+    await waitFor(() => expect(cached(reportQueries.list({ project: AWKWARD }).queryKey)).toBeUndefined());
     expect(cached(reportQueries.detail(gone.id).queryKey)).toBeUndefined();
     // Lists that may hold the project's reports are stale now; another project's report is untouched.
     expect(queryClient.getQueryState(reportQueries.list().queryKey)?.isInvalidated).toBe(true);

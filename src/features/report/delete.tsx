@@ -1,39 +1,35 @@
 import { Button, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
-import { errorMessage } from '@/api/errors';
-import { useDeleteReport } from '@/api/reports-mutations';
 import type { Report } from '@/contract/domain';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { deleteWithUndo } from '@/components/undoable-delete';
 
 export interface DeleteReportProps {
   report: Report;
-  /** Called once the service has deleted it (the page then leaves). */
+  /** Called once the delete is confirmed (the page then leaves; Undo brings the person back). */
   onDeleted: () => void;
 }
 
-/** "Delete report" and its confirmation; nothing is sent until Delete is pressed. */
+/** "Delete report" and its confirmation; the delete is held for Undo, nothing is sent before it goes. */
 export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   const [opened, setOpened] = useState(false);
-  const remove = useDeleteReport();
+  const queryClient = useQueryClient();
   // The dialog gives the focus back to this button on closing (useReturnFocus), though mounted open.
   const cancel = () => setOpened(false);
 
   const confirm = () => {
-    remove.mutate(report.id, {
-      onSuccess: () => {
-        notifications.show({
-          color: 'teal',
-          title: 'Report deleted',
-          message: `The report of ${report.url} was deleted.`,
-        });
-        onDeleted();
-      },
-      onError: (error) => {
-        notifications.show({ color: 'red', title: 'Report not deleted', message: errorMessage(error) });
-      },
+    setOpened(false);
+    deleteWithUndo({
+      queryClient,
+      targets: [{ kind: 'report', id: report.id, url: report.url, project: report.project }],
+      title: 'Report deleted',
+      message: `The report of ${report.url} was deleted.`,
+      backTo: `/reports/${report.id}`,
+      failedTitle: () => 'Report not deleted',
     });
+    onDeleted();
   };
 
   return (
@@ -44,26 +40,16 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
         leftSection={<IconTrash size={16} aria-hidden />}
         onPointerEnter={() => void loadConfirmDialog()}
         onFocus={() => void loadConfirmDialog()}
-        onClick={() => {
-          remove.reset();
-          setOpened(true);
-        }}
+        onClick={() => setOpened(true)}
       >
         Delete report
       </Button>
       {opened && (
         <Suspense fallback={null}>
-          <LazyConfirmDialog
-            opened
-            title="Delete this report?"
-            onConfirm={confirm}
-            onCancel={cancel}
-            pending={remove.isPending}
-            error={remove.isError ? errorMessage(remove.error) : undefined}
-          >
+          <LazyConfirmDialog opened title="Delete this report?" onConfirm={confirm} onCancel={cancel} pending={false}>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              The report of <strong>{report.url}</strong> and its results will be deleted for good. Its public
-              page stops working. This cannot be undone.
+              The report of <strong>{report.url}</strong> and its results will be deleted. Its public page stops
+              working. You can undo this for a few seconds.
             </Text>
           </LazyConfirmDialog>
         </Suspense>

@@ -7,6 +7,7 @@ import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { server } from '../../../test/msw';
+import { passUndoWindow, useUndoClock } from '../../../test/undo-clock';
 import { createLoader } from './report-page';
 import { ReportHeader } from './header';
 import {
@@ -428,7 +429,8 @@ describe('the report page: not found and failures', () => {
 });
 
 describe('the report page: delete', () => {
-  it('Cancel sends nothing; Delete deletes, notifies, returns to /reports and drops it from cached lists', async () => {
+  it('Cancel sends nothing; Delete returns to /reports, says so with Undo, and sends the DELETE once the window is over', async () => {
+    useUndoClock();
     connectRealApi();
     const report = await seedReport();
     const other = await seedReport({ url: 'https://shop.example/other' });
@@ -443,7 +445,7 @@ describe('the report page: delete', () => {
     const { user, router } = renderReportPage(`/reports/${report.id}`, queryClient);
     await screen.findByRole('heading', { level: 1, name: PAGE_URL });
 
-    await user.click(screen.getByRole('button', { name: 'Delete report' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete report' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete this report?' });
     expect(dialog).toHaveTextContent(PAGE_URL);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -458,15 +460,42 @@ describe('the report page: delete', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/reports');
-    expect(await screen.findByText('Report deleted')).toBeInTheDocument();
-    const sent = await requests.settled();
-    expect(sent.filter((r) => r.method === 'DELETE')).toEqual([
-      { method: 'DELETE', path: `/api/v1/reports/${report.id}`, body: [] },
-    ]);
-    expect(queryClient.getQueryData(reportQueries.list().queryKey)?.items.map((r) => r.id)).toEqual([
-      other.id,
-    ]);
+    const notice = (await screen.findByText('Report deleted')).closest('[role="alert"]') as HTMLElement;
+    expect(notice).toHaveTextContent(`The report of ${PAGE_URL} was deleted.`);
+    expect(within(notice).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect((await requests.settled()).filter((r) => r.method !== 'GET')).toEqual([]);
+
+    await passUndoWindow();
+    await waitFor(() => expect(within(notice).queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument());
+    await waitFor(async () =>
+      expect((await requests.settled()).filter((r) => r.method === 'DELETE')).toEqual([
+        { method: 'DELETE', path: `/api/v1/reports/${report.id}`, body: [] },
+      ]),
+    );
+    await waitFor(() =>
+      expect(queryClient.getQueryData(reportQueries.list().queryKey)?.items.map((r) => r.id)).toEqual([other.id]),
+    );
     expect(queryClient.getQueryData(reportQueries.detail(report.id).queryKey)).toBeUndefined();
+  });
+
+  it('Undo sends nothing and brings the person back to the report', async () => {
+    useUndoClock();
+    connectRealApi();
+    const report = await seedReport();
+    const requests = recordRequests();
+    const { user, router } = renderReportPage(`/reports/${report.id}`);
+    await user.click(await screen.findByRole('button', { name: 'Delete report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this report?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('heading', { level: 1, name: PAGE_URL })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/reports/${report.id}`);
+    expect(await screen.findByText('Delete undone')).toBeInTheDocument();
+    await passUndoWindow();
+    await passUndoWindow();
+    expect((await requests.settled()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('leaves without asking about unsaved changes once the report is deleted', async () => {
@@ -485,7 +514,8 @@ describe('the report page: delete', () => {
     expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).not.toBeInTheDocument();
   });
 
-  it('keeps the dialog open with the reason when the delete fails', async () => {
+  it('says why when the delete fails once sent, and offers the report again', async () => {
+    useUndoClock();
     connectRealApi();
     const report = await seedReport();
     server.use(
@@ -497,11 +527,14 @@ describe('the report page: delete', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete report' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this report?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    await passUndoWindow();
 
     const reason = 'This report does not exist or does not belong to your API key.';
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(reason);
-    expect(await screen.findByText('Report not deleted')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe(`/reports/${report.id}`);
+    const failure = (await screen.findByText('Report not deleted')).closest('[role="alert"]') as HTMLElement;
+    expect(failure).toHaveTextContent(reason);
+    expect(failure).toHaveTextContent(`${PAGE_URL}: `);
+    expect(router.state.location.pathname).toBe('/reports');
   });
 });
 

@@ -9,6 +9,7 @@ import { createReport } from '@/api/reports';
 import type { Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
 import { renderReportsPage } from '../../../test/reports-list-kit';
+import { passUndoWindow, useUndoClock } from '../../../test/undo-clock';
 
 beforeAll(async () => {
   await realApi().backend();
@@ -120,10 +121,12 @@ describe('Reports: selection', () => {
     expect(within(page.toolbar()).queryByRole('button', { name: /matching/ })).not.toBeInTheDocument();
 
     // All 23 of docs.example go, none of shop.example.
+    useUndoClock();
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete 23 reports?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Finished: 23 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(await screen.findByText('23 reports deleted')).toBeInTheDocument();
+    await passUndoWindow();
     expect(await screen.findByText('No reports match')).toBeInTheDocument();
   });
 
@@ -260,7 +263,7 @@ describe('Reports: bulk actions', () => {
     expect(statuses()).toHaveLength(3);
   });
 
-  it('deletes the selection after a confirmation naming the count; Cancel sends nothing', async () => {
+  it('deletes the selection after a confirmation naming the count, held for Undo; Cancel sends nothing', async () => {
     const urls = urlsOf(4);
     const storage = await withReports(urls);
     const page = renderReports();
@@ -278,15 +281,42 @@ describe('Reports: bulk actions', () => {
     );
     expect(await storage.getReport(2)).not.toBeNull();
 
+    useUndoClock();
+    const seen: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'DELETE') seen.push(new URL(request.url).pathname);
+    });
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    const notice = (await screen.findByText('2 reports deleted')).closest('[role="alert"]') as HTMLElement;
+    expect(notice).toHaveTextContent('The 2 reports you selected were deleted.');
+    // Hidden at once, nothing sent yet.
     await waitFor(() => expect(page.rows()).toHaveLength(2));
     expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
-    expect(await storage.getReport(2)).toBeNull();
+    expect(seen).toEqual([]);
+
+    // Undo: both back at once, nothing sent, ever.
+    await page.user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(page.rows()).toHaveLength(4);
+    await passUndoWindow();
+    expect(seen).toEqual([]);
+    expect(await storage.getReport(2)).not.toBeNull();
+
+    // Again, and the window passes: one DELETE each, through the scheduler.
+    await page.user.click(page.box(urls[1]!));
+    await page.user.click(page.box(urls[2]!));
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    await passUndoWindow();
+    await waitFor(() => expect(seen).toHaveLength(2));
+    expect(seen.sort()).toEqual(['/api/v1/reports/2', '/api/v1/reports/3']);
+    await waitFor(async () => expect(await storage.getReport(2)).toBeNull());
     expect(await storage.getReport(3)).toBeNull();
     expect(await storage.getReport(1)).not.toBeNull();
+    expect(page.rows()).toHaveLength(2);
   });
 
   it('reports a failure with the API’s message, counts a gone report as Skipped, and retries only the failed', async () => {

@@ -10,6 +10,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
+import { useHiddenRows } from '@/api/pending-deletes';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
@@ -77,6 +78,8 @@ function ReportsView({ project }: { project?: string }) {
   const params = useMemo(() => reportListParams(state), [state]);
   const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
     ...reportQueries.list(params),
+    // Reports held for deletion (Undo still possible) are hidden, and back at once on Undo.
+    select: useHiddenRows().selectReports,
   });
 
   // The data on screen is this view's own (not the previous view's, kept while this one loads).

@@ -3,7 +3,9 @@ import { Button, Group, Loader, Text } from '@mantine/core';
 import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { deleteWithUndo } from '@/components/undoable-delete';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
 import type { Selection } from '../selection';
@@ -40,6 +42,7 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
 
 export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
+  const queryClient = useQueryClient();
   const matching = useSelectAllMatching(selection, params);
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
@@ -141,13 +144,24 @@ export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
         onCancel={() => setDialog(null)}
         onConfirm={() => {
           setDialog(null);
-          bulk.start({ kind: 'delete' }, picked());
+          const targets = picked();
+          deleteWithUndo({
+            queryClient,
+            targets: targets.map(({ id, url }) => ({ kind: 'report', id, url, project: null })),
+            title: `${noun(targets.length)} deleted`,
+            message:
+              targets.length === 1
+                ? `The report of ${targets[0]!.url} was deleted.`
+                : `The ${noun(targets.length)} you selected were deleted.`,
+            failedTitle: (failed, of) => `${failed.toLocaleString('en')} of ${noun(of)} not deleted`,
+          });
+          selection.remove(targets.map(({ id }) => id));
         }}
         pending={false}
       >
         <Text size="sm">
-          This deletes the {noun(count)} you selected and their results, including any not on this page. It
-          cannot be undone.
+          This deletes the {noun(count)} you selected and their results, including any not on this page. You
+          can undo this for a few seconds.
         </Text>
       </ConfirmDialog>
     </>

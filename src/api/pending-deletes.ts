@@ -1,0 +1,464 @@
+// Undoable deletes: a delete is held on this device for UNDO_WINDOW_MS before anything is sent, its
+// rows hidden from every list meanwhile. Undo within the window sends nothing at all. A tab being
+// closed sends what is held at once (fetch with keepalive, a few requests at most); what it cannot
+// send stays in localStorage and is offered again, with Undo, on the next visit. Every held delete
+// is written to localStorage when it is made, so a browser killed during the window loses nothing
+// that the next visit of the same connection does not offer again.
+import type { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import * as z from 'zod/mini';
+import type { Page, Project, Report } from '@/contract/domain';
+import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
+import { readConnection } from './connection';
+import { errorMessage, isApiError } from './errors';
+import { apiFetch, apiUrl } from './http';
+import { dropProjectReports } from './projects-mutations';
+import { projectKeys, reportKeys } from './query-keys';
+import { reportQueries } from './reports';
+import { rateBudget, rateLimitScope, rateLimitWaitMs } from './rate-limit';
+import { forgetDeletedReport, refetchAllLists } from './reports-mutations';
+import { createScheduler } from './scheduler';
+
+/** How long a delete waits for Undo before it is sent (the notification shows this long). */
+export const UNDO_WINDOW_MS = 6_000;
+/** At most this many DELETEs go out with keepalive as a tab closes; the rest wait for the next visit. */
+export const KEEPALIVE_MAX = 10;
+/** A stored delete this long past its time whose tab never said anything of it: that tab is gone. */
+export const ABANDONED_AFTER_MS = 30_000;
+
+const STORAGE_KEY = PENDING_DELETES_KEY;
+const VERSION = 1;
+
+export type DeleteTarget =
+  | { kind: 'report'; id: number; url: string; project: string | null }
+  | { kind: 'project'; name: string; reports: number | null };
+
+export interface DeleteOutcome {
+  deleted: DeleteTarget[];
+  failed: { target: DeleteTarget; message: string }[];
+}
+
+export interface DeleteHandlers {
+  /** The window is over and the requests go out (Undo no longer possible). */
+  onSending?: () => void;
+  /** Every request has its answer (a 404 counts as deleted: it is gone either way). */
+  onDone?: (outcome: DeleteOutcome) => void;
+}
+
+export interface HeldDelete {
+  key: string;
+  dueAt: number;
+  /** Nothing is sent; the rows come back. False when it is too late (already sent). */
+  undo: () => boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the lists hide.
+
+export interface HiddenRows {
+  reports: ReadonlySet<number>;
+  projects: ReadonlySet<string>;
+  /** How many of a project's reports are held for deletion one by one (its count shows fewer). */
+  fewerReports: ReadonlyMap<string, number>;
+  /** For `select` of a reports list query: undefined while nothing is held. */
+  selectReports: ((page: Page<Report>) => Page<Report>) | undefined;
+  /** For `select` of a projects list query: undefined while nothing is held. */
+  selectProjects: ((page: Page<Project>) => Page<Project>) | undefined;
+}
+
+function withoutItems<T>(page: Page<T>, keep: (item: T) => boolean): Page<T> {
+  const items = page.items.filter(keep);
+  const gone = page.items.length - items.length;
+  if (gone === 0) return page;
+  const total = Math.max(0, page.meta.total - gone);
+  const from = items.length === 0 ? null : page.meta.from;
+  const to = items.length === 0 || page.meta.to === null ? null : page.meta.to - gone;
+  const lastPage = Math.max(1, Math.ceil(total / page.meta.perPage));
+  return { items, meta: { ...page.meta, total, from, to, lastPage } };
+}
+
+function hiddenRowsOf(groups: Iterable<Group>): HiddenRows {
+  const reports = new Set<number>();
+  const projects = new Set<string>();
+  const fewerReports = new Map<string, number>();
+  for (const group of groups)
+    for (const target of group.targets) {
+      if (target.kind === 'project') projects.add(target.name);
+      else if (!reports.has(target.id)) {
+        reports.add(target.id);
+        if (target.project !== null) fewerReports.set(target.project, (fewerReports.get(target.project) ?? 0) + 1);
+      }
+    }
+  const none = reports.size === 0 && projects.size === 0;
+  const selectReports = none
+    ? undefined
+    : (page: Page<Report>) =>
+        withoutItems(page, (report) => !reports.has(report.id) && !projects.has(report.project ?? ''));
+  const selectProjects = none
+    ? undefined
+    : (page: Page<Project>) => {
+        const shown = withoutItems(page, (project) => !projects.has(project.name));
+        if (fewerReports.size === 0) return shown;
+        return {
+          ...shown,
+          items: shown.items.map((project) => {
+            const fewer = fewerReports.get(project.name);
+            return fewer === undefined || project.reports === null
+              ? project
+              : { ...project, reports: Math.max(0, project.reports - fewer) };
+          }),
+        };
+      };
+  return { reports, projects, fewerReports, selectReports, selectProjects };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The device's copy.
+
+interface Connection {
+  baseUrl: string;
+  apiKey: string | null;
+}
+
+const targetSchema = z.union([
+  z.object({ kind: z.literal('report'), id: z.int(), url: z.string(), project: z.nullable(z.string()) }),
+  z.object({ kind: z.literal('project'), name: z.string(), reports: z.nullable(z.int()) }),
+]);
+
+const entrySchema = z.object({
+  key: z.string(),
+  /** The page that holds it; another page takes it over only once that one is gone. */
+  tab: z.string(),
+  dueAt: z.number(),
+  /** Its tab closed without sending it. */
+  left: z.boolean(),
+  baseUrl: z.string(),
+  /** Which API key it belongs to, as a fingerprint (the key itself is not written here). */
+  keyPrint: z.string(),
+  targets: z.array(targetSchema),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+const storedSchema = z.object({ version: z.literal(VERSION), entries: z.array(z.unknown()) });
+
+/** FNV-1a of the key: tells one key from another without keeping anything it could be read from. */
+function keyPrint(apiKey: string | null): string {
+  let hash = 0x811c9dc5;
+  for (const char of apiKey?.trim() ?? '') {
+    hash ^= char.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readEntries(): Entry[] {
+  try {
+    const text = storage()?.getItem(STORAGE_KEY);
+    if (!text) return [];
+    const stored = storedSchema.safeParse(JSON.parse(text));
+    if (!stored.success) return [];
+    // One unreadable entry is dropped, not the others.
+    return stored.data.entries.flatMap((entry) => {
+      const parsed = entrySchema.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function writeEntries(entries: Entry[]): void {
+  try {
+    const store = storage();
+    if (!store) return;
+    if (entries.length === 0) store.removeItem(STORAGE_KEY);
+    else store.setItem(STORAGE_KEY, JSON.stringify({ version: VERSION, entries }));
+  } catch {
+    // Full or refused: the delete still waits in this page; only a killed browser would lose it.
+  }
+}
+
+function updateEntries(change: (entries: Entry[]) => Entry[]): void {
+  writeEntries(change(readEntries()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The held deletes of this page.
+
+/** This page, among the tabs that share the device's storage. */
+const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+interface Group {
+  key: string;
+  targets: DeleteTarget[];
+  dueAt: number;
+  connection: Connection;
+  queryClient: QueryClient;
+  handlers: DeleteHandlers;
+  timer: ReturnType<typeof setTimeout> | null;
+  state: 'waiting' | 'sending' | 'left';
+}
+
+const groups = new Map<string, Group>();
+const listeners = new Set<() => void>();
+let hidden: HiddenRows = hiddenRowsOf([]);
+
+function changed(): void {
+  hidden = hiddenRowsOf(groups.values());
+  for (const listener of [...listeners]) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** What the lists hide now; the same object until a delete is held, undone or answered. */
+export function hiddenRows(): HiddenRows {
+  return hidden;
+}
+
+/** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
+export function useHiddenRows(): HiddenRows {
+  return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
+}
+
+let sequence = 0;
+
+/**
+ * Holds these deletes for UNDO_WINDOW_MS (or `delayMs`), then sends them through the request
+ * scheduler; their rows are hidden meanwhile and come back on Undo or on a failure.
+ */
+export function holdDeletes(
+  queryClient: QueryClient,
+  targets: DeleteTarget[],
+  handlers: DeleteHandlers = {},
+  delayMs = UNDO_WINDOW_MS,
+): HeldDelete {
+  listenForPageHide();
+  sequence += 1;
+  const key = `${TAB}-${sequence}`;
+  const connection = readConnection();
+  const group: Group = {
+    key,
+    targets: targets.map((target) =>
+      target.kind === 'report' && target.project === null
+        ? { ...target, project: cachedProject(queryClient, target.id) }
+        : target,
+    ),
+    dueAt: Date.now() + delayMs,
+    connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+    queryClient,
+    handlers,
+    timer: null,
+    state: 'waiting',
+  };
+  group.timer = setTimeout(() => void send(group), delayMs);
+  groups.set(key, group);
+  updateEntries((entries) => [...entries, entryOf(group)]);
+  changed();
+  return {
+    key,
+    dueAt: group.dueAt,
+    undo: () => {
+      if (group.state === 'sending' || !groups.has(key)) return false;
+      if (group.timer !== null) clearTimeout(group.timer);
+      groups.delete(key);
+      updateEntries((entries) => entries.filter((entry) => entry.key !== key));
+      changed();
+      return true;
+    },
+  };
+}
+
+/** A report's project as a cached answer says (a selection knows only ids and URLs). */
+function cachedProject(queryClient: QueryClient, id: number): string | null {
+  const detail = queryClient.getQueryData(reportQueries.detail(id).queryKey);
+  if (detail) return detail.project;
+  for (const [, page] of queryClient.getQueriesData<Page<Report>>({ queryKey: reportKeys.lists() })) {
+    const row = page?.items.find((item) => item.id === id);
+    if (row) return row.project;
+  }
+  return null;
+}
+
+function entryOf(group: Group, left = false): Entry {
+  return {
+    key: group.key,
+    tab: TAB,
+    dueAt: group.dueAt,
+    left,
+    baseUrl: group.connection.baseUrl,
+    keyPrint: keyPrint(group.connection.apiKey),
+    targets: group.targets,
+  };
+}
+
+function requestOf(target: DeleteTarget, connection: Connection, signal?: AbortSignal, keepalive = false) {
+  const path = target.kind === 'report' ? ['reports', target.id] : ['projects', target.name];
+  return apiFetch({ method: 'DELETE', path, signal, connection, keepalive });
+}
+
+type Answer = { target: DeleteTarget; error: null } | { target: DeleteTarget; error: unknown };
+
+async function answerOf(target: DeleteTarget, request: Promise<unknown>): Promise<Answer> {
+  try {
+    await request;
+    return { target, error: null };
+  } catch (error) {
+    // Someone else deleted it first: it is gone, which is what was asked.
+    if (isApiError(error) && error.kind === 'not-found') return { target, error: null };
+    return { target, error };
+  }
+}
+
+async function send(group: Group): Promise<void> {
+  if (group.state !== 'waiting') return;
+  group.state = 'sending';
+  group.timer = null;
+  group.handlers.onSending?.();
+  // Bulk deletes go through the scheduler as every fan-out does: paced to the rate limit, retried.
+  const scheduler = createScheduler();
+  const answers = await Promise.all(
+    group.targets.map((target) =>
+      answerOf(target, scheduler.run((signal) => requestOf(target, group.connection, signal))),
+    ),
+  );
+  await settle(group, answers);
+}
+
+/** The caches learn each answer before the rows stop being hidden, so nothing flashes back. */
+async function settle(group: Group, answers: Answer[]): Promise<void> {
+  const { queryClient } = group;
+  const deleted = answers.filter((answer) => answer.error === null).map((answer) => answer.target);
+  await Promise.all(
+    deleted.map((target) =>
+      target.kind === 'report'
+        ? forgetDeletedReport(queryClient, target.id)
+        : forgetDeletedProject(queryClient, target.name),
+    ),
+  );
+  groups.delete(group.key);
+  updateEntries((entries) => entries.filter((entry) => entry.key !== group.key));
+  changed();
+  const failed = answers.flatMap((answer) =>
+    answer.error === null ? [] : [{ target: answer.target, message: errorMessage(answer.error) }],
+  );
+  group.handlers.onDone?.({ deleted, failed });
+  if (deleted.length > 0) await refetchAllLists(queryClient);
+}
+
+/** A deleted project: out of every cached projects list at once, its reports dropped from the caches. */
+async function forgetDeletedProject(queryClient: QueryClient, name: string): Promise<void> {
+  queryClient.setQueriesData<Page<Project>>({ queryKey: projectKeys.lists() }, (page) =>
+    page ? withoutItems(page, (project) => project.name !== name) : page,
+  );
+  await dropProjectReports(queryClient, name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A tab being closed, and the next visit.
+
+let listening = false;
+
+function listenForPageHide(): void {
+  if (listening || typeof window === 'undefined') return;
+  listening = true;
+  window.addEventListener('pagehide', sendBeforeLeaving);
+  // Back from the back-forward cache: what was left for the next visit is sent now, by this page.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) resumeLeft();
+  });
+}
+
+/** How many requests the rate limit leaves room for now (none while a 429's Retry-After runs). */
+function keepaliveRoom(connection: Connection): number {
+  try {
+    const scope = rateLimitScope(apiUrl(connection.baseUrl, []), connection.apiKey);
+    if (rateLimitWaitMs(scope) > 0) return 0;
+    return rateBudget(scope)?.remaining ?? KEEPALIVE_MAX;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The page is going away: up to KEEPALIVE_MAX held deletes (fewer when the rate limit's budget is
+ * lower) go out at once with keepalive; the others are marked left, for the next visit.
+ */
+export function sendBeforeLeaving(): void {
+  const waiting = [...groups.values()].filter((group) => group.state === 'waiting');
+  if (waiting.length === 0) return;
+  let room = KEEPALIVE_MAX;
+  const entries = readEntries();
+  const kept: Entry[] = entries.filter((entry) => !waiting.some((group) => group.key === entry.key));
+  for (const group of waiting) {
+    if (group.timer !== null) clearTimeout(group.timer);
+    group.timer = null;
+    room = Math.min(room, keepaliveRoom(group.connection));
+    const now = group.targets.slice(0, Math.max(0, room));
+    const later = group.targets.slice(now.length);
+    room -= now.length;
+    if (now.length > 0) {
+      // The requests are the browser's now; what this page learns of them, if it lives on, it notes.
+      const sent: Group =
+        later.length === 0 ? group : { ...group, key: `${group.key}-sent`, targets: now, handlers: {} };
+      sent.state = 'sending';
+      groups.set(sent.key, sent);
+      const answers = now.map((target) => answerOf(target, requestOf(target, group.connection, undefined, true)));
+      void Promise.all(answers).then((done) => settle(sent, done));
+      if (later.length === 0) continue;
+      group.targets = later;
+    }
+    group.state = 'left';
+    kept.push(entryOf(group, true));
+  }
+  writeEntries(kept);
+}
+
+function resumeLeft(): void {
+  const left = [...groups.values()].filter((group) => group.state === 'left');
+  if (left.length === 0) return;
+  updateEntries((entries) =>
+    entries.map((entry) => (left.some((group) => group.key === entry.key) ? { ...entry, left: false } : entry)),
+  );
+  for (const group of left) {
+    group.state = 'waiting';
+    void send(group);
+  }
+}
+
+/**
+ * Deletes a closed tab (or a killed browser) left on this device for the current connection: taken
+ * off the device, to be held again (with Undo) by this page. Those of another connection stay.
+ */
+export function takeLeftDeletes(): { taken: DeleteTarget[][]; askAgainAt: number | null } {
+  const { baseUrl, apiKey } = readConnection();
+  const print = keyPrint(apiKey);
+  const now = Date.now();
+  const entries = readEntries();
+  const ours = entries.filter(
+    (entry) => entry.tab !== TAB && entry.baseUrl === baseUrl && entry.keyPrint === print,
+  );
+  const taken = ours.filter((entry) => entry.left || entry.dueAt + ABANDONED_AFTER_MS <= now);
+  // Another tab's, not yet known to be abandoned: asked again when it would be.
+  const waiting = ours.filter((entry) => !taken.includes(entry)).map((entry) => entry.dueAt + ABANDONED_AFTER_MS);
+  const askAgainAt = waiting.length > 0 ? Math.min(...waiting) : null;
+  if (taken.length > 0) writeEntries(entries.filter((entry) => !taken.includes(entry)));
+  return { taken: taken.map((entry) => entry.targets), askAgainAt };
+}
+
+/** For tests: forgets every held delete of this page (no request is sent). */
+export function forgetHeldDeletes(): void {
+  for (const group of groups.values()) if (group.timer !== null) clearTimeout(group.timer);
+  groups.clear();
+  changed();
+}
