@@ -83,6 +83,8 @@ function ReportRow({
   picked: boolean;
   onPick: (range: boolean) => void;
 }) {
+  // Compiled (vite.config.ts): its cells are rendered again only when its report or picked state changes.
+  'use memo';
   return (
     // Rows take focus from the keyboard shortcuts (j / k), not from Tab: Tab goes through the links.
     <tr tabIndex={-1} data-report-row={report.id} data-picked={picked || undefined}>
@@ -300,6 +302,7 @@ export function ReportsTable({
   stale = false,
   selection,
 }: ReportsTableProps) {
+  'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
