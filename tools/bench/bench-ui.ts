@@ -8,7 +8,8 @@
 // browser context and a server of its own on a copy of the same database), and the guard is a ratio
 // instead of the absolute targets: it exits 1 when a case's click-to-DOM p50 on this build is more
 // than BENCH_UI_MAX_RATIO (1.25) times the baseline's and more than BENCH_UI_MIN_DIFF_MS (2) ms above
-// it (a few-ms case would otherwise flake on a 1 ms jitter). `.ci/ui-guard.sh` runs this short form.
+// it (a few-ms case would otherwise flake on a 1 ms jitter). A case over it is measured a second
+// round and judged on the runs of both. `.ci/ui-guard.sh` runs this short form.
 //
 // The reference server runs in a child process on a temporary database of synthetic reports;
 // Debian's Chromium is driven by Playwright. Each run starts from a fresh load of the list (so
@@ -510,6 +511,8 @@ async function measureCase(browser: Browser, builds: Build[], c: Case): Promise<
 
 interface Row {
   name: string;
+  /** Measured runs. */
+  runs: number;
   p50: number;
   p95: number;
   max: number;
@@ -537,6 +540,7 @@ function summarise(name: string, runs: Measurement[]): Row {
   const ttfb = sorted(withApi.map((m) => Math.max(...m.api.map((a) => a.ttfb))));
   return {
     name,
+    runs: runs.length,
     p50: percentile(total, 50),
     p95: percentile(total, 95),
     max: total[total.length - 1] ?? NaN,
@@ -565,6 +569,11 @@ const cleanUp = async () => {
 };
 // Ctrl-C: stop the servers and the browser before leaving.
 process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+
+/** The guard's test: the head's click-to-DOM p50 over MAX_RATIO times the baseline's, and MIN_DIFF_MS above it. */
+function tooSlow(head: Row, base: Row): boolean {
+  return head.commit50 / base.commit50 > MAX_RATIO && head.commit50 - base.commit50 > MIN_DIFF_MS;
+}
 
 /** Misses of case `c`'s absolute targets, as text ("p95 72.0 > 60"); none when it meets them all. */
 function misses(c: Case, r: Row): string[] {
@@ -653,7 +662,18 @@ try {
     process.stdout.write(
       `${c.name}: ${WARMUP} warm-up + ${RUNS} runs${builds.length > 1 ? ` on each of ${builds.map((b) => b.label).join(' and ')}, interleaved` : ''} `,
     );
-    const measured = await measureCase(browser, builds, c);
+    let measured = await measureCase(browser, builds, c);
+    // The guard: a case over the ratio is measured once more and judged on all its runs, so that a
+    // moment of a busy machine (a p50 of 7 runs can move by half at load 12) does not fail it alone; a
+    // real slowdown is slower in both rounds.
+    if (
+      builds.length > 1 &&
+      tooSlow(summarise(c.name, measured[0] ?? []), summarise(c.name, measured[1] ?? []))
+    ) {
+      process.stdout.write(`  over the ratio: a second round `);
+      const again = await measureCase(browser, builds, c);
+      measured = measured.map((runs, i) => [...runs, ...(again[i] ?? [])]);
+    }
     measured.forEach((runs, i) => (rows[i] as Row[]).push(summarise(c.name, runs)));
   }
   for (const build of builds) {
@@ -710,17 +730,17 @@ try {
       `\nHead against baseline, click to DOM p50 (fails when head > ${MAX_RATIO} x baseline and more than ${MIN_DIFF_MS} ms above it; load average ${one?.toFixed(2)} / ${five?.toFixed(2)}):\n`,
     );
     console.log(
-      '| case | head ms | baseline ms | ratio | ok | head p50 / p95 ms to screen | baseline p50 / p95 ms |',
+      '| case | head ms | baseline ms | ratio | ok | runs each | head p50 / p95 ms to screen | baseline p50 / p95 ms |',
     );
-    console.log('|---|--:|--:|--:|:--:|--:|--:|');
+    console.log('|---|--:|--:|--:|:--:|--:|--:|--:|');
     const slower: string[] = [];
     for (const [j, h] of head.entries()) {
       const b = base[j] as Row;
       const ratio = h.commit50 / b.commit50;
-      const ok = !(ratio > MAX_RATIO && h.commit50 - b.commit50 > MIN_DIFF_MS);
+      const ok = !tooSlow(h, b);
       if (!ok) slower.push(`${h.name} (${ratio.toFixed(2)} x)`);
       console.log(
-        `| ${h.name} | ${fmt(h.commit50)} | ${fmt(b.commit50)} | ${ratio.toFixed(2)} | ${ok ? 'yes' : '**NO**'} | ${fmt(h.p50)} / ${fmt(h.p95)} | ${fmt(b.p50)} / ${fmt(b.p95)} |`,
+        `| ${h.name} | ${fmt(h.commit50)} | ${fmt(b.commit50)} | ${ratio.toFixed(2)} | ${ok ? 'yes' : '**NO**'} | ${h.runs} | ${fmt(h.p50)} / ${fmt(h.p95)} | ${fmt(b.p50)} / ${fmt(b.p95)} |`,
       );
     }
     console.log(
