@@ -4,7 +4,8 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -69,7 +70,16 @@ function precompressAssets(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompressAssets()],
+  // The React Compiler (babel-plugin-react-compiler, pinned) memoises the components and hooks that
+  // say "use memo" (annotation mode): a row whose data did not change is not rendered again on a
+  // sort, a page or a selection tick (docs/benchmarks.md, "Where the time goes"). Not every component:
+  // compiling all of them put /reports' first visit at 197 KB gzip, over the 190 KB budget, for no
+  // gain off the lists' hot path. In tests too, so they run the code that ships.
+  plugins: [
+    react(),
+    babel({ presets: [reactCompilerPreset({ compilationMode: 'annotation' })] }),
+    precompressAssets(),
+  ],
   resolve: {
     alias: [
       { find: '@', replacement: src },

@@ -31,6 +31,7 @@ export function DataTable({
   children,
   ...tableProps
 }: DataTableProps) {
+  'use memo';
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolls = useScrollsSideways(scrollRef);
   const dimmed = useAfter(stale, DIM_AFTER_MS);

@@ -1,7 +1,7 @@
 import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MouseEvent as ReactMouseEvent, PointerEvent } from 'react';
 import { Link, useNavigationType } from 'react-router-dom';
 import type { ReportSortKey, SortOrder } from '@/contract/values';
@@ -74,20 +74,26 @@ function PickBox({
 
 function ReportRow({
   report,
+  index,
   projectHref,
   picked,
   onPick,
 }: {
   report: Report;
+  /** Its position on the page, for `onPick`. */
+  index: number;
   projectHref: string;
   picked: boolean;
-  onPick: (range: boolean) => void;
+  /** The same function for every row and render (usePickHandler): a tick renders only its own row. */
+  onPick: (index: number, range: boolean) => void;
 }) {
+  // Compiled (vite.config.ts): its cells are rendered again only when its report or picked state changes.
+  'use memo';
   return (
     // Rows take focus from the keyboard shortcuts (j / k), not from Tab: Tab goes through the links.
     <tr tabIndex={-1} data-report-row={report.id} data-picked={picked || undefined}>
       <td className={classes.pickCell}>
-        <PickBox label={`Select ${report.url}`} checked={picked} onChange={onPick} />
+        <PickBox label={`Select ${report.url}`} checked={picked} onChange={(range) => onPick(index, range)} />
       </td>
       <td className={classes.url}>
         {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
@@ -220,6 +226,19 @@ function useFocusOpenedOnBack(reports: Report[]): void {
   }, [restoring, reports]);
 }
 
+/**
+ * One function for the rows' checkboxes that stays the same across renders and calls the latest
+ * selection's toggle: a new function per row and render made every row, and so all 100 of its
+ * checkboxes, render again on every tick, sort or opening of a report (docs/benchmarks.md, issue 27).
+ */
+function usePickHandler(selection: TableSelection): (index: number, range: boolean) => void {
+  const latest = useRef(selection);
+  useLayoutEffect(() => {
+    latest.current = selection;
+  });
+  return useCallback((index: number, range: boolean) => latest.current.toggle(index, range), []);
+}
+
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
 
@@ -303,9 +322,11 @@ export function ReportsTable({
   stale = false,
   selection,
 }: ReportsTableProps) {
+  'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
+  const onPick = usePickHandler(selection);
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
@@ -356,9 +377,10 @@ export function ReportsTable({
           <ReportRow
             key={index}
             report={report}
+            index={index}
             projectHref={hrefOf(index)(report.project)}
             picked={selection.has(report.id)}
-            onPick={(range) => selection.toggle(index, range)}
+            onPick={onPick}
           />
         ))}
       </tbody>
