@@ -63,7 +63,13 @@ function NameDialog({
     onClose();
   });
   return (
-    <Modal opened onClose={onClose} title={title} returnFocus={false}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      returnFocus={false}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
           <Text size="sm" c="dimmed">
@@ -110,7 +116,11 @@ export function SaveViewDialog({
       description={`Keeps this list's filters, sort and page size${withColumns ? ' and its columns' : ''} on this device, in the Views menu.`}
       onSubmit={(name) => {
         addView({ name, path, search, columns: withColumns ? loadColumns() : null });
-        notifications.show({ color: 'teal', title: 'View saved', message: `“${name}” is in the Views menu.` });
+        notifications.show({
+          color: 'teal',
+          title: 'View saved',
+          message: `“${name}” is in the Views menu.`,
+        });
       }}
       onClose={onClose}
     />
@@ -129,7 +139,11 @@ export function RenameViewDialog({ view, onClose }: { view: SavedView; onClose: 
       description="The view keeps its filters, sort, page size and columns."
       onSubmit={(name) => {
         renameView(view.id, name);
-        notifications.show({ color: 'teal', title: 'View renamed', message: `“${view.name}” is now “${name}”.` });
+        notifications.show({
+          color: 'teal',
+          title: 'View renamed',
+          message: `“${view.name}” is now “${name}”.`,
+        });
       }}
       onClose={onClose}
     />

@@ -24,7 +24,11 @@ function ignoredNote(ignored: number, unreadable: boolean): string | null {
 function remove(view: SavedView) {
   try {
     deleteView(view.id);
-    notifications.show({ color: 'teal', title: 'View deleted', message: `“${view.name}” is no longer in the Views menu.` });
+    notifications.show({
+      color: 'teal',
+      title: 'View deleted',
+      message: `“${view.name}” is no longer in the Views menu.`,
+    });
   } catch (error) {
     const message = error instanceof ViewStorageError ? error.message : String(error);
     notifications.show({ color: 'red', title: 'View not deleted', message });
@@ -44,12 +48,16 @@ export function ViewsMenu({ path }: { path: string }) {
   const [renaming, setRenaming] = useState<SavedView | null>(null);
   return (
     <>
-      <Menu opened={opened} onChange={setOpened} position="bottom-end" shadow="md" width={300}>
+      <Menu
+        opened={opened}
+        onChange={setOpened}
+        position="bottom-end"
+        shadow="md"
+        width={300}
+        withInitialFocusPlaceholder={false}
+      >
         <Menu.Target>
-          <Button
-            ref={targetRef}
-            variant="default"
-          >
+          <Button ref={targetRef} variant="default">
             Views
           </Button>
         </Menu.Target>
@@ -65,9 +73,10 @@ export function ViewsMenu({ path }: { path: string }) {
             </Text>
           )}
           {views.map((view) => (
-            <div key={view.id} className={classes.row}>
+            <div key={view.id} role="group" aria-labelledby={`view-${view.id}`} className={classes.row}>
               <Menu.Item
                 component={Link}
+                id={`view-${view.id}`}
                 to={viewAddress(view)}
                 className={classes.name}
                 onClick={() => {
@@ -77,7 +86,9 @@ export function ViewsMenu({ path }: { path: string }) {
                 {view.name}
               </Menu.Item>
               <Menu.Item
-                aria-label={`Rename view ${view.name}`}
+                // Named by the action alone, described by the view's name: a view's name picks out one item.
+                aria-label="Rename"
+                aria-describedby={`view-${view.id}`}
                 title="Rename"
                 className={classes.action}
                 onClick={() => setRenaming(view)}
@@ -85,7 +96,8 @@ export function ViewsMenu({ path }: { path: string }) {
                 <IconPencil size={16} aria-hidden />
               </Menu.Item>
               <Menu.Item
-                aria-label={`Delete view ${view.name}`}
+                aria-label="Delete"
+                aria-describedby={`view-${view.id}`}
                 title="Delete"
                 color="red"
                 className={classes.action}
