@@ -2,7 +2,7 @@
 // that only reads (the list) does not download React Query's mutation code with them.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
-import type { PerPage, Privacy, ReportSortKey, Result, SortOrder } from '@/contract/values';
+import type { PerPage, Privacy, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import { apiRequest } from './http';
 import { reportKeys } from './query-keys';
 import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from '@/api/lenient-schemas';
@@ -15,7 +15,8 @@ export interface ReportListParams {
   url?: string | readonly string[];
   project?: string;
   result?: Result;
-  sort_by?: ReportSortKey;
+  /** `score` only where the deployment announces `sort_by_score`. */
+  sort_by?: ServerReportSortKey;
   sort?: SortOrder;
   per_page?: PerPage;
   page?: number;

@@ -10,18 +10,19 @@ export const SORT_ORDER_LABELS: Record<SortOrder, string> = { desc: 'Descending'
 
 export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result'] as const;
 export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
-export const REPORT_SORT_LABELS: Record<ReportSortKey, string> = {
+/**
+ * The report sort keys the reference server takes: the contract's and the wave-3 extension `score`
+ * (announced as `sort_by_score` by GET /capabilities). The dashboard offers `score` only where announced.
+ */
+export const SERVER_REPORT_SORT_KEYS = [...REPORT_SORT_KEYS, 'score'] as const;
+export type ServerReportSortKey = (typeof SERVER_REPORT_SORT_KEYS)[number];
+export const REPORT_SORT_LABELS: Record<ServerReportSortKey, string> = {
   id: 'Date created',
   generated_at: 'Date generated',
   url: 'URL',
   result: 'Result',
+  score: 'Score',
 };
-/**
- * The report sort keys the reference server takes: the contract's and the wave-3 extension `score`
- * (announced as `sort_by_score` by GET /capabilities). The dashboard offers REPORT_SORT_KEYS only.
- */
-export const SERVER_REPORT_SORT_KEYS = [...REPORT_SORT_KEYS, 'score'] as const;
-export type ServerReportSortKey = (typeof SERVER_REPORT_SORT_KEYS)[number];
 export const REPORT_SEARCH_BY = ['url'] as const;
 
 export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;
@@ -34,9 +35,9 @@ export const PROJECT_SEARCH_BY = ['project'] as const;
 
 /**
  * The order a list starts in when sorted by `key`, by its header or its Sort by choice alike (the ui
- * contract): names and URLs A-Z, dates newest and results best first.
+ * contract): names and URLs A-Z, dates newest and results and scores best first.
  */
-export function firstSortOrder(key: ReportSortKey | ProjectSortKey): SortOrder {
+export function firstSortOrder(key: ServerReportSortKey | ProjectSortKey): SortOrder {
   return key === 'url' || key === 'project' ? 'asc' : 'desc';
 }
 

@@ -2,8 +2,10 @@
 // tab or a later visit can resume it. Versioned; an entry that is not what this version wrote is
 // ignored (and removed), never trusted. The batch password is not stored: a resume asks for it.
 import * as z from 'zod/mini';
+import { deviceStore } from './device-store';
 
 const STORAGE_KEY = 'wrs.import-queue';
+const store = deviceStore(STORAGE_KEY);
 const VERSION = 1;
 
 /** `sent`: the request went out and no answer was noted; look the URL up before sending it again. */
@@ -43,7 +45,6 @@ const savedSchema = z.object({
   ),
 });
 
-const listeners = new Set<() => void>();
 let cached: { text: string | null; value: SavedImport | null } = { text: null, value: null };
 
 function storage(): Storage | null {
@@ -102,18 +103,8 @@ export function unfinished(saved: SavedImport): number {
 }
 
 function notify(): void {
-  for (const listener of [...listeners]) listener();
+  store.notify();
 }
 
 /** For useSyncExternalStore: changes made here, and in other tabs (the storage event). */
-export function subscribeImport(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === STORAGE_KEY || event.key === null) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
+export const subscribeImport = (listener: () => void): (() => void) => store.subscribe(listener);

@@ -37,6 +37,8 @@ import { projectListView, projectHref, projectListParams } from './project-list-
 // button, rather than with every visit of the table.
 const loadDeleteDialog = () => import('./delete-project-dialog');
 const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
+// Views and Save view: a chunk loaded as the page renders, their space kept meanwhile.
+const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
 // Each row's health takes a few requests: they start once the rows are on screen, not before.
 const loadHealth = () => import('./project-health');
 const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
@@ -203,6 +205,11 @@ function ProjectsPage() {
           onChange={(event) => setView({ per_page: Number(event.currentTarget.value) as PerPage })}
           style={{ flex: '0 1 6rem' }}
         />
+      </Group>
+      <Group gap="xs" justify="flex-end" mih={36}>
+        <Suspense fallback={null}>
+          <ListViewsBar columns={false} />
+        </Suspense>
       </Group>
 
       <div>{tableArea}</div>

@@ -1,6 +1,6 @@
 // The reports table's view as the URL holds it, under the API's own parameter names.
-import { DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS } from '@/contract/values';
-import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
+import { DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
+import type { PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import type { ReportListParams } from '@/api/reports';
 import { listParams, nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
@@ -10,17 +10,21 @@ export type ReportListView = {
   search_by: (typeof REPORT_SEARCH_BY)[number];
   project: string;
   result: Result | undefined;
-  sort_by: ReportSortKey;
+  /** `score` only where the deployment sorts by score. */
+  sort_by: ServerReportSortKey;
   sort: SortOrder;
   per_page: PerPage;
   page: number;
 };
 
-const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, REPORT_SORT_KEYS);
+function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]]) {
+  const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
+  // In this order in the address: the filters, then the sort and the page.
+  return { search, search_by, project: urlParam.text(), result: urlParam.oneOf(RESULTS), ...sortAndPage };
+}
 
 export const reportListView: UrlStateSpec<ReportListView> = {
-  // In this order in the address: the filters, then the sort and the page.
-  params: { search, search_by, project: urlParam.text(), result: urlParam.oneOf(RESULTS), ...sortAndPage },
+  params: reportParams(REPORT_SORT_KEYS),
   defaults: {
     search: '',
     search_by: 'url',
@@ -33,11 +37,18 @@ export const reportListView: UrlStateSpec<ReportListView> = {
   },
 };
 
+/** The view where the deployment sorts by score (`sort_by_score`): `sort_by=score` is valid there. */
+export const reportListViewByScore: UrlStateSpec<ReportListView> = {
+  params: reportParams(SERVER_REPORT_SORT_KEYS),
+  defaults: reportListView.defaults,
+};
+
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
-export function projectReportListView(project: string): UrlStateSpec<ReportListView> {
+export function projectReportListView(project: string, byScore = false): UrlStateSpec<ReportListView> {
+  const spec = byScore ? reportListViewByScore : reportListView;
   return {
-    params: { ...reportListView.params, project: urlParam.ignored() },
-    defaults: { ...reportListView.defaults, project },
+    params: { ...spec.params, project: urlParam.ignored() },
+    defaults: { ...spec.defaults, project },
   };
 }
 

@@ -12,7 +12,7 @@ import {
   SORT_ORDER_LABELS,
   firstSortOrder,
 } from '@/contract/values';
-import type { PerPage, ReportSortKey, Result, SortOrder } from '@/contract/values';
+import type { PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import { DebouncedSearch } from '@/components/debounced-search';
 import type { ReportListView } from './report-list-view';
 import classes from './reports-filters.module.css';
@@ -63,6 +63,8 @@ export interface ReportsFiltersProps {
   projectFixed?: boolean;
   /** Given while any filter is set (and something matches: the empty state offers its own). */
   onClear?: () => void;
+  /** The deployment sorts by score: Sort by offers Score. */
+  scoreSorts?: boolean;
 }
 
 const RESULT_OPTIONS = [
@@ -70,6 +72,7 @@ const RESULT_OPTIONS = [
   ...RESULTS.map((result) => ({ value: result, label: RESULT_LABELS[result] })),
 ];
 const SORT_OPTIONS = REPORT_SORT_KEYS.map((key) => ({ value: key, label: REPORT_SORT_LABELS[key] }));
+const SORT_OPTIONS_WITH_SCORE = [...SORT_OPTIONS, { value: 'score', label: REPORT_SORT_LABELS.score }];
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
@@ -78,8 +81,8 @@ const resultPatch = (value: string): Partial<ReportListView> => ({
 });
 // A sort key chosen here starts in the order its column header's first click gives.
 const sortByPatch = (value: string): Partial<ReportListView> => ({
-  sort_by: value as ReportSortKey,
-  sort: firstSortOrder(value as ReportSortKey),
+  sort_by: value as ServerReportSortKey,
+  sort: firstSortOrder(value as ServerReportSortKey),
 });
 const orderPatch = (value: string): Partial<ReportListView> => ({ sort: value as SortOrder });
 const perPagePatch = (value: string): Partial<ReportListView> => ({ per_page: Number(value) as PerPage });
@@ -120,13 +123,22 @@ export function filtersSet(state: ReportListView, projectFixed = false): number 
  * Search, the filters and the sort of the reports table; every change goes to the URL. On a phone
  * the filters and the sort fold behind **Filters**, which says how many are set.
  */
-export function ReportsFilters({ state, onChange, projectFixed, onClear }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts }: ReportsFiltersProps) {
   const onSearch = (search: string) => onChange({ search });
   const onProject = (project: string) => onChange({ project });
   const folds = useMediaQuery(FOLD_QUERY, false, { getInitialValueInEffect: false });
   const [unfolded, setUnfolded] = useState(false);
   const foldId = useId();
   const count = filtersSet(state, projectFixed);
+  const fields = (
+    <FilterFields
+      state={state}
+      onChange={onChange}
+      projectFixed={projectFixed}
+      onProject={onProject}
+      scoreSorts={scoreSorts}
+    />
+  );
   const search = (
     <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
   );
@@ -155,12 +167,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear }: Repor
         </Button>
         {unfolded && (
           <div id={foldId} className={classes.fold}>
-            <FilterFields
-              state={state}
-              onChange={onChange}
-              projectFixed={projectFixed}
-              onProject={onProject}
-            />
+            {fields}
           </div>
         )}
         {onClear && <ClearFilters onClear={onClear} />}
@@ -169,7 +176,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear }: Repor
   return (
     <div className={classes.grid}>
       <div className={classes.wide}>{search}</div>
-      <FilterFields state={state} onChange={onChange} projectFixed={projectFixed} onProject={onProject} />
+      {fields}
       {onClear && <ClearFilters onClear={onClear} />}
     </div>
   );
@@ -189,7 +196,8 @@ function FilterFields({
   onChange,
   projectFixed,
   onProject,
-}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed'> & {
+  scoreSorts,
+}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts'> & {
   onProject: (project: string) => void;
 }) {
   return (
@@ -208,7 +216,7 @@ function FilterFields({
       />
       <SelectFilter
         label="Sort by"
-        data={SORT_OPTIONS}
+        data={scoreSorts ? SORT_OPTIONS_WITH_SCORE : SORT_OPTIONS}
         value={state.sort_by}
         toPatch={sortByPatch}
         onChange={onChange}

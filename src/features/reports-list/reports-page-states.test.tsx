@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
 import { contractList, contractReport } from '../../../test/fixtures/contract';
-import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { REAL_API_KEY, noCapabilities, realApi, server } from '../../../test/msw';
 import { asPhone } from '../../../test/render';
 import { renderReportsPage as renderReports, withReports } from '../../../test/reports-list-kit';
 
@@ -137,6 +137,7 @@ describe('Reports: empty, error, untrusted text', () => {
     saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const hostile = 'https://example.com/?q=<img src=x onerror="alert(1)">';
     server.use(
+      noCapabilities(),
       http.get('*/api/v1/reports', () =>
         HttpResponse.json(
           contractList([

@@ -6,9 +6,10 @@ import '@mantine/core/styles/Combobox.css';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconListDetails, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCapabilities } from '@/api/capabilities';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
 import { useHiddenRows } from '@/api/pending-deletes';
 import { ErrorState } from '@/components/error-state';
@@ -16,9 +17,10 @@ import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
 import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { useColumns } from '@/lib/list-columns';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
-import type { ReportSortKey } from '@/contract/values';
+import type { ServerReportSortKey } from '@/contract/values';
 import type { ReportListView } from './report-list-view';
 import {
   NO_FILTERS,
@@ -27,6 +29,7 @@ import {
   projectReportListView,
   reportListParams,
   reportListView,
+  reportListViewByScore,
 } from './report-list-view';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsEmpty } from './reports-empty';
@@ -52,6 +55,9 @@ const ImportResume = lazy(() =>
   import('@/components/import-resume').then((m) => ({ default: m.ImportResume })),
 );
 
+// Views, Save view and Columns: a chunk loaded as the page renders, their space kept meanwhile.
+const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
+
 // What works on a selection loads when a person first reaches for a checkbox.
 const loadBulkArea = () => import('./bulk/bulk-area');
 const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
@@ -59,13 +65,26 @@ function preloadBulkArea(event: SyntheticEvent) {
   if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
 }
 
-/** The reports table with its filters; `project`: one project's reports, on that project's page. */
+/**
+ * The reports table with its filters; `project`: one project's reports, on that project's page. An
+ * address sorted by score waits for the deployment's capabilities: where it cannot sort by score,
+ * `sort_by=score` is an invalid value like any other, dropped and never sent.
+ */
 function ReportsView({ project }: { project?: string }) {
+  const { capabilities, isPending } = useCapabilities();
+  const [searchParams] = useSearchParams();
+  if (isPending && searchParams.get('sort_by') === 'score')
+    return <LoadingRows rows={10} height={40} label="Loading reports" />;
+  return <ReportsList project={project} byScore={capabilities?.sort_by_score === true} />;
+}
+
+function ReportsList({ project, byScore }: { project?: string; byScore: boolean }) {
   const queryClient = useQueryClient();
-  const spec = useMemo(
-    () => (project === undefined ? reportListView : projectReportListView(project)),
-    [project],
-  );
+  const spec = useMemo(() => {
+    if (project !== undefined) return projectReportListView(project, byScore);
+    return byScore ? reportListViewByScore : reportListView;
+  }, [project, byScore]);
+  const columns = useColumns();
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
@@ -94,10 +113,10 @@ function ReportsView({ project }: { project?: string }) {
     if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
   }, [queryClient, params, nextPage]);
 
-  const sortPatch = (key: ReportSortKey): Partial<ReportListView> => sortAfterClick(state, key);
-  const onSort = (key: ReportSortKey) => setState(sortPatch(key));
+  const sortPatch = (key: ServerReportSortKey): Partial<ReportListView> => sortAfterClick(state, key);
+  const onSort = (key: ServerReportSortKey) => setState(sortPatch(key));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
-  const onSortPress = (key: ReportSortKey) => prefetchView(sortPatch(key));
+  const onSortPress = (key: ServerReportSortKey) => prefetchView(sortPatch(key));
   // A row's project link is its view filtered by the project. The rows on screen are those of the
   // view they were loaded for until the next view's rows arrive, so their links stay that view's.
   // One function per shown view: the table tells a new view from the one it shows by it.
@@ -174,6 +193,8 @@ function ReportsView({ project }: { project?: string }) {
         projectHref={projectHref}
         stale={isPlaceholderData}
         selection={tableSelection}
+        scoreSorts={byScore}
+        columns={columns}
       />
     );
   }
@@ -226,8 +247,14 @@ function ReportsView({ project }: { project?: string }) {
           onChange={setState}
           projectFixed={project !== undefined}
           onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
+          scoreSorts={byScore}
         />
       </div>
+      <Group gap="xs" justify="flex-end" mih={36} className={printing.noPrint}>
+        <Suspense fallback={null}>
+          <ListViewsBar columns />
+        </Suspense>
+      </Group>
 
       <Paper
         withBorder

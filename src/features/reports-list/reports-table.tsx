@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MouseEvent as ReactMouseEvent, PointerEvent } from 'react';
 import { Link, useNavigationType } from 'react-router-dom';
-import type { ReportSortKey, SortOrder } from '@/contract/values';
+import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
@@ -15,16 +15,22 @@ import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
 import { UrlText } from '@/components/url-text';
 import { afterNextPaint } from '@/lib/after-next-paint';
+import { shows } from '@/lib/list-columns';
+import type { ColumnChoice, ReportColumn } from '@/lib/list-columns';
 import { parseReportId } from '@/lib/report-id';
 import classes from './reports-table.module.css';
 
 export interface ReportsTableProps {
   reports: Report[];
-  sortBy: ReportSortKey;
+  sortBy: ServerReportSortKey;
   sort: SortOrder;
-  onSort: (key: ReportSortKey) => void;
+  onSort: (key: ServerReportSortKey) => void;
   /** A mouse pressed a sort header (its click follows): a moment to start loading that view. */
-  onSortPress?: (key: ReportSortKey) => void;
+  onSortPress?: (key: ServerReportSortKey) => void;
+  /** The deployment sorts by score (`sort_by_score`): the Score header sorts. */
+  scoreSorts?: boolean;
+  /** The optional columns shown (on cards too) and the rows' height, as chosen on this device. */
+  columns: ColumnChoice;
   /** The address of this view filtered by one project. */
   projectHref: (project: string) => string;
   /** Rows of the previous view, kept on screen while the next one loads. */
@@ -72,12 +78,37 @@ function PickBox({
   );
 }
 
+/** What a row shows: the chosen optional columns, Trend only where the deployment keeps runs. */
+type Shown = Record<ReportColumn, boolean>;
+
+const SORT_COLUMN: Partial<Record<ServerReportSortKey, ReportColumn>> = {
+  result: 'result',
+  score: 'score',
+  generated_at: 'generated',
+  id: 'created',
+};
+
+/** The chosen columns; in the table also the one it is sorted by, whose header says so. */
+function shownColumns(columns: ColumnChoice, reports: Report[], sortBy?: ServerReportSortKey): Shown {
+  const show = (column: ReportColumn) => shows(columns, column) || (sortBy !== undefined && SORT_COLUMN[sortBy] === column);
+  return {
+    project: show('project'),
+    result: show('result'),
+    score: show('score'),
+    trend: show('trend') && reports.some((report) => report.recentScores !== null),
+    privacy: show('privacy'),
+    generated: show('generated'),
+    created: show('created'),
+  };
+}
+
 function ReportRow({
   report,
   index,
   projectHref,
   picked,
   onPick,
+  shown,
 }: {
   report: Report;
   /** Its position on the page, for `onPick`. */
@@ -86,6 +117,7 @@ function ReportRow({
   picked: boolean;
   /** The same function for every row and render (usePickHandler): a tick renders only its own row. */
   onPick: (index: number, range: boolean) => void;
+  shown: Shown;
 }) {
   // Compiled (vite.config.ts): its cells are rendered again only when its report or picked state changes.
   'use memo';
@@ -101,35 +133,47 @@ function ReportRow({
           <UrlText url={report.url} />
         </Anchor>
       </td>
-      <td>
-        <Anchor
-          component={Link}
-          to={projectHref}
-          size="sm"
-          c="dimmed"
-          title={`Show only the reports of ${report.project}`}
-        >
-          {report.project}
-        </Anchor>
-      </td>
-      <td>
-        <ResultBadge result={report.result} />
-      </td>
-      <td className={classes.numeric}>
-        <span className={classes.score}>
+      {shown.project && (
+        <td>
+          <Anchor
+            component={Link}
+            to={projectHref}
+            size="sm"
+            c="dimmed"
+            title={`Show only the reports of ${report.project}`}
+          >
+            {report.project}
+          </Anchor>
+        </td>
+      )}
+      {shown.result && (
+        <td>
+          <ResultBadge result={report.result} />
+        </td>
+      )}
+      {shown.trend && (
+        <td className={classes.numeric}>
           <ScoreTrend scores={report.recentScores} />
-          {report.score === null ? '—' : Math.round(report.score)}
-        </span>
-      </td>
-      <td>
-        <PrivacyBadge privacy={report.privacy} />
-      </td>
-      <td>
-        <DateText date={report.generatedAt} />
-      </td>
-      <td>
-        <DateText date={report.createdAt} sameAs={report.generatedAt} />
-      </td>
+        </td>
+      )}
+      {shown.score && (
+        <td className={classes.numeric}>{report.score === null ? '—' : Math.round(report.score)}</td>
+      )}
+      {shown.privacy && (
+        <td>
+          <PrivacyBadge privacy={report.privacy} />
+        </td>
+      )}
+      {shown.generated && (
+        <td>
+          <DateText date={report.generatedAt} />
+        </td>
+      )}
+      {shown.created && (
+        <td>
+          <DateText date={report.createdAt} sameAs={report.generatedAt} />
+        </td>
+      )}
     </tr>
   );
 }
@@ -247,7 +291,9 @@ function ReportCards({
   projectHref,
   stale,
   selection,
-}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection'>) {
+  columns,
+}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection' | 'columns'>) {
+  const shown = shownColumns(columns, reports);
   return (
     <ul
       onClick={rememberOpenedReport}
@@ -255,6 +301,7 @@ function ReportCards({
       aria-busy={stale || undefined}
       className={classes.cards}
       data-stale={stale || undefined}
+      data-compact={columns.compact || undefined}
     >
       {reports.map((report, index) => (
         <Paper
@@ -262,7 +309,7 @@ function ReportCards({
           key={report.id}
           withBorder
           radius="sm"
-          p="sm"
+          p={columns.compact ? 6 : 'sm'}
           tabIndex={-1}
           data-report-row={report.id}
           data-picked={selection.has(report.id) || undefined}
@@ -284,26 +331,33 @@ function ReportCards({
           </Anchor>
           {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
           <Group gap="xs" wrap="wrap" className={classes.cardFacts}>
-            <ResultBadge result={report.result} />
-            {report.score !== null && (
+            {shown.result && <ResultBadge result={report.result} />}
+            {((shown.score && report.score !== null) || shown.trend) && (
               <Text size="sm" span className={classes.score}>
-                Score {Math.round(report.score)}
-                <ScoreTrend scores={report.recentScores} />
+                {shown.score && report.score !== null && `Score ${Math.round(report.score)}`}
+                {shown.trend && <ScoreTrend scores={report.recentScores} />}
               </Text>
             )}
-            <PrivacyBadge privacy={report.privacy} />
+            {shown.privacy && <PrivacyBadge privacy={report.privacy} />}
           </Group>
           <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
-            <Anchor
-              component={Link}
-              to={projectHref(report.project)}
-              size="sm"
-              c="dimmed"
-              className={classes.cardTarget}
-            >
-              {report.project}
-            </Anchor>
-            <DateText date={report.generatedAt} />
+            {shown.project && (
+              <Anchor
+                component={Link}
+                to={projectHref(report.project)}
+                size="sm"
+                c="dimmed"
+                className={classes.cardTarget}
+              >
+                {report.project}
+              </Anchor>
+            )}
+            {shown.generated && <DateText date={report.generatedAt} />}
+            {shown.created && (
+              <Text size="sm" span c="dimmed">
+                Created <DateText date={report.createdAt} sameAs={report.generatedAt} />
+              </Text>
+            )}
           </Group>
         </Paper>
       ))}
@@ -321,6 +375,8 @@ export function ReportsTable({
   projectHref,
   stale = false,
   selection,
+  scoreSorts = false,
+  columns,
 }: ReportsTableProps) {
   'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
@@ -330,13 +386,24 @@ export function ReportsTable({
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
-    return <ReportCards reports={reports} projectHref={projectHref} stale={stale} selection={selection} />;
+    return (
+      <ReportCards
+        reports={reports}
+        projectHref={projectHref}
+        stale={stale}
+        selection={selection}
+        columns={columns}
+      />
+    );
+  const shown = shownColumns(columns, reports, sortBy);
   const pickedOnPage = reports.filter((report) => selection.has(report.id)).length;
   return (
     <DataTable
       aria-label="Reports"
-      minWidth={860}
-      verticalSpacing="sm"
+      minWidth={columns.compact ? 640 : 860}
+      verticalSpacing={columns.compact ? 'xs' : 'sm'}
+      className={columns.compact ? classes.compact : undefined}
+      data-compact={columns.compact || undefined}
       stale={stale}
       busy={filling}
       onPointerDown={onPointerDown}
@@ -355,20 +422,38 @@ export function ReportsTable({
           <SortableTh column="url" {...sortable}>
             URL
           </SortableTh>
-          <th scope="col">Project</th>
-          <SortableTh column="result" {...sortable}>
-            Result
-          </SortableTh>
-          <th scope="col" className={classes.numeric}>
-            Score
-          </th>
-          <th scope="col">Privacy</th>
-          <SortableTh column="generated_at" {...sortable}>
-            Generated
-          </SortableTh>
-          <SortableTh column="id" {...sortable}>
-            Created
-          </SortableTh>
+          {shown.project && <th scope="col">Project</th>}
+          {shown.result && (
+            <SortableTh column="result" {...sortable}>
+              Result
+            </SortableTh>
+          )}
+          {shown.trend && (
+            <th scope="col" className={classes.numeric}>
+              Trend
+            </th>
+          )}
+          {shown.score &&
+            (scoreSorts ? (
+              <SortableTh column="score" {...sortable} className={classes.numeric}>
+                Score
+              </SortableTh>
+            ) : (
+              <th scope="col" className={classes.numeric}>
+                Score
+              </th>
+            ))}
+          {shown.privacy && <th scope="col">Privacy</th>}
+          {shown.generated && (
+            <SortableTh column="generated_at" {...sortable}>
+              Generated
+            </SortableTh>
+          )}
+          {shown.created && (
+            <SortableTh column="id" {...sortable}>
+              Created
+            </SortableTh>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -381,6 +466,7 @@ export function ReportsTable({
             projectHref={hrefOf(index)(report.project)}
             picked={selection.has(report.id)}
             onPick={onPick}
+            shown={shown}
           />
         ))}
       </tbody>

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, reportsPage, signIn } from './support';
+
+// Reports of its own, marked in the query string (the demo sites ignore it), found by searching the mark.
+const MARK = `e2e-views-${Date.now().toString(36)}`;
+const URLS = [
+  `http://docs.example:${E2E_DEMO_PORT}/guide/getting-started?run=${MARK}-1`,
+  `http://blog.example:${E2E_DEMO_PORT}/posts/hello-world?run=${MARK}-2`,
+];
+const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  for (const url of URLS) {
+    const response = await api.post('/api/v1/reports', { headers: auth, form: { url } });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+  await api.dispose();
+});
+
+async function axeInBothSchemes(page: Page, shot: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/${shot}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('a saved view opens from the Views menu in a new tab with its filters; the menus pass axe in light and dark', async ({
+  page,
+  context,
+}) => {
+  // Six axe runs (three states, two schemes) on a machine shared with other work.
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.goto(`/reports?search=${MARK}&sort_by=url&sort=asc&per_page=25`);
+  const list = reportsPage(page);
+  await list.expectRowsAll(new RegExp(MARK));
+  await expect(list.rows).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Save view' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save view' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Mine, by URL');
+  await axeInBothSchemes(page, 'views-save-dialog');
+  await dialog.getByRole('button', { name: 'Save view' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('button', { name: 'Columns' }).click();
+  const columns = page.getByRole('dialog', { name: 'Columns' });
+  await expect(columns.getByRole('checkbox', { name: 'Score' })).toBeChecked();
+  await axeInBothSchemes(page, 'views-columns');
+  await page.keyboard.press('Escape');
+  await expect(columns).toBeHidden();
+
+  // A new tab of the same browser: the device's storage is shared, the address is not.
+  const other = await context.newPage();
+  await other.goto('/reports');
+  await expect(other.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await other.getByRole('button', { name: 'Views' }).click();
+  const menu = other.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Mine, by URL' })).toBeVisible();
+  await axeInBothSchemes(other, 'views-menu');
+  await menu.getByRole('menuitem', { name: 'Mine, by URL' }).click();
+  await expect(other).toHaveURL(new RegExp(`/reports\\?search=${MARK}&sort_by=url&sort=asc&per_page=25$`));
+  const opened = reportsPage(other);
+  await expect(opened.search).toHaveValue(MARK);
+  await expect(opened.sortBy).toHaveValue('url');
+  await expect(opened.perPage).toHaveValue('25');
+  await opened.expectRowsAll(new RegExp(MARK));
+  await expect(opened.rows).toHaveCount(2);
+  await expect(opened.reportLinks.first()).toHaveText(URLS[1]!);
+});
