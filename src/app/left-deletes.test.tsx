@@ -33,15 +33,21 @@ function leftByAClosedTab(target: { id: number; url: string }) {
   );
 }
 
+/** A report a closed tab left held for deletion, and the next visit's page offering it. */
+async function nextVisit(api: ReturnType<typeof useRealApi>) {
+  const report = await seedReport(api, 'shop.example');
+  leftByAClosedTab(report);
+  const seen = recordRequests();
+  const { queryClient, user } = renderWithProviders(<h1>Reports</h1>);
+  offerLeftDeletes(queryClient);
+  return { report, seen, user };
+}
+
 describe('Deletes from the last visit', () => {
   it('are said with Undo, and sent once their window is over', async () => {
     useUndoClock();
     const api = useRealApi();
-    const report = await seedReport(api, 'shop.example');
-    leftByAClosedTab(report);
-    const seen = recordRequests();
-    const { queryClient } = renderWithProviders(<h1>Reports</h1>);
-    offerLeftDeletes(queryClient);
+    const { report, seen } = await nextVisit(api);
 
     const notice = (await screen.findByText('Deletes from your last visit')).closest('[role="alert"]') as HTMLElement;
     expect(notice).toHaveTextContent(`the report of ${report.url}`);
@@ -57,11 +63,7 @@ describe('Deletes from the last visit', () => {
   it('Undo there sends nothing and forgets them', async () => {
     useUndoClock();
     const api = useRealApi();
-    const report = await seedReport(api, 'shop.example');
-    leftByAClosedTab(report);
-    const seen = recordRequests();
-    const { queryClient, user } = renderWithProviders(<h1>Reports</h1>);
-    offerLeftDeletes(queryClient);
+    const { report, seen, user } = await nextVisit(api);
     await user.click(await screen.findByRole('button', { name: 'Undo' }));
     await passUndoWindow();
     await passUndoWindow();
