@@ -32,6 +32,8 @@ function UndoMessage({ text, onUndo, backTo }: { text: string; onUndo: () => boo
       <Button
         size="compact-sm"
         variant="default"
+        // A long URL beside it must not squeeze the button's word.
+        style={{ flexShrink: 0 }}
         onClick={() => {
           if (onUndo() && backTo !== undefined) void navigate(backTo);
         }}

@@ -42,6 +42,10 @@ test.describe('Projects against the real server', () => {
   });
 
   test('deleting a project through the dialog removes it and all its reports', async ({ page, request }) => {
+    // Eleven reports analysed, and the undo window: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
+    // More than 10 reports: the delete asks for the project's name to be typed.
+    for (let i = 1; i <= 10; i += 1) await createReport(request, `${PAGE_URL}?run=typed-${i}`);
     const report = await createReport(request, PAGE_URL);
     expect(report.project).toBe(PROJECT);
     expect(await reportsOfProject(request, PROJECT)).toBeGreaterThan(0);
@@ -70,15 +74,25 @@ test.describe('Projects against the real server', () => {
     expect(await reportsOfProject(request, PROJECT)).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: `Delete project ${PROJECT}` }).click();
+    // A project of more than 10 reports asks for its name first; a wrong one keeps Delete disabled.
+    const typeName = dialog.getByRole('textbox', { name: `Type ${PROJECT} to confirm` });
+    await expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await typeName.fill('old-site');
+    await expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await typeName.fill(PROJECT);
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByText('Project deleted')).toBeVisible();
+    const notice = page.getByRole('alert').filter({ hasText: 'Project deleted' });
+    await expect(notice).toBeVisible();
+    await expect(notice.getByRole('button', { name: 'Undo' })).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeFocused();
     await expect(page.getByRole('button', { name: `Delete project ${PROJECT}` })).toHaveCount(0);
     await expect(page.getByRole('link', { name: PROJECT, exact: true })).toHaveCount(0);
     // Only that project went.
     await expect(page.getByRole('link', { name: 'shop.example', exact: true })).toBeVisible();
-    expect(await reportsOfProject(request, PROJECT)).toBe(0);
+    // Held for Undo, then sent: gone on the server within the window and a request.
+    await expect.poll(() => reportsOfProject(request, PROJECT), { timeout: 15_000 }).toBe(0);
+    await expect(notice.getByRole('button', { name: 'Undo' })).toHaveCount(0);
     const gone = await request.get(`/api/v1/reports/${report.id}`, { headers: auth });
     expect(gone.status()).toBe(404);
 

@@ -33,6 +33,8 @@ function editForm(page: Page) {
 
 test.describe('One report against the real server', () => {
   test('switch to Password, refresh results and see what changed, then delete', async ({ page, request }) => {
+    // Two analyses and the delete's undo window: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
     const report = await createReport(request);
     await signIn(page);
     await openReport(page, report.id);
@@ -95,7 +97,12 @@ test.describe('One report against the real server', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
     await expect(page.getByText('Report deleted')).toBeVisible();
     await expect(page.locator(`a[href="/reports/${report.id}"]`)).toHaveCount(0);
-    expect((await request.get(`/api/v1/reports/${report.id}`, { headers: auth })).status()).toBe(404);
+    // Held for Undo, then sent.
+    await expect
+      .poll(async () => (await request.get(`/api/v1/reports/${report.id}`, { headers: auth })).status(), {
+        timeout: 15_000,
+      })
+      .toBe(404);
 
     // Its address now says so.
     await page.goto(`/reports/${report.id}`);
