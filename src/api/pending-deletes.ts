@@ -5,10 +5,11 @@
 // is written to localStorage when it is made, so a browser killed during the window loses nothing
 // that the next visit of the same connection does not offer again.
 import type { QueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
-import * as z from 'zod/mini';
 import type { Page, Project, Report } from '@/contract/domain';
+import * as z from 'zod/mini';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
+import { publishHeld, withoutItems } from './hidden-rows';
+import type { DeleteTarget } from './hidden-rows';
 import { readConnection } from './connection';
 import { errorMessage, isApiError } from './errors';
 import { apiFetch, apiUrl } from './http';
@@ -19,6 +20,9 @@ import { rateBudget, rateLimitScope, rateLimitWaitMs } from './rate-limit';
 import { forgetDeletedReport, refetchAllLists } from './reports-mutations';
 import { createScheduler } from './scheduler';
 
+export type { DeleteTarget, HiddenRows } from './hidden-rows';
+export { hiddenRows, useHiddenRows } from './hidden-rows';
+
 /** How long a delete waits for Undo before it is sent (the notification shows this long). */
 export const UNDO_WINDOW_MS = 6_000;
 /** At most this many DELETEs go out with keepalive as a tab closes; the rest wait for the next visit. */
@@ -28,10 +32,6 @@ export const ABANDONED_AFTER_MS = 30_000;
 
 const STORAGE_KEY = PENDING_DELETES_KEY;
 const VERSION = 1;
-
-export type DeleteTarget =
-  | { kind: 'report'; id: number; url: string; project: string | null }
-  | { kind: 'project'; name: string; reports: number | null };
 
 export interface DeleteOutcome {
   deleted: DeleteTarget[];
@@ -50,66 +50,6 @@ export interface HeldDelete {
   dueAt: number;
   /** Nothing is sent; the rows come back. False when it is too late (already sent). */
   undo: () => boolean;
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the lists hide.
-
-export interface HiddenRows {
-  reports: ReadonlySet<number>;
-  projects: ReadonlySet<string>;
-  /** How many of a project's reports are held for deletion one by one (its count shows fewer). */
-  fewerReports: ReadonlyMap<string, number>;
-  /** For `select` of a reports list query: undefined while nothing is held. */
-  selectReports: ((page: Page<Report>) => Page<Report>) | undefined;
-  /** For `select` of a projects list query: undefined while nothing is held. */
-  selectProjects: ((page: Page<Project>) => Page<Project>) | undefined;
-}
-
-function withoutItems<T>(page: Page<T>, keep: (item: T) => boolean): Page<T> {
-  const items = page.items.filter(keep);
-  const gone = page.items.length - items.length;
-  if (gone === 0) return page;
-  const total = Math.max(0, page.meta.total - gone);
-  const from = items.length === 0 ? null : page.meta.from;
-  const to = items.length === 0 || page.meta.to === null ? null : page.meta.to - gone;
-  const lastPage = Math.max(1, Math.ceil(total / page.meta.perPage));
-  return { items, meta: { ...page.meta, total, from, to, lastPage } };
-}
-
-function hiddenRowsOf(groups: Iterable<Group>): HiddenRows {
-  const reports = new Set<number>();
-  const projects = new Set<string>();
-  const fewerReports = new Map<string, number>();
-  for (const group of groups)
-    for (const target of group.targets) {
-      if (target.kind === 'project') projects.add(target.name);
-      else if (!reports.has(target.id)) {
-        reports.add(target.id);
-        if (target.project !== null) fewerReports.set(target.project, (fewerReports.get(target.project) ?? 0) + 1);
-      }
-    }
-  const none = reports.size === 0 && projects.size === 0;
-  const selectReports = none
-    ? undefined
-    : (page: Page<Report>) =>
-        withoutItems(page, (report) => !reports.has(report.id) && !projects.has(report.project ?? ''));
-  const selectProjects = none
-    ? undefined
-    : (page: Page<Project>) => {
-        const shown = withoutItems(page, (project) => !projects.has(project.name));
-        if (fewerReports.size === 0) return shown;
-        return {
-          ...shown,
-          items: shown.items.map((project) => {
-            const fewer = fewerReports.get(project.name);
-            return fewer === undefined || project.reports === null
-              ? project
-              : { ...project, reports: Math.max(0, project.reports - fewer) };
-          }),
-        };
-      };
-  return { reports, projects, fewerReports, selectReports, selectProjects };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,27 +148,8 @@ interface Group {
 }
 
 const groups = new Map<string, Group>();
-const listeners = new Set<() => void>();
-let hidden: HiddenRows = hiddenRowsOf([]);
-
 function changed(): void {
-  hidden = hiddenRowsOf(groups.values());
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** What the lists hide now; the same object until a delete is held, undone or answered. */
-export function hiddenRows(): HiddenRows {
-  return hidden;
-}
-
-/** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
-export function useHiddenRows(): HiddenRows {
-  return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
+  publishHeld(groups.values());
 }
 
 let sequence = 0;
@@ -329,7 +250,10 @@ async function send(group: Group): Promise<void> {
   const scheduler = createScheduler();
   const answers = await Promise.all(
     group.targets.map((target) =>
-      answerOf(target, scheduler.run((signal) => requestOf(target, group.connection, signal))),
+      answerOf(
+        target,
+        scheduler.run((signal) => requestOf(target, group.connection, signal)),
+      ),
     ),
   );
   await settle(group, answers);
@@ -413,7 +337,9 @@ export function sendBeforeLeaving(): void {
         later.length === 0 ? group : { ...group, key: `${group.key}-sent`, targets: now, handlers: {} };
       sent.state = 'sending';
       groups.set(sent.key, sent);
-      const answers = now.map((target) => answerOf(target, requestOf(target, group.connection, undefined, true)));
+      const answers = now.map((target) =>
+        answerOf(target, requestOf(target, group.connection, undefined, true)),
+      );
       void Promise.all(answers).then((done) => settle(sent, done));
       if (later.length === 0) continue;
       group.targets = later;
@@ -428,7 +354,9 @@ function resumeLeft(): void {
   const left = [...groups.values()].filter((group) => group.state === 'left');
   if (left.length === 0) return;
   updateEntries((entries) =>
-    entries.map((entry) => (left.some((group) => group.key === entry.key) ? { ...entry, left: false } : entry)),
+    entries.map((entry) =>
+      left.some((group) => group.key === entry.key) ? { ...entry, left: false } : entry,
+    ),
   );
   for (const group of left) {
     group.state = 'waiting';
@@ -450,7 +378,9 @@ export function takeLeftDeletes(): { taken: DeleteTarget[][]; askAgainAt: number
   );
   const taken = ours.filter((entry) => entry.left || entry.dueAt + ABANDONED_AFTER_MS <= now);
   // Another tab's, not yet known to be abandoned: asked again when it would be.
-  const waiting = ours.filter((entry) => !taken.includes(entry)).map((entry) => entry.dueAt + ABANDONED_AFTER_MS);
+  const waiting = ours
+    .filter((entry) => !taken.includes(entry))
+    .map((entry) => entry.dueAt + ABANDONED_AFTER_MS);
   const askAgainAt = waiting.length > 0 ? Math.min(...waiting) : null;
   if (taken.length > 0) writeEntries(entries.filter((entry) => !taken.includes(entry)));
   return { taken: taken.map((entry) => entry.targets), askAgainAt };

@@ -15,7 +15,7 @@ import {
 } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
-import { useHiddenRows } from '@/api/pending-deletes';
+import { useHiddenRows } from '@/api/hidden-rows';
 import { projectQueries } from '@/api/projects';
 import type { Project } from '@/contract/domain';
 import { DebouncedSearch } from '@/components/debounced-search';

@@ -11,7 +11,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { useHiddenRows } from '@/api/pending-deletes';
+import { useHiddenRows } from '@/api/hidden-rows';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
