@@ -13,6 +13,11 @@ const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 /** Two dates closer than this read as one ("same"). */
 const SAME_WITHIN_MS = 60_000;
 
+/** Whether two dates read as one moment ("same"): a second line for the other one says nothing new. */
+export function sameMoment(date: Date | null, other: Date | null): boolean {
+  return date !== null && other !== null && Math.abs(other.getTime() - date.getTime()) < SAME_WITHIN_MS;
+}
+
 /**
  * A date as relative text ("3 days ago"), kept up to date while the page is open; the exact moment in
  * `<time dateTime>` and in a tooltip on hover, on focus (each date is a tab stop) and on tap (which
@@ -44,7 +49,7 @@ export function DateText({
     );
   }
   const opened = (hovered || focused) && !dismissed;
-  const same = sameAs != null && Math.abs(sameAs.getTime() - date.getTime()) < SAME_WITHIN_MS;
+  const same = sameMoment(date, sameAs ?? null);
   const show = (set: (on: boolean) => void) => {
     setWanted(true);
     setDismissed(false);

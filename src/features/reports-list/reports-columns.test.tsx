@@ -98,6 +98,20 @@ describe('Reports: columns', () => {
     expect(cards).toHaveAttribute('data-compact');
   });
 
+  it('on a phone card, says Created only when it is not the moment Generated already says', async () => {
+    asPhone();
+    await withReports(['https://shop.example/']);
+    const page = renderReports();
+    const cards = await screen.findByRole('list', { name: 'Reports' });
+    await waitFor(() => expect(within(cards).getAllByRole('listitem')).toHaveLength(1));
+    // Created and analysed in the same minute: one date on the card, one line less.
+    expect(within(cards).queryByText(/Created/)).toBeNull();
+
+    const panel = await openColumns(page);
+    await page.user.click(within(panel).getByRole('checkbox', { name: 'Generated' }));
+    expect(within(cards).getByText(/Created/)).toBeInTheDocument();
+  });
+
   it('exports every column to CSV whatever the table shows', async () => {
     await withReports(['https://shop.example/', 'https://blog.example/']);
     window.localStorage.setItem(

@@ -8,7 +8,7 @@ import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
-import { DateText } from '@/components/date-text';
+import { DateText, sameMoment } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { SortableTh, isMousePress } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
@@ -353,9 +353,10 @@ function ReportCards({
               </Anchor>
             )}
             {shown.generated && <DateText date={report.generatedAt} />}
-            {shown.created && (
+            {/* A card has no column to keep: Created only when it says something Generated does not. */}
+            {shown.created && !(shown.generated && sameMoment(report.createdAt, report.generatedAt)) && (
               <Text size="sm" span c="dimmed">
-                Created <DateText date={report.createdAt} sameAs={report.generatedAt} />
+                Created <DateText date={report.createdAt} />
               </Text>
             )}
           </Group>
