@@ -27,7 +27,20 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The time (epoch ms) of the last tick: renewed every TICK_MS while anything on the page asks for it. */
+/** Below this, a date rendered now uses the time already read: one value for all dates of a render. */
+const FRESH_MS = 1000;
+
+function snapshot(): number {
+  const current = Date.now();
+  // Between ticks too, a date that mounts reads the time (to the second), not the last tick's.
+  if (Math.abs(current - now) >= FRESH_MS) now = current;
+  return now;
+}
+
+/**
+ * The time (epoch ms), to the second: renewed every TICK_MS while anything on the page asks for it
+ * (its users render again then), and read afresh by a render more than a second after the last.
+ */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now);
+  return useSyncExternalStore(subscribe, snapshot);
 }
