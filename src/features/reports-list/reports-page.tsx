@@ -79,6 +79,10 @@ function ReportsView({ project }: { project?: string }) {
 }
 
 function ReportsList({ project, byScore }: { project?: string; byScore: boolean }) {
+  // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
+  // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
+  // (docs/benchmarks.md, issue 27).
+  'use memo';
   const queryClient = useQueryClient();
   const spec = useMemo(() => {
     if (project !== undefined) return projectReportListView(project, byScore);
