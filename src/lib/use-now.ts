@@ -27,20 +27,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** Below this, a date rendered now uses the time already read: one value for all dates of a render. */
-const FRESH_MS = 1000;
-
-function snapshot(): number {
-  const current = Date.now();
-  // Between ticks too, a date that mounts reads the time (to the second), not the last tick's.
-  if (Math.abs(current - now) >= FRESH_MS) now = current;
-  return now;
-}
-
-/**
- * The time (epoch ms), to the second: renewed every TICK_MS while anything on the page asks for it
- * (its users render again then), and read afresh by a render more than a second after the last.
- */
+/** The time (epoch ms) of the last tick: renewed every TICK_MS while anything on the page asks for it. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, snapshot);
+  return useSyncExternalStore(subscribe, () => now);
 }
