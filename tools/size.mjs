@@ -45,6 +45,8 @@ const ON_DEMAND = new Set([
   'src/components/confirm-dialog.tsx',
   'src/app/alerts-nav-link.tsx',
   'src/app/left-deletes.tsx',
+  // The dates' tooltip: on the first hover, focus or tap of a date (src/components/date-tooltips.tsx).
+  'src/components/date-text-tooltip.tsx',
 ]);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

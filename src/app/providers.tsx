@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { clearOnConnectionChange } from '@/api/query-client';
+import { DateTooltips } from '@/components/date-tooltips';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export interface AppProvidersProps {
@@ -13,7 +14,7 @@ export interface AppProvidersProps {
   env?: 'default' | 'test';
 }
 
-/** Theme, colour scheme and data cache; the router goes inside. */
+/** Theme, colour scheme and data cache, and the dates' tooltip; the router goes inside. */
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
   // A new base URL or key drops every cached answer (also when changed in another tab).
   useEffect(() => clearOnConnectionChange(queryClient), [queryClient]);
@@ -26,6 +27,8 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
       env={env}
     >
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      {/* The exact moment of whichever date is hovered or focused (DateText), one for the page. */}
+      <DateTooltips />
     </MantineProvider>
   );
 }

@@ -64,6 +64,48 @@ describe('DateText', () => {
     await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
   });
 
+  it('has one tooltip for the page: it moves to the date hovered, whose description it is', async () => {
+    const first = new Date('2025-03-14T09:05:00Z');
+    const second = new Date('2024-01-02T03:04:00Z');
+    const { user } = renderWithProviders(
+      <>
+        <DateText date={first} />
+        <DateText date={second} />
+      </>,
+    );
+    const [a, b] = screen.getAllByText(/ago$/) as [HTMLElement, HTMLElement];
+    expect(a).not.toHaveAttribute('aria-describedby');
+    await user.hover(a);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(formatAbsolute(first));
+    expect(a).toHaveAccessibleDescription(formatAbsolute(first));
+    await user.hover(b);
+    await waitFor(() => expect(screen.getByRole('tooltip')).toHaveTextContent(formatAbsolute(second)));
+    expect(screen.getAllByRole('tooltip')).toHaveLength(1);
+    expect(b).toHaveAccessibleDescription(formatAbsolute(second));
+    expect(a).not.toHaveAttribute('aria-describedby');
+    await user.unhover(b);
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    expect(b).not.toHaveAttribute('aria-describedby');
+  });
+
+  it('hides the tooltip on Escape without closing what holds the date', async () => {
+    const at = new Date('2025-03-14T09:05:00Z');
+    const outside = vi.fn();
+    const { user } = renderWithProviders(
+      <div onKeyDown={(event) => event.key === 'Escape' && outside()}>
+        <DateText date={at} />
+      </div>,
+    );
+    await user.tab();
+    expect(await screen.findByRole('tooltip')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    expect(outside).not.toHaveBeenCalled();
+    // Once hidden, Escape is the page's again.
+    await user.keyboard('{Escape}');
+    expect(outside).toHaveBeenCalledTimes(1);
+  });
+
   it('shows the exact moment on a tap', async () => {
     const at = new Date('2025-03-14T09:05:00Z');
     const { user } = renderWithProviders(<DateText date={at} />);

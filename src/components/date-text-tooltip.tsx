@@ -1,17 +1,14 @@
 import '@mantine/core/styles/Tooltip.css';
 import { Tooltip } from '@mantine/core';
-import type { RefObject } from 'react';
 
-/** The tooltip of DateText, in its own chunk: floating-ui is most of its weight. */
+/** The tooltip of the page's dates (DateTooltips), in its own chunk: floating-ui is most of its weight. */
 export default function DateTextTooltip({
   label,
-  opened,
   target,
 }: {
   label: string;
-  /** DateText decides: hover, focus or tap, until Escape. */
-  opened: boolean;
-  target: RefObject<HTMLElement | null>;
+  /** The date it points at (it follows when this changes); none: closed. */
+  target: HTMLElement | null;
 }) {
-  return <Tooltip label={label} opened={opened} target={target} withArrow />;
+  return target === null ? null : <Tooltip label={label} opened target={target} withArrow />;
 }

@@ -1,14 +1,6 @@
 import { Text, VisuallyHidden } from '@mantine/core';
-import { Suspense, lazy, useId, useRef, useState } from 'react';
-import { formatAbsolute, formatRelative } from '@/lib/dates';
+import { formatRelative } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
-
-// Lists show dozens of dates and nobody hovers most of them: the tooltip (and floating-ui with it)
-// loads on the first hover, focus or tap of a date. Mantine's Tooltip around every date instead put
-// 20 KB on the lists' first visit (/reports 198.2 KB, over the 190 KB budget) and was slower to sort
-// (README, "What stays hand-written"). It points at the date rather than wrapping it, so the focused
-// element stays the same while the tooltip's code arrives; so DateText keeps the open state itself.
-const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 
 /** Two dates closer than this read as one ("same"). */
 const SAME_WITHIN_MS = 60_000;
@@ -20,8 +12,9 @@ export function sameMoment(date: Date | null, other: Date | null): boolean {
 
 /**
  * A date as relative text ("3 days ago"), kept up to date while the page is open; the exact moment in
- * `<time dateTime>` and in a tooltip on hover, on focus (each date is a tab stop) and on tap (which
- * focuses it); Escape hides it. "—" for none.
+ * `<time dateTime>` and, from the page's one `DateTooltips` (date-tooltips.tsx), in a tooltip on
+ * hover, on focus (each date is a tab stop) and on tap (which focuses it); Escape hides it. A date
+ * holds no state or handlers of its own: a list of 100 rows has 200 of them. "—" for none.
  */
 export function DateText({
   date,
@@ -34,13 +27,10 @@ export function DateText({
    */
   sameAs?: Date | null;
 }) {
-  useNow(); // rendered again on the page's clock, so "2 minutes ago" moves on
-  const target = useRef<HTMLTimeElement>(null);
-  const descriptionId = useId();
-  const [wanted, setWanted] = useState(false);
-  const [hovered, setHovered] = useState(false);
-  const [focused, setFocused] = useState(false);
-  const [dismissed, setDismissed] = useState(false);
+  // Rendered again on the page's clock, so "2 minutes ago" moves on. Not compiled: its text reads the
+  // clock, which the compiler's memo would keep (inside a compiled row it renders only when its date
+  // or the clock changes anyway).
+  useNow();
   if (date === null) {
     return (
       <Text span size="sm" c="dimmed">
@@ -48,50 +38,24 @@ export function DateText({
       </Text>
     );
   }
-  const opened = (hovered || focused) && !dismissed;
-  const same = sameMoment(date, sameAs ?? null);
-  const show = (set: (on: boolean) => void) => {
-    setWanted(true);
-    setDismissed(false);
-    set(true);
-  };
   return (
-    <>
-      <Text
-        ref={target}
-        component="time"
-        size="sm"
-        style={{ whiteSpace: 'nowrap' }}
-        dateTime={date.toISOString()}
-        tabIndex={0}
-        aria-describedby={opened ? descriptionId : undefined}
-        // A touch "enters" and leaves at once; the tap's focus opens it instead.
-        onPointerEnter={(event) => event.pointerType !== 'touch' && show(setHovered)}
-        onPointerLeave={() => setHovered(false)}
-        onFocus={() => show(setFocused)}
-        onBlur={() => setFocused(false)}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape' && opened) {
-            event.stopPropagation();
-            setDismissed(true);
-          }
-        }}
-      >
-        {same ? (
-          <Text span inherit c="dimmed">
-            same<VisuallyHidden> as generated</VisuallyHidden>
-          </Text>
-        ) : (
-          formatRelative(date)
-        )}
-      </Text>
-      {/* What the tooltip shows, for screen readers: the tooltip itself is not reachable. */}
-      {opened && <VisuallyHidden id={descriptionId}>{formatAbsolute(date)}</VisuallyHidden>}
-      {wanted && (
-        <Suspense fallback={null}>
-          <DateTextTooltip label={formatAbsolute(date)} opened={opened} target={target} />
-        </Suspense>
+    <Text
+      component="time"
+      size="sm"
+      style={NO_WRAP}
+      dateTime={date.toISOString()}
+      tabIndex={0}
+      data-date-tip=""
+    >
+      {sameMoment(date, sameAs ?? null) ? (
+        <Text span inherit c="dimmed">
+          same<VisuallyHidden> as generated</VisuallyHidden>
+        </Text>
+      ) : (
+        formatRelative(date)
       )}
-    </>
+    </Text>
   );
 }
+
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;

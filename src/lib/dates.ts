@@ -19,15 +19,33 @@ const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
   ['month', 12],
 ];
 
-/** "3 days ago", "in 2 hours": how long ago `date` was, from `now`, in the largest unit that fits. */
-export function formatRelative(date: Date, now: Date = new Date()): string {
-  let amount = (date.getTime() - now.getTime()) / 1000;
+// The texts made so far, by unit and amount: a list shows the same few ("3 days ago") many times, and
+// Intl's format is the slow part of a date's render. A few hundred at most (amounts stay below each
+// unit's next), years aside.
+const relativeTexts = new Map<string, string>();
+
+function relativeText(amount: number, unit: Intl.RelativeTimeFormatUnit): string {
+  const key = `${amount} ${unit}`;
+  let text = relativeTexts.get(key);
+  if (text === undefined) {
+    text = relativeFormat.format(amount, unit);
+    if (relativeTexts.size < 2000) relativeTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * "3 days ago", "in 2 hours": how long ago `date` was, from `now` (a Date or epoch ms), in the largest
+ * unit that fits.
+ */
+export function formatRelative(date: Date, now: Date | number = Date.now()): string {
+  let amount = (date.getTime() - (typeof now === 'number' ? now : now.getTime())) / 1000;
   for (const [unit, next] of UNITS) {
     const rounded = roundHalfAway(amount);
-    if (Math.abs(rounded) < next) return relativeFormat.format(rounded, unit);
+    if (Math.abs(rounded) < next) return relativeText(rounded, unit);
     amount /= next;
   }
-  return relativeFormat.format(roundHalfAway(amount), 'year');
+  return relativeText(roundHalfAway(amount), 'year');
 }
 
 // Past and future alike: 1.5 hours ago is 2 hours ago (Math.round would make it 1).

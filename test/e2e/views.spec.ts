@@ -73,3 +73,31 @@ test('a saved view opens from the Views menu in a new tab with its filters; the 
   await expect(opened.rows).toHaveCount(2);
   await expect(opened.reportLinks.first()).toHaveText(URLS[1]!);
 });
+
+test('Views, Save view and Columns sit on the filters’ line where it has room, below the fields where not; the fields do not move as they arrive', async ({
+  page,
+}) => {
+  await signIn(page);
+  for (const [width, oneLine] of [
+    [1366, true],
+    [1024, false],
+    [390, false],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/reports?search=${MARK}`);
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await expect(search).toBeVisible();
+    const before = await search.boundingBox();
+    const columns = page.getByRole('button', { name: 'Columns' });
+    await expect(columns).toBeVisible();
+    const [field, button] = [await search.boundingBox(), await columns.boundingBox()];
+    if (!before || !field || !button) throw new Error('Search or Columns has no box.');
+    // The Search field kept its place and width while the buttons' chunk arrived.
+    expect(field).toEqual(before);
+    const sameLine = Math.abs(field.y + field.height - (button.y + button.height)) <= 1;
+    expect(sameLine, `${width} px: Columns ${sameLine ? 'on' : 'below'} the filters' line`).toBe(oneLine);
+    if (!oneLine) expect(button.y).toBeGreaterThan(field.y + field.height);
+    // Nothing of the line runs past the page.
+    expect(button.x + button.width).toBeLessThanOrEqual(width);
+  }
+});

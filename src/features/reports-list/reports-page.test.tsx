@@ -140,6 +140,27 @@ describe('Reports: the view in the URL', () => {
     await waitFor(() => expect(screen.getByRole('link', { name: 'https://shop.example/cart' })).toHaveFocus());
   });
 
+  it('follows a row’s link in the app on a plain click, and leaves a modified click to the browser', async () => {
+    await withReports(['https://shop.example/', 'https://blog.example/']);
+    const page = renderReports('/reports?sort=asc');
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    const link = screen.getByRole('link', { name: 'https://blog.example/' });
+    // A new tab or window: the browser's, so the list stays (and is not told it was left).
+    for (const modifier of ['ctrlKey', 'metaKey', 'shiftKey', 'altKey'] as const) {
+      const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, [modifier]: true });
+      link.dispatchEvent(click);
+      expect(click.defaultPrevented).toBe(false);
+    }
+    const middle = new MouseEvent('click', { bubbles: true, cancelable: true, button: 1 });
+    link.dispatchEvent(middle);
+    expect(middle.defaultPrevented).toBe(false);
+    expect(page.router.state.location.pathname).toBe('/reports');
+
+    await page.user.click(link);
+    expect(await screen.findByRole('heading', { name: 'One report' })).toBeInTheDocument();
+    expect(page.router.state.location.pathname).toBe('/reports/2');
+  });
+
   it('filters by a project chosen in Project, or clicked in a row', async () => {
     await withReports(['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/']);
     const requests = recordListRequests();

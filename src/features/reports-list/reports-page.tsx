@@ -79,6 +79,10 @@ function ReportsView({ project }: { project?: string }) {
 }
 
 function ReportsList({ project, byScore }: { project?: string; byScore: boolean }) {
+  // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
+  // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
+  // (docs/benchmarks.md, issue 27).
+  'use memo';
   const queryClient = useQueryClient();
   const spec = useMemo(() => {
     if (project !== undefined) return projectReportListView(project, byScore);
@@ -241,20 +245,23 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
       <Text size="sm" className={printing.summary}>
         {printSummary(state, project)}
       </Text>
-      <div role="search" aria-label="Filter reports" className={printing.noPrint}>
-        <ReportsFilters
-          state={state}
-          onChange={setState}
-          projectFixed={project !== undefined}
-          onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
-          scoreSorts={byScore}
-        />
+      {/* The filters, and Views / Save view / Columns on their line where it has room (else below them). */}
+      <div className={`${bar.filtersLine} ${printing.noPrint}`}>
+        <div role="search" aria-label="Filter reports" className={bar.filters}>
+          <ReportsFilters
+            state={state}
+            onChange={setState}
+            projectFixed={project !== undefined}
+            onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
+            scoreSorts={byScore}
+          />
+        </div>
+        <Group gap="xs" justify="flex-end" wrap="nowrap" mih={36} className={bar.views}>
+          <Suspense fallback={null}>
+            <ListViewsBar columns />
+          </Suspense>
+        </Group>
       </div>
-      <Group gap="xs" justify="flex-end" mih={36} className={printing.noPrint}>
-        <Suspense fallback={null}>
-          <ListViewsBar columns />
-        </Suspense>
-      </Group>
 
       <Paper
         withBorder

@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MouseEvent as ReactMouseEvent, PointerEvent } from 'react';
-import { Link, useNavigationType } from 'react-router-dom';
+import { useNavigate, useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
@@ -129,19 +129,13 @@ function ReportRow({
       </td>
       <td className={classes.url}>
         {/* The URL as the service gave it, as text: it is someone's input, never markup. */}
-        <Anchor component={Link} to={`/reports/${report.id}`} size="sm" fw={500}>
+        <Anchor href={`/reports/${report.id}`} size="sm" fw={500}>
           <UrlText url={report.url} />
         </Anchor>
       </td>
       {shown.project && (
         <td>
-          <Anchor
-            component={Link}
-            to={projectHref}
-            size="sm"
-            c="dimmed"
-            title={`Show only the reports of ${report.project}`}
-          >
+          <Anchor href={projectHref} size="sm" c="dimmed" title={`Show only the reports of ${report.project}`}>
             {report.project}
           </Anchor>
         </td>
@@ -254,6 +248,26 @@ function rememberOpenedReport(event: ReactMouseEvent<HTMLElement>): void {
 }
 
 /**
+ * The rows' links are plain `<a href>`s and one click handler on the table follows them in the app,
+ * as React Router's Link does for each of its own (a left click without a modifier key; others are
+ * the browser's: a new tab, a download). 200 Links on a page of 100 rows each rendered again on every
+ * navigation, the router's location being their context: a sort, a page, opening a report
+ * (docs/benchmarks.md, issue 27).
+ */
+function useFollowLinks(): (event: ReactMouseEvent<HTMLElement>) => void {
+  const navigate = useNavigate();
+  return (event: ReactMouseEvent<HTMLElement>) => {
+    rememberOpenedReport(event);
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
+      return;
+    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="/"]') : null;
+    if (link === null || (link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return;
+    event.preventDefault();
+    void navigate(link.getAttribute('href') ?? '/');
+  };
+}
+
+/**
  * Back from a report: its link in the list takes the focus (the shell would put it on the page's
  * main region), so the keyboard goes on from where it was. Once, when the row is on screen.
  */
@@ -294,9 +308,10 @@ function ReportCards({
   columns,
 }: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection' | 'columns'>) {
   const shown = shownColumns(columns, reports);
+  const onClick = useFollowLinks();
   return (
     <ul
-      onClick={rememberOpenedReport}
+      onClick={onClick}
       aria-label="Reports"
       aria-busy={stale || undefined}
       className={classes.cards}
@@ -320,13 +335,7 @@ function ReportCards({
             checked={selection.has(report.id)}
             onChange={(range) => selection.toggle(index, range)}
           />
-          <Anchor
-            component={Link}
-            to={`/reports/${report.id}`}
-            size="sm"
-            fw={500}
-            className={classes.cardUrl}
-          >
+          <Anchor href={`/reports/${report.id}`} size="sm" fw={500} className={classes.cardUrl}>
             <UrlText url={report.url} />
           </Anchor>
           {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
@@ -342,13 +351,7 @@ function ReportCards({
           </Group>
           <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
             {shown.project && (
-              <Anchor
-                component={Link}
-                to={projectHref(report.project)}
-                size="sm"
-                c="dimmed"
-                className={classes.cardTarget}
-              >
+              <Anchor href={projectHref(report.project)} size="sm" c="dimmed" className={classes.cardTarget}>
                 {report.project}
               </Anchor>
             )}
@@ -384,6 +387,7 @@ export function ReportsTable({
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
   const onPointerDown = usePrefetchReportOnPress();
   const onPick = usePickHandler(selection);
+  const onClick = useFollowLinks();
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
@@ -408,7 +412,7 @@ export function ReportsTable({
       stale={stale}
       busy={filling}
       onPointerDown={onPointerDown}
-      onClick={rememberOpenedReport}
+      onClick={onClick}
     >
       <thead>
         <tr>
