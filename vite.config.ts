@@ -7,6 +7,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import babel from '@rolldown/plugin-babel';
 import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import type { CodeSplittingNameFunction } from 'rolldown';
 import { defineConfig } from 'vitest/config';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -69,6 +70,167 @@ function precompressAssets(): Plugin {
   };
 }
 
+// First visits in fewer files (issue 27, cold load). Each file of a first visit is a request, and on
+// a real network a round trip (six at a time over HTTP/1.1). Left to itself the bundler makes a chunk
+// for each set of lazy chunks that share a module: /reports' first visit was 58 files, most under
+// 1 KB. Here every module (and stylesheet) a page's first visit needs goes into one of a few chunks:
+// - `app`: what the entry loads, and what at least SHARED_BY pages' first visits need;
+// - `shared-<page>`: what two to four pages need, with the first of them in FIRST_VISITS (the lists
+//   first): the others load that chunk too, a few KB more than they use in one file instead of several;
+// - `first-<page>`: what only that page's first visit needs, beside the page's own chunk.
+// Pages keep their own lazy chunk; what loads on demand (dialogs, bulk work, menus) stays the
+// bundler's. `npm run size` holds each first visit to its budget and prints its files.
+/** The pages of src/app/routes.tsx and the sign-in panel, the lists first. */
+const FIRST_VISITS = [
+  'src/features/reports-list/reports-page.tsx',
+  'src/app/project-route.tsx',
+  'src/features/projects/projects-page.tsx',
+  'src/features/report/report-page.tsx',
+  'src/features/watch/alerts-page.tsx',
+  'src/features/import/import-page.tsx',
+  'src/features/create-report/create-report-page.tsx',
+  'src/features/settings/settings-page.tsx',
+  'src/features/settings/sign-in-panel.tsx',
+  'src/app/not-found-page.tsx',
+].map((file) => fileURLToPath(new URL(`./${file}`, import.meta.url)));
+const ENTRY = fileURLToPath(new URL('./src/main.tsx', import.meta.url));
+/** A module that at least this many pages' first visits need loads with the entry. */
+const SHARED_BY = 5;
+
+type ModuleGraph = Parameters<CodeSplittingNameFunction>[1];
+type ModuleInfo = NonNullable<ReturnType<ModuleGraph['getModuleInfo']>>;
+
+/** `{ a, b as c, default as d }` -> [[a, a], [b, c], [default, d]]: each binding's name there and here. */
+const bindings = (list: string) =>
+  list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const [there, here = there] = item.split(/\s+as\s+/) as [string, string?];
+      return [there, here] as const;
+    });
+const NAMED_FROM = /(?:import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
+const OTHER_IMPORT =
+  /import\s+(?:\*\s*as\s+[\w$]+|[\w$]+)\s*(?:,\s*\{[^}]*\})?\s*from\s*["']([^"']+)["']|export\s*\*\s*(?:as\s+[\w$]+\s*)?from\s*["']([^"']+)["']/g;
+const packageOf = (id: string) =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id.replaceAll('\\', '/'))?.[1] ?? null;
+
+/**
+ * The modules each first visit runs (FIRST_VISITS' index, or 'entry'), following static imports. A
+ * package's index that only re-exports (Mantine's, the icons') is seen through: a module that imports
+ * `{ Button }` from '@mantine/core' needs Button's module, not every component the index names.
+ */
+function firstVisitsOf(graph: ModuleGraph): Map<string, Set<number | 'entry'>> {
+  const info = (id: string): ModuleInfo | null => graph.getModuleInfo(id);
+  // A package index's names -> the module each comes from (`import { X } from './x'; export { X }` or
+  // `export { X } from './x'`); null for a module that is not such an index (or has `export *`).
+  const barrels = new Map<string, Map<string, string> | null>();
+  const barrel = (id: string) => {
+    if (barrels.has(id)) return barrels.get(id)!;
+    const code = info(id)?.code ?? '';
+    const names = new Map<string, string>();
+    for (const [, list, from] of code.matchAll(NAMED_FROM)) {
+      if (!from!.startsWith('.')) continue;
+      for (const [, here] of bindings(list!)) names.set(here, resolve(dirname(id), from!));
+    }
+    const map = names.size >= 10 && !/export\s*\*/.test(code) ? names : null;
+    barrels.set(id, map);
+    return map;
+  };
+  /** The modules a module needs: its static imports, a barrel's only for the names it imports from it. */
+  const needs = (id: string): string[] => {
+    const module = info(id);
+    if (!module) return [];
+    const code = module.code ?? '';
+    const named = new Map<string, string[]>();
+    for (const [, list, from] of code.matchAll(NAMED_FROM))
+      if (!from!.startsWith('.'))
+        named.set(from!, [...(named.get(from!) ?? []), ...bindings(list!).map(([name]) => name)]);
+    const whole = new Set<string>();
+    for (const [, a, b] of code.matchAll(OTHER_IMPORT)) whole.add((a ?? b)!);
+    const out: string[] = [];
+    for (const imported of module.importedIds) {
+      const pkg = packageOf(imported);
+      const specifiers =
+        pkg === null ? [] : [...named.keys()].filter((s) => s === pkg || s.startsWith(`${pkg}/`));
+      const map = specifiers.length === 1 && !whole.has(specifiers[0]!) ? barrel(imported) : null;
+      const targets = map ? named.get(specifiers[0]!)!.map((name) => map.get(name)) : [];
+      if (map && targets.every((t) => t !== undefined && info(t) !== null))
+        out.push(...(targets as string[]));
+      else out.push(imported);
+    }
+    return out;
+  };
+  const visits = new Map<string, Set<number | 'entry'>>();
+  const roots: [string, number | 'entry'][] = [
+    [ENTRY, 'entry'],
+    ...FIRST_VISITS.map((file, i): [string, number] => [file, i]),
+  ];
+  for (const [root, visit] of roots) {
+    const queue = [root];
+    const seen = new Set(queue);
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      visits.set(id, (visits.get(id) ?? new Set()).add(visit));
+      for (const next of needs(id)) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return visits;
+}
+
+/**
+ * The code-splitting groups above: `app`; then per page what several pages need, highest k (the number
+ * of pages) first; then per page what it alone needs. A module's imports are needed by at least the
+ * same pages, so each group finds its modules' imports already placed or in its own chunk.
+ */
+function firstVisitGroups() {
+  let visits: Map<string, Set<number | 'entry'>> | null = null;
+  /** 'app', the pages (indices in FIRST_VISITS) that need the module, or null (the bundler's choice). */
+  const place = (id: string, graph: ModuleGraph): 'app' | number[] | null => {
+    visits ??= firstVisitsOf(graph);
+    if (FIRST_VISITS.includes(id) || id === ENTRY) return null;
+    const of = visits.get(id);
+    if (!of) return null;
+    if (of.has('entry') || of.size >= SHARED_BY) return 'app';
+    return [...of].filter((v) => v !== 'entry').sort((a, b) => a - b);
+  };
+  const pageName = (index: number) =>
+    FIRST_VISITS[index]!.split('/')
+      .at(-1)!
+      .replace(/\.tsx?$/, '');
+  const shared = (id: string, graph: ModuleGraph, index: number) => {
+    const pages = place(id, graph);
+    return Array.isArray(pages) && pages.length > 1 && pages[0] === index;
+  };
+  const own = (id: string, graph: ModuleGraph, index: number) => {
+    const pages = place(id, graph);
+    return Array.isArray(pages) && pages.length === 1 && pages[0] === index;
+  };
+  return [
+    {
+      debugName: 'app',
+      name: (id: string, graph: ModuleGraph) => (place(id, graph) === 'app' ? 'app' : null),
+      priority: 100,
+    },
+    ...FIRST_VISITS.map((_, index) => ({
+      debugName: `shared-${pageName(index)}`,
+      name: (id: string, graph: ModuleGraph) =>
+        shared(id, graph, index) ? `shared-${pageName(index)}` : null,
+      priority: 90 - index,
+    })),
+    ...FIRST_VISITS.map((_, index) => ({
+      debugName: `first-${pageName(index)}`,
+      name: (id: string, graph: ModuleGraph) => (own(id, graph, index) ? `first-${pageName(index)}` : null),
+      priority: 50 - index,
+    })),
+  ];
+}
+
 export default defineConfig(({ command }) => ({
   // The React Compiler (babel-plugin-react-compiler, pinned) memoises the components and hooks that
   // say "use memo" (annotation mode): a row whose data did not change is not rendered again on a
@@ -91,7 +253,12 @@ export default defineConfig(({ command }) => ({
         : []),
     ],
   },
-  build: { manifest: true, sourcemap: false, target: 'es2022' },
+  build: {
+    manifest: true,
+    sourcemap: false,
+    target: 'es2022',
+    rolldownOptions: { output: { codeSplitting: { groups: firstVisitGroups() } } },
+  },
   test: {
     projects: [
       {

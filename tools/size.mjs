@@ -11,8 +11,8 @@ const CSS_LIMIT_BYTES = 30_000;
 // low enough that a heavy library on a first view (a chart, Mantine's searchable Select) still fails.
 // 195 KB since 2026-11-26 (was 190): /reports took 5.8 KB for saved views' and Columns' toolbar, the
 // React Compiler's memo on the table's rows and the store of rows held for Undo (about 30 ms at
-// 1.6 Mbps); issue 27's cold-load work (fewer first-visit files, the list request started early) is
-// where the first row gets sooner again.
+// 1.6 Mbps); issue 27's cold-load work (fewer first-visit files: vite.config.ts' code-splitting
+// groups) took /reports back to 179.9 KB in 9 files (docs/benchmarks.md, "Issue 27 item 4: cold load").
 const JS_LIMIT_BYTES = 195_000;
 
 // Route -> the module its `lazy()` imports (src/app/routes.tsx). A new page adds a row here; the run

@@ -53,7 +53,9 @@ test.describe('Signing in', () => {
     await expect(page.getByRole('heading', { level: 1, name: report.url })).toBeVisible();
   });
 
-  test('Save with a wrong key says what failed and, the key being refused, offers no Save anyway', async ({ page }) => {
+  test('Save with a wrong key says what failed and, the key being refused, offers no Save anyway', async ({
+    page,
+  }) => {
     await page.goto('/projects');
     const signIn = panel(page);
     await signIn.apiKey.fill('not-the-key');
@@ -84,6 +86,35 @@ test.describe('Signing in', () => {
     const other = await page.context().newPage();
     await other.goto('/reports');
     await expect(panel(other).heading).toBeVisible();
+  });
+
+  test('a remembered key that the service refuses: the first visit’s early request brings the panel, never an error', async ({
+    page,
+  }) => {
+    // A key remembered on this device that the service no longer takes; and, from before any script
+    // of the page runs, a note of anything the page ever shows that reads as a failure.
+    await page.addInitScript(() => {
+      localStorage.setItem('webpage-report.api-key', 'revoked-key-0123456789abcdef');
+      localStorage.setItem('webpage-report.remember-key', '1');
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      new MutationObserver(() => {
+        const text = document.body?.innerText ?? '';
+        if (/could not be loaded|Retry/.test(text) || document.querySelector('main [role="alert"]'))
+          seen.push(text.slice(0, 200));
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const refused = page.waitForResponse((r) => r.url().includes('/api/v1/reports?') && r.status() === 401);
+    await page.goto('/reports?sort=asc');
+    await refused;
+    await expect(panel(page).heading).toBeVisible();
+    await expect(page.getByText(/The service refused the saved API key/)).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual([]);
+
+    await panel(page).apiKey.fill(E2E_API_KEY);
+    await panel(page).save.click();
+    await expect(page.getByRole('table', { name: 'Reports' }).locator('tbody tr').first()).toBeVisible();
+    await expect(page).toHaveURL('/reports?sort=asc');
   });
 
   test('the sign-in link opened after the panel leads back to the page it stood in for', async ({ page }) => {

@@ -1,6 +1,10 @@
 // The reference server of the browser benchmarks (bench:ui, bench:bulk) as a child process
 // (bench-ui-server.ts): started on the environment given, stopped with SIGTERM.
 import { fork } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -54,4 +58,56 @@ export async function stopBenchServer(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * The server of one build under test (`label`), on its own copy of the database `dbFile` (a server
+ * writes to its database) in `dataDir/label`, with key `key` and no rate limit worth the name (a bench
+ * makes a few hundred requests a minute; the limit is not what is measured). Port 0: any free one.
+ */
+export async function startBuildServer(
+  build: { label: string; dist: string },
+  data: { dataDir: string; dbFile: string; key: string; port?: number },
+  output: string[],
+): Promise<BenchServer> {
+  const dir = join(data.dataDir, build.label);
+  mkdirSync(dir);
+  copyFileSync(data.dbFile, join(dir, 'reports.db'));
+  const server = await startBenchServer(
+    {
+      PORT: String(data.port ?? 0),
+      API_KEY: data.key,
+      DATA_DIR: dir,
+      DB_FILE: join(dir, 'reports.db'),
+      DEMO: 'false',
+      RATE_LIMIT: '1000000',
+    },
+    build.dist,
+    output,
+  );
+  console.log(
+    `${build.label}: server at ${server.origin} (child process ${server.child.pid}), dashboard from ${build.dist}`,
+  );
+  return server;
+}
+
+/**
+ * What a browser bench holds and gives back at the end: a temporary data directory (`prefix`), the
+ * build servers' output and processes, its browser. `cleanUp` stops them all and removes the
+ * directory; Ctrl-C does too.
+ */
+export function benchResources(prefix: string) {
+  const resources = {
+    dataDir: mkdtempSync(join(tmpdir(), prefix)),
+    serverOutput: [] as string[],
+    servers: [] as BenchServer[],
+    browser: null as Browser | null,
+    async cleanUp() {
+      await resources.browser?.close().catch(() => {});
+      for (const server of resources.servers) await stopBenchServer(server.child);
+      rmSync(resources.dataDir, { recursive: true, force: true });
+    },
+  };
+  process.once('SIGINT', () => void resources.cleanUp().finally(() => process.exit(130)));
+  return resources;
 }
