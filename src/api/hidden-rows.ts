@@ -3,9 +3,11 @@
 // sends the deletes.
 import { useSyncExternalStore } from 'react';
 import type { Page, Project, Report } from '@/contract/domain';
+import type { Result } from '@/contract/values';
 
 export type DeleteTarget =
-  | { kind: 'report'; id: number; url: string; project: string | null }
+  /** `result`: when known (undefined: not known), so that a project's health leaves the report out. */
+  | { kind: 'report'; id: number; url: string; project: string | null; result?: Result | null }
   | { kind: 'project'; name: string; reports: number | null };
 
 export interface HiddenRows {
@@ -89,4 +91,28 @@ export function hiddenRows(): HiddenRows {
 /** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
 export function useHiddenRows(): HiddenRows {
   return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
+}
+
+// How many bulk deletes have a progress to show (src/api/bulk-deletes.ts): a reports list mounts
+// what shows them only then, so that coming back to the list finds the outcome there.
+let deleteRuns = 0;
+const runListeners = new Set<() => void>();
+
+/** Called by the bulk deletes whenever one starts or is put away. */
+export function publishDeleteRuns(count: number): void {
+  if (count === deleteRuns) return;
+  deleteRuns = count;
+  for (const listener of [...runListeners]) listener();
+}
+
+function subscribeRuns(listener: () => void): () => void {
+  runListeners.add(listener);
+  return () => runListeners.delete(listener);
+}
+
+const anyDeleteRun = () => deleteRuns > 0;
+
+/** Whether a bulk delete has a progress or an outcome to show on the lists. */
+export function useDeleteRunsShown(): boolean {
+  return useSyncExternalStore(subscribeRuns, anyDeleteRun, anyDeleteRun);
 }

@@ -56,7 +56,7 @@ function actionTitle(action: BulkAction, total: number): string {
 
 export interface BulkProgressProps {
   /** Nothing is shown until it runs something. */
-  runner: BulkRunner;
+  runner: Omit<BulkRunner, 'start'>;
 }
 
 /**
