@@ -153,6 +153,8 @@ describe('Delete selected: Undo, then the progress', () => {
     expect(await within(progress).findByText('Finished: 2 done, 1 failed, 0 skipped.')).toBeInTheDocument();
     await waitFor(() => expect(statuses(progress)).toEqual([`${urls[1]!}: Failed`]));
     expect(within(progress).getByText('This report is locked for maintenance.')).toBeInTheDocument();
+    // Still there: its line links to its page (a deleted one's has nothing to open).
+    expect(within(progress).getByRole('link', { name: urls[1]! })).toHaveAttribute('href', '/reports/2');
     // The refused one is back in the list (it is still there); the others are gone.
     await waitFor(() => expect(page.urls()).toEqual([urls[3]!, urls[1]!]));
     const outcome = (await screen.findByText('1 of 3 reports not deleted')).closest('[role="alert"]') as HTMLElement;

@@ -43,7 +43,7 @@ export function deleteSelectedWithUndo({ queryClient, reports, from }: DeleteSel
       id,
       title: `Deleting ${noun(count)}`,
       message: deleteRunsWatched() ? (
-        'Each report’s progress shows above the list, where you can cancel the rest.'
+        'Each report’s progress shows on the list, with Cancel.'
       ) : (
         <WithLink text="Each report’s progress shows on the list." to={from} label="Show the progress" onFollow={followed} />
       ),
@@ -81,7 +81,7 @@ export function deleteSelectedWithUndo({ queryClient, reports, from }: DeleteSel
       color: 'red',
       title: `${failed.toLocaleString('en')} of ${noun(count)} not deleted`,
       message: deleteRunsWatched() ? (
-        `${text} Retry failed is above the list.`
+        `${text} Retry failed is with their progress on the list.`
       ) : (
         <WithLink text={text} to={from} label="Show the failed reports" onFollow={() => notifications.hide(outcomeId)} />
       ),
