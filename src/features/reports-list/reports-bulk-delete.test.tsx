@@ -257,3 +257,33 @@ describe('Delete selected: Undo, then the progress', () => {
     expect(screen.queryByRole('region', { name: /^Deleting/ })).not.toBeInTheDocument();
   });
 });
+
+describe('Reports held for Undo, everywhere', () => {
+  it('the Project filter neither lists nor counts them; Undo brings them back', async () => {
+    useUndoClock();
+    const urls = ['https://shop.example/a', 'https://shop.example/b', 'https://shop.example/c', 'https://blog.example/x'];
+    await withReports(urls);
+    const page = renderReportsPage('/reports?sort_by=url&sort=asc');
+    await waitFor(() => expect(page.rows()).toHaveLength(4));
+    /** The Project filter's choices as "name count", opened and closed again. */
+    const choices = async () => {
+      await page.user.click(page.control('Project'));
+      const listbox = await screen.findByRole('listbox');
+      await waitFor(() => expect(within(listbox).getAllByRole('option').length).toBeGreaterThan(1));
+      const shown = within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent);
+      await page.user.keyboard('{Escape}');
+      return shown;
+    };
+    expect(await choices()).toEqual(['All projects', 'blog.example1', 'shop.example3']);
+
+    // blog.example's only report and one of shop.example's: held, nothing sent yet.
+    const notice = await deleteSelected(page, ['https://blog.example/x', 'https://shop.example/b']);
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(await choices()).toEqual(['All projects', 'shop.example2']);
+
+    await page.user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(await choices()).toEqual(['All projects', 'blog.example1', 'shop.example3']);
+  });
+});
