@@ -4,6 +4,7 @@
 // still sends every delete, and an outcome with failures waits for them on the lists.
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
+import { readConnection, subscribeConnection } from './connection';
 import { publishDeleteRuns } from './hidden-rows';
 import { apiFetch } from './http';
 import { holdDeletes } from './pending-deletes';
@@ -17,6 +18,8 @@ export type DeleteRun = Omit<BulkRunner, 'start'> & { key: string };
 interface RunEntry {
   key: string;
   store: BulkRunStore;
+  /** Whose reports: shown only while the dashboard is connected with it. */
+  connection: Connection;
 }
 
 let entries: RunEntry[] = [];
@@ -26,15 +29,27 @@ const listeners = new Set<() => void>();
 let watchers = 0;
 let sequence = 0;
 
+/** Another deployment's or account's runs go on sending, out of sight (their URLs are not this one's). */
+function ours({ connection }: RunEntry): boolean {
+  const current = readConnection();
+  return connection.baseUrl === current.baseUrl && connection.apiKey === current.apiKey;
+}
+
+let followingConnection = false;
+
 function changed(): void {
-  shown = entries.map(({ key, store }) => ({
+  if (!followingConnection && entries.length > 0) {
+    followingConnection = true;
+    subscribeConnection(changed);
+  }
+  shown = entries.filter(ours).map(({ key, store }) => ({
     key,
     run: store.get(),
     cancel: store.cancel,
     retryFailed: () => void store.retryFailed(),
     dismiss: () => drop(key),
   }));
-  publishDeleteRuns(entries.length);
+  publishDeleteRuns(shown.length);
   for (const listener of [...listeners]) listener();
 }
 
@@ -65,7 +80,7 @@ async function runDeletes(
   });
   sequence += 1;
   const key = `delete-${sequence}`;
-  entries = [...entries, { key, store }];
+  entries = [...entries, { key, store, connection }];
   store.subscribe(changed);
   // Each answer as it comes: the rows of the reports still there come back into the lists at once.
   const told = new Set<number>();

@@ -1,7 +1,7 @@
 // Delete selected against the real reference server (in memory): held for Undo, then, once the
 // window is over, a bulk run with its progress (each report's state, Cancel, Retry failed), also
 // when the person has left the list by then.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/connection';
@@ -239,6 +239,11 @@ describe('Delete selected: Undo, then the progress', () => {
     await waitFor(() => expect(statuses(progress)).toEqual([`${urls[2]!}: Failed`]));
     expect(within(progress).getByRole('button', { name: 'Retry failed' })).toBeInTheDocument();
     await waitFor(() => expect(page.urls()).toEqual([urls[0]!, urls[2]!]));
+
+    // Another account's key: its outcome (this account's URLs) is not shown any more.
+    act(() => saveConnection({ baseUrl: '', apiKey: 'another-account', remember: false }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /^Deleting/ })).not.toBeInTheDocument());
+    expect(screen.queryByText(urls[2]!)).not.toBeInTheDocument();
   });
 
   it('when all went well while the person was elsewhere, the notification says so and no progress waits', async () => {
