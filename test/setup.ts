@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { forgetDeleteRuns } from '../src/api/bulk-deletes';
 import { forgetHeldDeletes } from '../src/api/pending-deletes';
 import { forgetRateLimit } from '../src/api/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
@@ -28,6 +29,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   forgetHeldDeletes();
+  forgetDeleteRuns();
   server.resetHandlers();
   window.localStorage.clear();
   window.sessionStorage.clear();

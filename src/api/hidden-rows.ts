@@ -3,9 +3,11 @@
 // sends the deletes.
 import { useSyncExternalStore } from 'react';
 import type { Page, Project, Report } from '@/contract/domain';
+import type { Result } from '@/contract/values';
 
 export type DeleteTarget =
-  | { kind: 'report'; id: number; url: string; project: string | null }
+  /** `result`: when known (undefined: not known), so that a project's health leaves the report out. */
+  | { kind: 'report'; id: number; url: string; project: string | null; result?: Result | null }
   | { kind: 'project'; name: string; reports: number | null };
 
 export interface HiddenRows {
@@ -13,8 +15,12 @@ export interface HiddenRows {
   projects: ReadonlySet<string>;
   /** How many of a project's reports are held for deletion one by one (its count shows fewer). */
   fewerReports: ReadonlyMap<string, number>;
+  /** The results of a project's reports held one by one (undefined: not known), for its health. */
+  heldResults: ReadonlyMap<string, readonly (Result | null | undefined)[]>;
   /** For `select` of a reports list query: undefined while nothing is held. */
   selectReports: ((page: Page<Report>) => Page<Report>) | undefined;
+  /** For `select` of a query of reports that is not a page (a project's newest): undefined while nothing is held. */
+  selectReportItems: ((reports: Report[]) => Report[]) | undefined;
   /** For `select` of a projects list query: undefined while nothing is held. */
   selectProjects: ((page: Page<Project>) => Page<Project>) | undefined;
 }
@@ -35,36 +41,42 @@ function hiddenRowsOf(groups: Iterable<{ targets: readonly DeleteTarget[] }>): H
   const reports = new Set<number>();
   const projects = new Set<string>();
   const fewerReports = new Map<string, number>();
+  const heldResults = new Map<string, (Result | null | undefined)[]>();
   for (const group of groups)
     for (const target of group.targets) {
       if (target.kind === 'project') projects.add(target.name);
       else if (!reports.has(target.id)) {
         reports.add(target.id);
-        if (target.project !== null)
+        if (target.project !== null) {
           fewerReports.set(target.project, (fewerReports.get(target.project) ?? 0) + 1);
+          heldResults.set(target.project, [...(heldResults.get(target.project) ?? []), target.result]);
+        }
       }
     }
   const none = reports.size === 0 && projects.size === 0;
   const selectReports = none
     ? undefined
     : (page: Page<Report>) =>
-        withoutItems(page, (report) => !reports.has(report.id) && !projects.has(report.project ?? ''));
+        withoutItems(page, keepReport);
+  const keepReport = (report: Report) => !reports.has(report.id) && !projects.has(report.project ?? '');
+  const selectReportItems = none ? undefined : (items: Report[]) => items.filter(keepReport);
   const selectProjects = none
     ? undefined
     : (page: Page<Project>) => {
-        const shown = withoutItems(page, (project) => !projects.has(project.name));
+        // A project is its reports: one whose every report is held goes with them.
+        const left = (project: Project) =>
+          project.reports === null ? null : project.reports - (fewerReports.get(project.name) ?? 0);
+        const shown = withoutItems(page, (project) => !projects.has(project.name) && (left(project) ?? 1) > 0);
         if (fewerReports.size === 0) return shown;
         return {
           ...shown,
           items: shown.items.map((project) => {
-            const fewer = fewerReports.get(project.name);
-            return fewer === undefined || project.reports === null
-              ? project
-              : { ...project, reports: Math.max(0, project.reports - fewer) };
+            const reports = left(project);
+            return reports === null || reports === project.reports ? project : { ...project, reports };
           }),
         };
       };
-  return { reports, projects, fewerReports, selectReports, selectProjects };
+  return { reports, projects, fewerReports, heldResults, selectReports, selectReportItems, selectProjects };
 }
 
 const listeners = new Set<() => void>();
@@ -89,4 +101,28 @@ export function hiddenRows(): HiddenRows {
 /** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
 export function useHiddenRows(): HiddenRows {
   return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
+}
+
+// How many bulk deletes have a progress to show (src/api/bulk-deletes.ts): a reports list mounts
+// what shows them only then, so that coming back to the list finds the outcome there.
+let deleteRuns = 0;
+const runListeners = new Set<() => void>();
+
+/** Called by the bulk deletes whenever one starts or is put away. */
+export function publishDeleteRuns(count: number): void {
+  if (count === deleteRuns) return;
+  deleteRuns = count;
+  for (const listener of [...runListeners]) listener();
+}
+
+function subscribeRuns(listener: () => void): () => void {
+  runListeners.add(listener);
+  return () => runListeners.delete(listener);
+}
+
+const anyDeleteRun = () => deleteRuns > 0;
+
+/** Whether a bulk delete has a progress or an outcome to show on the lists. */
+export function useDeleteRunsShown(): boolean {
+  return useSyncExternalStore(subscribeRuns, anyDeleteRun, anyDeleteRun);
 }

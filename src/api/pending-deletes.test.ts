@@ -196,4 +196,49 @@ describe('Held deletes', () => {
     expect(takeLeftDeletes().taken).toEqual([]);
     expect(keys()).toEqual(['other-key']);
   });
+
+  it('a sender of its own (Delete selected): each answer leaves the device, a refused one comes back at once, a long sending is not taken for abandoned', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
+    const seen = recordRequests();
+    const given: DeleteTarget[][] = [];
+    let settle!: (target: DeleteTarget, deleted: boolean) => void;
+    let finish!: (outcome: DeleteOutcome) => void;
+    const outcomes: DeleteOutcome[] = [];
+    const held = holdDeletes(createTestQueryClient(), [report(2), report(3), report(4)], {
+      send: (targets, _connection, settled) => {
+        given.push(targets);
+        settle = settled;
+        return new Promise((resolve) => (finish = resolve));
+      },
+      onDone: (outcome) => outcomes.push(outcome),
+    });
+    await passUndoWindow();
+    expect(given).toEqual([[report(2), report(3), report(4)]]);
+    expect(held.undo()).toBe(false);
+    expect([...hiddenRows().reports]).toEqual([2, 3, 4]);
+
+    // Refused: back in the lists at once, and off the device. Deleted: off the device, still hidden
+    // until the sender is done (the lists refetch first).
+    settle(report(3), false);
+    settle(report(2), true);
+    expect([...hiddenRows().reports]).toEqual([2, 4]);
+    expect(stored().map((entry) => entry.targets)).toEqual([[report(4)]]);
+
+    // As another tab sees the device: this page is at it, however long it takes.
+    const entries = stored();
+    entries[0]!.tab = 'another-tab';
+    window.localStorage.setItem(PENDING_DELETES_KEY, JSON.stringify({ version: 1, entries }));
+    await vi.advanceTimersByTimeAsync(ABANDONED_AFTER_MS * 2);
+    expect(takeLeftDeletes().taken).toEqual([]);
+
+    finish({ deleted: [report(2), report(4)], failed: [{ target: report(3), message: 'Locked.' }] });
+    await waitFor(() => expect(outcomes).toHaveLength(1));
+    expect(hiddenRows().reports.size).toBe(0);
+    expect(stored()).toEqual([]);
+    // The sender sent everything; this module nothing of its own.
+    expect(deletes(seen)).toEqual([]);
+  });
 });

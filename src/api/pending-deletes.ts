@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Page, Project, Report } from '@/contract/domain';
 import * as z from 'zod/mini';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
+import { RESULTS } from '@/contract/values';
 import { publishHeld, withoutItems } from './hidden-rows';
 import type { DeleteTarget } from './hidden-rows';
 import { readConnection } from './connection';
@@ -36,13 +37,29 @@ const VERSION = 1;
 export interface DeleteOutcome {
   deleted: DeleteTarget[];
   failed: { target: DeleteTarget; message: string }[];
+  /** Never sent: the sending was cancelled. */
+  notSent?: DeleteTarget[];
 }
+
+/**
+ * Sends the deletes once their window is over, in place of the plain sending below (Delete selected:
+ * a bulk run with its progress). It tells `settled` of each target as soon as it has its answer,
+ * `deleted` false for one that is still there (refused, or not sent); the rows of those come back
+ * into the lists at once, the others once the whole delete is done.
+ */
+export type DeleteSender = (
+  targets: DeleteTarget[],
+  connection: Connection,
+  settled: (target: DeleteTarget, deleted: boolean) => void,
+) => Promise<DeleteOutcome>;
 
 export interface DeleteHandlers {
   /** The window is over and the requests go out (Undo no longer possible). */
   onSending?: () => void;
   /** Every request has its answer (a 404 counts as deleted: it is gone either way). */
   onDone?: (outcome: DeleteOutcome) => void;
+  /** Sends them itself (see DeleteSender); by default they go through a scheduler of their own. */
+  send?: DeleteSender;
 }
 
 export interface HeldDelete {
@@ -55,13 +72,19 @@ export interface HeldDelete {
 // ---------------------------------------------------------------------------------------------
 // The device's copy.
 
-interface Connection {
+export interface Connection {
   baseUrl: string;
   apiKey: string | null;
 }
 
 const targetSchema = z.union([
-  z.object({ kind: z.literal('report'), id: z.int(), url: z.string(), project: z.nullable(z.string()) }),
+  z.object({
+    kind: z.literal('report'),
+    id: z.int(),
+    url: z.string(),
+    project: z.nullable(z.string()),
+    result: z.optional(z.nullable(z.enum(RESULTS))),
+  }),
   z.object({ kind: z.literal('project'), name: z.string(), reports: z.nullable(z.int()) }),
 ]);
 
@@ -144,6 +167,8 @@ interface Group {
   queryClient: QueryClient;
   handlers: DeleteHandlers;
   timer: ReturnType<typeof setTimeout> | null;
+  /** While sending: keeps the device's copy marked as this live page's (see ABANDONED_AFTER_MS). */
+  heartbeat: ReturnType<typeof setInterval> | null;
   state: 'waiting' | 'sending' | 'left';
 }
 
@@ -170,16 +195,13 @@ export function holdDeletes(
   const connection = readConnection();
   const group: Group = {
     key,
-    targets: targets.map((target) =>
-      target.kind === 'report' && target.project === null
-        ? { ...target, project: cachedProject(queryClient, target.id) }
-        : target,
-    ),
+    targets: targets.map((target) => (target.kind === 'report' ? withCachedFacts(queryClient, target) : target)),
     dueAt: Date.now() + delayMs,
     connection: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
     queryClient,
     handlers,
     timer: null,
+    heartbeat: null,
     state: 'waiting',
   };
   group.timer = setTimeout(() => void send(group), delayMs);
@@ -200,15 +222,21 @@ export function holdDeletes(
   };
 }
 
-/** A report's project as a cached answer says (a selection knows only ids and URLs). */
-function cachedProject(queryClient: QueryClient, id: number): string | null {
-  const detail = queryClient.getQueryData(reportQueries.detail(id).queryKey);
-  if (detail) return detail.project;
+type ReportTarget = Extract<DeleteTarget, { kind: 'report' }>;
+
+/**
+ * A report's project and result as a cached answer says, where the target does not (a selection
+ * knows only ids and URLs): the projects' counts and health leave out what is held.
+ */
+function withCachedFacts(queryClient: QueryClient, target: ReportTarget): ReportTarget {
+  if (target.project !== null && target.result !== undefined) return target;
+  let cached: Report | undefined = queryClient.getQueryData(reportQueries.detail(target.id).queryKey);
   for (const [, page] of queryClient.getQueriesData<Page<Report>>({ queryKey: reportKeys.lists() })) {
-    const row = page?.items.find((item) => item.id === id);
-    if (row) return row.project;
+    if (cached) break;
+    cached = page?.items.find((item) => item.id === target.id);
   }
-  return null;
+  if (!cached) return target;
+  return { ...target, project: target.project ?? cached.project, result: target.result ?? cached.result };
 }
 
 function entryOf(group: Group, left = false): Entry {
@@ -241,11 +269,45 @@ async function answerOf(target: DeleteTarget, request: Promise<unknown>): Promis
   }
 }
 
+/** Sending can outlast ABANDONED_AFTER_MS (a long bulk run, a 429): this page says it is still at it. */
+function keepAlive(group: Group): void {
+  const beat = () =>
+    updateEntries((entries) =>
+      entries.map((entry) => (entry.key === group.key ? { ...entry, dueAt: Date.now() } : entry)),
+    );
+  group.heartbeat = setInterval(beat, ABANDONED_AFTER_MS / 3);
+}
+
+function sameTarget(a: DeleteTarget, b: DeleteTarget): boolean {
+  return a.kind === 'report' ? b.kind === 'report' && a.id === b.id : b.kind === 'project' && a.name === b.name;
+}
+
 async function send(group: Group): Promise<void> {
   if (group.state !== 'waiting') return;
   group.state = 'sending';
   group.timer = null;
+  keepAlive(group);
   group.handlers.onSending?.();
+  const sender = group.handlers.send;
+  if (sender) {
+    const outcome = await sender(group.targets.slice(), group.connection, (target, deleted) => {
+      // Off the device at once: a next visit must not send it again.
+      updateEntries((entries) =>
+        entries.map((entry) =>
+          entry.key === group.key
+            ? { ...entry, targets: entry.targets.filter((held) => !sameTarget(held, target)) }
+            : entry,
+        ),
+      );
+      if (deleted) return;
+      // Still there: its row comes back now. A deleted one stays hidden until the lists have refetched.
+      group.targets = group.targets.filter((held) => !sameTarget(held, target));
+      changed();
+    });
+    finish(group);
+    group.handlers.onDone?.(outcome);
+    return;
+  }
   // Bulk deletes go through the scheduler as every fan-out does: paced to the rate limit, retried.
   const scheduler = createScheduler();
   const answers = await Promise.all(
@@ -270,14 +332,20 @@ async function settle(group: Group, answers: Answer[]): Promise<void> {
         : forgetDeletedProject(queryClient, target.name),
     ),
   );
-  groups.delete(group.key);
-  updateEntries((entries) => entries.filter((entry) => entry.key !== group.key));
-  changed();
+  finish(group);
   const failed = answers.flatMap((answer) =>
     answer.error === null ? [] : [{ target: answer.target, message: errorMessage(answer.error) }],
   );
   group.handlers.onDone?.({ deleted, failed });
   if (deleted.length > 0) await refetchAllLists(queryClient);
+}
+
+function finish(group: Group): void {
+  if (group.heartbeat !== null) clearInterval(group.heartbeat);
+  group.heartbeat = null;
+  groups.delete(group.key);
+  updateEntries((entries) => entries.filter((entry) => entry.key !== group.key));
+  changed();
 }
 
 /** A deleted project: out of every cached projects list at once, its reports dropped from the caches. */
@@ -383,12 +451,16 @@ export function takeLeftDeletes(): { taken: DeleteTarget[][]; askAgainAt: number
     .map((entry) => entry.dueAt + ABANDONED_AFTER_MS);
   const askAgainAt = waiting.length > 0 ? Math.min(...waiting) : null;
   if (taken.length > 0) writeEntries(entries.filter((entry) => !taken.includes(entry)));
-  return { taken: taken.map((entry) => entry.targets), askAgainAt };
+  // One whose every target had its answer (its tab went before it could say so) holds nothing to send.
+  return { taken: taken.map((entry) => entry.targets).filter((targets) => targets.length > 0), askAgainAt };
 }
 
 /** For tests: forgets every held delete of this page (no request is sent). */
 export function forgetHeldDeletes(): void {
-  for (const group of groups.values()) if (group.timer !== null) clearTimeout(group.timer);
+  for (const group of groups.values()) {
+    if (group.timer !== null) clearTimeout(group.timer);
+    if (group.heartbeat !== null) clearInterval(group.heartbeat);
+  }
   groups.clear();
   changed();
 }

@@ -65,6 +65,26 @@ export async function fetchProjectHealth(
   return { total, counts, unknown: total - rated };
 }
 
+/**
+ * The health without the reports held for deletion (Undo still possible), given their results
+ * (`hiddenRows().heldResults`); one whose result is not known is taken from the unknown ones first.
+ */
+export function healthWithout(health: ProjectHealth, held: readonly (Result | null | undefined)[]): ProjectHealth {
+  if (held.length === 0) return health;
+  const total = Math.max(0, health.total - held.length);
+  if (health.counts === null) return { total, counts: null, unknown: 0 };
+  const counts = { ...health.counts };
+  let unknown = health.unknown;
+  for (const result of held) {
+    if (result === undefined && unknown === 0) continue;
+    if (result === null || result === undefined) unknown = Math.max(0, unknown - 1);
+    else counts[result] = Math.max(0, counts[result] - 1);
+  }
+  // What could not be placed (results not known) still leaves the counts within the total.
+  const rated = RESULTS.reduce((sum, result) => sum + counts[result], 0);
+  return { total, counts, unknown: Math.max(0, Math.min(unknown, total - rated)) };
+}
+
 /** The project's newest reports, at most SITE_REPORTS_LIMIT, every page through the scheduler. */
 export function fetchNewestReports(project: string, signal: AbortSignal): Promise<Report[]> {
   return collectReports(

@@ -3,7 +3,7 @@
 // caches learn every answer as it comes.
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Page, Report } from '@/contract/domain';
 import type { Privacy, Result } from '@/contract/values';
 import { RESULT_LABELS } from '@/contract/values';
@@ -115,24 +115,45 @@ export interface BulkRunner {
   dismiss: () => void;
 }
 
-/** `onGone` hears of the reports that no longer exist (deleted now, or found gone). */
-export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
-  const queryClient = useQueryClient();
-  const [run, setRun] = useState<BulkRun | null>(null);
-  const scheduler = useRef<RequestScheduler | null>(null);
+export interface BulkRunOptions {
+  /** Sends one report's DELETE; by default with the current connection. */
+  remove?: (id: number, signal: AbortSignal) => Promise<unknown>;
+}
 
-  // Leaving the page sends nothing more; the requests already sent finish and the caches learn them.
-  useEffect(() => () => scheduler.current?.stop(), []);
+/** A bulk run outside React: its state, followed with `subscribe`; the hook below and held deletes share it. */
+export interface BulkRunStore {
+  get: () => BulkRun | null;
+  subscribe: (listener: () => void) => () => void;
+  /** Resolves once every item has its answer and what is on screen has refetched. */
+  start: (action: BulkAction, targets: readonly BulkTarget[]) => Promise<void>;
+  cancel: () => void;
+  retryFailed: () => Promise<void>;
+  dismiss: () => void;
+  /** Sends nothing more (leaving the page): what was sent finishes and the caches learn it. */
+  stop: () => void;
+  /** `onGone` hears of the reports that no longer exist (deleted now, or found gone), until the returned call. */
+  hearGone: (onGone: (ids: number[]) => void) => () => void;
+}
 
+export function createBulkRun(queryClient: QueryClient, options: BulkRunOptions = {}): BulkRunStore {
+  const remove = options.remove ?? ((id: number, signal: AbortSignal) => deleteReport(id, signal));
+  let run: BulkRun | null = null;
+  let scheduler: RequestScheduler | null = null;
+  const listeners = new Set<() => void>();
+  const goneListeners = new Set<(ids: number[]) => void>();
+  const setRun = (change: (previous: BulkRun | null) => BulkRun | null) => {
+    run = change(run);
+    for (const listener of [...listeners]) listener();
+  };
   // What each report was before its refresh, by id, kept for Retry failed.
-  const before = useRef(new Map<number, Standing | null>());
+  let before = new Map<number, Standing | null>();
 
-  const execute = (action: BulkAction, items: readonly BulkItem[]) => {
+  const execute = async (action: BulkAction, items: readonly BulkItem[]) => {
     const current = createScheduler({
       onWait: (until) => setRun((previous) => previous && { ...previous, waitingUntil: until }),
     });
-    scheduler.current = current;
-    setRun({ action, items, phase: 'running', cancelled: false, waitingUntil: null });
+    scheduler = current;
+    setRun(() => ({ action, items, phase: 'running', cancelled: false, waitingUntil: null }));
     const setItem = (
       index: number,
       status: ItemStatus,
@@ -153,7 +174,7 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
         if (action.kind === 'delete') {
           await current.run((signal) => {
             setItem(index, 'running');
-            return deleteReport(item.id, signal);
+            return remove(item.id, signal);
           });
           gone.push(item.id);
           await forgetDeletedReport(queryClient, item.id);
@@ -164,7 +185,7 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
           });
           keepChangedReport(queryClient, report);
           if (action.kind === 'refresh') {
-            const { outcome, message } = refreshOutcome(before.current.get(item.id) ?? null, report);
+            const { outcome, message } = refreshOutcome(before.get(item.id) ?? null, report);
             setItem(index, 'done', message, outcome);
             return;
           }
@@ -184,41 +205,64 @@ export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
       }
     });
 
-    void Promise.all(work).then(async () => {
-      if (scheduler.current === current) scheduler.current = null;
-      setRun((previous) => previous && { ...previous, phase: 'finished', waitingUntil: null });
-      if (gone.length > 0) onGone(gone);
-      // One refetch of what is on screen, once: results, dates, the projects' counts and health may have moved.
-      await (gone.length > 0 || action.kind === 'refresh'
-        ? refetchAllLists(queryClient)
-        : queryClient.invalidateQueries({ queryKey: reportKeys.lists() }));
-    });
+    await Promise.all(work);
+    if (scheduler === current) scheduler = null;
+    setRun((previous) => previous && { ...previous, phase: 'finished', waitingUntil: null });
+    if (gone.length > 0) for (const listener of [...goneListeners]) listener(gone);
+    // One refetch of what is on screen, once: results, dates, the projects' counts and health may have moved.
+    await (gone.length > 0 || action.kind === 'refresh'
+      ? refetchAllLists(queryClient)
+      : queryClient.invalidateQueries({ queryKey: reportKeys.lists() }));
   };
 
   return {
-    run,
+    get: () => run,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     start: (action, targets) => {
-      before.current = new Map(
+      before = new Map(
         action.kind === 'refresh' ? targets.map((target) => [target.id, standingBefore(queryClient, target)]) : [],
       );
-      execute(
+      return execute(
         action,
         targets.map((target) => ({ id: target.id, url: target.url, status: 'pending', message: null })),
       );
     },
     cancel: () => {
-      scheduler.current?.stop();
+      scheduler?.stop();
       setRun((previous) => previous && { ...previous, phase: 'stopping', cancelled: true });
     },
-    retryFailed: () => {
+    retryFailed: async () => {
       if (!run || run.phase !== 'finished') return;
-      execute(
+      await execute(
         run.action,
-        run.items.map((item) =>
-          item.status === 'failed' ? { ...item, status: 'pending', message: null } : item,
-        ),
+        run.items.map((item) => (item.status === 'failed' ? { ...item, status: 'pending', message: null } : item)),
       );
     },
-    dismiss: () => setRun(null),
+    dismiss: () => setRun(() => null),
+    stop: () => scheduler?.stop(),
+    hearGone: (onGone) => {
+      goneListeners.add(onGone);
+      return () => goneListeners.delete(onGone);
+    },
+  };
+}
+
+/** `onGone` hears of the reports that no longer exist (deleted now, or found gone). */
+export function useBulkRun(onGone: (ids: number[]) => void): BulkRunner {
+  const queryClient = useQueryClient();
+  const [store] = useState(() => createBulkRun(queryClient));
+  useEffect(() => store.hearGone(onGone), [store, onGone]);
+  const run = useSyncExternalStore(store.subscribe, store.get, store.get);
+  // Leaving the page sends nothing more; the requests already sent finish and the caches learn them.
+  useEffect(() => store.stop, [store]);
+  return {
+    run,
+    start: (action, targets) => void store.start(action, targets),
+    cancel: store.cancel,
+    retryFailed: () => void store.retryFailed(),
+    dismiss: store.dismiss,
   };
 }

@@ -243,6 +243,67 @@ describe('One project', () => {
     await waitFor(async () => expect(await storage.countReports()).toBe(1));
   });
 
+  it('leaves reports held for Undo out of its health, failing checks and lowest scores; Undo brings them back', async () => {
+    await withSites();
+    const page = renderProject('/projects/shop.example?sort_by=url&sort=asc');
+    expect(await screen.findByRole('img', { name: '2 Good, 1 Decent, 1 Bad, of 4 reports' })).toBeInTheDocument();
+    const failing = await screen.findByRole('region', { name: 'Failing across the site' });
+    const failingText = () =>
+      within(failing)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent);
+    await waitFor(() => expect(failingText()[0]).toBe('HTTPS encryption — fails on 4 of 4 pages'));
+    const lowest = () =>
+      within(section('Lowest scores'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    const stats = () =>
+      ['Reports', 'Good', 'Decent', 'Bad'].map(
+        (label) => within(section('Health')).getByText(label).nextElementSibling?.textContent,
+      );
+
+    // The Bad one (a, 30) and a Good one (d, 95), from the project's own reports table.
+    useUndoClock();
+    await page.user.click(await screen.findByRole('checkbox', { name: 'Select https://shop.example/a' }));
+    await page.user.click(screen.getByRole('checkbox', { name: 'Select https://shop.example/d' }));
+    const toolbar = await screen.findByRole('toolbar', { name: 'Selection' });
+    await page.user.click(within(toolbar).getByRole('button', { name: 'Delete selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const notice = (await screen.findByText('2 reports deleted')).closest('[role="alert"]') as HTMLElement;
+
+    expect(await screen.findByRole('img', { name: '1 Good, 1 Decent, 0 Bad, of 2 reports' })).toBeInTheDocument();
+    expect(stats()).toEqual(['2', '1', '1', '0']);
+    await waitFor(() => expect(failingText()[0]).toBe('HTTPS encryption — fails on 2 of 2 pages'));
+    expect(within(failing).getByText('From all 2 pages of the project.', { exact: false })).toBeInTheDocument();
+    expect(lowest()).toEqual(['55 https://shop.example/b', '85 https://shop.example/c']);
+
+    await page.user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('img', { name: '2 Good, 1 Decent, 1 Bad, of 4 reports' })).toBeInTheDocument();
+    expect(stats()).toEqual(['4', '2', '1', '1']);
+    await waitFor(() => expect(failingText()[0]).toBe('HTTPS encryption — fails on 4 of 4 pages'));
+    expect(lowest()).toHaveLength(4);
+  });
+
+  it('stays while all its reports are only held for Undo, then, once they are deleted, is not found', async () => {
+    await withSites();
+    const page = renderProject('/projects/shop.example?sort_by=url&sort=asc');
+    await screen.findByRole('img', { name: /of 4 reports/ });
+    useUndoClock();
+    await page.user.click(await screen.findByRole('checkbox', { name: 'Select all on this page' }));
+    const toolbar = await screen.findByRole('toolbar', { name: 'Selection' });
+    await page.user.click(within(toolbar).getByRole('button', { name: 'Delete selected' }));
+    await page.user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete 4 reports?' })).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(within(section('Health')).getByText('Reports').nextElementSibling).toHaveTextContent('0'));
+    expect(screen.getByRole('heading', { level: 1, name: 'shop.example' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete project shop.example' })).toBeDisabled();
+
+    await passUndoWindow();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Project not found' })).toBeInTheDocument();
+  });
+
   it('shows "Project not found", as an unknown report or address does, when the project has no reports', async () => {
     await withSites();
     renderProject('/projects/gone.example');

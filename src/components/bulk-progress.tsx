@@ -56,7 +56,7 @@ function actionTitle(action: BulkAction, total: number): string {
 
 export interface BulkProgressProps {
   /** Nothing is shown until it runs something. */
-  runner: BulkRunner;
+  runner: Omit<BulkRunner, 'start'>;
 }
 
 /**
@@ -119,8 +119,12 @@ export function BulkProgress({ runner }: BulkProgressProps) {
       onCancel={runner.cancel}
       onRetryFailed={runner.retryFailed}
       onDismiss={runner.dismiss}
-      // A deleted report has no page left to open.
-      linkOf={runner.run.action.kind === 'delete' ? undefined : (item) => `/reports/${item.id}`}
+      // A deleted report has no page left to open; one whose delete failed still has.
+      linkOf={
+        runner.run.action.kind === 'delete'
+          ? (item) => (item.status === 'failed' ? `/reports/${item.id}` : null)
+          : (item) => `/reports/${item.id}`
+      }
     />
   );
 }

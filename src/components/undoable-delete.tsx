@@ -20,7 +20,8 @@ export interface DeleteWithUndoOptions {
   failedTitle: (failed: number, of: number) => string;
 }
 
-const AFTER_MS = 4_000;
+/** How long the notification that tells a delete's end stays. */
+export const AFTER_MS = 4_000;
 
 function UndoMessage({ text, onUndo, backTo }: { text: string; onUndo: () => boolean; backTo?: string }) {
   const navigate = useNavigate();
@@ -44,7 +45,8 @@ function UndoMessage({ text, onUndo, backTo }: { text: string; onUndo: () => boo
   );
 }
 
-function failureText(outcome: DeleteOutcome): string {
+/** The ones not deleted and why: "a, b and 3 more: <reasons> They are back in the list." */
+export function failureText(outcome: DeleteOutcome): string {
   const reasons = [...new Set(outcome.failed.map((failure) => failure.message))];
   const names = outcome.failed.map(({ target }) => (target.kind === 'report' ? target.url : target.name));
   const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
@@ -80,6 +82,19 @@ export function deleteWithUndo({
     },
   });
   id = held.key;
+  showUndoNotice(held, { title, message, backTo });
+  return held;
+}
+
+/**
+ * The notification of a held delete, with Undo, under the held delete's key (its handlers update
+ * it when the window is over); Undo says that nothing was deleted.
+ */
+export function showUndoNotice(
+  held: HeldDelete,
+  { title, message, backTo }: { title: string; message: string; backTo?: string },
+): void {
+  const id = held.key;
   const undo = () => {
     const undone = held.undo();
     if (undone)
@@ -94,7 +109,6 @@ export function deleteWithUndo({
     autoClose: false,
     message: <UndoMessage text={message} onUndo={undo} backTo={backTo} />,
   });
-  return held;
 }
 
 /** "the report of …", "3 reports", "project … and its 12 reports": what a list of targets deletes. */

@@ -93,6 +93,10 @@ test('select three and make them private, refresh two, delete two, export the re
       { timeout: 15_000 },
     )
     .toBe(5);
+  // Once the window was over they went as a bulk run, with its progress.
+  const progress = page.getByRole('region', { name: 'Deleting 2 reports' });
+  await expect(progress.getByText('Finished: 2 done, 0 failed, 0 skipped.', { exact: true })).toBeVisible();
+  await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuetext', '2 of 2');
 
   // Export: the five left, in the view's order, in a file a spreadsheet reads.
   const [download] = await Promise.all([

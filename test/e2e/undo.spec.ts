@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
 
-// Undoable deletes against the real server: Undo leaves the report on the server; a tab closed
+// Undoable deletes against the real server: Undo leaves the report on the server; Delete selected
+// ends in the bulk progress once its window is over; a tab closed
 // during the window sends the delete at once (keepalive); a renderer killed during the window
 // sends nothing, and the next visit offers the delete again. Reports of this spec's own, marked in
 // the query string (the demo sites ignore it).
@@ -116,6 +117,84 @@ test('without Undo the DELETE goes once the window is over, once', async ({ page
   await expect(notice.getByRole('button', { name: 'Undo' })).toHaveCount(0);
   await expect.poll(() => statusOf(request, report.id)).toBe(404);
   expect(deletes).toEqual([`/api/v1/reports/${report.id}`]);
+});
+
+test('Delete selected: Undo for the window, then the bulk progress with each report’s state; Retry failed; axe clean', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const reports = [await createReport(request, 7), await createReport(request, 8), await createReport(request, 9)];
+  const refused = reports[1]!;
+  await page.clock.install();
+  await signIn(page);
+  const deletes = recordDeletes(page);
+  // One of them is refused the first time it is asked.
+  let refusals = 0;
+  await page.route(`**/api/v1/reports/${refused.id}`, (route) => {
+    if (route.request().method() !== 'DELETE' || refusals > 0) return route.fallback();
+    refusals += 1;
+    return route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'This report is locked for maintenance.', status: 409 }),
+    });
+  });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/reports?search=${MARK}&sort_by=url&sort=asc`);
+  const box = (report: { url: string }) => page.getByRole('checkbox', { name: `Select ${report.url}`, exact: true });
+  for (const report of reports) await box(report).check();
+  const toolbar = page.getByRole('toolbar', { name: 'Selection' });
+  await toolbar.getByRole('button', { name: 'Delete selected' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete 3 reports?' }).getByRole('button', { name: 'Delete' });
+  await confirm.hover();
+  await stopTime(page);
+  await confirm.click();
+  // The dialog's closing and the notification's coming in take their time; the window 5 s more.
+  await page.clock.runFor(1_000);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const notice = page.getByRole('alert').filter({ hasText: '3 reports deleted' });
+  await expect(notice.getByRole('button', { name: 'Undo' })).toBeVisible();
+  for (const report of reports) await expect(box(report)).toHaveCount(0);
+  expect(deletes).toEqual([]);
+
+  // The window is over: the bulk run, one line per report that stands out, Cancel while it runs.
+  await page.clock.runFor(UNDO_WINDOW_MS - 1_000);
+  await page.clock.resume();
+  const progress = page.getByRole('region', { name: 'Deleting 3 reports' });
+  await expect(progress.getByRole('progressbar', { name: 'Deleting 3 reports: progress' })).toBeVisible();
+  await expect(progress.getByText('Finished: 2 done, 1 failed, 0 skipped.', { exact: true })).toBeVisible();
+  const lines = progress.getByRole('list', { name: 'Status of each report' }).getByRole('listitem');
+  await expect(lines).toHaveCount(1);
+  await expect(lines.first()).toContainText(`Failed${refused.url}This report is locked for maintenance.`);
+  // Still there, so still a page to open.
+  await expect(lines.first().getByRole('link', { name: refused.url })).toHaveAttribute('href', `/reports/${refused.id}`);
+  // The refused one is back in the list; the others are gone from the server.
+  await expect(box(refused)).toBeVisible();
+  await expect.poll(() => statusOf(request, reports[0]!.id)).toBe(404);
+  expect(await statusOf(request, reports[2]!.id)).toBe(404);
+  expect(await statusOf(request, refused.id)).toBe(200);
+  await expect(page.getByRole('alert').filter({ hasText: '1 of 3 reports not deleted' })).toBeVisible();
+
+  await expectNoSeriousA11yViolations(page);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-delete-progress-light-1366.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-delete-progress-dark-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(progress.getByRole('button', { name: 'Retry failed' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-delete-progress-dark-390.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-delete-progress-light-390.png`, fullPage: true });
+
+  // Retry failed sends that one only.
+  await progress.getByRole('button', { name: 'Retry failed' }).click();
+  await expect(progress.getByText('Finished: 3 done, 0 failed, 0 skipped.', { exact: true })).toBeVisible();
+  await expect.poll(() => statusOf(request, refused.id)).toBe(404);
+  expect(deletes.filter((path) => path === `/api/v1/reports/${refused.id}`)).toHaveLength(2);
+  expect(deletes).toHaveLength(4);
+  await expect(box(refused)).toHaveCount(0);
 });
 
 test('a tab closed during the window sends the delete at once, with keepalive', async ({ page, request }) => {

@@ -7,7 +7,8 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
-import { projectHealthQueries } from '@/api/project-health';
+import { useHiddenRows } from '@/api/hidden-rows';
+import { healthWithout, projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
 import { NotFound } from '@/components/not-found';
 import { ErrorState } from '@/components/error-state';
@@ -77,8 +78,11 @@ export interface ProjectPageProps {
 
 export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const navigate = useNavigate();
+  // Reports held for deletion (Undo still possible) are not counted; back at once on Undo.
+  const held = useHiddenRows().heldResults.get(name);
   const health = useQuery(projectHealthQueries.health(name));
-  const total = health.data?.total;
+  const shown = health.data && held ? healthWithout(health.data, held) : health.data;
+  const total = shown?.total;
   const [deleting, setDeleting] = useState<boolean | null>(null);
   const [refreshing, setRefreshing] = useState<boolean | null>(null);
   const refreshButton = useRef<HTMLButtonElement>(null);
@@ -99,7 +103,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   } else {
     overview = (
       <>
-        <HealthPanel health={health.data} />
+        <HealthPanel health={shown ?? health.data} />
         <div className={classes.site}>
           <Suspense fallback={SITE_LOADING}>
             <ProjectSite project={name} total={total} />
@@ -111,8 +115,10 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
 
   const project = { name, reports: total ?? null, createdAt: null };
   const empty = total === 0;
-  // A project is its reports: without any, there is no such project (any more).
-  if (empty && deleting === null)
+  // A project is its reports: without any, there is no such project (any more). While its last ones
+  // are only held for deletion, the page stays, with Undo and their progress in its reports table.
+  const gone = health.data?.total === 0;
+  if (gone && deleting === null)
     return (
       <NotFound
         heading="Project not found"
@@ -175,8 +181,8 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
       )}
 
       {overview}
-      {!empty && schedule}
-      {!empty && reports}
+      {!gone && schedule}
+      {!gone && reports}
 
       {deleting !== null && (
         <Suspense fallback={null}>

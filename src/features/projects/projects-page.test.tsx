@@ -1,5 +1,6 @@
 // The projects table: its rows (links, dates, counts, the keyboard) and each row's health.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { holdDeletes } from '@/api/pending-deletes';
 import { describe, expect, it } from 'vitest';
 import { recordRequests, useRealApi } from '../../../test/msw';
 import { createTestQueryClient } from '../../../test/render';
@@ -132,5 +133,29 @@ describe('Projects table: health', () => {
     renderProjects('/projects', { queryClient });
     await waitFor(() => expect(screen.getAllByRole('img', { name: /of \d+ reports?$/ })).toHaveLength(10));
     expect(reportLists(seen)).toHaveLength(30);
+  });
+
+  it('leaves reports held for Undo out of a row’s count and health; a project whose every report is held is not listed', async () => {
+    const api = useRealApi();
+    const shop = await Promise.all(
+      (['good', 'good', 'bad'] as const).map((result, n) =>
+        seedReport(api, 'shop', `https://shop.example/${n}`, { score: 50, result }),
+      ),
+    );
+    const blog = await seedReport(api, 'blog', 'https://blog.example/', { score: 90, result: 'good' });
+    const page = renderProjects();
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    const shopRow = () => page.rows().find((row) => within(row).queryByRole('link', { name: 'shop' }))!;
+    expect(await within(shopRow()).findByRole('img', { name: '2 Good, 0 Decent, 1 Bad, of 3 reports' })).toBeInTheDocument();
+
+    const target = (report: { id: number; url: string }, project: string, result: 'good' | 'bad') =>
+      ({ kind: 'report', id: report.id, url: report.url, project, result }) as const;
+    const held = holdDeletes(createTestQueryClient(), [target(shop[2]!, 'shop', 'bad'), target(blog, 'blog', 'good')]);
+    await waitFor(() => expect(page.rows()).toHaveLength(1));
+    expect(await within(shopRow()).findByRole('img', { name: '2 Good, 0 Decent, 0 Bad, of 2 reports' })).toBeInTheDocument();
+
+    act(() => void held.undo());
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    expect(await within(shopRow()).findByRole('img', { name: '2 Good, 0 Decent, 1 Bad, of 3 reports' })).toBeInTheDocument();
   });
 });

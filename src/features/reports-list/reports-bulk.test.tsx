@@ -317,6 +317,9 @@ describe('Reports: bulk actions', () => {
     expect(await storage.getReport(3)).toBeNull();
     expect(await storage.getReport(1)).not.toBeNull();
     expect(page.rows()).toHaveLength(2);
+    // Sent as a bulk run, with its progress.
+    const progress = screen.getByRole('region', { name: 'Deleting 2 reports' });
+    expect(await within(progress).findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
   });
 
   it('reports a failure with the API’s message, counts a gone report as Skipped, and retries only the failed', async () => {

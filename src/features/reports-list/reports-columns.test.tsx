@@ -3,6 +3,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { realApi, server } from '../../../test/msw';
+import { updateReport } from '@/api/reports';
 import { asPhone } from '../../../test/render';
 import { renderReportsPage as renderReports, withReports } from '../../../test/reports-list-kit';
 
@@ -31,7 +32,7 @@ describe('Reports: columns', () => {
     await withReports(['https://shop.example/', 'https://blog.example/']);
     const first = renderReports();
     await waitFor(() => expect(first.rows()).toHaveLength(2));
-    expect(headers(first)).toEqual(['URL', 'Project', 'Result', 'Trend', 'Score', 'Privacy', 'Generated', 'Created']);
+    expect(headers(first)).toEqual(['URL', 'Project', 'Result', 'Score', 'Privacy', 'Generated', 'Created']);
 
     const panel = await openColumns(first);
     const names = within(panel)
@@ -42,10 +43,10 @@ describe('Reports: columns', () => {
     await first.user.click(within(panel).getByRole('checkbox', { name: 'Privacy' }));
     await first.user.click(within(panel).getByRole('switch', { name: 'Compact rows' }));
 
-    expect(headers(first)).toEqual(['URL', 'Project', 'Result', 'Trend', 'Generated', 'Created']);
+    expect(headers(first)).toEqual(['URL', 'Project', 'Result', 'Generated', 'Created']);
     // The cells go with their headers: blog.example's score (35) and privacy are not in its row.
     const row = within(first.rows()[0]!);
-    expect(row.getAllByRole('cell')).toHaveLength(7);
+    expect(row.getAllByRole('cell')).toHaveLength(6);
     expect(row.queryByText('35')).toBeNull();
     expect(row.queryByText('Public')).toBeNull();
     expect(first.table()).toHaveAttribute('data-compact');
@@ -55,7 +56,7 @@ describe('Reports: columns', () => {
     first.unmount();
     const again = renderReports();
     await waitFor(() => expect(again.rows()).toHaveLength(2));
-    expect(headers(again)).toEqual(['URL', 'Project', 'Result', 'Trend', 'Generated', 'Created']);
+    expect(headers(again)).toEqual(['URL', 'Project', 'Result', 'Generated', 'Created']);
     expect(again.table()).toHaveAttribute('data-compact');
     const reopened = await openColumns(again);
     await again.user.click(within(reopened).getByRole('checkbox', { name: 'Score' }));
@@ -67,7 +68,28 @@ describe('Reports: columns', () => {
     window.localStorage.setItem('wrs.report-columns', JSON.stringify({ version: 1, hidden: ['generated', 'result'], compact: false }));
     const page = renderReports('/reports?sort_by=generated_at');
     await waitFor(() => expect(page.rows()).toHaveLength(2));
-    expect(headers(page)).toEqual(['URL', 'Project', 'Trend', 'Score', 'Privacy', 'Generated', 'Created']);
+    expect(headers(page)).toEqual(['URL', 'Project', 'Score', 'Privacy', 'Generated', 'Created']);
+  });
+
+  it('gives Trend room only when a row of the page has two scores or more to draw', async () => {
+    await withReports(['https://shop.example/', 'https://blog.example/']);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(2));
+    // One analysis each: no trend anywhere, no column of empty cells.
+    expect(headers(page)).not.toContain('Trend');
+    page.unmount();
+
+    // shop.example analysed again: its row draws a line, blog.example's keeps the line's place.
+    await updateReport({ id: 1, refreshResults: true });
+    const again = renderReports();
+    await waitFor(() => expect(again.rows()).toHaveLength(2));
+    expect(headers(again)).toEqual(['URL', 'Project', 'Result', 'Trend', 'Score', 'Privacy', 'Generated', 'Created']);
+    expect(within(again.rows()[1]!).getByRole('img', { name: /^Last 2 scores, oldest first/ })).toBeInTheDocument();
+    expect(within(again.rows()[0]!).queryByRole('img', { name: /^Last/ })).not.toBeInTheDocument();
+
+    // Hidden in Columns, it stays hidden whatever the rows hold.
+    await again.user.click(within(await openColumns(again)).getByRole('checkbox', { name: 'Trend' }));
+    expect(headers(again)).not.toContain('Trend');
   });
 
   it('shows every column when the stored choice is not one it can read', async () => {

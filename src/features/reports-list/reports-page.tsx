@@ -11,7 +11,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { useHiddenRows } from '@/api/hidden-rows';
+import { useDeleteRunsShown, useHiddenRows } from '@/api/hidden-rows';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
@@ -139,7 +139,9 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
     project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);
-  if (selection.items.size > 0 && !bulkUsed) setBulkUsed(true);
+  // A bulk delete's progress (or its failures) shows on every list, this one too.
+  const deleteRunsShown = useDeleteRunsShown();
+  if ((selection.items.size > 0 || deleteRunsShown) && !bulkUsed) setBulkUsed(true);
   const pageReports = data?.items ?? [];
   const tableSelection = {
     has: selection.has,

@@ -78,7 +78,7 @@ function PickBox({
   );
 }
 
-/** What a row shows: the chosen optional columns, Trend only where the deployment keeps runs. */
+/** What a row shows: the chosen optional columns, Trend only where a row of the page has one to draw. */
 type Shown = Record<ReportColumn, boolean>;
 
 const SORT_COLUMN: Partial<Record<ServerReportSortKey, ReportColumn>> = {
@@ -95,7 +95,8 @@ function shownColumns(columns: ColumnChoice, reports: Report[], sortBy?: ServerR
     project: show('project'),
     result: show('result'),
     score: show('score'),
-    trend: show('trend') && reports.some((report) => report.recentScores !== null),
+    // One score is no trend: a column of empty cells would only take room from the URLs.
+    trend: show('trend') && reports.some((report) => (report.recentScores?.length ?? 0) >= 2),
     privacy: show('privacy'),
     generated: show('generated'),
     created: show('created'),

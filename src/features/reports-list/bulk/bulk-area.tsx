@@ -4,13 +4,15 @@ import { IconLock, IconRefresh, IconSelectAll, IconTrash, IconX } from '@tabler/
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'react-router-dom';
+import { useDeleteRuns } from '@/api/bulk-deletes';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { deleteWithUndo } from '@/components/undoable-delete';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
 import type { Selection } from '../selection';
 import { BulkProgress } from '@/components/bulk-progress';
 import { useCollectReports } from '@/api/use-collect-reports';
+import { deleteSelectedWithUndo } from './delete-selected';
 import { PrivacyDialog } from './privacy-dialog';
 import { useBulkRun } from '@/api/use-bulk-run';
 import bar from '../list-bar.module.css';
@@ -42,7 +44,10 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
 
 export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
+  // Delete selected's runs: they outlive this list, and every list shows them.
+  const deleteRuns = useDeleteRuns();
   const queryClient = useQueryClient();
+  const location = useLocation();
   const matching = useSelectAllMatching(selection, params);
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
@@ -128,6 +133,9 @@ export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
       )}
 
       <BulkProgress runner={bulk} />
+      {deleteRuns.map((run) => (
+        <BulkProgress key={run.key} runner={run} />
+      ))}
 
       <PrivacyDialog
         opened={dialog === 'privacy'}
@@ -145,16 +153,7 @@ export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
         onConfirm={() => {
           setDialog(null);
           const targets = picked();
-          deleteWithUndo({
-            queryClient,
-            targets: targets.map(({ id, url }) => ({ kind: 'report', id, url, project: null })),
-            title: `${noun(targets.length)} deleted`,
-            message:
-              targets.length === 1
-                ? `The report of ${targets[0]!.url} was deleted.`
-                : `The ${noun(targets.length)} you selected were deleted.`,
-            failedTitle: (failed, of) => `${failed.toLocaleString('en')} of ${noun(of)} not deleted`,
-          });
+          deleteSelectedWithUndo({ queryClient, reports: targets, from: location.pathname + location.search });
           selection.remove(targets.map(({ id }) => id));
         }}
         pending={false}
