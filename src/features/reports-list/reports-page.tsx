@@ -258,7 +258,7 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
             scoreSorts={byScore}
           />
         </div>
-        <Group gap="xs" justify="flex-end" wrap="nowrap" mih={36} className={bar.views}>
+        <Group gap="xs" justify="flex-end" wrap="nowrap" className={bar.views}>
           <Suspense fallback={null}>
             <ListViewsBar columns />
           </Suspense>
