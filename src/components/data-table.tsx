@@ -8,6 +8,13 @@ export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 
   'aria-label': string;
   /** Narrower than this (px), the table scrolls sideways inside its region instead of squeezing its columns. */
   minWidth?: number;
+  /**
+   * `fixed`: on a screen at least Mantine's `lg` wide (75em), the columns take the widths of the
+   * table's `<colgroup>` (the columns without one share the rest), not of their content. The browser
+   * then lays out only the rows that changed, and a new page or sort does not move the columns.
+   * Narrower, and with `auto` (the default): as wide as their content.
+   */
+  layout?: 'auto' | 'fixed';
   /** Space above and below each cell's content, a Mantine spacing key. */
   verticalSpacing?: 'xs' | 'sm' | 'md';
   /** Rows of the previous view kept on screen while the next one loads: marked busy, dimmed after 250 ms. */
@@ -23,6 +30,7 @@ export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 
  */
 export function DataTable({
   minWidth,
+  layout = 'auto',
   verticalSpacing = 'xs',
   stale = false,
   busy = false,
@@ -49,6 +57,7 @@ export function DataTable({
         {...tableProps}
         aria-busy={stale || busy || undefined}
         data-stale={dimmed || undefined}
+        data-layout={layout === 'fixed' ? 'fixed' : undefined}
         className={className ? `${classes.table} ${className}` : classes.table}
         style={
           {

@@ -58,6 +58,49 @@ for (const viewport of [
   });
 }
 
+// Issue 27: on a wide screen the reports table's columns are as wide as the table says, not as their
+// content: a new sort or page lays out only its rows, and no column moves under the pointer.
+for (const width of [1366, 1200]) {
+  test(`at ${width} px, the reports table's columns stay where they are from sort to sort, and every value fits its cell`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`/e2e-signed-in#api_key=${E2E_API_KEY}`);
+    const table = page.getByRole('table', { name: 'Reports' });
+    const layout = () =>
+      table.evaluate((element) => ({
+        columns: Array.from(element.querySelectorAll('thead :is(th, td)'), (cell) => {
+          const box = cell.getBoundingClientRect();
+          return `${cell.textContent?.trim() || 'pick'} ${Math.round(box.left)}-${Math.round(box.right)}`;
+        }),
+        // A cell whose content reaches past its right edge (a badge, a date, a long word).
+        spilled: Array.from(element.querySelectorAll('td, th'))
+          .filter((cell) => {
+            const right = cell.getBoundingClientRect().right + 0.5;
+            return Array.from(cell.querySelectorAll('*')).some((inner) => inner.getBoundingClientRect().right > right);
+          })
+          .map((cell) => cell.textContent?.trim()),
+        sideways: element.parentElement!.scrollWidth > element.parentElement!.clientWidth,
+      }));
+    // Views whose rows differ but whose columns are the same (Trend shows only where a row has one).
+    const views = ['sort_by=url&sort=asc', 'sort_by=url&sort=desc', 'sort_by=result&sort=asc'];
+    const seen = [];
+    for (const view of views) {
+      await page.goto(`/reports?${view}`);
+      await expect(table.locator('tbody tr').first()).toBeVisible();
+      await expect(table).not.toHaveAttribute('aria-busy', 'true');
+      seen.push(await layout());
+    }
+    for (const [index, view] of seen.entries()) {
+      expect(view.spilled, views[index]).toEqual([]);
+      expect(view.sideways, views[index]).toBe(false);
+      expect(view.columns, views[index]).toEqual(seen[0]!.columns);
+    }
+    await context.close();
+  });
+}
+
 // Issue 28, item 7: printing.
 test('printed, /reports is its table and a line saying which reports, dark on white even from the dark scheme', async ({
   browser,

@@ -103,6 +103,26 @@ function shownColumns(columns: ColumnChoice, reports: Report[], sortBy?: ServerR
   };
 }
 
+/** The optional columns in the table's order (Trend beside the score it draws). */
+const TABLE_COLUMNS: ReportColumn[] = ['project', 'result', 'trend', 'score', 'privacy', 'generated', 'created'];
+
+/**
+ * The columns' widths on a wide screen (reports-table.module.css), where the table's layout is fixed:
+ * a new sort or page lays out only its rows, and no column moves. Narrower, the columns take the
+ * widths of their content, as the room is short.
+ */
+function ColumnWidths({ shown }: { shown: Shown }) {
+  return (
+    <colgroup>
+      <col className={classes.pickColumn} />
+      <col />
+      {TABLE_COLUMNS.filter((column) => shown[column]).map((column) => (
+        <col key={column} data-column={column} />
+      ))}
+    </colgroup>
+  );
+}
+
 function ReportRow({
   report,
   index,
@@ -406,6 +426,7 @@ export function ReportsTable({
   return (
     <DataTable
       aria-label="Reports"
+      layout="fixed"
       minWidth={columns.compact ? 640 : 860}
       verticalSpacing={columns.compact ? 'xs' : 'sm'}
       className={columns.compact ? classes.compact : undefined}
@@ -415,6 +436,7 @@ export function ReportsTable({
       onPointerDown={onPointerDown}
       onClick={onClick}
     >
+      <ColumnWidths shown={shown} />
       <thead>
         <tr>
           <td className={classes.pickCell}>
