@@ -64,11 +64,12 @@ function ProjectsPage() {
   const onPage = useCallback<PageChange>((page, options) => setView({ page }, options), [setView]);
   useClampPage(view.page, meta, onPage);
 
-  // The next page is the likeliest next click; fetched ahead so it shows at once.
+  // The next page is the likeliest next click; fetched ahead so it shows at once, once this page is
+  // on screen (an effect after a click's commit still runs before the paint).
   const nextPage = meta && meta.currentPage < meta.lastPage ? meta.currentPage + 1 : null;
   useEffect(() => {
     if (nextPage === null) return;
-    void queryClient.prefetchQuery(projectQueries.list({ ...params, page: nextPage }));
+    return afterNextPaint(() => void queryClient.prefetchQuery(projectQueries.list({ ...params, page: nextPage })));
   }, [queryClient, params, nextPage]);
 
   const rowsShown = data !== undefined && data.items.length > 0;

@@ -17,6 +17,7 @@ import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
 import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
+import { afterNextPaint } from '@/lib/after-next-paint';
 import { useColumns } from '@/lib/list-columns';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
@@ -110,11 +111,13 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
   const onPage = (page: number, options?: { replace?: boolean }) => setState({ page }, options);
   useClampPage(state.page, current?.meta, onPage);
 
-  // The likeliest next click is "next page": fetch it once this page has settled.
+  // The likeliest next click is "next page": fetch it once this page has settled and is on screen
+  // (an effect after a click's commit still runs before the paint).
   const nextPage =
     current !== undefined && !isFetching && state.page < current.meta.lastPage ? state.page + 1 : null;
   useEffect(() => {
-    if (nextPage !== null) void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage }));
+    if (nextPage === null) return;
+    return afterNextPaint(() => void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage })));
   }, [queryClient, params, nextPage]);
 
   const sortPatch = (key: ServerReportSortKey): Partial<ReportListView> => sortAfterClick(state, key);
