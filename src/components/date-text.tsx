@@ -1,6 +1,7 @@
-import { Text, VisuallyHidden } from '@mantine/core';
+import { VisuallyHidden } from '@mantine/core';
 import { formatRelative } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
+import classes from './date-text.module.css';
 
 /** Two dates closer than this read as one ("same"). */
 const SAME_WITHIN_MS = 60_000;
@@ -31,31 +32,18 @@ export function DateText({
   // clock, which the compiler's memo would keep (inside a compiled row it renders only when its date
   // or the clock changes anyway).
   useNow();
-  if (date === null) {
-    return (
-      <Text span size="sm" c="dimmed">
-        —
-      </Text>
-    );
-  }
+  // Plain elements with the theme's small text: a Mantine Text is three components around the same
+  // element, and a page of 100 reports has 200 dates (docs/benchmarks.md, issue 27).
+  if (date === null) return <span className={`${classes.date} ${classes.dimmed}`}>—</span>;
   return (
-    <Text
-      component="time"
-      size="sm"
-      style={NO_WRAP}
-      dateTime={date.toISOString()}
-      tabIndex={0}
-      data-date-tip=""
-    >
+    <time className={classes.date} dateTime={date.toISOString()} tabIndex={0} data-date-tip="">
       {sameMoment(date, sameAs ?? null) ? (
-        <Text span inherit c="dimmed">
-          same<VisuallyHidden> as generated</VisuallyHidden>
-        </Text>
+        <span className={classes.dimmed}>
+          same<span className={VisuallyHidden.classes.root}> as generated</span>
+        </span>
       ) : (
         formatRelative(date)
       )}
-    </Text>
+    </time>
   );
 }
-
-const NO_WRAP = { whiteSpace: 'nowrap' } as const;
