@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { CSSProperties, ComponentPropsWithoutRef, RefObject } from 'react';
+import type { CSSProperties, ComponentProps, RefObject } from 'react';
 import { useAfter } from '@/lib/use-after';
 import classes from './data-table.module.css';
 
-export interface DataTableProps extends Omit<ComponentPropsWithoutRef<'table'>, 'aria-label'> {
+export interface DataTableProps extends Omit<ComponentProps<'table'>, 'aria-label'> {
   /** The table's accessible name; it also names the scroll region when the table scrolls sideways. */
   'aria-label': string;
   /** Narrower than this (px), the table scrolls sideways inside its region instead of squeezing its columns. */

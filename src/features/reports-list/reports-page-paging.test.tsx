@@ -12,6 +12,24 @@ beforeAll(async () => {
   await realApi().backend();
 });
 
+/**
+ * Runs `body` with a window `height` px high whose table rows start `rowsTop` px from the top of the
+ * page (jsdom lays nothing out); `measured` resolves once the table has read where its rows start.
+ */
+async function withWindow(height: number, rowsTop: number, body: (measured: () => Promise<void>) => Promise<void>) {
+  const before = window.innerHeight;
+  window.innerHeight = height;
+  const read = vi
+    .spyOn(HTMLTableSectionElement.prototype, 'getBoundingClientRect')
+    .mockReturnValue({ top: rowsTop, bottom: rowsTop, left: 0, right: 0, width: 0, height: 0, x: 0, y: rowsTop } as DOMRect);
+  try {
+    await body(() => waitFor(() => expect(read).toHaveBeenCalled()));
+  } finally {
+    window.innerHeight = before;
+    read.mockRestore();
+  }
+}
+
 describe('Reports: paging', () => {
   it('shows the range, pages through, and fetches the next page ahead of the click', async () => {
     await withReports(TWELVE_URLS);
@@ -72,10 +90,8 @@ describe('Reports: paging', () => {
   });
 
   it('shows a long page\'s first screenful at once and then brings every row up to date', async () => {
-    // A window of 400 px shows 10 rows at most: rows 11 and 12 come right after the first ten.
-    const height = window.innerHeight;
-    window.innerHeight = 400;
-    try {
+    // Rows from 250 px down a window of 400 px: 10 rows at most, so rows 11 and 12 come right after.
+    await withWindow(400, 250, async () => {
       await withReports(TWELVE_URLS);
       const page = renderReports('/reports?per_page=25');
       await waitFor(() => expect(page.rows()).toHaveLength(12));
@@ -90,17 +106,31 @@ describe('Reports: paging', () => {
         .map((link) => link.getAttribute('href'));
       expect(projectLinks).toHaveLength(12);
       for (const href of projectLinks) expect(href).toBe('/reports?project=docs.example&sort=asc&per_page=25');
-    } finally {
-      window.innerHeight = height;
-    }
+    });
+  });
+
+  it('counts the first screenful from where the rows start, not from a guess', async () => {
+    // 440 px of a 1,000 px window below rows that start at 560 px: 10 rows of 44 px, and one more in
+    // case what is above the table moves. (A guess of 250 px above them would render all 12 at once.)
+    await withWindow(1000, 560, async (measured) => {
+      await withReports(TWELVE_URLS);
+      const page = renderReports('/reports?per_page=25');
+      await waitFor(() => expect(page.urls()).toEqual([...TWELVE_URLS].reverse()));
+      await measured();
+      // Hold back the paint after which the rest is filled in.
+      vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+
+      await page.user.selectOptions(page.control('Order'), 'Ascending');
+      await waitFor(() => expect(page.urls().slice(0, 11)).toEqual(TWELVE_URLS.slice(0, 11)));
+      expect(page.urls().slice(11)).toEqual([TWELVE_URLS[0]]);
+      expect(page.table()).toHaveAttribute('aria-busy', 'true');
+    });
   });
 
   it('renders every row at once on Back, which may restore a scroll position anywhere on the page', async () => {
     // A window of 400 px shows 10 rows at most. The rows below the first screenful are brought up to
     // date after a paint; holding that paint back shows which rows each kind of move renders at once.
-    const height = window.innerHeight;
-    window.innerHeight = 400;
-    try {
+    await withWindow(400, 250, async () => {
       await withReports(TWELVE_URLS);
       const page = renderReports('/reports?per_page=25');
       await waitFor(() => expect(page.urls()).toEqual([...TWELVE_URLS].reverse()));
@@ -117,9 +147,7 @@ describe('Reports: paging', () => {
       expect(page.search()).toBe('?per_page=25');
       expect(page.urls()).toEqual([...TWELVE_URLS].reverse());
       expect(page.table()).not.toHaveAttribute('aria-busy');
-    } finally {
-      window.innerHeight = height;
-    }
+    });
   });
 
   it('cancels the request of a view that was left before it answered', async () => {

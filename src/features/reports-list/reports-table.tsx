@@ -2,7 +2,7 @@ import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { MouseEvent as ReactMouseEvent, PointerEvent } from 'react';
+import type { MouseEvent as ReactMouseEvent, PointerEvent, RefObject } from 'react';
 import { useNavigate, useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import { reportQueries } from '@/api/reports';
@@ -194,13 +194,31 @@ function ReportRow({
 }
 
 /**
- * The rows a screen shows at most, with room to spare: a row is at least 44 px high (one line of
- * text between its padding and border), and above the table there are at least 250 px of header,
- * heading, filters and column headers (phones show cards, not this table). Read when a view
- * changes, so a resized window counts.
+ * Where the table's rows start, from the top of the page (px): measured once a view is painted, where
+ * reading it costs no layout; before that, a guess of at least the header, heading, filters and column
+ * headers above it (phones show cards, not this table).
  */
-function rowsOnAScreen(): number {
-  return Math.max(10, Math.ceil((window.innerHeight - 250) / 44));
+function useRowsTop(table: RefObject<HTMLTableElement | null>, measureAgain: unknown): number {
+  const [top, setTop] = useState(250);
+  useEffect(
+    () =>
+      afterNextPaint(() => {
+        const body = table.current?.tBodies[0];
+        if (body) setTop(body.getBoundingClientRect().top + window.scrollY);
+      }),
+    [table, measureAgain],
+  );
+  return top;
+}
+
+/**
+ * The rows a screen shows at most, with room to spare: a row is at least 44 px high (28 when compact:
+ * the checkbox's target), and one row more than fits, in case what is above the table has moved since
+ * it was measured. Read when a view changes, so a resized window counts.
+ */
+function rowsOnAScreen(rowsTop: number, compact: boolean): number {
+  const rowHeight = compact ? 28 : 44;
+  return Math.max(10, Math.ceil((window.innerHeight - rowsTop) / rowHeight) + 1);
 }
 
 /**
@@ -213,10 +231,16 @@ function rowsOnAScreen(): number {
  * a scroll position anywhere on the page: those render every row at once. `filling` is true until
  * every row is current.
  */
-function useFirstScreenFirst(reports: Report[], projectHref: (project: string) => string) {
+function useFirstScreenFirst(
+  reports: Report[],
+  projectHref: (project: string) => string,
+  table: RefObject<HTMLTableElement | null>,
+  compact: boolean,
+) {
   const restoring = useNavigationType() === 'POP';
   const [filled, setFilled] = useState({ reports, projectHref });
   const current = filled.reports === reports && filled.projectHref === projectHref;
+  const rowsTop = useRowsTop(table, current && filled);
   useEffect(() => {
     if (current) return;
     // Not at once: after a commit that React finishes synchronously (the answer to a query), this
@@ -224,7 +248,7 @@ function useFirstScreenFirst(reports: Report[], projectHref: (project: string) =
     // browser paints the first screenful.
     return afterNextPaint(() => startTransition(() => setFilled({ reports, projectHref })));
   }, [current, reports, projectHref]);
-  const first = rowsOnAScreen();
+  const first = rowsOnAScreen(rowsTop, compact);
   if (current || restoring || reports.length <= first)
     return { rows: reports, hrefOf: () => projectHref, filling: false };
   return {
@@ -405,7 +429,8 @@ export function ReportsTable({
 }: ReportsTableProps) {
   'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-  const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref, tableRef, columns.compact);
   const onPointerDown = usePrefetchReportOnPress();
   const onPick = usePickHandler(selection);
   const onClick = useFollowLinks();
@@ -426,6 +451,7 @@ export function ReportsTable({
   return (
     <DataTable
       aria-label="Reports"
+      ref={tableRef}
       layout="fixed"
       minWidth={columns.compact ? 640 : 860}
       verticalSpacing={columns.compact ? 'xs' : 'sm'}
