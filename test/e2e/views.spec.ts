@@ -101,3 +101,24 @@ test('Views, Save view and Columns sit on the filters’ line where it has room,
     expect(button.x + button.width).toBeLessThanOrEqual(width);
   }
 });
+
+test('on a phone, the projects list does not move when its Views buttons arrive after the rows', async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Hold the buttons' chunk back until the rows are on screen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/views-controls-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/projects');
+  const firstProject = page.getByRole('table', { name: 'Projects' }).getByRole('link').first();
+  await expect(firstProject).toBeVisible();
+  const before = await firstProject.boundingBox();
+  release();
+  await expect(page.getByRole('button', { name: 'Views' })).toBeVisible();
+  expect(await firstProject.boundingBox()).toEqual(before);
+});

@@ -31,6 +31,7 @@ import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
 import { ProjectsTable } from './projects-table';
 import { projectListView, projectHref, projectListParams } from './project-list-view';
+import classes from './projects-page.module.css';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
@@ -207,7 +208,7 @@ function ProjectsPage() {
           style={{ flex: '0 1 6rem' }}
         />
       </Group>
-      <Group gap="xs" justify="flex-end" mih={36}>
+      <Group gap="xs" justify="flex-end" className={classes.views}>
         <Suspense fallback={null}>
           <ListViewsBar columns={false} />
         </Suspense>
