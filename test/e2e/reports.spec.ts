@@ -190,6 +190,8 @@ test.describe('Reports against the real server', () => {
   });
 
   test('both pages pass axe in light and dark, and fit a 390 px wide phone', async ({ page }) => {
+    // Eight axe runs: 12-19 s in CI's runs, about 30 s with two helpers' builds beside it (load 5-8).
+    test.slow();
     await signIn(page);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
