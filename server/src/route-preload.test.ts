@@ -65,8 +65,9 @@ describe('preloadTags', () => {
     expect(tags.split('\n').map((line) => line.trim())).toEqual([
       '<link rel="modulepreload" crossorigin href="/assets/reports-page-D4.js">',
       '<link rel="modulepreload" crossorigin href="/assets/table-C3.js">',
-      '<link rel="preload" as="style" crossorigin href="/assets/reports-page-D4.css">',
-      '<link rel="preload" as="style" crossorigin href="/assets/table-C3.css">',
+      // Stylesheets, in the order Vite's loader adds them: an imported chunk's before the page's own.
+      '<link rel="stylesheet" crossorigin href="/assets/table-C3.css">',
+      '<link rel="stylesheet" crossorigin href="/assets/reports-page-D4.css">',
     ]);
   });
 

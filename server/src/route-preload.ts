@@ -40,9 +40,25 @@ function withStaticImports(manifest: Manifest, key: string, seen = new Set<strin
 }
 
 /**
+ * The page's stylesheets in the order Vite's loader would add them for the page's `lazy()` import: a
+ * chunk's after those of the chunks it imports (depth first), each once. Index.html names them in that
+ * order, so the cascade is the same as when the loader adds them.
+ */
+function stylesheetsInLoaderOrder(manifest: Manifest, key: string, seen = new Set<string>(), out: string[] = []) {
+  if (seen.has(key) || !manifest[key]) return out;
+  seen.add(key);
+  for (const imported of manifest[key].imports ?? []) stylesheetsInLoaderOrder(manifest, imported, seen, out);
+  for (const css of manifest[key].css ?? []) if (!out.includes(css)) out.push(css);
+  return out;
+}
+
+/**
  * The `<link>` tags for what the page at `path` loads besides what index.html already names: its chunk
  * and the chunks that chunk imports (modulepreload, as Vite's own loader would add them), and their CSS
- * (preload only: as a stylesheet it would hold back the first paint of the whole shell).
+ * as stylesheets. Stylesheets rather than preloads: Vite's loader finds them in the document and goes
+ * straight to the page's import, where for a preload it adds the stylesheet itself and imports the
+ * page only after every such stylesheet's `load` event, tasks later. They hold back nothing: they are
+ * a few KB, asked with the entry's, and the shell paints only once the entry's far larger script has run.
  */
 export function preloadTags(manifest: Manifest, path: string): string {
   const module = ROUTE_MODULES.find((route) => route.pattern.test(path))?.module;
@@ -50,22 +66,18 @@ export function preloadTags(manifest: Manifest, path: string): string {
   if (!module || !entry || !manifest[module]) return '';
   const loaded = withStaticImports(manifest, entry);
   const loadedCss = new Set([...loaded].flatMap((key) => manifest[key]?.css ?? []));
-  const scripts: string[] = [];
-  const styles = new Set<string>();
-  for (const key of withStaticImports(manifest, module)) {
-    if (loaded.has(key)) continue;
-    const chunk = manifest[key]!;
-    scripts.push(chunk.file);
-    for (const css of chunk.css ?? []) if (!loadedCss.has(css)) styles.add(css);
-  }
+  const scripts = [...withStaticImports(manifest, module)]
+    .filter((key) => !loaded.has(key))
+    .map((key) => manifest[key]!.file);
+  const styles = stylesheetsInLoaderOrder(manifest, module).filter((css) => !loadedCss.has(css));
   // crossorigin as on Vite's own links, so the later request finds these in the cache.
   return [
     ...scripts
       .filter((file) => SAFE_FILE.test(file))
       .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-    ...[...styles]
+    ...styles
       .filter((file) => SAFE_FILE.test(file))
-      .map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+      .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
   ].join('\n    ');
 }
 
