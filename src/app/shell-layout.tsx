@@ -157,6 +157,9 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
 }
 
 export function ShellLayout() {
+  // Compiled (vite.config.ts): a navigation renders again what depends on the address (the sections'
+  // links, the page), not the header's buttons.
+  'use memo';
   const [navOpened, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
   // A page whose code and data come quickly shows no spinner: the header would change twice for nothing.
   const loadingPage = useAfter(useNavigation().state === 'loading', PAGE_SPINNER_AFTER_MS);

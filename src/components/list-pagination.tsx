@@ -36,6 +36,9 @@ export function rangeText(meta: PageMeta, noun: string): string {
 
 /** The range with the total, and page buttons when there is more than one page. */
 export function ListPagination({ meta, noun, page, onPage, disabled = false, withRange = true }: ListPaginationProps) {
+  // Compiled (vite.config.ts): a new page of the same list renders Mantine's Pagination again only
+  // when its numbers change (the compiler follows `meta.lastPage`, not the new `meta` object).
+  'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   if (meta === undefined || (!withRange && meta.lastPage <= 1)) return null;
   return (

@@ -124,6 +124,8 @@ export function filtersSet(state: ReportListView, projectFixed = false): number 
  * the filters and the sort fold behind **Filters**, which says how many are set.
  */
 export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts }: ReportsFiltersProps) {
+  // Compiled (vite.config.ts): a sort or a page renders again only the fields whose value changed.
+  'use memo';
   const onSearch = (search: string) => onChange({ search });
   const onProject = (project: string) => onChange({ project });
   const folds = useMediaQuery(FOLD_QUERY, false, { getInitialValueInEffect: false });
@@ -200,6 +202,7 @@ function FilterFields({
 }: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts'> & {
   onProject: (project: string) => void;
 }) {
+  'use memo';
   return (
     <>
       {!projectFixed && (

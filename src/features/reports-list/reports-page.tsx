@@ -21,6 +21,7 @@ import { afterNextPaint } from '@/lib/after-next-paint';
 import { useColumns } from '@/lib/list-columns';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
+import { useLatestCallback } from '@/lib/use-latest-callback';
 import type { ServerReportSortKey } from '@/contract/values';
 import type { ReportListView } from './report-list-view';
 import {
@@ -95,10 +96,12 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
   // the page renders the change, and the list's query then joins it (one request, not two).
   const prefetchView = (patch: Partial<ReportListView>) =>
     void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch))));
-  const setState = (patch: Partial<ReportListView>, options?: { replace?: boolean }) => {
+  // The same functions across renders: the filters, the pager and the headers keep their elements
+  // when only the rows change (a sort, a page).
+  const setState = useLatestCallback((patch: Partial<ReportListView>, options?: { replace?: boolean }) => {
     prefetchView(patch);
     setUrlState(patch, options);
-  };
+  });
   const params = useMemo(() => reportListParams(state), [state]);
   const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
     ...reportQueries.list(params),
@@ -120,10 +123,9 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
     return afterNextPaint(() => void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage })));
   }, [queryClient, params, nextPage]);
 
-  const sortPatch = (key: ServerReportSortKey): Partial<ReportListView> => sortAfterClick(state, key);
-  const onSort = (key: ServerReportSortKey) => setState(sortPatch(key));
+  const onSort = useLatestCallback((key: ServerReportSortKey) => setState(sortAfterClick(state, key)));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
-  const onSortPress = (key: ServerReportSortKey) => prefetchView(sortPatch(key));
+  const onSortPress = useLatestCallback((key: ServerReportSortKey) => prefetchView(sortAfterClick(state, key)));
   // A row's project link is its view filtered by the project. The rows on screen are those of the
   // view they were loaded for until the next view's rows arrive, so their links stay that view's.
   // One function per shown view: the table tells a new view from the one it shows by it.

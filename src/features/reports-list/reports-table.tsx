@@ -1,7 +1,7 @@
 import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import type { MouseEvent as ReactMouseEvent, PointerEvent, RefObject } from 'react';
 import { useNavigate, useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
@@ -15,6 +15,7 @@ import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
 import { UrlText } from '@/components/url-text';
 import { afterNextPaint } from '@/lib/after-next-paint';
+import { useLatestCallback } from '@/lib/use-latest-callback';
 import { shows } from '@/lib/list-columns';
 import type { ColumnChoice, ReportColumn } from '@/lib/list-columns';
 import { parseReportId } from '@/lib/report-id';
@@ -136,7 +137,7 @@ function ReportRow({
   index: number;
   projectHref: string;
   picked: boolean;
-  /** The same function for every row and render (usePickHandler): a tick renders only its own row. */
+  /** The same function for every row and render (useLatestCallback): a tick renders only its own row. */
   onPick: (index: number, range: boolean) => void;
   shown: Shown;
 }) {
@@ -329,19 +330,6 @@ function useFocusOpenedOnBack(reports: Report[]): void {
   }, [restoring, reports]);
 }
 
-/**
- * One function for the rows' checkboxes that stays the same across renders and calls the latest
- * selection's toggle: a new function per row and render made every row, and so all 100 of its
- * checkboxes, render again on every tick, sort or opening of a report (docs/benchmarks.md, issue 27).
- */
-function usePickHandler(selection: TableSelection): (index: number, range: boolean) => void {
-  const latest = useRef(selection);
-  useLayoutEffect(() => {
-    latest.current = selection;
-  });
-  return useCallback((index: number, range: boolean) => latest.current.toggle(index, range), []);
-}
-
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
 const PHONE_QUERY = `(max-width: ${em(767.98)})`;
 
@@ -432,7 +420,8 @@ export function ReportsTable({
   const tableRef = useRef<HTMLTableElement>(null);
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref, tableRef, columns.compact);
   const onPointerDown = usePrefetchReportOnPress();
-  const onPick = usePickHandler(selection);
+  // The same function for every row and render: a tick renders only its own row.
+  const onPick = useLatestCallback((index: number, range: boolean) => selection.toggle(index, range));
   const onClick = useFollowLinks();
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };

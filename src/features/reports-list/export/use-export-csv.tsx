@@ -23,6 +23,8 @@ export interface ExportCsvOptions {
  * page places below its row of header buttons.
  */
 export function useExportCsv({ params, total }: ExportCsvOptions): { button: ReactNode; panel: ReactNode } {
+  // Compiled (vite.config.ts): the button is rendered again only when its state changes, not with the view.
+  'use memo';
   const [run, setRun] = useState(0);
   const [running, setRunning] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
