@@ -231,6 +231,19 @@ function firstVisitGroups() {
   ];
 }
 
+/**
+ * @vitejs/plugin-react's `reactCompilerPreset` with its Babel preset given as a function, not as the
+ * path of its file: Babel loads that file with require(), and under tsx (the in-process build of
+ * `npm start` on a fresh clone, the dev server of `npm run dev`) tsx rewrites it for CommonJS without
+ * the `import.meta.resolve` it calls, so every compiled component failed to build there. The same
+ * plugin, options, file filter and environments.
+ */
+function reactCompiler(options: { compilationMode: 'annotation' }) {
+  const preset = reactCompilerPreset(options);
+  const compilerPlugin = createRequire(import.meta.url).resolve('babel-plugin-react-compiler');
+  return { ...preset, preset: () => ({ plugins: [[compilerPlugin, options]] }) };
+}
+
 export default defineConfig(({ command }) => ({
   // The React Compiler (babel-plugin-react-compiler, pinned) memoises the components and hooks that
   // say "use memo" (annotation mode): a row whose data did not change is not rendered again on a
@@ -239,7 +252,7 @@ export default defineConfig(({ command }) => ({
   // gain off the lists' hot path. In tests too, so they run the code that ships.
   plugins: [
     react(),
-    babel({ presets: [reactCompilerPreset({ compilationMode: 'annotation' })] }),
+    babel({ presets: [reactCompiler({ compilationMode: 'annotation' })] }),
     precompressAssets(),
   ],
   resolve: {
