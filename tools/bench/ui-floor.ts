@@ -18,6 +18,7 @@ import type { Browser, Page } from '@playwright/test';
 import { fillDatabase } from './synthetic-reports';
 import { startBenchServer, stopBenchServer } from './bench-server-process';
 import { positive } from './env';
+import { percentile } from './process-stats';
 
 const DIST = process.env.UI_FLOOR_DIST || fileURLToPath(new URL('../../dist', import.meta.url));
 const RUNS = positive('UI_FLOOR_RUNS', 20);
@@ -132,11 +133,6 @@ async function measure(page: Page): Promise<{ dom: number[]; screen: number[] }>
   return { dom, screen };
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
-};
-
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   // tsx's esbuild wraps named functions in __name(), which a serialised function does not carry.
@@ -206,7 +202,10 @@ const fmt = (n: number) => n.toFixed(1);
 console.log(`\nClick to DOM and to screen, plain DOM changes, ${RUNS} runs after ${WARMUP} warm-up (ms):\n`);
 console.log('| case | to DOM p50 | to DOM p95 | to screen p50 | to screen p95 |');
 console.log('|---|--:|--:|--:|--:|');
-for (const r of results)
+const sortedAsc = (values: number[]) => [...values].sort((a, b) => a - b);
+for (const r of results) {
+  const [dom, screen] = [sortedAsc(r.dom), sortedAsc(r.screen)];
   console.log(
-    `| ${r.name} | ${fmt(percentile(r.dom, 0.5))} | ${fmt(percentile(r.dom, 0.95))} | ${fmt(percentile(r.screen, 0.5))} | ${fmt(percentile(r.screen, 0.95))} |`,
+    `| ${r.name} | ${fmt(percentile(dom, 50))} | ${fmt(percentile(dom, 95))} | ${fmt(percentile(screen, 50))} | ${fmt(percentile(screen, 95))} |`,
   );
+}
