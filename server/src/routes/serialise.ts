@@ -32,25 +32,35 @@ export function reportResponse(c: Context, report: ReportRecord, status: 200 | 2
   return jsonText(c, `{"data":${reportJson(report, pageOrigin)},"status":${status}}`, status);
 }
 
+/** About what the connection takes in one write: items are sent in pieces of this size or a little over. */
+const LIST_PIECE_CHARS = 64 * 1024;
+
 /**
  * `{data: [items], links, meta, status: 200}` of items written as JSON text (reportJson, runJson), the
- * envelope coming from pageEnvelope(). Sent an item at a time as the connection takes them, never
- * joined into one string: 100 reports of up to 64 KB each are megabytes, and six such lists at once
- * were a good part of the server's memory.
+ * envelope coming from pageEnvelope(). Sent in pieces of about 64 KB as the connection takes them,
+ * never joined into one string: 100 reports of up to 64 KB each are megabytes, and six such lists at
+ * once were a good part of the server's memory. Not an item at a time either: each piece goes through
+ * the web streams of compress() and the Node adapter, and 102 small ones cost more than the
+ * compression itself (docs/benchmarks.md, issue 27).
  */
 export function listResponse(c: Context, items: string[], envelope: { links: object; meta: object }): Response {
   const rest = JSON.stringify({ links: envelope.links, meta: envelope.meta, status: 200 });
   const encoder = new TextEncoder();
-  let next = -1;
+  let next = 0;
+  let piece = '{"data":[';
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (next === -1) controller.enqueue(encoder.encode('{"data":['));
-      else if (next < items.length) controller.enqueue(encoder.encode(next === 0 ? (items[0] ?? '') : `,${items[next] ?? ''}`));
-      else {
-        controller.enqueue(encoder.encode(`],${rest.slice(1)}`));
-        controller.close();
+      while (next < items.length && piece.length < LIST_PIECE_CHARS) {
+        piece += (next === 0 ? '' : ',') + (items[next] ?? '');
+        next++;
       }
-      next++;
+      if (next === items.length) {
+        controller.enqueue(encoder.encode(`${piece}],${rest.slice(1)}`));
+        controller.close();
+      } else {
+        controller.enqueue(encoder.encode(piece));
+        piece = '';
+      }
     },
   });
   return c.body(body, 200, { 'Content-Type': 'application/json' });
