@@ -25,7 +25,7 @@ import { formBody, notFoundUnlessValid } from '../http/validation';
 import { toTimestamp } from '../storage/text';
 import { nextRunAfter } from '../watch/schedule-time';
 import { alertJson } from '../watch/alert-json';
-import type { ScheduleRecord } from '../watch/watch-storage';
+import type { ScheduleRecord } from '../storage/watch-storage';
 
 /** A schedule as `GET /projects/{project}/schedule` answers it. */
 export function scheduleJson(schedule: ScheduleRecord) {

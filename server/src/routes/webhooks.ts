@@ -22,7 +22,7 @@ import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { receiverWords } from '../webhooks/deliver';
 import { testEvent } from '../webhooks/events';
-import type { DeliveryRecord, WebhookRecord } from '../webhooks/webhook-storage';
+import type { DeliveryRecord, WebhookRecord } from '../storage/webhook-storage';
 
 function webhookJson(hook: WebhookRecord) {
   return { id: hook.id, url: hook.url, project: hook.project, created_at: hook.createdAt };

@@ -15,8 +15,8 @@ import {
   type RunRow as SqlRunRow,
 } from './sql-common';
 import { searchForm, toTimestamp } from './text';
-import { createWebhookStorage } from '../webhooks/webhook-storage';
-import { createWatchStorage, type SqlRunner } from '../watch/watch-storage';
+import { createWebhookStorage } from './webhook-storage';
+import { createWatchStorage, type SqlRunner } from './watch-storage';
 import type { AnalysisFields, ApiKeyRecord, Page, ProjectRecord, ReportRecord, RunRecord, Storage } from './types';
 
 type ReportRow = SqlReportRow<Date>;

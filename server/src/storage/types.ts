@@ -1,7 +1,7 @@
 import type { Privacy, ProjectSortKey, Result, ServerReportSortKey, SortOrder } from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
-import type { WatchStorage } from '../watch/watch-storage';
-import type { WebhookStorage } from '../webhooks/webhook-storage';
+import type { WatchStorage } from './watch-storage';
+import type { WebhookStorage } from './webhook-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {

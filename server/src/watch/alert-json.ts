@@ -1,5 +1,5 @@
 // An alert as the API answers it (GET /alerts) and as webhooks deliver it (`data` of alert.raised).
-import type { AlertRecord } from './watch-storage';
+import type { AlertRecord } from '../storage/watch-storage';
 
 export function alertJson(alert: AlertRecord) {
   const side = (s: AlertRecord['before']) => ({ score: s.score, result: s.result, generated_at: s.generatedAt });

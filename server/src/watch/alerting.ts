@@ -4,7 +4,7 @@
 import type { Storage, ReportRecord, AnalysisFields } from '../storage/types';
 import { alertEvent } from '../webhooks/events';
 import { findRegression, hasRecovered, type AnalysisSummary } from './regression';
-import type { AlertRecord } from './watch-storage';
+import type { AlertRecord } from '../storage/watch-storage';
 
 /** The comparable part of a stored report. */
 export function summaryOf(report: ReportRecord): AnalysisSummary {

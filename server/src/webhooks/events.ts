@@ -1,8 +1,8 @@
 // The messages webhooks receive: `{"type", "timestamp", "data"}` (api-contract.md, Webhooks).
 import { toTimestamp } from '../storage/text';
 import { alertJson } from '../watch/alert-json';
-import type { AlertRecord } from '../watch/watch-storage';
-import type { NewEvent, WebhookRecord } from './webhook-storage';
+import type { AlertRecord } from '../storage/watch-storage';
+import type { NewEvent, WebhookRecord } from '../storage/webhook-storage';
 
 export const ALERT_RAISED = 'alert.raised';
 export const WEBHOOK_TEST = 'webhook.test';

@@ -8,7 +8,7 @@ import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver'
 import { createResolver } from '../analysis/resolve';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
-import type { AlertRecord } from '../watch/watch-storage';
+import type { AlertRecord } from '../storage/watch-storage';
 import { alertEvent, testEvent } from './events';
 import { startWebhookWorker, type WebhookWorker } from './worker';
 

@@ -8,7 +8,7 @@ import type { Storage } from '../storage/types';
 import { deliverOnce, DELIVERY_TIMEOUT_MS } from './deliver';
 import { ALERT_RAISED } from './events';
 import { nextAttemptAt } from './retry';
-import type { DeliveryRecord } from './webhook-storage';
+import type { DeliveryRecord } from '../storage/webhook-storage';
 
 export interface WebhookWorkerOptions {
   storage: Storage;

@@ -1,7 +1,7 @@
 // What the Webhooks extension keeps, on either engine: the webhooks and one row per attempt to send
 // a message, through the same SqlRunner as the watch storage (`?` for each bound value).
 import { randomUUID } from 'node:crypto';
-import type { SqlRunner } from '../watch/watch-storage';
+import type { SqlRunner } from './watch-storage';
 
 export interface WebhookRecord {
   id: number;

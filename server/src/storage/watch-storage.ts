@@ -1,8 +1,6 @@
 // What the watch extensions (schedules and alerts) keep, on either engine: the same SQL (`?` for
 // each bound value) through a small runner that each engine's storage gives.
-import type { Result } from '../../../src/contract/values';
-import type { AlertKind } from './regression';
-import type { ScheduleEvery } from './schedule-time';
+import type { AlertKind, Result, ScheduleEvery } from '../../../src/contract/values';
 
 export const DEFAULT_DROP = 10;
 export const DEFAULT_HOUR = 6;

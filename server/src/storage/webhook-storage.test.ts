@@ -2,9 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
-import { WEBHOOKS_MIGRATION } from '../storage/sql-common';
-import { projectFromUrl } from '../storage/text';
-import type { Storage } from '../storage/types';
+import { WEBHOOKS_MIGRATION } from './sql-common';
+import { projectFromUrl } from './text';
+import type { Storage } from './types';
 import type { NewEvent } from './webhook-storage';
 
 describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {

@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
-import { WATCH_MIGRATION } from '../storage/sql-common';
-import { projectFromUrl } from '../storage/text';
-import type { Storage } from '../storage/types';
+import { WATCH_MIGRATION } from './sql-common';
+import { projectFromUrl } from './text';
+import type { Storage } from './types';
 import type { NewAlert } from './watch-storage';
 
 describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
