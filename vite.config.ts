@@ -247,7 +247,7 @@ function reactCompiler(options: { compilationMode: 'annotation' }) {
 export default defineConfig(({ command }) => ({
   // The React Compiler (babel-plugin-react-compiler, pinned) memoises the components and hooks that
   // say "use memo" (annotation mode): a row whose data did not change is not rendered again on a
-  // sort, a page or a selection tick (docs/benchmarks.md, "Where the time goes"). Not every component:
+  // sort, a page or a selection tick (docs/decisions.md, D29). Not every component:
   // compiling all of them put /reports' first visit at 197 KB gzip, over the 190 KB budget, for no
   // gain off the lists' hot path. In tests too, so they run the code that ships.
   plugins: [

@@ -12,7 +12,7 @@ const CSS_LIMIT_BYTES = 30_000;
 // 195 KB since 2026-11-26 (was 190): /reports took 5.8 KB for saved views' and Columns' toolbar, the
 // React Compiler's memo on the table's rows and the store of rows held for Undo (about 30 ms at
 // 1.6 Mbps); issue 27's cold-load work (fewer first-visit files: vite.config.ts' code-splitting
-// groups) took /reports back to 179.9 KB in 9 files (docs/benchmarks.md, "Issue 27 item 4: cold load").
+// groups) took /reports back to 179.9 KB in 9 files (docs/decisions.md, D32 and D36).
 const JS_LIMIT_BYTES = 195_000;
 
 // Route -> the module its `lazy()` imports (src/app/routes.tsx). A new page adds a row here; the run

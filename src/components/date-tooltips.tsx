@@ -4,7 +4,7 @@ import { formatAbsolute } from '@/lib/dates';
 
 // The tooltip (Mantine's, with floating-ui) loads on the first hover, focus or tap of a date: lists
 // show dozens of dates and nobody hovers most of them. Mantine's Tooltip around every date put 20 KB
-// on the lists' first visit and was slower to sort (README, "What stays hand-written").
+// on the lists' first visit and was slower to sort (docs/decisions.md, D8).
 const DateTextTooltip = lazy(() => import('./date-text-tooltip'));
 
 /** The dates that show their exact moment (DateText's `<time data-date-tip>`). */
