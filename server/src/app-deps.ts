@@ -2,7 +2,7 @@ import type { Analyser } from './analysis/analyse';
 import type { RunReportWork } from './analysis/report-work';
 import type { ServerConfig } from './config';
 import type { Discoverer } from './discover/discover';
-import type { ResolveHost } from './analysis/resolve';
+import type { ResolveHost } from './net/resolve';
 import type { PasswordAttempts } from './http/password-attempts';
 import type { RateLimiter } from './http/rate-limit';
 import type { Storage } from './storage/types';

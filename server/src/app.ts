@@ -4,7 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { describeRoute } from 'hono-openapi';
 import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './analysis/report-work';
-import { createResolver } from './analysis/resolve';
+import { createResolver } from './net/resolve';
 import type { AppDeps } from './app-deps';
 import { createKeyVerifier } from './auth/keys';
 import { createDiscoverer } from './discover/discover';

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { REPORT_SORT_KEYS, SORT_ORDERS } from '../../src/contract/values';
-import { AnalysisError } from '../../server/src/analysis/analysis-error';
+import { AnalysisError } from '../../server/src/net/analysis-error';
 import { createApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { openDatabase } from '../../server/src/storage/database';

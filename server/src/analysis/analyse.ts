@@ -1,6 +1,6 @@
 import { CHECK_KEYS } from '../../../src/contract/values';
 import type { Result } from '../../../src/contract/values';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import type { Check } from './check';
 import {
   DEFAULT_MAX_BYTES,
@@ -9,18 +9,18 @@ import {
   DEFAULT_USER_AGENT,
   fetchUrl,
   formatSeconds,
-} from './fetcher';
-import type { FetchOptions, FetchedPage } from './fetcher';
+} from '../net/fetcher';
+import type { FetchOptions, FetchedPage } from '../net/fetcher';
 import { boundResults } from './evidence-bounds';
 import { header } from './header';
 import { tooComplex } from './page-limits';
-import { createResolver } from './resolve';
-import type { LookupAll, ResolveHost } from './resolve';
+import { createResolver } from '../net/resolve';
+import type { LookupAll, ResolveHost } from '../net/resolve';
 import { THRESHOLDS } from './rules';
 import { scoreChecks } from './score';
 import { runSiteChecks } from './site-checks';
 
-export { AnalysisError } from './analysis-error';
+export { AnalysisError } from '../net/analysis-error';
 export type { Check, JsonValue } from './check';
 
 export interface Analysis {

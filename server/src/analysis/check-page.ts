@@ -2,7 +2,7 @@
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
 import type { Check } from './check';
 import { boundResults } from './evidence-bounds';
-import type { FetchedPage } from './fetcher';
+import type { FetchedPage } from '../net/fetcher';
 import { header } from './header';
 import { PAGE_CHECKS } from './page-checks';
 import { parseHtml } from './parse-html';

@@ -2,7 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { makeCheck } from './check';
 import { listed as listItems, moreItems } from './evidence-bounds';
 import type { Check, JsonValue, Problems, RunnableCheckKey } from './check';
-import type { FetchedPage } from './fetcher';
+import type { FetchedPage } from '../net/fetcher';
 import type { PageNode } from './parse-html';
 import {
   DEPRECATED_TAGS,

@@ -3,7 +3,7 @@ import { projectFromUrl } from '../storage/text';
 import type { AnalysisFields, Storage } from '../storage/types';
 import { dropOf, looksWorse, raiseAlerts } from '../watch/alerting';
 import type { Analyser } from './analyse';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from './limit';
 
 /**

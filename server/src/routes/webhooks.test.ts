@@ -13,7 +13,7 @@ import {
 import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
 import type { Analyser } from '../analysis/analyse';
-import { createResolver } from '../analysis/resolve';
+import { createResolver } from '../net/resolve';
 import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
 
 const workers: WebhookWorker[] = [];

@@ -6,7 +6,7 @@ import { limitAnalyses } from '../analysis/limit';
 import { doReportWork } from '../analysis/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
-import { createResolver } from '../analysis/resolve';
+import { createResolver } from '../net/resolve';
 import { startScheduleRunner } from '../watch/runner';
 import { startWebhookWorker } from '../webhooks/worker';
 import { createApp } from '../app';

@@ -1,4 +1,4 @@
-import { normaliseUrlHost } from '../analysis/host-name';
+import { normaliseUrlHost } from '../net/host-name';
 
 /**
  * The form both stored search columns and search queries take, so that a case-insensitive

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabases, sqliteEngine, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { GOOD } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
-import { createResolver } from '../analysis/resolve';
+import { createResolver } from '../net/resolve';
 import { projectFromUrl } from '../storage/text';
 import type { Storage } from '../storage/types';
 import type { AlertRecord } from '../storage/watch-storage';

@@ -2,10 +2,10 @@
 // worker (one per server process) takes each due attempt from storage by compare-and-set, so that
 // two processes never send the same attempt, and a restart resumes what is pending. A failed
 // attempt is retried with growing delays for up to 24 hours (retry.ts).
-import type { ResolveHost } from '../analysis/resolve';
+import type { ResolveHost } from '../net/resolve';
 import { publicPageUrl } from '../public-page/page-url';
 import type { Storage } from '../storage/types';
-import { deliverOnce, DELIVERY_TIMEOUT_MS } from './deliver';
+import { deliverOnce, DELIVERY_TIMEOUT_MS } from '../net/webhook-attempt';
 import { ALERT_RAISED } from './events';
 import { nextAttemptAt } from './retry';
 import type { DeliveryRecord } from '../storage/webhook-storage';
