@@ -85,7 +85,7 @@ export type FetchSetup = Pick<
 
 /**
  * The fetch options every fetch of the server uses, the guarded resolver included (resolve.ts):
- * the analysis and discover (discover/discover.ts) build theirs here, so both follow one set of
+ * the analysis and discover (use-cases/discover.ts) build theirs here, so both follow one set of
  * address rules.
  */
 export function fetchOptionsFor(options: FetchSetup): FetchOptions {

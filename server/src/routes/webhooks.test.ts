@@ -14,7 +14,7 @@ import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/tes
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
 import type { Analyser } from '../analysis/analyse';
 import { createResolver } from '../net/resolve';
-import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
+import { startWebhookWorker, type WebhookWorker } from '../use-cases/webhook-worker';
 
 const workers: WebhookWorker[] = [];
 afterEach(async () => {

@@ -15,13 +15,13 @@ import {
 import { AnalysisError } from '../net/analysis-error';
 import { effectivePort } from '../net/host-name';
 import type { ResolveHost } from '../net/resolve';
-import type { AppDeps } from '../app-deps';
+import type { AppDeps } from './app-deps';
 import { errorResponse, validationResponse, type FieldErrors } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { receiverWords } from '../net/webhook-attempt';
-import { testEvent } from '../webhooks/events';
+import { testEvent } from '../use-cases/webhook-events';
 import type { DeliveryRecord, WebhookRecord } from '../storage/webhook-storage';
 
 function webhookJson(hook: WebhookRecord) {
