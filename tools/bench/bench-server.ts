@@ -23,7 +23,7 @@ import { openDatabase } from '../../server/src/storage/database';
 import { openPostgres } from '../../server/src/storage/postgres-database';
 import { createPostgresStorage } from '../../server/src/storage/postgres-storage';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
-import { projectFromUrl } from '../../server/src/storage/text';
+import { projectFromUrl } from '../../server/src/net/host-name';
 import type { Storage } from '../../server/src/storage/types';
 import { createGenerator, fillDatabase, fillPostgres } from './synthetic-reports';
 

@@ -10,7 +10,8 @@ import { jsonBytes, REPORT_MAX_BYTES } from '../analysis/evidence-bounds';
 import { urlKey } from '../../../src/contract/url-key';
 import { RUNS_MIGRATION, URL_KEY_MIGRATION } from './sql-common';
 import { TRIM_MIGRATION } from './trim-evidence';
-import { projectFromUrl, toTimestamp } from './text';
+import { projectFromUrl } from '../net/host-name';
+import { toTimestamp } from './text';
 import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
 
 const newReport = (url: string, extra: Partial<NewReport> = {}): NewReport => ({

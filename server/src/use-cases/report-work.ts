@@ -1,5 +1,5 @@
 import type { Privacy } from '../../../src/contract/values';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import type { AnalysisFields, Storage } from '../storage/types';
 import { dropOf, looksWorse, raiseAlerts } from './alerting';
 import type { Analyser } from '../analysis/analyse';

@@ -6,7 +6,7 @@ import { freshDatabases, sqliteEngine, STORAGE_ENGINES } from '../../../test/ser
 import { GOOD } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
 import { createResolver } from '../net/resolve';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import type { Storage } from '../storage/types';
 import type { AlertRecord } from '../storage/watch-storage';
 import { alertEvent, testEvent } from './webhook-events';
