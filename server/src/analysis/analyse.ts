@@ -1,7 +1,7 @@
 import { CHECK_KEYS } from '../../../src/contract/values';
 import type { Result } from '../../../src/contract/values';
 import { AnalysisError } from '../net/analysis-error';
-import type { Check } from './check';
+import type { Check } from '../results/check-result';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,
@@ -11,7 +11,7 @@ import {
   formatSeconds,
 } from '../net/fetcher';
 import type { FetchOptions, FetchedPage } from '../net/fetcher';
-import { boundResults } from './evidence-bounds';
+import { boundResults } from '../results/evidence-bounds';
 import { header } from './header';
 import { tooComplex } from './page-limits';
 import { createResolver } from '../net/resolve';
@@ -21,7 +21,7 @@ import { scoreChecks } from './score';
 import { runSiteChecks } from './site-checks';
 
 export { AnalysisError } from '../net/analysis-error';
-export type { Check, JsonValue } from './check';
+export type { Check, JsonValue } from '../results/check-result';
 
 export interface Analysis {
   score: number;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AnalysisError } from '../net/analysis-error';
 import { makeCheck } from './check';
-import type { Check, Problems } from './check';
+import type { Problems } from './check';
+import type { Check } from '../results/check-result';
 import type { FetchedPage } from '../net/fetcher';
 import { normaliseUrlHost } from '../net/host-name';
 import { disallowingRule, parseRobots } from '../net/robots';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AnalysisError } from '../net/analysis-error';
-import type { Check } from './check';
+import type { Check } from '../results/check-result';
 import type { WorkerReply } from './check-page-worker';
 import type { FetchedPage } from '../net/fetcher';
 import { TOO_COMPLEX_PREFIX } from './page-limits';
