@@ -62,6 +62,50 @@ const BOUNDARIES = [
   },
 ];
 
+// The server's layers, top first (docs/architecture.md draws them). A layer imports only the layers
+// below it, and the folders (or root files) side by side in one layer do not import each other: the
+// order is total, so no two server folders can import each other, directly or round a longer loop.
+// Each entry is a folder or a file of server/src; a list is root files that go together as one.
+const SERVER_LAYERS = [
+  ['index.ts', 'dev.ts', 'cli'], // what package.json's scripts run; nothing imports them
+  ['start'], // configuration and starting, shared by npm start and npm run dev
+  [['app.ts', 'web.ts', 'proxy.ts', 'route-preload.ts']], // the Hono apps: the API, the one-process server, the proxy
+  ['routes'], // one router per resource: validation, role check, calls a use case
+  ['http'], // what every route shares: errors, validation, pagination, rate limits, headers
+  ['use-cases', 'demo'], // create, refresh, schedules, alerts, webhook sending, discover; the demo data
+  ['analysis'], // parse and checks of a fetched page
+  ['net', 'auth', 'public-page'], // fetching and the address guard; key and password hashing; the public page's parts
+  ['storage'], // every table and query
+  ['results', 'config.ts'], // a report's check results and their bounds; the configuration
+];
+
+const serverPaths = (unit) => [unit].flat().map((entry) => `./server/src/${entry}`);
+const unitName = (unit) => [unit].flat().map((entry) => (entry.endsWith('.ts') ? entry : `${entry}/`)).join(', ');
+
+// One zone per folder (or group of root files): nothing from its own layer but itself, nothing from above.
+const SERVER_BOUNDARIES = SERVER_LAYERS.flatMap((layer, index) =>
+  layer.map((unit) => {
+    const below = SERVER_LAYERS.slice(index + 1).flat().map(unitName);
+    const beside = layer.filter((other) => other !== unit);
+    return {
+      target: serverPaths(unit),
+      from: [...SERVER_LAYERS.slice(0, index).flat(), ...beside].flatMap(serverPaths),
+      message:
+        `The server's layers (docs/architecture.md): server/src/${unitName(unit)} imports only what is below it ` +
+        `(${[...below, 'src/contract', 'src/checks'].join(', ')})` +
+        (beside.length > 0 ? `, not ${beside.map(unitName).join(', ')} beside it.` : '.'),
+    };
+  }),
+);
+
+// Below the order, one more rule: analysis and net take a URL or a page and give back what they found;
+// storing it is the use cases' work.
+SERVER_BOUNDARIES.push({
+  target: ['./server/src/analysis', './server/src/net'],
+  from: './server/src/storage',
+  message: 'server/src/analysis and server/src/net know no storage: the use cases store what they find.',
+});
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
   js.configs.recommended,
@@ -80,7 +124,8 @@ export default tseslint.config(
   },
   // Boundaries, on resolved paths (relative imports and the @/ alias alike): the layers above; a
   // feature never imports another; src/ never imports server/; product code never imports test
-  // helpers; no import cycle anywhere.
+  // helpers, and the server's code keeps to the server's layers (tests may reach across them to set
+  // up); no import cycle anywhere.
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
@@ -108,6 +153,7 @@ export default tseslint.config(
         {
           zones: [
             ...BOUNDARIES,
+            ...SERVER_BOUNDARIES,
             { target: './', from: './test', message: 'Only tests import test helpers (test/).' },
           ],
         },

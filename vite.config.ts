@@ -279,7 +279,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'client',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['test/setup.ts'],
           // Room for test/setup.ts's 10 s waits on a busy machine; a test that passes stays quick.
           testTimeout: 30_000,
@@ -291,6 +291,15 @@ export default defineConfig(({ command }) => ({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // What holds the repository together: the docs against the tree, the lint's layers.
+          name: 'repo',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts'],
         },
       },
     ],

@@ -5,7 +5,7 @@ import type { HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Hono } from 'hono';
 import type { Analyser } from '../server/src/analysis/analyse';
-import { DEFAULT_USER_AGENT } from '../server/src/analysis/fetcher';
+import { DEFAULT_USER_AGENT } from '../server/src/net/fetcher';
 import type { ServerConfig } from '../server/src/config';
 import type { Storage } from '../server/src/storage/types';
 

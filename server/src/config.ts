@@ -2,7 +2,9 @@
 // message format: `Invalid NAME: <what it must be>, got "<value>".`
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_RUNS_KEPT } from './storage/sql-common';
+
+/** How many runs a report keeps when RUNS_KEPT does not say (storage's default too). */
+export const DEFAULT_RUNS_KEPT = 100;
 
 export interface ServerConfig {
   port: number;

@@ -1,4 +1,4 @@
-import type { FetchedPage } from '../../server/src/analysis/fetcher';
+import type { FetchedPage } from '../../server/src/net/fetcher';
 
 /** A page as the fetcher hands it to the checks: `html` answered 200 at `url`, in one go. */
 export function fetchedPage(html: string, url = 'https://shop.example/products/shoes'): FetchedPage {

@@ -2,9 +2,9 @@
 import { IMPORTANCE_WEIGHTS, resultForScore, type CheckKey, type Importance } from '../../src/contract/values';
 import type { StrictCheck } from '../../src/contract/strict-schemas';
 import type { Analyser } from '../../server/src/analysis/analyse';
-import { AnalysisError } from '../../server/src/analysis/analysis-error';
+import { AnalysisError } from '../../server/src/net/analysis-error';
 import { createApp } from '../../server/src/app';
-import type { AppDeps } from '../../server/src/app-deps';
+import type { AppDeps } from '../../server/src/routes/app-deps';
 import { loadConfig, type ServerConfig } from '../../server/src/config';
 import { openDatabase, type Db } from '../../server/src/storage/database';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';

@@ -16,14 +16,14 @@ import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { REPORT_SORT_KEYS, SORT_ORDERS } from '../../src/contract/values';
-import { AnalysisError } from '../../server/src/analysis/analysis-error';
+import { AnalysisError } from '../../server/src/net/analysis-error';
 import { createApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { openDatabase } from '../../server/src/storage/database';
 import { openPostgres } from '../../server/src/storage/postgres-database';
 import { createPostgresStorage } from '../../server/src/storage/postgres-storage';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
-import { projectFromUrl } from '../../server/src/storage/text';
+import { projectFromUrl } from '../../server/src/net/host-name';
 import type { Storage } from '../../server/src/storage/types';
 import { createGenerator, fillDatabase, fillPostgres } from './synthetic-reports';
 

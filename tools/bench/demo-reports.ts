@@ -11,7 +11,7 @@ import type { Analysis } from '../../server/src/analysis/analyse';
 import { startFixtureServer } from '../../server/src/demo/fixture-server';
 import { openDatabase } from '../../server/src/storage/database';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
-import { projectFromUrl } from '../../server/src/storage/text';
+import { projectFromUrl } from '../../server/src/net/host-name';
 
 /** Demo pages that answer at once (old-site.example's catalogue waits 1.5 s on purpose). */
 export const FAST_DEMO_PAGES: [host: string, path: string][] = [

@@ -10,7 +10,7 @@ import type { StrictCheck } from '../../src/contract/strict-schemas';
 import { openDatabase } from '../../server/src/storage/database';
 import { openPostgres } from '../../server/src/storage/postgres-database';
 import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
-import { projectFromUrl } from '../../server/src/storage/text';
+import { projectFromUrl } from '../../server/src/net/host-name';
 
 /** A seeded generator (mulberry32), so that every run benchmarks the same data. */
 export function rng(seed: number): () => number {

@@ -1,7 +1,7 @@
 import { CHECK_KEYS } from '../../../src/contract/values';
 import type { Result } from '../../../src/contract/values';
-import { AnalysisError } from './analysis-error';
-import type { Check } from './check';
+import { AnalysisError } from '../net/analysis-error';
+import type { Check } from '../results/check-result';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_REDIRECTS,
@@ -9,19 +9,19 @@ import {
   DEFAULT_USER_AGENT,
   fetchUrl,
   formatSeconds,
-} from './fetcher';
-import type { FetchOptions, FetchedPage } from './fetcher';
-import { boundResults } from './evidence-bounds';
+} from '../net/fetcher';
+import type { FetchOptions, FetchedPage } from '../net/fetcher';
+import { boundResults } from '../results/evidence-bounds';
 import { header } from './header';
 import { tooComplex } from './page-limits';
-import { createResolver } from './resolve';
-import type { LookupAll, ResolveHost } from './resolve';
+import { createResolver } from '../net/resolve';
+import type { LookupAll, ResolveHost } from '../net/resolve';
 import { THRESHOLDS } from './rules';
 import { scoreChecks } from './score';
 import { runSiteChecks } from './site-checks';
 
-export { AnalysisError } from './analysis-error';
-export type { Check, JsonValue } from './check';
+export { AnalysisError } from '../net/analysis-error';
+export type { Check, JsonValue } from '../results/check-result';
 
 export interface Analysis {
   score: number;
@@ -85,7 +85,7 @@ export type FetchSetup = Pick<
 
 /**
  * The fetch options every fetch of the server uses, the guarded resolver included (resolve.ts):
- * the analysis and discover (discover/discover.ts) build theirs here, so both follow one set of
+ * the analysis and discover (use-cases/discover.ts) build theirs here, so both follow one set of
  * address rules.
  */
 export function fetchOptionsFor(options: FetchSetup): FetchOptions {

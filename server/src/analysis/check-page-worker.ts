@@ -3,9 +3,9 @@ import { setPriority } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { checkPage } from './check-page';
-import type { FetchedPage } from './fetcher';
+import type { FetchedPage } from '../net/fetcher';
 
 export type WorkerReply =
   | { ok: true; checks: ReturnType<typeof checkPage> }

@@ -1,8 +1,8 @@
 // The CPU-heavy half of an analysis: decode the fetched page, parse it, run the page's own checks.
 // Pure (no network), so it runs on a worker thread as well as here (see worker-pool.ts).
-import type { Check } from './check';
-import { boundResults } from './evidence-bounds';
-import type { FetchedPage } from './fetcher';
+import type { Check } from '../results/check-result';
+import { boundResults } from '../results/evidence-bounds';
+import type { FetchedPage } from '../net/fetcher';
 import { header } from './header';
 import { PAGE_CHECKS } from './page-checks';
 import { parseHtml } from './parse-html';

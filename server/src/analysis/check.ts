@@ -1,16 +1,6 @@
-import type { Importance } from '../../../src/contract/values';
 import type { ProblemReason } from '../../../src/checks/problem-reasons';
+import type { Check, JsonValue } from '../results/check-result';
 import { IMPORTANCE_OF } from './rules';
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** One check's outcome, as the contract's `results` map carries it. */
-export interface Check {
-  passed: boolean;
-  importance: Importance;
-  value: JsonValue;
-  errors?: Record<string, JsonValue>;
-}
 
 export type RunnableCheckKey = keyof typeof IMPORTANCE_OF;
 

@@ -1,4 +1,4 @@
-import type { FetchedPage } from './fetcher';
+import type { FetchedPage } from '../net/fetcher';
 
 /** A response header's value (the first, when it came more than once), or null. */
 export function header(page: FetchedPage, name: string): string | null {

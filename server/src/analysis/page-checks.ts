@@ -1,8 +1,9 @@
 import type { CheerioAPI } from 'cheerio';
 import { makeCheck } from './check';
-import { listed as listItems, moreItems } from './evidence-bounds';
-import type { Check, JsonValue, Problems, RunnableCheckKey } from './check';
-import type { FetchedPage } from './fetcher';
+import { listed as listItems, moreItems } from '../results/evidence-bounds';
+import type { Problems, RunnableCheckKey } from './check';
+import type { Check, JsonValue } from '../results/check-result';
+import type { FetchedPage } from '../net/fetcher';
 import type { PageNode } from './parse-html';
 import {
   DEPRECATED_TAGS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchedPage } from '../../../test/server/fetched-page';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { checkPage } from './check-page';
 import { checkTags, PAGE_LIMITS } from './page-limits';
 import { parseHtml } from './parse-html';

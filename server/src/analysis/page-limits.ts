@@ -3,7 +3,7 @@
 // read for each new attribute, so a page of nested tags or of one tag with 200,000 attributes
 // would keep a worker for minutes; elements and their nesting also set the memory and the depth
 // of every walk over the document.
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 
 export const PAGE_LIMITS = {
   /** Elements in the document (the densest 5 MB page of bench:analysis has about 109,000). */

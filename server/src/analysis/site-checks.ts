@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { makeCheck } from './check';
-import type { Check, Problems } from './check';
-import type { FetchedPage } from './fetcher';
-import { normaliseUrlHost } from './host-name';
-import { disallowingRule, parseRobots } from './robots';
-import type { RobotsFile } from './robots';
+import type { Problems } from './check';
+import type { Check } from '../results/check-result';
+import type { FetchedPage } from '../net/fetcher';
+import { normaliseUrlHost } from '../net/host-name';
+import { disallowingRule, parseRobots } from '../net/robots';
+import type { RobotsFile } from '../net/robots';
 
 /** Fetches a URL of the same site; resolves to the reason in words when it cannot be fetched. */
 export type FetchSiteUrl = (url: string, accept: string) => Promise<FetchedPage | AnalysisError>;

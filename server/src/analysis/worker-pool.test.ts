@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchedPage } from '../../../test/server/fetched-page';
-import { AnalysisError } from './analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { checkPage } from './check-page';
 import { CHECKS_FAILED_MESSAGE, createPageCheckPool, TOO_LARGE_MESSAGE } from './worker-pool';
 import type { PageCheckPool } from './worker-pool';

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { AnalysisError } from './analysis-error';
-import type { Check } from './check';
+import { AnalysisError } from '../net/analysis-error';
+import type { Check } from '../results/check-result';
 import type { WorkerReply } from './check-page-worker';
-import type { FetchedPage } from './fetcher';
+import type { FetchedPage } from '../net/fetcher';
 import { TOO_COMPLEX_PREFIX } from './page-limits';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscoverer } from '../discover/discover';
+import { createDiscoverer } from '../use-cases/discover';
 import { startFixtureServer } from './fixture-server';
 import type { FixtureServer } from './fixture-server';
 

@@ -1,9 +1,9 @@
 import { PRIVACY } from '../../../src/contract/values';
 import type { Privacy } from '../../../src/contract/values';
-import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import type { Analyser } from '../analysis/analyse';
 import { hashPassword } from '../auth/passwords';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import type { AnalysisFields, ReportRecord, Storage } from '../storage/types';
 import { demoVariantOf, type FixtureServer } from './fixture-server';
 

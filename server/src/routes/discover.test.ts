@@ -3,7 +3,7 @@ import { REQUEST_MESSAGES } from '../../../src/contract/request-schemas';
 import { strictDiscoverEnvelope, strictValidationErrorSchema } from '../../../src/contract/strict-schemas';
 import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer, type TestServer } from '../../../test/server/test-server';
-import { createDiscoverer } from '../discover/discover';
+import { createDiscoverer } from '../use-cases/discover';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

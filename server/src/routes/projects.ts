@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describeRoute, validator } from 'hono-openapi';
 import { projectListQuerySchema, projectParamSchema } from '../../../src/contract/request-schemas';
 import { strictProjectDeletedSchema, strictProjectListSchema } from '../../../src/contract/strict-schemas';
-import type { AppDeps } from '../app-deps';
+import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';

@@ -8,7 +8,7 @@ import { checkAdvice } from '../../../src/checks/check-info';
 import { describeProblems } from '../../../src/checks/problem-sentences';
 import { hashPassword } from '../auth/passwords';
 import { loadConfig } from '../config';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import { createWebApp } from '../web';
 import { PASSWORD_REPORT_ATTEMPTS } from '../http/password-attempts';
 import { BAD, createTestApp, GOOD, TEST_KEY } from '../../../test/server/test-app';

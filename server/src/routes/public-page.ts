@@ -10,7 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { describeRoute, resolver, validator, type DescribeRouteOptions } from 'hono-openapi';
 import { publicPagePasswordBodySchema, reportIdParamSchema } from '../../../src/contract/request-schemas';
 import { PRIVACY, passwordLength } from '../../../src/contract/values';
-import type { AppDeps } from '../app-deps';
+import type { AppDeps } from './app-deps';
 import { PasswordBusyError, passwordTooLong, verifyPassword } from '../auth/passwords';
 import { clientAddress } from '../http/client-address';
 import { securityHeadersWith } from '../http/security-headers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_SORT_KEYS, type Result } from '../../../src/contract/values';
 import { strictReportListSchema } from '../../../src/contract/strict-schemas';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import type { Storage } from '../storage/types';
 import { BAD, createTestApp, DECENT, GOOD } from '../../../test/server/test-app';
 

@@ -7,7 +7,7 @@ import {
   strictValidationErrorSchema,
 } from '../../../src/contract/strict-schemas';
 import type { Analyser } from '../analysis/analyse';
-import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
 import type { AnalysisFields } from '../storage/types';
 import { BAD, createTestApp, DECENT, GOOD, tickingClock, type TestApp } from '../../../test/server/test-app';

@@ -7,9 +7,9 @@ import {
 } from '../../../src/contract/strict-schemas';
 import { ERROR_MESSAGES } from '../../../src/contract/values';
 import type { Analyser } from '../analysis/analyse';
-import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
-import type { WorkOutcome } from '../analysis/report-work';
+import type { WorkOutcome } from '../use-cases/report-work';
 import { ANALYSIS_TIMEOUT_MESSAGE } from '../http/errors';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from '../../../test/server/test-app';
 

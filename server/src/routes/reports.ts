@@ -16,8 +16,8 @@ import {
   strictReportListSchema,
   strictRunListSchema,
 } from '../../../src/contract/strict-schemas';
-import type { ReportWork, WorkOutcome } from '../analysis/report-work';
-import type { AppDeps } from '../app-deps';
+import type { ReportWork, WorkOutcome } from '../use-cases/report-work';
+import type { AppDeps } from './app-deps';
 import { hashPassword } from '../auth/passwords';
 import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';

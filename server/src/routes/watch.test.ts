@@ -9,8 +9,8 @@ import {
 } from '../../../src/contract/strict-schemas';
 import { BAD, createTestApp, GOOD } from '../../../test/server/test-app';
 import type { Analysis } from '../analysis/analyse';
-import { doReportWork } from '../analysis/report-work';
-import { startScheduleRunner, type ScheduleRunner } from '../watch/runner';
+import { doReportWork } from '../use-cases/report-work';
+import { startScheduleRunner, type ScheduleRunner } from '../use-cases/schedule-runner';
 
 const runners: ScheduleRunner[] = [];
 afterEach(async () => {

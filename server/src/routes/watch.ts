@@ -17,14 +17,14 @@ import {
   strictScheduleEnvelope,
   strictScheduleRunEnvelope,
 } from '../../../src/contract/strict-schemas';
-import type { AppDeps } from '../app-deps';
+import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { toTimestamp } from '../storage/text';
-import { nextRunAfter } from '../watch/schedule-time';
-import { alertJson } from '../watch/alert-json';
+import { nextRunAfter } from '../use-cases/schedule-time';
+import { alertJson } from '../use-cases/alert-json';
 import type { ScheduleRecord } from '../storage/watch-storage';
 
 /** A schedule as `GET /projects/{project}/schedule` answers it. */

@@ -13,8 +13,8 @@ import {
 import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
 import type { Analyser } from '../analysis/analyse';
-import { createResolver } from '../analysis/resolve';
-import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
+import { createResolver } from '../net/resolve';
+import { startWebhookWorker, type WebhookWorker } from '../use-cases/webhook-worker';
 
 const workers: WebhookWorker[] = [];
 afterEach(async () => {

@@ -12,16 +12,16 @@ import {
   strictWebhookListEnvelope,
   strictWebhookTestEnvelope,
 } from '../../../src/contract/strict-schemas';
-import { AnalysisError } from '../analysis/analysis-error';
-import { effectivePort } from '../analysis/host-name';
-import type { ResolveHost } from '../analysis/resolve';
-import type { AppDeps } from '../app-deps';
+import { AnalysisError } from '../net/analysis-error';
+import { effectivePort } from '../net/host-name';
+import type { ResolveHost } from '../net/resolve';
+import type { AppDeps } from './app-deps';
 import { errorResponse, validationResponse, type FieldErrors } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
-import { receiverWords } from '../webhooks/deliver';
-import { testEvent } from '../webhooks/events';
+import { receiverWords } from '../net/webhook-attempt';
+import { testEvent } from '../use-cases/webhook-events';
 import type { DeliveryRecord, WebhookRecord } from '../storage/webhook-storage';
 
 function webhookJson(hook: WebhookRecord) {

@@ -1,17 +1,17 @@
 import type { Hono } from 'hono';
 import { API_PREFIX } from '../../../src/contract/values';
 import { createAnalyser } from '../analysis/analyse';
-import { startJobQueue } from '../analysis/job-queue';
+import { startJobQueue } from '../use-cases/job-queue';
 import { limitAnalyses } from '../analysis/limit';
-import { doReportWork } from '../analysis/report-work';
+import { doReportWork } from '../use-cases/report-work';
 import { createPageCheckPool } from '../analysis/worker-pool';
 import { ensureInitialKey } from '../auth/keys';
-import { createResolver } from '../analysis/resolve';
-import { startScheduleRunner } from '../watch/runner';
-import { startWebhookWorker } from '../webhooks/worker';
+import { createResolver } from '../net/resolve';
+import { startScheduleRunner } from '../use-cases/schedule-runner';
+import { startWebhookWorker } from '../use-cases/webhook-worker';
 import { createApp } from '../app';
-import { createDiscoverer } from '../discover/discover';
-import type { AppDeps } from '../app-deps';
+import { createDiscoverer } from '../use-cases/discover';
+import type { AppDeps } from '../routes/app-deps';
 import type { ServerConfig } from '../config';
 import { DEMO_HOSTS, startFixtureServer, type FixtureServer } from '../demo/fixture-server';
 import { seedDemo } from '../demo/seed';
@@ -96,7 +96,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // on ANALYSIS_CONCURRENCY worker threads.
     const pool = createPageCheckPool(config.analysisConcurrency, { logError: log.error });
     closers.push(() => pool.close());
-    // Discover fetches sitemaps by the very same rules (discover/discover.ts).
+    // Discover fetches sitemaps by the very same rules (use-cases/discover.ts).
     const guard = { allowPrivate: config.allowPrivateUrls, ...(hostMap ? { hostMap } : {}) };
     const unlimited = createAnalyser({
       ...guard,

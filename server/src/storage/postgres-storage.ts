@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
+import { DEFAULT_RUNS_KEPT } from '../config';
 import type { PgPool } from './postgres-database';
 import {
   apiKeyFromRow,
-  DEFAULT_RUNS_KEPT,
   projectOrderSql,
   reportFromRow,
   reportOrderSql,

@@ -65,8 +65,6 @@ export function urlKeyOf(url: string): string {
 /** The name of the migration that brought runs, on both engines. */
 export const RUNS_MIGRATION = 'runs: every analysis of a report kept';
 
-/** How many runs a report keeps when RUNS_KEPT does not say. */
-export const DEFAULT_RUNS_KEPT = 100;
 /** How many of the newest runs' scores a report carries (`recent_scores`). */
 export const RECENT_SCORES = 10;
 

@@ -7,7 +7,7 @@ import { BAD, GOOD } from '../../../test/server/test-app';
 import { MIGRATIONS, openDatabase, type Db } from './database';
 import { RUN_SQL } from './sql-common';
 import { createSqliteStorage } from './sqlite-storage';
-import { projectFromUrl } from './text';
+import { projectFromUrl } from '../net/host-name';
 
 const dirs: string[] = [];
 function tempDir(): string {

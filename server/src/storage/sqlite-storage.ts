@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
+import { DEFAULT_RUNS_KEPT } from '../config';
 import type { Db } from './database';
 import { createSearchIndex } from './search-index';
 import {
   apiKeyFromRow,
-  DEFAULT_RUNS_KEPT,
   projectOrderSql,
   reportFromRow,
   reportOrderSql,

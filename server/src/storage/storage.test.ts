@@ -6,11 +6,12 @@ import { strictProjectListSchema, strictReportEnvelope, strictReportListSchema }
 import type { Analyser } from '../analysis/analyse';
 import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/server/test-app';
 import { bruteForceSearch, freshDatabases, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
-import { jsonBytes, REPORT_MAX_BYTES } from '../analysis/evidence-bounds';
+import { jsonBytes, REPORT_MAX_BYTES } from '../results/evidence-bounds';
 import { urlKey } from '../../../src/contract/url-key';
 import { RUNS_MIGRATION, URL_KEY_MIGRATION } from './sql-common';
 import { TRIM_MIGRATION } from './trim-evidence';
-import { projectFromUrl, toTimestamp } from './text';
+import { projectFromUrl } from '../net/host-name';
+import { toTimestamp } from './text';
 import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
 
 const newReport = (url: string, extra: Partial<NewReport> = {}): NewReport => ({

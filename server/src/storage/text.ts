@@ -1,5 +1,3 @@
-import { normaliseUrlHost } from '../analysis/host-name';
-
 /**
  * The form both stored search columns and search queries take, so that a case-insensitive
  * substring match is a plain `instr()` and works for non-ASCII letters (SQLite's own
@@ -13,14 +11,4 @@ export function searchForm(text: string): string {
 /** The contract's timestamp format: ISO 8601 UTC with 6 fractional digits. */
 export function toTimestamp(date: Date): string {
   return date.toISOString().replace(/Z$/, '000Z');
-}
-
-/**
- * A report's project: the URL's host name, lower-cased, without port, without the trailing dot
- * of a fully qualified name and without a leading `www.` (`https://WWW.Shop.Example.com.:8443/x`
- * -> `shop.example.com`).
- */
-export function projectFromUrl(url: string): string {
-  const host = normaliseUrlHost(url).hostname;
-  return host.startsWith('www.') && host.length > 4 ? host.slice(4) : host;
 }

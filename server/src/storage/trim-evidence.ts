@@ -1,8 +1,8 @@
 // The migration that brings stored reports and runs within the evidence bounds of new analyses
-// (analysis/evidence-bounds.ts): what was written before them kept every title, heading and og
+// (results/evidence-bounds.ts): what was written before them kept every title, heading and og
 // value whole, up to tens of megabytes of JSON per report.
-import type { Check } from '../analysis/check';
-import { boundResults } from '../analysis/evidence-bounds';
+import type { Check } from '../results/check-result';
+import { boundResults } from '../results/evidence-bounds';
 
 export const TRIM_MIGRATION = 'evidence bounded: stored results trimmed';
 

@@ -1,13 +1,13 @@
 // Sends the queued webhook messages, off every request's path: the API only writes rows, and this
 // worker (one per server process) takes each due attempt from storage by compare-and-set, so that
 // two processes never send the same attempt, and a restart resumes what is pending. A failed
-// attempt is retried with growing delays for up to 24 hours (retry.ts).
-import type { ResolveHost } from '../analysis/resolve';
+// attempt is retried with growing delays for up to 24 hours (webhook-retry.ts).
+import type { ResolveHost } from '../net/resolve';
 import { publicPageUrl } from '../public-page/page-url';
 import type { Storage } from '../storage/types';
-import { deliverOnce, DELIVERY_TIMEOUT_MS } from './deliver';
-import { ALERT_RAISED } from './events';
-import { nextAttemptAt } from './retry';
+import { deliverOnce, DELIVERY_TIMEOUT_MS } from '../net/webhook-attempt';
+import { ALERT_RAISED } from './webhook-events';
+import { nextAttemptAt } from './webhook-retry';
 import type { DeliveryRecord } from '../storage/webhook-storage';
 
 export interface WebhookWorkerOptions {

@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabases, sqliteEngine, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { GOOD } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
-import { createResolver } from '../analysis/resolve';
-import { projectFromUrl } from '../storage/text';
+import { createResolver } from '../net/resolve';
+import { projectFromUrl } from '../net/host-name';
 import type { Storage } from '../storage/types';
 import type { AlertRecord } from '../storage/watch-storage';
-import { alertEvent, testEvent } from './events';
-import { startWebhookWorker, type WebhookWorker } from './worker';
+import { alertEvent, testEvent } from './webhook-events';
+import { startWebhookWorker, type WebhookWorker } from './webhook-worker';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const workers: WebhookWorker[] = [];
@@ -164,7 +164,7 @@ describe('the webhook worker', () => {
     const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: SECRET, now: new Date() });
     const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: SECRET, now: new Date() });
     const blog = await storage.webhooks.addWebhook({ url: 'https://hooks.example/blog', project: 'blog.example', secret: SECRET, now: new Date() });
-    const { raiseAlerts } = await import('../watch/alerting');
+    const { raiseAlerts } = await import('./alerting');
     const before = (await storage.getReport(alert.reportId))!;
     const after = await storage.updateReport(before.id, { analysis: { ...GOOD, score: 50, result: 'decent' }, now: new Date() });
     const raised = await raiseAlerts(storage, before, after!, new Date());

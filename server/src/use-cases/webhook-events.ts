@@ -1,6 +1,6 @@
 // The messages webhooks receive: `{"type", "timestamp", "data"}` (api-contract.md, Webhooks).
 import { toTimestamp } from '../storage/text';
-import { alertJson } from '../watch/alert-json';
+import { alertJson } from './alert-json';
 import type { AlertRecord } from '../storage/watch-storage';
 import type { NewEvent, WebhookRecord } from '../storage/webhook-storage';
 

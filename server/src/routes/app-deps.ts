@@ -1,11 +1,11 @@
-import type { Analyser } from './analysis/analyse';
-import type { RunReportWork } from './analysis/report-work';
-import type { ServerConfig } from './config';
-import type { Discoverer } from './discover/discover';
-import type { ResolveHost } from './analysis/resolve';
-import type { PasswordAttempts } from './http/password-attempts';
-import type { RateLimiter } from './http/rate-limit';
-import type { Storage } from './storage/types';
+import type { Analyser } from '../analysis/analyse';
+import type { RunReportWork } from '../use-cases/report-work';
+import type { ServerConfig } from '../config';
+import type { Discoverer } from '../use-cases/discover';
+import type { ResolveHost } from '../net/resolve';
+import type { PasswordAttempts } from '../http/password-attempts';
+import type { RateLimiter } from '../http/rate-limit';
+import type { Storage } from '../storage/types';
 
 /** What `createApp` and its routers are given; a module of its own so the routers need not import the app. */
 export interface AppDeps {
@@ -28,9 +28,9 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Counts the public pages' password attempts (per address and report, per report); by default in this process's memory. */
   passwordAttempts?: PasswordAttempts;
-  /** Runs the projects' schedules (watch/runner.ts); told when a run is queued or a schedule set. Absent: nothing runs them. */
+  /** Runs the projects' schedules (use-cases/schedule-runner.ts); told when a run is queued or a schedule set. Absent: nothing runs them. */
   watchRunner?: { tick(): Promise<void> } | null;
-  /** Sends the queued webhook messages (webhooks/worker.ts); told when a test is queued. Absent: nothing sends them. */
+  /** Sends the queued webhook messages (use-cases/webhook-worker.ts); told when a test is queued. Absent: nothing sends them. */
   webhookWorker?: { tick(): Promise<void> } | null;
   /** The address guard a webhook URL must pass when added: by default the analyses' rules (ALLOW_PRIVATE_URLS). */
   resolveWebhookHost?: ResolveHost;

@@ -1,11 +1,11 @@
 import { isReportableUrl } from '../../../src/contract/request-schemas';
 import type { DiscoverSource, Discovered } from '../../../src/contract/strict-schemas';
 import { urlKey } from '../../../src/contract/url-key';
-import { AnalysisError } from '../analysis/analysis-error';
+import { AnalysisError } from '../net/analysis-error';
 import { fetchOptionsFor, type FetchSetup } from '../analysis/analyse';
-import { fetchUrl, formatSeconds, type FetchOptions, type FetchedPage } from '../analysis/fetcher';
-import { parseRobots } from '../analysis/robots';
-import { SitemapReader } from './sitemap-reader';
+import { fetchUrl, formatSeconds, type FetchOptions, type FetchedPage } from '../net/fetcher';
+import { parseRobots } from '../net/robots';
+import { SitemapReader } from '../net/sitemap-reader';
 
 /** What discover reads at most: the contract's limits, and how much of a robots.txt is read. */
 export interface DiscoverLimits {

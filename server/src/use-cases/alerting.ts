@@ -2,7 +2,7 @@
 // when it got worse, and `recovered` when a report with an open alert is back (api-contract.md,
 // Alerts).
 import type { Storage, ReportRecord, AnalysisFields } from '../storage/types';
-import { alertEvent } from '../webhooks/events';
+import { alertEvent } from './webhook-events';
 import { findRegression, hasRecovered, type AnalysisSummary } from './regression';
 import type { AlertRecord } from '../storage/watch-storage';
 

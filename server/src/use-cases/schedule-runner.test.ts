@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { sqliteEngine, type TestDatabase } from '../../../test/server/storage-engines';
-import { doReportWork, type ReportWork, type WorkOutcome } from '../analysis/report-work';
+import { doReportWork, type ReportWork, type WorkOutcome } from './report-work';
 import type { Storage } from '../storage/types';
-import { startScheduleRunner, type ScheduleRunner } from './runner';
+import { startScheduleRunner, type ScheduleRunner } from './schedule-runner';
 
 const databases: TestDatabase[] = [];
 const runners: ScheduleRunner[] = [];

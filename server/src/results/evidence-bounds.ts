@@ -2,7 +2,7 @@
 // number of items and characters, saying how much was left out, and a report's results at most
 // REPORT_MAX_BYTES of JSON whatever the page. Without it a 5 MB page whose title is 4.9 million
 // control characters stored 29 MB of JSON per report, and lists of such reports could not be sent.
-import type { Check, JsonValue } from './check';
+import type { Check, JsonValue } from './check-result';
 
 export interface EvidenceLimits {
   /** Characters (UTF-16 code units) of one string, marker included. */

@@ -4,10 +4,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { AnalysisError } from '../analysis/analysis-error';
-import { DEFAULT_USER_AGENT, formatSeconds, pinnedTarget } from '../analysis/fetcher';
-import { effectivePort } from '../analysis/host-name';
-import type { ResolveHost } from '../analysis/resolve';
+import { AnalysisError } from './analysis-error';
+import { DEFAULT_USER_AGENT, formatSeconds, pinnedTarget } from './fetcher';
+import { effectivePort } from './host-name';
+import type { ResolveHost } from './resolve';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** At most this much of a receiver's answer is read (and then thrown away). */

@@ -1,10 +1,10 @@
 import type { Privacy } from '../../../src/contract/values';
-import { projectFromUrl } from '../storage/text';
+import { projectFromUrl } from '../net/host-name';
 import type { AnalysisFields, Storage } from '../storage/types';
-import { dropOf, looksWorse, raiseAlerts } from '../watch/alerting';
-import type { Analyser } from './analyse';
-import { AnalysisError } from './analysis-error';
-import { AnalysisBusyError } from './limit';
+import { dropOf, looksWorse, raiseAlerts } from './alerting';
+import type { Analyser } from '../analysis/analyse';
+import { AnalysisError } from '../net/analysis-error';
+import { AnalysisBusyError } from '../analysis/limit';
 
 /**
  * What a create or a refresh asks for: a page analysed, then written. Plain data, so that it can

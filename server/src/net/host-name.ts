@@ -16,6 +16,16 @@ export function normaliseUrlHost(input: string | URL): URL {
   return url;
 }
 
+/**
+ * A report's project: the URL's host name, lower-cased, without port, without the trailing dot
+ * of a fully qualified name and without a leading `www.` (`https://WWW.Shop.Example.com.:8443/x`
+ * -> `shop.example.com`).
+ */
+export function projectFromUrl(url: string): string {
+  const host = normaliseUrlHost(url).hostname;
+  return host.startsWith('www.') && host.length > 4 ? host.slice(4) : host;
+}
+
 /** The port a connection to `url` uses: the one it names, else its scheme's default. */
 export function effectivePort(url: URL): number {
   return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);

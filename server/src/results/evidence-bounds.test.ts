@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fetchedPage } from '../../../test/server/fetched-page';
-import type { Check } from './check';
-import { checkPage } from './check-page';
+import { checkPage } from '../analysis/check-page';
+import type { Check } from './check-result';
 import { boundResults, boundValue, EVIDENCE_LIMITS, jsonBytes, listed, REPORT_MAX_BYTES } from './evidence-bounds';
 
 const limits = EVIDENCE_LIMITS[0]!;

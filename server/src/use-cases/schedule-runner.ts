@@ -3,7 +3,7 @@
 // each queued report is analysed once, one at a time per process, through the same work as a
 // refresh (on PostgreSQL a job of the queue every process shares). Nothing lives only in memory:
 // a restart, or a kill mid-run, resumes with the reports still queued.
-import type { RunReportWork } from '../analysis/report-work';
+import type { RunReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 import { dueRun } from './schedule-time';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { analysisWith, BAD, DECENT, GOOD } from '../../../test/server/test-app';
 import { sqliteEngine, type TestDatabase } from '../../../test/server/storage-engines';
 import type { Analysis } from '../analysis/analyse';
-import { doReportWork } from '../analysis/report-work';
+import { doReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 
 const databases: TestDatabase[] = [];
