@@ -62,6 +62,15 @@ const BOUNDARIES = [
   },
 ];
 
+// Inside api, the HTTP layer is the floor the resources stand on: it takes from the rest of api only the
+// lenient schemas (Test connection reads a page of reports with them). Its tests may use resources.
+const HTTP_BELOW_RESOURCES = {
+  target: './src/api/http',
+  from: './src/api',
+  except: ['./http', './lenient-schemas.ts'],
+  message: 'src/api/http (client, errors, scheduler, connection) never imports the resources or the query set-up above it.',
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
   js.configs.recommended,
@@ -108,6 +117,7 @@ export default tseslint.config(
         {
           zones: [
             ...BOUNDARIES,
+            HTTP_BELOW_RESOURCES,
             { target: './', from: './test', message: 'Only tests import test helpers (test/).' },
           ],
         },
@@ -123,7 +133,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_UI] }] },
   },
   {
-    files: ['src/api/http.ts', 'src/api/rate-limit.ts', 'src/api/errors.ts', 'src/api/connection.ts'],
+    files: ['src/api/http/**/*.ts'],
+    ignores: ['src/api/http/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -131,8 +142,8 @@ export default tseslint.config(
           patterns: [
             NO_UI,
             {
-              group: ['@tanstack/*', './query-client', '@/api/query-client'],
-              message: 'The HTTP layer depends on nothing of React Query.',
+              group: ['@tanstack/*', '../query-client', '@/api/query-client'],
+              message: 'The HTTP layer (src/api/http) depends on nothing of React Query.',
             },
           ],
         },

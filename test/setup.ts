@@ -4,7 +4,7 @@ import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { forgetDeleteRuns } from '../src/api/bulk-deletes';
 import { forgetHeldDeletes } from '../src/api/pending-deletes';
-import { forgetRateLimit } from '../src/api/rate-limit';
+import { forgetRateLimit } from '../src/api/http/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
 

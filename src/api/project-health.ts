@@ -4,12 +4,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PER_PAGE_VALUES, RESULTS } from '@/contract/values';
 import type { Result } from '@/contract/values';
-import { anySignal } from './http';
+import { anySignal } from './http/http';
 import { projectKeys } from './query-keys';
 import { collectReports } from './fetch-every-page';
 import { fetchReports } from './reports';
 import type { Report } from '@/contract/domain';
-import { createScheduler } from './scheduler';
+import { createScheduler } from './http/scheduler';
 
 /** How long a project's health and failing checks are reused before they are asked for again. */
 export const SITE_STALE_MS = 5 * 60_000;

@@ -3,7 +3,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { projectKeys } from './query-keys';
 import { deletedSchema, projectPageSchema } from '@/api/lenient-schemas';
 import type { Page, Project } from '@/contract/domain';

@@ -3,7 +3,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
 import type { PerPage, Privacy, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { reportKeys } from './query-keys';
 import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from '@/api/lenient-schemas';
 import type { Page, Report } from '@/contract/domain';

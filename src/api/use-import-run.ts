@@ -9,13 +9,13 @@ import type { Privacy } from '@/contract/values';
 import type { Report } from '@/contract/domain';
 import { clearImport, saveImport } from '@/lib/import-queue';
 import type { QueuedItem, SavedImport } from '@/lib/import-queue';
-import { readConnection } from './connection';
-import { errorMessage } from './errors';
+import { readConnection } from './http/connection';
+import { errorMessage } from './http/errors';
 import { findExistingReport } from './exact-url';
 import { createReport, reportQueries, updateReport } from './reports';
 import { keepChangedReport, refetchAllLists } from './reports-mutations';
-import { createScheduler, isCancelled } from './scheduler';
-import type { RequestScheduler } from './scheduler';
+import { createScheduler, isCancelled } from './http/scheduler';
+import type { RequestScheduler } from './http/scheduler';
 import { NOT_SENT_MESSAGE } from './use-bulk-run';
 import type { BulkItem, ItemStatus } from './use-bulk-run';
 

@@ -31,7 +31,7 @@ import type { Privacy } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { discover } from '@/api/discover';
 import type { Discovery } from '@/api/discover';
-import { errorMessage, isApiError } from '@/api/errors';
+import { errorMessage, isApiError } from '@/api/http/errors';
 import { countStatuses } from '@/api/use-bulk-run';
 import { useImportRun } from '@/api/use-import-run';
 import type { ImportTask } from '@/api/use-import-run';
@@ -191,7 +191,7 @@ function ImportPage() {
     try {
       const [{ findExistingReports }, { createScheduler }] = await Promise.all([
         import('@/api/exact-url'),
-        import('@/api/scheduler'),
+        import('@/api/http/scheduler'),
       ]);
       const existing = await findExistingReports(urlsToLookUp(entries), {
         urlFilter,
