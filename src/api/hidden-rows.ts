@@ -1,4 +1,4 @@
-// The rows every list hides while their deletes are held (src/api/pending-deletes.ts holds them): a
+// The rows every list hides while their deletes are held (src/workflows/pending-deletes.ts holds them): a
 // module of its own, so that the lists' first visit carries this small store and not the code that
 // sends the deletes.
 import { useSyncExternalStore } from 'react';
@@ -101,28 +101,4 @@ export function hiddenRows(): HiddenRows {
 /** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
 export function useHiddenRows(): HiddenRows {
   return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
-}
-
-// How many bulk deletes have a progress to show (src/api/bulk-deletes.ts): a reports list mounts
-// what shows them only then, so that coming back to the list finds the outcome there.
-let deleteRuns = 0;
-const runListeners = new Set<() => void>();
-
-/** Called by the bulk deletes whenever one starts or is put away. */
-export function publishDeleteRuns(count: number): void {
-  if (count === deleteRuns) return;
-  deleteRuns = count;
-  for (const listener of [...runListeners]) listener();
-}
-
-function subscribeRuns(listener: () => void): () => void {
-  runListeners.add(listener);
-  return () => runListeners.delete(listener);
-}
-
-const anyDeleteRun = () => deleteRuns > 0;
-
-/** Whether a bulk delete has a progress or an outcome to show on the lists. */
-export function useDeleteRunsShown(): boolean {
-  return useSyncExternalStore(subscribeRuns, anyDeleteRun, anyDeleteRun);
 }

@@ -8,7 +8,7 @@ import type { RealApi } from '../../../test/msw';
 import { saveConnection } from './connection';
 import { apiUrl } from './http';
 import { rateBudget, rateLimitScope } from './rate-limit';
-import { fetchReport, updateReport } from '../reports';
+import { fetchReport, updateReport } from '@/api/reports';
 import { createScheduler } from './scheduler';
 
 // The start of a rate-limit window: the server's windows are whole minutes since the epoch.

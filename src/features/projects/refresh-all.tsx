@@ -3,8 +3,8 @@
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { BulkProgress } from '@/components/bulk-progress';
 import { hiddenRows } from '@/api/hidden-rows';
-import { useBulkRun } from '@/api/use-bulk-run';
-import { useCollectReports } from '@/api/use-collect-reports';
+import { useBulkRun } from '@/workflows/use-bulk-run';
+import { useCollectReports } from '@/workflows/use-collect-reports';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formatClock } from '@/lib/dates';
 

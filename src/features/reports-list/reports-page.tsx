@@ -11,7 +11,8 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { useDeleteRunsShown, useHiddenRows } from '@/api/hidden-rows';
+import { useHiddenRows } from '@/api/hidden-rows';
+import { useDeleteRunsShown } from '@/workflows/delete-runs-shown';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';

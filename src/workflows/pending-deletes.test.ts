@@ -8,7 +8,7 @@ import { recordRequests, server, useRealApi } from '../../test/msw';
 import { deletes, seedReport, signInForEachTest } from '../../test/projects-kit';
 import { createTestQueryClient } from '../../test/render';
 import { passUndoWindow, useUndoClock } from '../../test/undo-clock';
-import { noteRateBudget, rateLimitScope } from './http/rate-limit';
+import { noteRateBudget, rateLimitScope } from '@/api/http/rate-limit';
 import type { DeleteOutcome, DeleteTarget } from './pending-deletes';
 import {
   ABANDONED_AFTER_MS,

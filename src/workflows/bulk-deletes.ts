@@ -4,9 +4,9 @@
 // still sends every delete, and an outcome with failures waits for them on the lists.
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { readConnection, subscribeConnection } from './http/connection';
-import { publishDeleteRuns } from './hidden-rows';
-import { apiFetch } from './http/http';
+import { readConnection, subscribeConnection } from '@/api/http/connection';
+import { publishDeleteRuns } from './delete-runs-shown';
+import { apiFetch } from '@/api/http/http';
 import { holdDeletes } from './pending-deletes';
 import type { Connection, DeleteHandlers, DeleteOutcome, DeleteTarget, HeldDelete } from './pending-deletes';
 import { NOT_SENT_MESSAGE, createBulkRun } from './use-bulk-run';

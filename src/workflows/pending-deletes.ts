@@ -9,20 +9,20 @@ import type { Page, Project, Report } from '@/contract/domain';
 import * as z from 'zod/mini';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
 import { RESULTS } from '@/contract/values';
-import { publishHeld, withoutItems } from './hidden-rows';
-import type { DeleteTarget } from './hidden-rows';
-import { readConnection } from './http/connection';
-import { errorMessage, isApiError } from './http/errors';
-import { apiFetch, apiUrl } from './http/http';
-import { dropProjectReports } from './projects-mutations';
-import { projectKeys, reportKeys } from './query-keys';
-import { reportQueries } from './reports';
-import { rateBudget, rateLimitScope, rateLimitWaitMs } from './http/rate-limit';
-import { forgetDeletedReport, refetchAllLists } from './reports-mutations';
-import { createScheduler } from './http/scheduler';
+import { publishHeld, withoutItems } from '@/api/hidden-rows';
+import type { DeleteTarget } from '@/api/hidden-rows';
+import { readConnection } from '@/api/http/connection';
+import { errorMessage, isApiError } from '@/api/http/errors';
+import { apiFetch, apiUrl } from '@/api/http/http';
+import { dropProjectReports } from '@/api/projects-mutations';
+import { projectKeys, reportKeys } from '@/api/query-keys';
+import { reportQueries } from '@/api/reports';
+import { rateBudget, rateLimitScope, rateLimitWaitMs } from '@/api/http/rate-limit';
+import { forgetDeletedReport, refetchAllLists } from '@/api/reports-mutations';
+import { createScheduler } from '@/api/http/scheduler';
 
-export type { DeleteTarget, HiddenRows } from './hidden-rows';
-export { hiddenRows, useHiddenRows } from './hidden-rows';
+export type { DeleteTarget, HiddenRows } from '@/api/hidden-rows';
+export { hiddenRows, useHiddenRows } from '@/api/hidden-rows';
 
 /** How long a delete waits for Undo before it is sent (the notification shows this long). */
 export const UNDO_WINDOW_MS = 6_000;
