@@ -21,8 +21,7 @@ import { rateBudget, rateLimitScope, rateLimitWaitMs } from '@/api/http/rate-lim
 import { forgetDeletedReport, refetchAllLists } from '@/api/reports-mutations';
 import { createScheduler } from '@/api/http/scheduler';
 
-export type { DeleteTarget, HiddenRows } from '@/api/hidden-rows';
-export { hiddenRows, useHiddenRows } from '@/api/hidden-rows';
+export type { DeleteTarget } from '@/api/hidden-rows';
 
 /** How long a delete waits for Undo before it is sent (the notification shows this long). */
 export const UNDO_WINDOW_MS = 6_000;
