@@ -22,6 +22,9 @@ interface RunEntry {
   connection: Connection;
 }
 
+// Module-level: the runs are the page's, not the list's that started them (see the top of this file).
+// `shown` is what the lists read, the same array until something changes (useSyncExternalStore needs
+// that); `sequence` numbers the runs for their keys.
 let entries: RunEntry[] = [];
 let shown: readonly DeleteRun[] = [];
 const listeners = new Set<() => void>();
@@ -35,6 +38,7 @@ function ours({ connection }: RunEntry): boolean {
   return connection.baseUrl === current.baseUrl && connection.apiKey === current.apiKey;
 }
 
+/** Whether `changed` follows the connection: from the first run on, another account's runs are not shown. */
 let followingConnection = false;
 
 function changed(): void {

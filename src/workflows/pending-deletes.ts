@@ -171,11 +171,14 @@ interface Group {
   state: 'waiting' | 'sending' | 'left';
 }
 
+// Module-level, as the device's copy is: a held delete is the page's, not a screen's. It outlives the
+// screen that made it (the person moves on during the window), and the tab's closing sends it.
 const groups = new Map<string, Group>();
 function changed(): void {
   publishHeld(groups.values());
 }
 
+/** Numbers this page's held deletes; with TAB, each one's key on the device. */
 let sequence = 0;
 
 /**
@@ -358,6 +361,7 @@ async function forgetDeletedProject(queryClient: QueryClient, name: string): Pro
 // ---------------------------------------------------------------------------------------------
 // A tab being closed, and the next visit.
 
+/** Whether the page's pagehide and pageshow listeners are added (once, with the first held delete). */
 let listening = false;
 
 function listenForPageHide(): void {
