@@ -3,7 +3,7 @@ import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { readConnection } from '@/api/http/connection';
 import type { Privacy } from '@/contract/values';
-import { readReportPageTemplate, reportPageAddress } from '@/api/report-link';
+import { readReportPageTemplate, reportPageAddress } from '@/lib/report-link';
 import type { Report } from '@/contract/domain';
 
 const VISITORS: Record<Privacy, string> = {

@@ -2,7 +2,7 @@
 // page a newcomer opens, and the full zod comes along with the API layer only when it is needed.
 import * as z from 'zod/mini';
 import { baseUrlProblem, normaliseBaseUrl } from '@/api/http/connection';
-import { reportPageTemplateProblem } from '@/api/report-link';
+import { reportPageTemplateProblem } from '@/lib/report-link';
 
 // What an Authorization header can carry: visible ASCII, no spaces.
 const KEY_PATTERN = /^[\x21-\x7e]*$/;
