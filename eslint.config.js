@@ -7,13 +7,13 @@ import tseslint from 'typescript-eslint';
 
 const NO_UI = {
   group: ['@mantine/*', '@tabler/*', 'react-dom', 'react-dom/*', '*.tsx', '*.css'],
-  message: 'src/api is data work: it never imports UI (Mantine, icons, React components).',
+  message: 'src/api and src/workflows are data work: they never import UI (Mantine, icons, React components).',
 };
 
 const FEATURES = ['reports-list', 'report', 'create-report', 'projects', 'settings'];
 
-// The layers, lowest first: contract <- checks, lib <- api <- components <- features <- app. A layer
-// imports only the layers below it; the server takes only contract and checks.
+// The layers, lowest first: contract <- checks, lib <- api <- workflows <- components <- features <- app.
+// A layer imports only the layers below it; the server takes only contract and checks.
 const BOUNDARIES = [
   {
     target: './src/contract',
@@ -29,8 +29,14 @@ const BOUNDARIES = [
   },
   {
     target: './src/api',
+    from: ['./src/workflows', './src/components', './src/features', './src/app'],
+    message:
+      'api is below workflows, components, features and app: it never imports them (nor any React component).',
+  },
+  {
+    target: './src/workflows',
     from: ['./src/components', './src/features', './src/app'],
-    message: 'api is below components, features and app: it never imports them (nor any React component).',
+    message: 'workflows (multi-step processes over api, no UI) never import components, features or app.',
   },
   {
     target: './src/components',
@@ -106,6 +112,15 @@ SERVER_BOUNDARIES.push({
   message: 'server/src/analysis and server/src/net know no storage: the use cases store what they find.',
 });
 
+// Inside api, the HTTP layer is the floor the resources stand on: it takes from the rest of api only the
+// lenient schemas (Test connection reads a page of reports with them). Its tests may use resources.
+const HTTP_BELOW_RESOURCES = {
+  target: './src/api/http',
+  from: './src/api',
+  except: ['./http', './lenient-schemas.ts'],
+  message: 'src/api/http (client, errors, scheduler, connection) never imports the resources or the query set-up above it.',
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
   js.configs.recommended,
@@ -154,22 +169,24 @@ export default tseslint.config(
           zones: [
             ...BOUNDARIES,
             ...SERVER_BOUNDARIES,
+            HTTP_BELOW_RESOURCES,
             { target: './', from: './test', message: 'Only tests import test helpers (test/).' },
           ],
         },
       ],
     },
   },
-  // api holds data work only: no UI library, no React component. Its HTTP layer (fetch wrapper,
-  // errors, connection) also knows nothing of React Query: the query set-up depends on it, not the
-  // other way round. src/contract imports zod and itself, nothing else.
+  // api and workflows hold data work only: no UI library, no React component. The HTTP layer (the
+  // client, errors, the scheduler, the connection) also knows nothing of React Query: the query
+  // set-up depends on it, not the other way round. src/contract imports zod and itself, nothing else.
   {
-    files: ['src/api/**/*.ts'],
-    ignores: ['src/api/**/*.test.ts'],
+    files: ['src/api/**/*.ts', 'src/workflows/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_UI] }] },
   },
   {
-    files: ['src/api/http.ts', 'src/api/rate-limit.ts', 'src/api/errors.ts', 'src/api/connection.ts'],
+    files: ['src/api/http/**/*.ts'],
+    ignores: ['src/api/http/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -177,8 +194,8 @@ export default tseslint.config(
           patterns: [
             NO_UI,
             {
-              group: ['@tanstack/*', './query-client', '@/api/query-client'],
-              message: 'The HTTP layer depends on nothing of React Query.',
+              group: ['@tanstack/*', '../query-client', '@/api/query-client'],
+              message: 'The HTTP layer (src/api/http) depends on nothing of React Query.',
             },
           ],
         },

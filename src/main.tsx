@@ -7,7 +7,7 @@ import { App } from '@/app/app';
 import { startFirstRequest } from '@/app/first-request';
 import { createAppRouter } from '@/app/router';
 import { applySignInLink } from '@/app/sign-in-link';
-import { shareKeyAcrossTabs } from '@/api/tab-key-share';
+import { shareKeyAcrossTabs } from '@/api/http/tab-key-share';
 
 // Before the router reads the address: the key must not linger in it for even one render.
 applySignInLink();

@@ -6,7 +6,7 @@ import { screen, within } from '@testing-library/react';
 import { Outlet, useParams } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { afterEach, beforeEach } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import type { Result } from '@/contract/values';
 import { REAL_API_KEY, server } from './msw';
 import type { RealApi } from './msw';

@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { HttpResponse, http } from 'msw';
 import { Outlet, useLocation, useParams } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport } from '@/api/reports';
 import type { CreateReportInput } from '@/api/reports';
 import type { Report } from '@/contract/domain';

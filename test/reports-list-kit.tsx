@@ -1,7 +1,7 @@
 // What the reports list's tests share: the list page's routes, rendered, with its parts by role and
 // name as ui-contract.md gives them; a real API holding given reports; the list requests sent.
 import { screen, within } from '@testing-library/react';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import { REAL_API_KEY, realApi, server } from './msw';

@@ -2,9 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { format } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { forgetDeleteRuns } from '../src/api/bulk-deletes';
-import { forgetHeldDeletes } from '../src/api/pending-deletes';
-import { forgetRateLimit } from '../src/api/rate-limit';
+import { forgetDeleteRuns } from '../src/workflows/bulk-deletes';
+import { forgetHeldDeletes } from '../src/workflows/pending-deletes';
+import { forgetRateLimit } from '../src/api/http/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { server } from './msw';
 

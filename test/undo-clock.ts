@@ -1,7 +1,7 @@
 // Undoable deletes wait UNDO_WINDOW_MS before they are sent: tests pass that window at once with
 // fake timers that otherwise run in real time (user-event, MSW and Mantine keep working).
 import { vi } from 'vitest';
-import { UNDO_WINDOW_MS } from '../src/api/pending-deletes';
+import { UNDO_WINDOW_MS } from '../src/workflows/pending-deletes';
 
 export function useUndoClock(): void {
   vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });

@@ -3,8 +3,8 @@
 // A deployment without GET /capabilities answers 404: it has none of them.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Capabilities } from '@/contract/strict-schemas';
-import { isApiError } from './errors';
-import { apiRequest } from './http';
+import { isApiError } from './http/errors';
+import { apiRequest } from './http/http';
 import { NO_CAPABILITIES, capabilitiesSchema } from './lenient-schemas';
 
 export type { Capabilities } from '@/contract/strict-schemas';

@@ -1,6 +1,6 @@
 // POST /discover (an extension, where capabilities.discover): the page URLs a sitemap, a sitemap
 // index, a robots.txt or a site's root lists, read by the server.
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { discoverySchema } from './lenient-schemas';
 import type { Discovery } from './lenient-schemas';
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';
 import type { RealApi } from '../../test/msw';
-import { saveConnection } from './connection';
+import { saveConnection } from './http/connection';
 import { findExistingReport, findExistingReports, urlBatches } from './exact-url';
 
 let api: RealApi;

@@ -16,12 +16,12 @@ import type { Report } from '@/contract/domain';
 import { urlKey } from '@/contract/url-key';
 import { URL_FILTER_MAX } from '@/contract/values';
 import { openPageHref } from '@/lib/urls';
-import { anySignal } from './http';
+import { anySignal } from './http/http';
 import { reportKeys } from './query-keys';
 import { fetchReports } from './reports';
 import type { ReportListParams } from './reports';
-import { CancelledError, createScheduler } from './scheduler';
-import type { RequestScheduler } from './scheduler';
+import { CancelledError, createScheduler } from './http/scheduler';
+import type { RequestScheduler } from './http/scheduler';
 
 const PER_PAGE = 100;
 /** Up to this many URLs, ask for each one at once (`url=`, or a search narrowed to it). */

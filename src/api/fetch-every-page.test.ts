@@ -4,14 +4,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failureOf, rejectionOf } from '../../test/fixtures/api-failure';
 import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
 import type { RealApi } from '../../test/msw';
-import { saveConnection } from './connection';
+import { saveConnection } from './http/connection';
 import type { Result } from '@/contract/values';
 import { collectReports } from './fetch-every-page';
 import type { CollectProgress } from './fetch-every-page';
 import { fetchReports } from './reports';
 import type { ReportListParams } from './reports';
-import { CancelledError, createScheduler } from './scheduler';
-import type { RequestScheduler } from './scheduler';
+import { CancelledError, createScheduler } from './http/scheduler';
+import type { RequestScheduler } from './http/scheduler';
 
 const RESULTS: Result[] = ['good', 'decent', 'bad'];
 // 320 reports (4 pages of 100), every tenth in another project: the shop's view is 288, 3 pages.

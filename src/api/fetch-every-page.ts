@@ -2,12 +2,12 @@
 // pages go through the scheduler, so a long list is fetched at the pace the rate limit allows.
 import { PER_PAGE_VALUES } from '@/contract/values';
 import type { PerPage } from '@/contract/values';
-import { anySignal } from './http';
+import { anySignal } from './http/http';
 import { fetchReports } from './reports';
 import type { ReportListParams } from './reports';
 import type { Report } from '@/contract/domain';
-import { CancelledError, isCancelled } from './scheduler';
-import type { RequestScheduler } from './scheduler';
+import { CancelledError, isCancelled } from './http/scheduler';
+import type { RequestScheduler } from './http/scheduler';
 
 export interface CollectProgress {
   /** Pages fetched so far, of `pages` (the pages needed, fewer than the view's with a limit). */

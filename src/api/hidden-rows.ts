@@ -1,9 +1,22 @@
-// The rows every list hides while their deletes are held (src/api/pending-deletes.ts holds them): a
-// module of its own, so that the lists' first visit carries this small store and not the code that
+// The rows the lists leave out while their deletes are held for Undo (src/workflows/pending-deletes.ts
+// holds them and publishes them here). The one place they are hidden: the list queries' own `select`
+// (every list of reports and of projects, a project's health and its newest reports) reads them from
+// here, so a component that reads a list through its query never sees a held row.
+//
+// Why `select` over the cached answers, and not the cache edited: the cache keeps what the service
+// answered (the mutations edit it, the lists refetch into it), so Undo brings a row back at once
+// without a request, from an answer nobody had to keep aside. React Query runs a query's `select` again
+// only when its data or the function changes, and a hold changes neither: so each change hands every
+// cached query of those lists its own data again as a new object (same rows, same state otherwise),
+// and the components showing them render what is held now. A QueryClient follows the changes once
+// `followHeldRows` is called for it (the app's providers do).
+//
+// A module of its own, so that the lists' first visit carries this small store and not the code that
 // sends the deletes.
-import { useSyncExternalStore } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Page, Project, Report } from '@/contract/domain';
 import type { Result } from '@/contract/values';
+import { projectKeys, reportKeys } from './query-keys';
 
 export type DeleteTarget =
   /** `result`: when known (undefined: not known), so that a project's health leaves the report out. */
@@ -17,12 +30,6 @@ export interface HiddenRows {
   fewerReports: ReadonlyMap<string, number>;
   /** The results of a project's reports held one by one (undefined: not known), for its health. */
   heldResults: ReadonlyMap<string, readonly (Result | null | undefined)[]>;
-  /** For `select` of a reports list query: undefined while nothing is held. */
-  selectReports: ((page: Page<Report>) => Page<Report>) | undefined;
-  /** For `select` of a query of reports that is not a page (a project's newest): undefined while nothing is held. */
-  selectReportItems: ((reports: Report[]) => Report[]) | undefined;
-  /** For `select` of a projects list query: undefined while nothing is held. */
-  selectProjects: ((page: Page<Project>) => Page<Project>) | undefined;
 }
 
 /** The page without the items `keep` turns down, its range and total counted again. */
@@ -53,76 +60,81 @@ function hiddenRowsOf(groups: Iterable<{ targets: readonly DeleteTarget[] }>): H
         }
       }
     }
-  const none = reports.size === 0 && projects.size === 0;
-  const selectReports = none
-    ? undefined
-    : (page: Page<Report>) =>
-        withoutItems(page, keepReport);
-  const keepReport = (report: Report) => !reports.has(report.id) && !projects.has(report.project ?? '');
-  const selectReportItems = none ? undefined : (items: Report[]) => items.filter(keepReport);
-  const selectProjects = none
-    ? undefined
-    : (page: Page<Project>) => {
-        // A project is its reports: one whose every report is held goes with them.
-        const left = (project: Project) =>
-          project.reports === null ? null : project.reports - (fewerReports.get(project.name) ?? 0);
-        const shown = withoutItems(page, (project) => !projects.has(project.name) && (left(project) ?? 1) > 0);
-        if (fewerReports.size === 0) return shown;
-        return {
-          ...shown,
-          items: shown.items.map((project) => {
-            const reports = left(project);
-            return reports === null || reports === project.reports ? project : { ...project, reports };
-          }),
-        };
-      };
-  return { reports, projects, fewerReports, heldResults, selectReports, selectReportItems, selectProjects };
+  return { reports, projects, fewerReports, heldResults };
 }
 
-const listeners = new Set<() => void>();
+// Module-level: the held deletes are the page's (they outlive the screen that made them, and a
+// closing tab sends them), so what they hide is the page's too, whichever query reads it.
 let hidden: HiddenRows = hiddenRowsOf([]);
+const followers = new Set<() => void>();
 
-/** Called by the held deletes whenever they change: the lists hide what they hold now. */
-export function publishHeld(groups: Iterable<{ targets: readonly DeleteTarget[] }>): void {
-  hidden = hiddenRowsOf(groups);
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const nothingHidden = () => hidden.reports.size === 0 && hidden.projects.size === 0;
 
 /** What the lists hide now; the same object until a delete is held, undone or answered. */
 export function hiddenRows(): HiddenRows {
   return hidden;
 }
 
-/** The rows to hide, for list queries' `select`: `useQuery({ ...reportQueries.list(p), select: useHiddenRows().selectReports })`. */
-export function useHiddenRows(): HiddenRows {
-  return useSyncExternalStore(subscribe, hiddenRows, hiddenRows);
+/** Whether a report is held for deletion (itself, or with its project). */
+function isHeldReport(report: Pick<Report, 'id' | 'project'>): boolean {
+  return hidden.reports.has(report.id) || (report.project !== null && hidden.projects.has(report.project));
 }
 
-// How many bulk deletes have a progress to show (src/api/bulk-deletes.ts): a reports list mounts
-// what shows them only then, so that coming back to the list finds the outcome there.
-let deleteRuns = 0;
-const runListeners = new Set<() => void>();
-
-/** Called by the bulk deletes whenever one starts or is put away. */
-export function publishDeleteRuns(count: number): void {
-  if (count === deleteRuns) return;
-  deleteRuns = count;
-  for (const listener of [...runListeners]) listener();
+/** `select` of a reports list query: the page without the reports held for deletion. */
+export function withoutHeldReports(page: Page<Report>): Page<Report> {
+  return nothingHidden() ? page : withoutItems(page, (report) => !isHeldReport(report));
 }
 
-function subscribeRuns(listener: () => void): () => void {
-  runListeners.add(listener);
-  return () => runListeners.delete(listener);
+/** `select` of a query of reports that is not a page (a project's newest). */
+export function withoutHeldReportItems(reports: Report[]): Report[] {
+  return nothingHidden() ? reports : reports.filter((report) => !isHeldReport(report));
 }
 
-const anyDeleteRun = () => deleteRuns > 0;
+/**
+ * `select` of a projects list query: a held project is not listed, a project counts fewer reports by
+ * those held one by one, and one whose every report is held goes with them (a project is its reports).
+ */
+export function withoutHeldProjects(page: Page<Project>): Page<Project> {
+  if (nothingHidden()) return page;
+  const { projects, fewerReports } = hidden;
+  const left = (project: Project) =>
+    project.reports === null ? null : project.reports - (fewerReports.get(project.name) ?? 0);
+  const shown = withoutItems(page, (project) => !projects.has(project.name) && (left(project) ?? 1) > 0);
+  if (fewerReports.size === 0) return shown;
+  return {
+    ...shown,
+    items: shown.items.map((project) => {
+      const reports = left(project);
+      return reports === null || reports === project.reports ? project : { ...project, reports };
+    }),
+  };
+}
 
-/** Whether a bulk delete has a progress or an outcome to show on the lists. */
-export function useDeleteRunsShown(): boolean {
-  return useSyncExternalStore(subscribeRuns, anyDeleteRun, anyDeleteRun);
+/** The queries whose `select` reads what is held: every list of reports and of projects, each project's site. */
+const HIDING_QUERIES = [reportKeys.lists(), projectKeys.lists(), projectKeys.sites()];
+
+/** Called by the held deletes whenever they change: the lists followed hide what is held now. */
+export function publishHeld(groups: Iterable<{ targets: readonly DeleteTarget[] }>): void {
+  hidden = hiddenRowsOf(groups);
+  for (const follower of [...followers]) follower();
+}
+
+/**
+ * From now on, every cached list of `queryClient` runs its `select` again whenever what is held
+ * changes (see the top of this file), and once now. Returns the function that stops it.
+ */
+export function followHeldRows(queryClient: QueryClient): () => void {
+  const reselect = () => {
+    for (const queryKey of HIDING_QUERIES)
+      for (const query of queryClient.getQueryCache().findAll({ queryKey })) {
+        const { data } = query.state;
+        if (typeof data !== 'object' || data === null) continue;
+        query.setState({ ...query.state, data: Array.isArray(data) ? [...data] : { ...data } });
+      }
+  };
+  reselect();
+  followers.add(reselect);
+  return () => {
+    followers.delete(reselect);
+  };
 }

@@ -4,12 +4,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PER_PAGE_VALUES, RESULTS } from '@/contract/values';
 import type { Result } from '@/contract/values';
-import { anySignal } from './http';
+import { anySignal } from './http/http';
+import { hiddenRows, withoutHeldReportItems } from './hidden-rows';
 import { projectKeys } from './query-keys';
 import { collectReports } from './fetch-every-page';
 import { fetchReports } from './reports';
 import type { Report } from '@/contract/domain';
-import { createScheduler } from './scheduler';
+import { createScheduler } from './http/scheduler';
 
 /** How long a project's health and failing checks are reused before they are asked for again. */
 export const SITE_STALE_MS = 5 * 60_000;
@@ -22,6 +23,8 @@ export interface ProjectHealth {
   counts: Record<Result, number> | null;
   /** Reports with no result among `total`; 0 when `counts` is null. */
   unknown: number;
+  /** The project's reports held for deletion (Undo still possible): left out of all of the above. */
+  held: number;
 }
 
 // One queue for every project on screen (a projects page asks for the health of each row): the
@@ -57,12 +60,12 @@ export async function fetchProjectHealth(
   ]);
   const rated = perResult.reduce((sum, count) => sum + count, 0);
   // No rated report among some, or more rated than there are: the filter or the results are not real.
-  if ((rated === 0 && total > 0) || rated > total) return { total, counts: null, unknown: 0 };
+  if ((rated === 0 && total > 0) || rated > total) return { total, counts: null, unknown: 0, held: 0 };
   const counts = Object.fromEntries(RESULTS.map((result, i) => [result, perResult[i]!])) as Record<
     Result,
     number
   >;
-  return { total, counts, unknown: total - rated };
+  return { total, counts, unknown: total - rated, held: 0 };
 }
 
 /**
@@ -72,7 +75,7 @@ export async function fetchProjectHealth(
 export function healthWithout(health: ProjectHealth, held: readonly (Result | null | undefined)[]): ProjectHealth {
   if (held.length === 0) return health;
   const total = Math.max(0, health.total - held.length);
-  if (health.counts === null) return { total, counts: null, unknown: 0 };
+  if (health.counts === null) return { total, counts: null, unknown: 0, held: held.length };
   const counts = { ...health.counts };
   let unknown = health.unknown;
   for (const result of held) {
@@ -82,7 +85,7 @@ export function healthWithout(health: ProjectHealth, held: readonly (Result | nu
   }
   // What could not be placed (results not known) still leaves the counts within the total.
   const rated = RESULTS.reduce((sum, result) => sum + counts[result], 0);
-  return { total, counts, unknown: Math.max(0, Math.min(unknown, total - rated)) };
+  return { total, counts, unknown: Math.max(0, Math.min(unknown, total - rated)), held: held.length };
 }
 
 /** The project's newest reports, at most SITE_REPORTS_LIMIT, every page through the scheduler. */
@@ -93,19 +96,29 @@ export function fetchNewestReports(project: string, signal: AbortSignal): Promis
   );
 }
 
+const heldResultsOf = (project: string) => hiddenRows().heldResults.get(project) ?? [];
+
 export const projectHealthQueries = {
-  /** `knownTotal`: the project's report count when already known, which saves one request. */
-  health: (project: string, knownTotal: number | null = null) =>
+  /**
+   * Without the reports held for deletion, back at once on Undo. `listedTotal`: the project's report
+   * count as a projects list shows it, when known, which saves one request.
+   */
+  health: (project: string, listedTotal: number | null = null) =>
     queryOptions({
       queryKey: [...projectKeys.site(project), 'health'] as const,
-      queryFn: ({ signal }) => fetchProjectHealth(project, knownTotal, signal),
+      // A list's count leaves the held reports out; the service's total, which the counts need, has them.
+      queryFn: ({ signal }) =>
+        fetchProjectHealth(project, listedTotal === null ? null : listedTotal + heldResultsOf(project).length, signal),
+      select: (health) => healthWithout(health, heldResultsOf(project)),
       staleTime: SITE_STALE_MS,
       gcTime: 2 * SITE_STALE_MS,
     }),
+  /** Without the reports held for deletion, back at once on Undo. */
   newestReports: (project: string) =>
     queryOptions({
       queryKey: [...projectKeys.site(project), 'newest'] as const,
       queryFn: ({ signal }) => fetchNewestReports(project, signal),
+      select: withoutHeldReportItems,
       staleTime: SITE_STALE_MS,
       gcTime: 2 * SITE_STALE_MS,
     }),

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { contractList, contractReport } from '../../test/fixtures/contract';
 import { withClient } from '../../test/fixtures/query-harness';
 import { server } from '../../test/msw';
-import { forgetKey, saveConnection } from './connection';
-import { ApiError } from './errors';
+import { forgetKey, saveConnection } from './http/connection';
+import { ApiError } from './http/errors';
 import { clearOnConnectionChange, createQueryClient, retryDelay, shouldRetryRead } from './query-client';
 import { reportQueries } from './reports';
 

@@ -1,9 +1,9 @@
 // React Query defaults for this API: fresh for 30 s (deployments rate-limit at about 60 requests a
 // minute), reads retried only when trying again can help, writes never retried behind a person's back.
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { noteKeyRefused, readConnection, subscribeConnection } from './connection';
-import { isApiError } from './errors';
-import { MAX_RETRY_AFTER_S } from './rate-limit';
+import { noteKeyRefused, readConnection, subscribeConnection } from './http/connection';
+import { isApiError } from './http/errors';
+import { MAX_RETRY_AFTER_S } from './http/rate-limit';
 
 export const STALE_TIME_MS = 30_000;
 export const MAX_READ_RETRIES = 3;

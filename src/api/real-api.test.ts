@@ -5,7 +5,7 @@ import { createAnalyser } from '../../test/reference-server';
 import { startPageServer } from '../../test/fixtures/page-server';
 import type { PageServer } from '../../test/fixtures/page-server';
 import { REAL_API_KEY, useRealApi } from '../../test/msw';
-import { saveConnection } from './connection';
+import { saveConnection } from './http/connection';
 import { failureOf } from '../../test/fixtures/api-failure';
 import { deleteProject, fetchProjects } from './projects';
 import { createReport, deleteReport, fetchReport, fetchReports, updateReport } from './reports';

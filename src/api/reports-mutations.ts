@@ -1,6 +1,7 @@
 // Reports: the mutations with their cache work (the fetchers and queries are in reports.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
+import { withoutItems } from './hidden-rows';
 import { projectKeys, reportKeys } from './query-keys';
 import { createReport, deleteReport, reportQueries, updateReport } from './reports';
 import type { CreateReportInput, UpdateReportInput } from './reports';
@@ -79,7 +80,7 @@ export async function forgetDeletedReport(queryClient: QueryClient, id: number):
   // Lists not on screen are only marked stale: without this, the next visit would show the
   // deleted row until the refetch came back.
   queryClient.setQueriesData<Page<Report>>({ queryKey: reportKeys.lists() }, (page) =>
-    page ? withoutReport(page, id) : page,
+    page ? withoutItems(page, (report) => report.id !== id) : page,
   );
 }
 
@@ -97,16 +98,6 @@ export function refetchAllLists(queryClient: QueryClient): Promise<unknown> {
 
 function sameTime(a: Date | null, b: Date | null): boolean {
   return a?.getTime() === b?.getTime();
-}
-
-function withoutReport(page: Page<Report>, id: number): Page<Report> {
-  const items = page.items.filter((report) => report.id !== id);
-  if (items.length === page.items.length) return page;
-  const total = Math.max(0, page.meta.total - 1);
-  const from = items.length === 0 ? null : page.meta.from;
-  const to = items.length === 0 || page.meta.to === null ? null : page.meta.to - 1;
-  const lastPage = Math.max(1, Math.ceil(total / page.meta.perPage));
-  return { items, meta: { ...page.meta, total, from, to, lastPage } };
 }
 
 /** Deletes a report: gone from its detail and every cached list at once; lists and projects refetch. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { contractList, contractReport } from '../../test/fixtures/contract';
 import { fakeApi, testQueryClient, withClient } from '../../test/fixtures/query-harness';
 import { server } from '../../test/msw';
-import { saveConnection } from './connection';
+import { saveConnection } from './http/connection';
 import { projectQueries } from './projects';
 import {
   createReport,

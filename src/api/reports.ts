@@ -3,7 +3,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
 import type { PerPage, Privacy, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
+import { withoutHeldReports } from './hidden-rows';
 import { reportKeys } from './query-keys';
 import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from '@/api/lenient-schemas';
 import type { Page, Report } from '@/contract/domain';
@@ -113,6 +114,8 @@ export const reportQueries = {
       queryKey: [...reportKeys.lists(), normalised] as const,
       queryFn: ({ signal }) => fetchReports(normalised, signal),
       placeholderData: keepPreviousData,
+      // Reports held for deletion (Undo still possible) are left out, and back at once on Undo.
+      select: withoutHeldReports,
     });
   },
   detail: (id: number) =>

@@ -2,7 +2,7 @@
 // reports.ts, so that only the report page's History section downloads it.
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { reportKeys } from './query-keys';
 import { pageSchema, reportFields, resultAndScore } from '@/api/lenient-schemas';
 import type { Page, Run } from '@/contract/domain';

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { resultForScore } from '@/contract/values';
 import type { Analyser } from '../../test/reference-server';
 import { REAL_API_KEY, realApi, recordRequests, server } from '../../test/msw';
-import { saveConnection } from './connection';
-import { isApiError } from './errors';
+import { saveConnection } from './http/connection';
+import { isApiError } from './http/errors';
 import { createReport, updateReport } from './reports';
 import { fetchAlerts, fetchSchedule, markAlert, markAllAlerts, runSchedule, saveSchedule } from './watch';
 

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { ALERT_KINDS, RESULTS, SCHEDULE_EVERY } from '@/contract/values';
 import type { AlertKind, PerPage, Result, ScheduleEvery } from '@/contract/values';
 import type { Page } from '@/contract/domain';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { pageSchema, parseTimestamp } from './lenient-schemas';
 
 

@@ -3,7 +3,7 @@
 // resources, so that only the settings page's Webhooks section downloads it.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from './http';
+import { apiRequest } from './http/http';
 import { pageSchema, reportFields } from './lenient-schemas';
 import type { Page } from '@/contract/domain';
 

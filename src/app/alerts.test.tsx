@@ -5,7 +5,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport, updateReport } from '@/api/reports';
 import { resultForScore } from '@/contract/values';
 import type { Analyser } from '../../test/reference-server';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { REAL_API_KEY, noCapabilities, server, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { HOME_PATH } from './navigation';

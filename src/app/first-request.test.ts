@@ -1,6 +1,6 @@
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetKey, saveConnection } from '@/api/connection';
+import { forgetKey, saveConnection } from '@/api/http/connection';
 import { projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';

@@ -6,7 +6,7 @@
 // the key refused as any query's does, so the shell asks for another key in place of the page.
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router-dom';
-import { signInReason } from '@/api/connection';
+import { signInReason } from '@/api/http/connection';
 import { projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import { projectListParams, projectListView } from '@/features/projects/project-list-view';

@@ -1,8 +1,8 @@
 // The next visit: deletes a closed tab left on the device are said, with Undo, then sent.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { holdDeletes, sendBeforeLeaving } from '@/api/pending-deletes';
-import { noteRateBudget, rateLimitScope } from '@/api/rate-limit';
+import { holdDeletes, sendBeforeLeaving } from '@/workflows/pending-deletes';
+import { noteRateBudget, rateLimitScope } from '@/api/http/rate-limit';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
 import { recordRequests, useRealApi } from '../../test/msw';
 import { deletes, seedReport, signInForEachTest } from '../../test/projects-kit';

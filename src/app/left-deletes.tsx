@@ -1,7 +1,7 @@
 // Deletes a closed tab (or a killed browser) left on this device, offered again with Undo: loaded
 // by the shell only when the device holds some.
 import type { QueryClient } from '@tanstack/react-query';
-import { takeLeftDeletes } from '@/api/pending-deletes';
+import { takeLeftDeletes } from '@/workflows/pending-deletes';
 import { deleteWithUndo, describeTargets } from '@/components/undoable-delete';
 
 let askAgain: ReturnType<typeof setTimeout> | null = null;

@@ -6,7 +6,7 @@ import { Notifications } from '@mantine/notifications';
 import { HttpResponse, http } from 'msw';
 import { Outlet } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport } from '@/api/reports';
 import { resultForScore } from '@/contract/values';
 import { Component as ProjectRoute } from './project-route';

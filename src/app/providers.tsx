@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
+import { followHeldRows } from '@/api/hidden-rows';
 import { clearOnConnectionChange } from '@/api/query-client';
 import { DateTooltips } from '@/components/date-tooltips';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
@@ -18,6 +19,8 @@ export interface AppProvidersProps {
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
   // A new base URL or key drops every cached answer (also when changed in another tab).
   useEffect(() => clearOnConnectionChange(queryClient), [queryClient]);
+  // The cached lists leave out the rows of the deletes held for Undo, and have them back on Undo.
+  useEffect(() => followHeldRows(queryClient), [queryClient]);
   return (
     <MantineProvider
       theme={theme}

@@ -1,8 +1,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { Link } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { saveConnection } from '@/api/connection';
-import { shareKeyAcrossTabs } from '@/api/tab-key-share';
+import { saveConnection } from '@/api/http/connection';
+import { shareKeyAcrossTabs } from '@/api/http/tab-key-share';
 import { noCapabilities, server } from '../../test/msw';
 import { renderWithProviders } from '../../test/render';
 import { ShellLayout } from './shell-layout';

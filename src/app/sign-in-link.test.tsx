@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConnection, saveConnection } from '@/api/connection';
+import { readConnection, saveConnection } from '@/api/http/connection';
 import { rememberSignInTarget } from '@/lib/sign-in-target';
 import { REAL_API_KEY, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';

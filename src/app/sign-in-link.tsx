@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { readConnection, saveConnection } from '@/api/connection';
+import { readConnection, saveConnection } from '@/api/http/connection';
 import { takeSignInTarget } from '@/lib/sign-in-target';
 import { HOME_PATH } from './navigation';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { readConnection, saveConnection } from '@/api/connection';
+import { readConnection, saveConnection } from '@/api/http/connection';
 import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { createRoutes } from './routes';

@@ -2,8 +2,8 @@ import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLogout } from '@tabler/icons-react';
 import { Suspense, useState, useSyncExternalStore } from 'react';
-import { readConnection, subscribeConnection } from '@/api/connection';
-import { signOutEverywhere } from '@/api/tab-key-share';
+import { readConnection, subscribeConnection } from '@/api/http/connection';
+import { signOutEverywhere } from '@/api/http/tab-key-share';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
 const hasKey = () => readConnection().apiKey !== null;

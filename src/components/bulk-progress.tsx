@@ -9,8 +9,8 @@ import { memo, useDeferredValue, useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Outcome } from '@/lib/what-changed';
-import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from '@/api/use-bulk-run';
-import { countStatuses } from '@/api/use-bulk-run';
+import type { BulkAction, BulkItem, BulkRun, BulkRunner, ItemStatus as Status } from '@/workflows/use-bulk-run';
+import { countStatuses } from '@/workflows/use-bulk-run';
 import classes from './bulk-progress.module.css';
 
 const STATUS: Record<Status, { label: string; color: MantineColor }> = {

@@ -9,7 +9,7 @@ import {
   IconWorldQuestion,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { ConnectionCheckResult } from '@/api/connection-check';
+import type { ConnectionCheckResult } from '@/api/http/connection-check';
 
 interface Outcome {
   title: string;

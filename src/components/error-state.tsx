@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { errorMessage, isApiError } from '@/api/errors';
+import { errorMessage, isApiError } from '@/api/http/errors';
 
 export interface ErrorStateProps {
   error: unknown;

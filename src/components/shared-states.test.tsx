@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/api/errors';
+import { ApiError } from '@/api/http/errors';
 import { renderWithProviders } from '../../test/render';
 import { EmptyState } from './empty-state';
 import { ErrorState } from './error-state';

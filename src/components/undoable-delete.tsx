@@ -4,8 +4,8 @@ import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { holdDeletes } from '@/api/pending-deletes';
-import type { DeleteOutcome, DeleteTarget, HeldDelete } from '@/api/pending-deletes';
+import { holdDeletes } from '@/workflows/pending-deletes';
+import type { DeleteOutcome, DeleteTarget, HeldDelete } from '@/workflows/pending-deletes';
 
 export interface DeleteWithUndoOptions {
   queryClient: QueryClient;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConnectionCheckResult } from '@/api/connection-check';
+import type { ConnectionCheckResult } from '@/api/http/connection-check';
 
 /**
  * Test connection as a hook: one test at a time (a new one supersedes the last), cut off when the
@@ -18,7 +18,7 @@ export function useConnectionCheck() {
       setTesting(true);
       try {
         // Loaded on first use: it brings the API layer's response schemas, which the form needs for nothing else.
-        const { checkConnection } = await import('@/api/connection-check');
+        const { checkConnection } = await import('@/api/http/connection-check');
         return await checkConnection(values, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return null;

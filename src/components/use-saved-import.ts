@@ -1,7 +1,7 @@
 // Whether an Add many run of this connection did not finish (src/lib/import-queue.ts), kept apart
 // from its offer (import-resume.tsx) so that /reports loads the offer only when there is one.
 import { useSyncExternalStore } from 'react';
-import { readConnection } from '@/api/connection';
+import { readConnection } from '@/api/http/connection';
 import { loadImport, subscribeImport, unfinished } from '@/lib/import-queue';
 import type { SavedImport } from '@/lib/import-queue';
 

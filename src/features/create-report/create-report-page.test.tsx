@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { Outlet } from 'react-router-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport, reportQueries } from '@/api/reports';
 import { AnalysisError, type Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';

@@ -7,7 +7,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { errorMessage } from '@/api/errors';
+import { errorMessage } from '@/api/http/errors';
 import { useCapabilities } from '@/api/capabilities';
 import { exactReportQuery } from '@/api/exact-url';
 import { useUpdateReport } from '@/api/reports-mutations';

@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport, fetchReports } from '@/api/reports';
 import { resultForScore } from '@/contract/values';
 import { loadImport, saveImport } from '@/lib/import-queue';

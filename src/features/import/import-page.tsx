@@ -31,10 +31,10 @@ import type { Privacy } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { discover } from '@/api/discover';
 import type { Discovery } from '@/api/discover';
-import { errorMessage, isApiError } from '@/api/errors';
-import { countStatuses } from '@/api/use-bulk-run';
-import { useImportRun } from '@/api/use-import-run';
-import type { ImportTask } from '@/api/use-import-run';
+import { errorMessage, isApiError } from '@/api/http/errors';
+import { countStatuses } from '@/workflows/use-bulk-run';
+import { useImportRun } from '@/workflows/use-import-run';
+import type { ImportTask } from '@/workflows/use-import-run';
 import { ImportResume } from '@/components/import-resume';
 import { useSavedImport } from '@/components/use-saved-import';
 import { BackLink } from '@/components/back-link';
@@ -191,7 +191,7 @@ function ImportPage() {
     try {
       const [{ findExistingReports }, { createScheduler }] = await Promise.all([
         import('@/api/exact-url'),
-        import('@/api/scheduler'),
+        import('@/api/http/scheduler'),
       ]);
       const existing = await findExistingReports(urlsToLookUp(entries), {
         urlFilter,

@@ -5,8 +5,7 @@ import { Box, Button, Group, Progress, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
 import type { Result } from '@/contract/values';
-import { useHiddenRows } from '@/api/hidden-rows';
-import { healthWithout, projectHealthQueries } from '@/api/project-health';
+import { projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
 import type { Project } from '@/contract/domain';
 import { HealthPending } from './health-pending';
@@ -17,8 +16,6 @@ const COLORS: Record<Result | 'unknown', string> = {
   bad: 'red',
   unknown: 'gray',
 };
-
-const NONE_HELD: readonly never[] = [];
 
 function plural(count: number, noun: string): string {
   return `${count.toLocaleString('en')} ${count === 1 ? noun : `${noun}s`}`;
@@ -57,13 +54,9 @@ export function HealthBar({ health, size = 'md' }: { health: ProjectHealth; size
 
 /** A table cell's health: the bar and the counts, loaded through the shared scheduler and kept 5 minutes. */
 export function ProjectHealthCell({ project }: { project: Project }) {
-  // The row's count leaves out the reports held for deletion; the service's (the query's) has them.
-  const held = useHiddenRows().heldResults.get(project.name) ?? NONE_HELD;
-  const known = project.reports === null ? null : project.reports + held.length;
-  const { data, isPending, isError, isFetching, refetch } = useQuery({
-    ...projectHealthQueries.health(project.name, known),
-    select: (health) => healthWithout(health, held),
-  });
+  const { data, isPending, isError, isFetching, refetch } = useQuery(
+    projectHealthQueries.health(project.name, project.reports),
+  );
   if (isPending) return <HealthPending />;
   if (isError) {
     return (

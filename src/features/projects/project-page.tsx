@@ -7,8 +7,7 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
-import { useHiddenRows } from '@/api/hidden-rows';
-import { healthWithout, projectHealthQueries } from '@/api/project-health';
+import { projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
 import { NotFound } from '@/components/not-found';
 import { ErrorState } from '@/components/error-state';
@@ -78,11 +77,8 @@ export interface ProjectPageProps {
 
 export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const navigate = useNavigate();
-  // Reports held for deletion (Undo still possible) are not counted; back at once on Undo.
-  const held = useHiddenRows().heldResults.get(name);
   const health = useQuery(projectHealthQueries.health(name));
-  const shown = health.data && held ? healthWithout(health.data, held) : health.data;
-  const total = shown?.total;
+  const total = health.data?.total;
   const [deleting, setDeleting] = useState<boolean | null>(null);
   const [refreshing, setRefreshing] = useState<boolean | null>(null);
   const refreshButton = useRef<HTMLButtonElement>(null);
@@ -103,7 +99,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   } else {
     overview = (
       <>
-        <HealthPanel health={shown ?? health.data} />
+        <HealthPanel health={health.data} />
         <div className={classes.site}>
           <Suspense fallback={SITE_LOADING}>
             <ProjectSite project={name} total={total} />
@@ -117,7 +113,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const empty = total === 0;
   // A project is its reports: without any, there is no such project (any more). While its last ones
   // are only held for deletion, the page stays, with Undo and their progress in its reports table.
-  const gone = health.data?.total === 0;
+  const gone = health.data?.total === 0 && health.data.held === 0;
   if (gone && deleting === null)
     return (
       <NotFound

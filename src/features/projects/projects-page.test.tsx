@@ -1,6 +1,6 @@
 // The projects table: its rows (links, dates, counts, the keyboard) and each row's health.
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { holdDeletes } from '@/api/pending-deletes';
+import { holdDeletes } from '@/workflows/pending-deletes';
 import { describe, expect, it } from 'vitest';
 import { recordRequests, useRealApi } from '../../../test/msw';
 import { createTestQueryClient } from '../../../test/render';

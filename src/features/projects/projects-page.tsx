@@ -15,7 +15,6 @@ import {
 } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
-import { useHiddenRows } from '@/api/hidden-rows';
 import { projectQueries } from '@/api/projects';
 import type { Project } from '@/contract/domain';
 import { DebouncedSearch } from '@/components/debounced-search';
@@ -54,11 +53,9 @@ function ProjectsPage() {
   const params = useMemo(() => projectListParams(view), [view]);
   const queryClient = useQueryClient();
   // Keeps the previous rows (dimmed) while another page, sort or search loads.
-  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
-    ...projectQueries.list(params),
-    // Projects held for deletion (Undo still possible) are hidden, and back at once on Undo.
-    select: useHiddenRows().selectProjects,
-  });
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery(
+    projectQueries.list(params),
+  );
   // The answer for this view itself; a placeholder from another view says nothing about this one.
   const meta = isPlaceholderData ? undefined : data?.meta;
 

@@ -2,9 +2,8 @@
 // analysed again through the bulk machinery (the request scheduler, progress, Cancel, Retry failed).
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { BulkProgress } from '@/components/bulk-progress';
-import { hiddenRows } from '@/api/hidden-rows';
-import { useBulkRun } from '@/api/use-bulk-run';
-import { useCollectReports } from '@/api/use-collect-reports';
+import { useBulkRun } from '@/workflows/use-bulk-run';
+import { useCollectReports } from '@/workflows/use-collect-reports';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formatClock } from '@/lib/dates';
 
@@ -22,10 +21,7 @@ export function RefreshAll({ project, total, asking, onAnswered }: RefreshAllPro
   const bulk = useBulkRun(() => {});
   const { collecting, collect, cancel } = useCollectReports();
   const start = () =>
-    collect({ project, sort_by: 'id', sort: 'desc' }, (reports) =>
-      // Not those held for deletion: the count asked about left them out.
-      bulk.start({ kind: 'refresh' }, reports.filter((report) => !hiddenRows().reports.has(report.id))),
-    );
+    collect({ project, sort_by: 'id', sort: 'desc' }, (reports) => bulk.start({ kind: 'refresh' }, reports));
   const count =
     total === undefined
       ? 'all reports'

@@ -4,7 +4,6 @@ import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useHiddenRows } from '@/api/hidden-rows';
 import { projectHealthQueries } from '@/api/project-health';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -83,11 +82,9 @@ export interface ProjectSiteProps {
 
 /** Failing across the site, and the lowest scores, from the project's newest reports. */
 export function ProjectSite({ project, total }: ProjectSiteProps) {
-  const { data, error, isPending, isError, isFetching, refetch } = useQuery({
-    ...projectHealthQueries.newestReports(project),
-    // Reports held for deletion (Undo still possible) are left out, and back at once on Undo.
-    select: useHiddenRows().selectReportItems,
-  });
+  const { data, error, isPending, isError, isFetching, refetch } = useQuery(
+    projectHealthQueries.newestReports(project),
+  );
   const failures = useMemo(() => (data ? rankSiteFailures(data) : []), [data]);
   const worst = useMemo(() => (data ? worstPages(data, WORST_SHOWN) : []), [data]);
   const [allFailures, setAllFailures] = useState(false);

@@ -13,8 +13,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRIVACY_LABELS, RESULT_LABELS } from '@/contract/values';
-import { errorMessage } from '@/api/errors';
-import { placeFieldErrors } from '@/api/field-errors';
+import { errorMessage } from '@/api/http/errors';
+import { placeFieldErrors } from '@/api/http/field-errors';
 import { useUpdateReport } from '@/api/reports-mutations';
 import type { Report } from '@/contract/domain';
 import {

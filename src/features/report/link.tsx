@@ -1,9 +1,9 @@
 // The address of the report's public page, to copy and share, and what a visitor meets there.
 import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { readConnection } from '@/api/connection';
+import { readConnection } from '@/api/http/connection';
 import type { Privacy } from '@/contract/values';
-import { readReportPageTemplate, reportPageAddress } from '@/api/report-link';
+import { readReportPageTemplate, reportPageAddress } from '@/lib/report-link';
 import type { Report } from '@/contract/domain';
 
 const VISITORS: Record<Privacy, string> = {

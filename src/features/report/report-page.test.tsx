@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
-import { saveReportPageTemplate } from '@/api/report-link';
+import { saveConnection } from '@/api/http/connection';
+import { saveReportPageTemplate } from '@/lib/report-link';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';

@@ -3,7 +3,7 @@
 // pressed in the first 0.2–0.5 s).
 import { fireEvent, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport } from '@/api/reports';
 import { resultForScore } from '@/contract/values';
 import type { Analyser } from '../../../test/reference-server';

@@ -4,7 +4,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { createReport } from '@/api/reports';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';

@@ -3,7 +3,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import type { Analyser } from '../../../test/reference-server';

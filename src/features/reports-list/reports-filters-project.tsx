@@ -5,7 +5,6 @@ import { Group, Loader, Select, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useHiddenRows } from '@/api/hidden-rows';
 import { projectQueries } from '@/api/projects';
 
 const ALL = '';
@@ -47,8 +46,6 @@ export function ProjectFilter({ value, onChange, autoFocus = false }: ProjectFil
       per_page: OPTIONS_PER_PAGE,
     }),
     enabled: wanted,
-    // Projects and reports held for deletion (Undo still possible) are not listed or counted.
-    select: useHiddenRows().selectProjects,
   });
 
   const counts = new Map<string, number | null>();

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { contractList, contractReport } from '../../../test/fixtures/contract';
 import { REAL_API_KEY, noCapabilities, realApi, server } from '../../../test/msw';
 import { asPhone } from '../../../test/render';

@@ -11,7 +11,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { useDeleteRunsShown, useHiddenRows } from '@/api/hidden-rows';
+import { useDeleteRunsShown } from '@/workflows/delete-runs-shown';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
@@ -103,11 +103,9 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
     setUrlState(patch, options);
   });
   const params = useMemo(() => reportListParams(state), [state]);
-  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery({
-    ...reportQueries.list(params),
-    // Reports held for deletion (Undo still possible) are hidden, and back at once on Undo.
-    select: useHiddenRows().selectReports,
-  });
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery(
+    reportQueries.list(params),
+  );
 
   // The data on screen is this view's own (not the previous view's, kept while this one loads).
   const current = data !== undefined && !isPlaceholderData ? data : undefined;

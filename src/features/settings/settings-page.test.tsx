@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { readConnection, saveConnection } from '@/api/connection';
+import { readConnection, saveConnection } from '@/api/http/connection';
 import { reportQueries } from '@/api/reports';
 import { REAL_API_KEY, recordRequests, server, useRealApi } from '../../../test/msw';
-import { readReportPageTemplate } from '@/api/report-link';
+import { readReportPageTemplate } from '@/lib/report-link';
 import { renderWithProviders } from '../../../test/render';
 import { SettingsPage } from './settings-page';
 

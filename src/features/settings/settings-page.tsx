@@ -4,7 +4,7 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/PasswordInput.css';
-import { readReportPageTemplate, saveReportPageTemplate } from '@/api/report-link';
+import { readReportPageTemplate, saveReportPageTemplate } from '@/lib/report-link';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -21,10 +21,10 @@ import {
   saveConnection,
   signInReason,
   subscribeConnection,
-} from '@/api/connection';
-import type { Connection } from '@/api/connection';
-import { signOutEverywhere } from '@/api/tab-key-share';
-import type { ConnectionCheckResult } from '@/api/connection-check';
+} from '@/api/http/connection';
+import type { Connection } from '@/api/http/connection';
+import { signOutEverywhere } from '@/api/http/tab-key-share';
+import type { ConnectionCheckResult } from '@/api/http/connection-check';
 import { useCapabilities } from '@/api/capabilities';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 import { useConnectionCheck } from '@/components/use-connection-check';

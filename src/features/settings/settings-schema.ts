@@ -1,8 +1,8 @@
 // zod/mini, the tree-shakable build of zod 4 (about 6 KB gzip instead of 25): this form is on the first
 // page a newcomer opens, and the full zod comes along with the API layer only when it is needed.
 import * as z from 'zod/mini';
-import { baseUrlProblem, normaliseBaseUrl } from '@/api/connection';
-import { reportPageTemplateProblem } from '@/api/report-link';
+import { baseUrlProblem, normaliseBaseUrl } from '@/api/http/connection';
+import { reportPageTemplateProblem } from '@/lib/report-link';
 
 // What an Authorization header can carry: visible ASCII, no spaces.
 const KEY_PATTERN = /^[\x21-\x7e]*$/;

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
 import { renderWithProviders } from '../../../test/render';
 import { Component as SettingsRoute } from './settings-page';

@@ -14,7 +14,7 @@ import { Link } from 'react-router-dom';
 import { PER_PAGE_VALUES, RESULT_LABELS } from '@/contract/values';
 import type { AlertKind, PerPage } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
-import { errorMessage } from '@/api/errors';
+import { errorMessage } from '@/api/http/errors';
 import { projectQueries } from '@/api/projects';
 import { watchQueries } from '@/api/watch';
 import type { Alert, AlertSide } from '@/api/watch';

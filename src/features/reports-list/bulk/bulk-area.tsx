@@ -5,16 +5,16 @@ import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
-import { useDeleteRuns } from '@/api/bulk-deletes';
+import { useDeleteRuns } from '@/workflows/bulk-deletes';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import { formatClock } from '@/lib/dates';
 import type { Selection } from '../selection';
 import { BulkProgress } from '@/components/bulk-progress';
-import { useCollectReports } from '@/api/use-collect-reports';
+import { useCollectReports } from '@/workflows/use-collect-reports';
 import { deleteSelectedWithUndo } from './delete-selected';
 import { PrivacyDialog } from './privacy-dialog';
-import { useBulkRun } from '@/api/use-bulk-run';
+import { useBulkRun } from '@/workflows/use-bulk-run';
 import bar from '../list-bar.module.css';
 
 export interface BulkAreaProps {

@@ -5,8 +5,8 @@ import { Anchor, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { deleteRunsWatched, holdBulkDelete } from '@/api/bulk-deletes';
-import type { DeleteOutcome, HeldDelete } from '@/api/pending-deletes';
+import { deleteRunsWatched, holdBulkDelete } from '@/workflows/bulk-deletes';
+import type { DeleteOutcome, HeldDelete } from '@/workflows/pending-deletes';
 import { AFTER_MS, failureText, showUndoNotice } from '@/components/undoable-delete';
 
 const noun = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'report' : 'reports'}`;

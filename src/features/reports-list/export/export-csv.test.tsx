@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { saveConnection } from '@/api/connection';
+import { saveConnection } from '@/api/http/connection';
 import { resultForScore } from '@/contract/values';
 import type { ReportListParams } from '@/api/reports';
 import { REAL_API_KEY, realApi, server, useRealApi } from '../../../../test/msw';

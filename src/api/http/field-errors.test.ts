@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/api/errors';
+import { ApiError } from '@/api/http/errors';
 import { placeFieldErrors } from './field-errors';
 
 const validation = (fieldErrors: Record<string, string[]>) =>

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { contractList, contractReport } from '../../test/fixtures/contract';
-import error403NoAccess from '../../test/fixtures/tolerance/error-403-no-access.json';
-import proxy502 from '../../test/fixtures/tolerance/proxy-502.html?raw';
-import unexpectedShape from '../../test/fixtures/tolerance/unexpected-shape.json';
-import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
+import { contractList, contractReport } from '../../../test/fixtures/contract';
+import error403NoAccess from '../../../test/fixtures/tolerance/error-403-no-access.json';
+import proxy502 from '../../../test/fixtures/tolerance/proxy-502.html?raw';
+import unexpectedShape from '../../../test/fixtures/tolerance/unexpected-shape.json';
+import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
 import { saveConnection } from './connection';
 import { checkConnection } from './connection-check';
 

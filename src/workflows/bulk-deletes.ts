@@ -4,9 +4,9 @@
 // still sends every delete, and an outcome with failures waits for them on the lists.
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { readConnection, subscribeConnection } from './connection';
-import { publishDeleteRuns } from './hidden-rows';
-import { apiFetch } from './http';
+import { readConnection, subscribeConnection } from '@/api/http/connection';
+import { publishDeleteRuns } from './delete-runs-shown';
+import { apiFetch } from '@/api/http/http';
 import { holdDeletes } from './pending-deletes';
 import type { Connection, DeleteHandlers, DeleteOutcome, DeleteTarget, HeldDelete } from './pending-deletes';
 import { NOT_SENT_MESSAGE, createBulkRun } from './use-bulk-run';
@@ -22,6 +22,9 @@ interface RunEntry {
   connection: Connection;
 }
 
+// Module-level: the runs are the page's, not the list's that started them (see the top of this file).
+// `shown` is what the lists read, the same array until something changes (useSyncExternalStore needs
+// that); `sequence` numbers the runs for their keys.
 let entries: RunEntry[] = [];
 let shown: readonly DeleteRun[] = [];
 const listeners = new Set<() => void>();
@@ -35,6 +38,7 @@ function ours({ connection }: RunEntry): boolean {
   return connection.baseUrl === current.baseUrl && connection.apiKey === current.apiKey;
 }
 
+/** Whether `changed` follows the connection: from the first run on, another account's runs are not shown. */
 let followingConnection = false;
 
 function changed(): void {

@@ -63,6 +63,8 @@ function remove(storage: () => Storage, key: string): void {
 const local = () => window.localStorage;
 const session = () => window.sessionStorage;
 
+// Module-level, as the browser's storage it mirrors is: the connection is the page's, read by every
+// request and screen. The last one read is kept so that equal reads give the same object.
 let snapshot: Connection | null = null;
 
 /** The saved connection; the same object until something changes, as useSyncExternalStore needs. */
@@ -83,6 +85,8 @@ export function readConnection(): Connection {
   return snapshot;
 }
 
+// Whoever follows the connection (the shell, the cache that empties on a change, Delete selected's
+// runs), told of every change, made in this tab or in another.
 const listeners = new Set<() => void>();
 
 function notify(): void {

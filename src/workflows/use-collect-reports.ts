@@ -1,12 +1,14 @@
 // Every report of a view collected page by page through its own request scheduler, before a bulk
 // action on all of them: progress, a pause for the rate limit, Cancel, and the error if a page failed.
+// Those held for deletion are left out, as the list the person acts from leaves them out.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage } from '@/api/errors';
+import { errorMessage } from '@/api/http/errors';
 import { collectReports } from '@/api/fetch-every-page';
+import { withoutHeldReportItems } from '@/api/hidden-rows';
 import type { ReportListParams } from '@/api/reports';
 import type { Report } from '@/contract/domain';
-import { createScheduler, isCancelled } from '@/api/scheduler';
-import type { RequestScheduler } from '@/api/scheduler';
+import { createScheduler, isCancelled } from '@/api/http/scheduler';
+import type { RequestScheduler } from '@/api/http/scheduler';
 
 export type Collecting =
   { done: number; total: number; waitingUntil: number | null } | { error: string } | null;
@@ -38,7 +40,7 @@ export function useCollectReports() {
     }).then(
       (reports) => {
         setCollecting(null);
-        onCollected(reports);
+        onCollected(withoutHeldReportItems(reports));
       },
       (error: unknown) => setCollecting(isCancelled(error) ? null : { error: errorMessage(error) }),
     );

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../test/msw';
+import { server } from '../../../test/msw';
 import { saveConnection } from './connection';
 import { ApiError, errorFromResponse, parseRetryAfter, statusSentence } from './errors';
 import { apiFetch } from './http';
-import { failureOf as failureOfFetch } from '../../test/fixtures/api-failure';
+import { failureOf as failureOfFetch } from '../../../test/fixtures/api-failure';
 
 async function failureOf(response: () => Response): Promise<ApiError> {
   server.use(http.all('*/api/v1/*', response));

@@ -66,7 +66,7 @@ export const API_ERROR_TEXT = {
   validation: 'The server did not accept the input.',
 } as const;
 
-const REASONS: Record<number, string> = {
+const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',

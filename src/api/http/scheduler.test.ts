@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rejectionOf as rejection } from '../../test/fixtures/api-failure';
+import { rejectionOf as rejection } from '../../../test/fixtures/api-failure';
 import { saveConnection } from './connection';
 import { errorFromResponse, networkError, timeoutError, unexpectedResponseError } from './errors';
 import type { ApiError } from './errors';

@@ -9,20 +9,19 @@ import type { Page, Project, Report } from '@/contract/domain';
 import * as z from 'zod/mini';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
 import { RESULTS } from '@/contract/values';
-import { publishHeld, withoutItems } from './hidden-rows';
-import type { DeleteTarget } from './hidden-rows';
-import { readConnection } from './connection';
-import { errorMessage, isApiError } from './errors';
-import { apiFetch, apiUrl } from './http';
-import { dropProjectReports } from './projects-mutations';
-import { projectKeys, reportKeys } from './query-keys';
-import { reportQueries } from './reports';
-import { rateBudget, rateLimitScope, rateLimitWaitMs } from './rate-limit';
-import { forgetDeletedReport, refetchAllLists } from './reports-mutations';
-import { createScheduler } from './scheduler';
+import { publishHeld, withoutItems } from '@/api/hidden-rows';
+import type { DeleteTarget } from '@/api/hidden-rows';
+import { readConnection } from '@/api/http/connection';
+import { errorMessage, isApiError } from '@/api/http/errors';
+import { apiFetch, apiUrl } from '@/api/http/http';
+import { dropProjectReports } from '@/api/projects-mutations';
+import { projectKeys, reportKeys } from '@/api/query-keys';
+import { reportQueries } from '@/api/reports';
+import { rateBudget, rateLimitScope, rateLimitWaitMs } from '@/api/http/rate-limit';
+import { forgetDeletedReport, refetchAllLists } from '@/api/reports-mutations';
+import { createScheduler } from '@/api/http/scheduler';
 
-export type { DeleteTarget, HiddenRows } from './hidden-rows';
-export { hiddenRows, useHiddenRows } from './hidden-rows';
+export type { DeleteTarget } from '@/api/hidden-rows';
 
 /** How long a delete waits for Undo before it is sent (the notification shows this long). */
 export const UNDO_WINDOW_MS = 6_000;
@@ -172,11 +171,14 @@ interface Group {
   state: 'waiting' | 'sending' | 'left';
 }
 
+// Module-level, as the device's copy is: a held delete is the page's, not a screen's. It outlives the
+// screen that made it (the person moves on during the window), and the tab's closing sends it.
 const groups = new Map<string, Group>();
 function changed(): void {
   publishHeld(groups.values());
 }
 
+/** Numbers this page's held deletes; with TAB, each one's key on the device. */
 let sequence = 0;
 
 /**
@@ -359,6 +361,7 @@ async function forgetDeletedProject(queryClient: QueryClient, name: string): Pro
 // ---------------------------------------------------------------------------------------------
 // A tab being closed, and the next visit.
 
+/** Whether the page's pagehide and pageshow listeners are added (once, with the first held delete). */
 let listening = false;
 
 function listenForPageHide(): void {

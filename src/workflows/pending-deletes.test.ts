@@ -1,25 +1,28 @@
 // Undoable deletes against the real reference server (in memory): nothing is sent within the window,
 // Undo sends nothing ever, the window's end sends each DELETE once, and a tab being closed sends
 // with keepalive what it can and leaves the rest on the device for the next visit.
-import { waitFor } from '@testing-library/react';
+import { useQuery } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { recordRequests, server, useRealApi } from '../../test/msw';
 import { deletes, seedReport, signInForEachTest } from '../../test/projects-kit';
+import { withClient } from '../../test/fixtures/query-harness';
 import { createTestQueryClient } from '../../test/render';
 import { passUndoWindow, useUndoClock } from '../../test/undo-clock';
-import { noteRateBudget, rateLimitScope } from './rate-limit';
+import { noteRateBudget, rateLimitScope } from '@/api/http/rate-limit';
 import type { DeleteOutcome, DeleteTarget } from './pending-deletes';
 import {
   ABANDONED_AFTER_MS,
   KEEPALIVE_MAX,
   UNDO_WINDOW_MS,
-  hiddenRows,
   holdDeletes,
   sendBeforeLeaving,
   takeLeftDeletes,
 } from './pending-deletes';
 import { PENDING_DELETES_KEY } from '@/lib/pending-deletes-key';
+import { followHeldRows, hiddenRows } from '@/api/hidden-rows';
+import { reportQueries } from '@/api/reports';
 
 signInForEachTest();
 
@@ -52,12 +55,35 @@ describe('Held deletes', () => {
 
     expect(held.undo()).toBe(true);
     expect(hiddenRows().reports.size).toBe(0);
-    expect(hiddenRows().selectReports).toBeUndefined();
     expect(stored()).toEqual([]);
     await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS * 3);
     expect(deletes(seen)).toEqual([]);
     const { storage } = await api.backend();
     expect(await storage.getReport(id)).not.toBeNull();
+  });
+
+  it('the reports list, read through its query alone, leaves a held report out and has it back at once on Undo', async () => {
+    useUndoClock();
+    const api = useRealApi();
+    const kept = await seedReport(api, 'shop.example');
+    const { id } = await seedReport(api, 'shop.example', 'https://shop.example/cart');
+    const queryClient = createTestQueryClient();
+    // As the app's providers do for the app's QueryClient.
+    onTestFinished(followHeldRows(queryClient));
+    const list = renderHook(() => useQuery(reportQueries.list()), { wrapper: withClient(queryClient) });
+    const ids = () => list.result.current.data?.items.map((item) => item.id);
+    await waitFor(() => expect(ids()).toEqual([id, kept.id]));
+    const seen = recordRequests();
+
+    const held = holdDeletes(queryClient, [report(id)]);
+    await waitFor(() => expect(ids()).toEqual([kept.id]));
+    expect(list.result.current.data?.meta.total).toBe(1);
+
+    held.undo();
+    await waitFor(() => expect(ids()).toEqual([id, kept.id]));
+    expect(list.result.current.data?.meta.total).toBe(2);
+    // Back from the answer already in the cache: nothing was asked again.
+    expect(seen).toEqual([]);
   });
 
   it('after the window: each DELETE is sent once, the rows stay hidden until the caches forgot them', async () => {

@@ -10,12 +10,12 @@ import { RESULT_LABELS } from '@/contract/values';
 import { outcomeOf } from '@/lib/what-changed';
 import type { Outcome } from '@/lib/what-changed';
 import type { UpdateReportInput } from '@/api/reports';
-import { errorMessage, isApiError } from '@/api/errors';
+import { errorMessage, isApiError } from '@/api/http/errors';
 import { deleteReport, reportQueries, updateReport } from '@/api/reports';
 import { forgetDeletedReport, keepChangedReport, refetchAllLists } from '@/api/reports-mutations';
 import { reportKeys } from '@/api/query-keys';
-import { createScheduler, isCancelled } from '@/api/scheduler';
-import type { RequestScheduler } from '@/api/scheduler';
+import { createScheduler, isCancelled } from '@/api/http/scheduler';
+import type { RequestScheduler } from '@/api/http/scheduler';
 
 export type BulkAction =
   | { kind: 'privacy'; privacy: Privacy; password?: string }

@@ -16,8 +16,8 @@ export type ConnectionCheckResult =
       message: string;
     };
 
-const PATH = ['reports'];
-const QUERY = { per_page: 10 };
+const PATH = ['reports'] as const;
+const QUERY = { per_page: 10 } as const;
 
 function describe(baseUrl: string): string {
   return baseUrl === '' ? 'this dashboard’s own server' : baseUrl;

@@ -2,13 +2,13 @@
 // headers of its answers pace the queue, and the 429 that ends each window is waited out.
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { contractReport } from '../../test/fixtures/contract';
-import { REAL_API_KEY, server, useRealApi } from '../../test/msw';
-import type { RealApi } from '../../test/msw';
+import { contractReport } from '../../../test/fixtures/contract';
+import { REAL_API_KEY, server, useRealApi } from '../../../test/msw';
+import type { RealApi } from '../../../test/msw';
 import { saveConnection } from './connection';
 import { apiUrl } from './http';
 import { rateBudget, rateLimitScope } from './rate-limit';
-import { fetchReport, updateReport } from './reports';
+import { fetchReport, updateReport } from '@/api/reports';
 import { createScheduler } from './scheduler';
 
 // The start of a rate-limit window: the server's windows are whole minutes since the epoch.

@@ -1,8 +1,8 @@
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { rejectionOf as rejection } from '../../test/fixtures/api-failure';
-import { contractReport } from '../../test/fixtures/contract';
-import { server } from '../../test/msw';
+import { rejectionOf as rejection } from '../../../test/fixtures/api-failure';
+import { contractReport } from '../../../test/fixtures/contract';
+import { server } from '../../../test/msw';
 import { saveConnection } from './connection';
 import { ApiError } from './errors';
 import { apiFetch, apiUrl } from './http';
