@@ -2,12 +2,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { redirect } from 'react-router-dom';
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
+import { PAGE_IDS, PAGE_ROUTES } from '@/contract/routes';
+import type { PageId, PageRoute } from '@/contract/routes';
 import { HOME_PATH } from './navigation';
 import type { RouteHandle } from './navigation';
 import { PageLoading } from './page-loading';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { ShellLayout } from './shell-layout';
 
+/**
+ * Each page of the route table as its own chunk, loaded when first visited: the `module` the table
+ * names (routes.test.ts holds them to it), written out because the bundler splits only a literal import.
+ */
 /** What a lazily loaded page module exports. */
 interface PageModule {
   Component: ComponentType;
@@ -15,17 +21,37 @@ interface PageModule {
   createLoader?: (queryClient: QueryClient) => LoaderFunction;
 }
 
-/** A lazily loaded page as a route: its component, and its loader built around the app's QueryClient. */
-function page(module: PageModule, queryClient: QueryClient): Pick<RouteObject, 'Component' | 'loader'> {
-  return { Component: module.Component, loader: module.createLoader?.(queryClient) };
-}
+const PAGES: Record<PageId, () => Promise<PageModule>> = {
+  reports: () => import('@/features/reports-list/reports-page'),
+  project: () => import('./project-route'),
+  projects: () => import('@/features/projects/projects-page'),
+  report: () => import('@/features/report/report-page'),
+  alerts: () => import('@/features/watch/alerts-page'),
+  import: () => import('@/features/import/import-page'),
+  newReport: () => import('@/features/create-report/create-report-page'),
+  settings: () => import('@/features/settings/settings-page'),
+  notFound: () => import('./not-found-page'),
+};
 
-function handle(title: string, withoutKey?: boolean): RouteHandle {
-  return { title, withoutKey };
-}
-
-/** The dashboard's routes. Every page is its own chunk, loaded when first visited. */
+/** The dashboard's routes: the route table's pages, each its own chunk, loaded when first visited. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  const pages = PAGE_IDS.map((id): RouteObject => {
+    const { path, title, withoutKey }: PageRoute = PAGE_ROUTES[id];
+    const handle: RouteHandle = { title, withoutKey };
+    return {
+      id,
+      // Below the shell's route, whose path is `/`.
+      path: path.replace(/^\//, ''),
+      handle,
+      // Its component, and its loader built around the app's QueryClient: a page module's other
+      // exports are not route properties.
+      lazy: () =>
+        PAGES[id]().then((module) => ({
+          Component: module.Component,
+          loader: module.createLoader?.(queryClient),
+        })),
+    };
+  });
   return [
     {
       id: 'root',
@@ -39,52 +65,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [
             // The loader redirects before anything renders; the component only quiets the router's check.
             { index: true, loader: () => redirect(HOME_PATH), Component: PageLoading },
-            {
-              path: 'projects',
-              handle: handle('Projects'),
-              lazy: () => import('@/features/projects/projects-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'projects/:project',
-              handle: handle('Project'),
-              lazy: () => import('./project-route').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'reports',
-              handle: handle('Reports'),
-              lazy: () => import('@/features/reports-list/reports-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'reports/new',
-              handle: handle('New report'),
-              lazy: () =>
-                import('@/features/create-report/create-report-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'reports/import',
-              handle: handle('Add many reports'),
-              lazy: () => import('@/features/import/import-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'reports/:id',
-              handle: handle('Report'),
-              lazy: () => import('@/features/report/report-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'alerts',
-              handle: handle('Alerts'),
-              lazy: () => import('@/features/watch/alerts-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: 'settings',
-              handle: handle('Settings', true),
-              lazy: () => import('@/features/settings/settings-page').then((m) => page(m, queryClient)),
-            },
-            {
-              path: '*',
-              handle: handle('Page not found'),
-              lazy: () => import('./not-found-page').then((m) => page(m, queryClient)),
-            },
+            ...pages,
           ],
         },
       ],
