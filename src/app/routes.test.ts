@@ -5,10 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { matchRoutes } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { PAGE_IDS, PAGE_ROUTES, pageAt } from '@/contract/routes';
-import { createTestQueryClient } from '../../test/render';
 import { createRoutes } from './routes';
 
-const routes = createRoutes(createTestQueryClient());
+const routes = createRoutes();
 
 function routeById(id: string, from: RouteObject[] = routes): RouteObject | undefined {
   for (const route of from) {

@@ -1,7 +1,6 @@
-import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { redirect } from 'react-router-dom';
-import type { LoaderFunction, RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import { PAGE_IDS, PAGE_ROUTES } from '@/contract/routes';
 import type { PageId, PageRoute } from '@/contract/routes';
 import { HOME_PATH } from './navigation';
@@ -14,14 +13,7 @@ import { ShellLayout } from './shell-layout';
  * Each page of the route table as its own chunk, loaded when first visited: the `module` the table
  * names (routes.test.ts holds them to it), written out because the bundler splits only a literal import.
  */
-/** What a lazily loaded page module exports. */
-interface PageModule {
-  Component: ComponentType;
-  /** Builds the page's loader around the app's QueryClient: no module imports a client of its own. */
-  createLoader?: (queryClient: QueryClient) => LoaderFunction;
-}
-
-const PAGES: Record<PageId, () => Promise<PageModule>> = {
+const PAGES: Record<PageId, () => Promise<{ Component: ComponentType }>> = {
   reports: () => import('@/features/reports-list/reports-page'),
   project: () => import('./project-route'),
   projects: () => import('@/features/projects/projects-page'),
@@ -33,8 +25,11 @@ const PAGES: Record<PageId, () => Promise<PageModule>> = {
   notFound: () => import('./not-found-page'),
 };
 
-/** The dashboard's routes: the route table's pages, each its own chunk, loaded when first visited. */
-export function createRoutes(queryClient: QueryClient): RouteObject[] {
+/**
+ * The dashboard's routes: the route table's pages, each its own chunk, loaded when first visited
+ * (their data starts with the navigation: page-data.ts, wired in router.ts).
+ */
+export function createRoutes(): RouteObject[] {
   const pages = PAGE_IDS.map((id): RouteObject => {
     const { path, title, withoutKey }: PageRoute = PAGE_ROUTES[id];
     const handle: RouteHandle = { title, withoutKey };
@@ -43,13 +38,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
       // Below the shell's route, whose path is `/`.
       path: path.replace(/^\//, ''),
       handle,
-      // Its component, and its loader built around the app's QueryClient: a page module's other
-      // exports are not route properties.
-      lazy: () =>
-        PAGES[id]().then((module) => ({
-          Component: module.Component,
-          loader: module.createLoader?.(queryClient),
-        })),
+      // The component alone: a page module's other exports are not route properties.
+      lazy: () => PAGES[id]().then(({ Component }) => ({ Component })),
     };
   });
   return [
