@@ -9,6 +9,7 @@ import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import type { CodeSplittingNameFunction } from 'rolldown';
 import { defineConfig } from 'vitest/config';
+import { PAGE_IDS, PAGE_ROUTES, SIGN_IN_PANEL } from './src/contract/routes.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 // react-router's package exports only its development build (remix-run/react-router#12532): a
@@ -75,24 +76,15 @@ function precompressAssets(): Plugin {
 // for each set of lazy chunks that share a module: /reports' first visit was 58 files, most under
 // 1 KB. Here every module (and stylesheet) a page's first visit needs goes into one of a few chunks:
 // - `app`: what the entry loads, and what at least SHARED_BY pages' first visits need;
-// - `shared-<page>`: what two to four pages need, with the first of them in FIRST_VISITS (the lists
-//   first): the others load that chunk too, a few KB more than they use in one file instead of several;
+// - `shared-<page>`: what two to four pages need, named after the first of them in FIRST_VISITS: the
+//   others load that chunk too, a few KB more than they use in one file instead of several;
 // - `first-<page>`: what only that page's first visit needs, beside the page's own chunk.
 // Pages keep their own lazy chunk; what loads on demand (dialogs, bulk work, menus) stays the
 // bundler's. `npm run size` holds each first visit to its budget and prints its files.
-/** The pages of src/app/routes.tsx and the sign-in panel, the lists first. */
-const FIRST_VISITS = [
-  'src/features/reports-list/reports-page.tsx',
-  'src/app/project-route.tsx',
-  'src/features/projects/projects-page.tsx',
-  'src/features/report/report-page.tsx',
-  'src/features/watch/alerts-page.tsx',
-  'src/features/import/import-page.tsx',
-  'src/features/create-report/create-report-page.tsx',
-  'src/features/settings/settings-page.tsx',
-  'src/features/settings/sign-in-panel.tsx',
-  'src/app/not-found-page.tsx',
-].map((file) => fileURLToPath(new URL(`./${file}`, import.meta.url)));
+/** The pages of the route table (src/contract/routes.ts) and the sign-in panel. */
+const FIRST_VISITS = [...PAGE_IDS.map((id) => PAGE_ROUTES[id].module), SIGN_IN_PANEL.module].map((file) =>
+  fileURLToPath(new URL(`./${file}`, import.meta.url)),
+);
 const ENTRY = fileURLToPath(new URL('./src/main.tsx', import.meta.url));
 /** A module that at least this many pages' first visits need loads with the entry. */
 const SHARED_BY = 5;

@@ -4,7 +4,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@/api/query-client';
 import { App } from '@/app/app';
-import { startFirstRequest } from '@/app/first-request';
 import { createAppRouter } from '@/app/router';
 import { applySignInLink } from '@/app/sign-in-link';
 import { shareKeyAcrossTabs } from '@/api/http/tab-key-share';
@@ -15,8 +14,7 @@ applySignInLink();
 shareKeyAcrossTabs();
 
 const queryClient = createQueryClient();
-// The page's data sets off now, while its code is still on its way.
-startFirstRequest(queryClient, new URL(window.location.href));
+// The router starts at once: the page's code, and its data alongside it (page-data.ts).
 const router = createAppRouter(queryClient);
 
 const container = document.getElementById('root');

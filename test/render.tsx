@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router-dom';
-import type { RouteObject } from 'react-router-dom';
+import type { DataRouter, RouteObject } from 'react-router-dom';
 import { afterEach, vi } from 'vitest';
 import { createQueryClient } from '@/api/query-client';
 import { AppProviders } from '@/app/providers';
@@ -71,6 +71,8 @@ export interface RenderWithProvidersOptions {
   /** The path to start at; '/' by default. */
   route?: string;
   queryClient?: QueryClient;
+  /** Given the router before the first render, as the app wires its own (router.ts: startPageData). */
+  withRouter?: (router: DataRouter) => void;
 }
 
 /** A layout route with a notifications host, as the app's shell has. */
@@ -97,6 +99,7 @@ export function renderWithProviders(
     ? ui
     : [{ element: <WithNotifications />, children: [{ path: '*', element: ui }] }];
   const router = createMemoryRouter(routes, { initialEntries: [options.route ?? '/'] });
+  options.withRouter?.(router);
   const user = userEvent.setup();
   const result = render(
     <AppProviders queryClient={queryClient} env="test">

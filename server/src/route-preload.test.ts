@@ -1,38 +1,35 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
-import { ROUTE_MODULES, preloadTags, withPreloads } from './route-preload';
+import { HOME_PAGE, PAGE_IDS, PAGE_ROUTES } from '../../src/contract/routes';
+import { preloadTags, withPreloads } from './route-preload';
 import type { Manifest } from './route-preload';
-import { ROOT_DIR } from './start/paths';
 import { createWebApp } from './web';
 
-const moduleFor = (path: string) => ROUTE_MODULES.find((route) => route.pattern.test(path))?.module;
+// A build of the route table's pages, each its own chunk.
+const PAGES_BUILT: Manifest = {
+  'index.html': { file: 'assets/index-A1.js', isEntry: true },
+  ...Object.fromEntries(PAGE_IDS.map((id) => [PAGE_ROUTES[id].module, { file: `assets/${id}-page.js` }])),
+};
+/** An address of the page: its parameters filled in. */
+const addressOf = (path: string) =>
+  path.replace(':id', '42').replace(':project', 'shop.example').replace('*', '/no/such/page');
 
-describe('ROUTE_MODULES', () => {
-  it('names, for a URL of every route in src/app/routes.tsx, the module that route loads', () => {
-    const source = readFileSync(join(ROOT_DIR, 'src/app/routes.tsx'), 'utf8');
-    const routes = [...source.matchAll(/path: '([^']+)',[^}]*?import\('([^']+)'\)/g)].map(
-      ([, path, from]) => ({
-        path: path!,
-        module: `${from!.replace(/^@\//, 'src/').replace(/^\.\//, 'src/app/')}.tsx`,
-      }),
-    );
-    // The routes.tsx of today has these six pages; a new one fails here until it has a row.
-    expect(routes.map((route) => route.path)).toEqual(
-      expect.arrayContaining(['projects', 'reports', 'reports/new', 'reports/:id', 'settings', '*']),
-    );
-    for (const route of routes) {
-      const url = `/${route.path.replace(':id', '42').replace('*', 'no/such/page')}`;
-      expect(moduleFor(url), url).toBe(route.module);
-      expect(moduleFor(`${url}/`), `${url}/`).toBe(route.module);
+describe('the pages preloaded', () => {
+  it('are, for an address of every page of the route table, that page’s chunk and no other', () => {
+    for (const id of PAGE_IDS) {
+      for (const address of [addressOf(PAGE_ROUTES[id].path), `${addressOf(PAGE_ROUTES[id].path)}/`]) {
+        expect(preloadTags(PAGES_BUILT, address), address).toBe(
+          `<link rel="modulepreload" crossorigin href="/assets/${id}-page.js">`,
+        );
+      }
     }
-    expect(moduleFor('/')).toBe('src/features/reports-list/reports-page.tsx');
-    expect(moduleFor('/reports/new')).toBe('src/features/create-report/create-report-page.tsx');
-    expect(moduleFor('/reports/12/extra')).toBe('src/app/not-found-page.tsx');
+    expect(preloadTags(PAGES_BUILT, '/')).toContain(`/assets/${HOME_PAGE}-page.js`);
+    expect(preloadTags(PAGES_BUILT, '/reports/new')).toContain('/assets/newReport-page.js');
+    expect(preloadTags(PAGES_BUILT, '/reports/12/extra')).toContain('/assets/notFound-page.js');
   });
 });
 

@@ -3,23 +3,7 @@
 // the requested page needs (from Vite's manifest), so they download alongside the entry instead.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/**
- * URL -> the module its route's `lazy()` imports in src/app/routes.tsx. The first match wins; a new
- * page adds a row (route-preload.test.ts fails when routes.tsx has a page that is missing here).
- */
-export const ROUTE_MODULES: readonly { pattern: RegExp; module: string }[] = [
-  // `/` redirects to /reports before anything renders.
-  { pattern: /^\/(reports\/?)?$/, module: 'src/features/reports-list/reports-page.tsx' },
-  { pattern: /^\/reports\/new\/?$/, module: 'src/features/create-report/create-report-page.tsx' },
-  { pattern: /^\/reports\/import\/?$/, module: 'src/features/import/import-page.tsx' },
-  { pattern: /^\/reports\/[^/]+\/?$/, module: 'src/features/report/report-page.tsx' },
-  { pattern: /^\/projects\/?$/, module: 'src/features/projects/projects-page.tsx' },
-  { pattern: /^\/projects\/[^/]+\/?$/, module: 'src/app/project-route.tsx' },
-  { pattern: /^\/alerts\/?$/, module: 'src/features/watch/alerts-page.tsx' },
-  { pattern: /^\/settings\/?$/, module: 'src/features/settings/settings-page.tsx' },
-  { pattern: /^/, module: 'src/app/not-found-page.tsx' },
-];
+import { PAGE_ROUTES, pageAt } from '../../src/contract/routes';
 
 interface ManifestChunk {
   file: string;
@@ -61,9 +45,10 @@ function stylesheetsInLoaderOrder(manifest: Manifest, key: string, seen = new Se
  * a few KB, asked with the entry's, and the shell paints only once the entry's far larger script has run.
  */
 export function preloadTags(manifest: Manifest, path: string): string {
-  const module = ROUTE_MODULES.find((route) => route.pattern.test(path))?.module;
+  // The page the router will show there, from the dashboard's route table.
+  const module = PAGE_ROUTES[pageAt(path)].module;
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (!module || !entry || !manifest[module]) return '';
+  if (!entry || !manifest[module]) return '';
   const loaded = withStaticImports(manifest, entry);
   const loadedCss = new Set([...loaded].flatMap((key) => manifest[key]?.css ?? []));
   const scripts = [...withStaticImports(manifest, module)]

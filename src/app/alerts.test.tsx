@@ -45,7 +45,7 @@ async function withAlerts() {
 
 function renderApp(route: string) {
   const queryClient = createTestQueryClient();
-  const app = renderWithProviders(createRoutes(queryClient), { route, queryClient });
+  const app = renderWithProviders(createRoutes(), { route, queryClient });
   return { ...app, address: () => `${app.router.state.location.pathname}${app.router.state.location.search}` };
 }
 

@@ -9,7 +9,7 @@ import { createRoutes } from './routes';
 
 function renderApp(route: string) {
   const queryClient = createTestQueryClient();
-  return renderWithProviders(createRoutes(queryClient), { route, queryClient });
+  return renderWithProviders(createRoutes(), { route, queryClient });
 }
 
 describe('app shell and routes', () => {

@@ -4,6 +4,7 @@ import { Suspense, lazy, useEffect, useLayoutEffect, useRef, useSyncExternalStor
 import type { MouseEvent, RefObject } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { signInReason, subscribeConnection } from '@/api/http/connection';
+import { SIGN_IN_PANEL } from '@/contract/routes';
 import { askingOtherTabs, subscribeKeyAsk } from '@/api/http/tab-key-share';
 import { useQueryClient } from '@tanstack/react-query';
 import { afterNextPaint } from '@/lib/after-next-paint';
@@ -187,7 +188,7 @@ export function ShellLayout() {
   // A new tab without a key first asks the open ones for theirs: the page loads meanwhile, rather than
   // a sign-in panel that the answer would take away a moment later.
   const waitingForKey = useSyncExternalStore(subscribeKeyAsk, askingOtherTabs) && signIn === 'no-key';
-  useDocumentTitle(gated && !waitingForKey ? { title: 'Sign in' } : handle);
+  useDocumentTitle(gated && !waitingForKey ? SIGN_IN_PANEL : handle);
   // Signing in, or a 401 bringing the panel, swaps the content as a move to another page does.
   useFocusMainOnNavigation(`${pathname} ${gated}`);
 

@@ -41,7 +41,7 @@ describe('the #api_key= sign-in link', () => {
     expect(storedValues(window.localStorage)).not.toContain('remembered-key');
 
     const queryClient = createTestQueryClient();
-    renderWithProviders(createRoutes(queryClient), { route: address(), queryClient });
+    renderWithProviders(createRoutes(), { route: address(), queryClient });
     expect(await screen.findByText('Signed in with the key from the link')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
     expect(await screen.findByText('No reports yet')).toBeInTheDocument();

@@ -8,7 +8,7 @@ import { applySignInLink } from './sign-in-link';
 
 function renderApp(route: string) {
   const queryClient = createTestQueryClient();
-  const app = renderWithProviders(createRoutes(queryClient), { route, queryClient });
+  const app = renderWithProviders(createRoutes(), { route, queryClient });
   const panel = () => screen.getByRole('form', { name: 'Sign in' });
   return {
     ...app,

@@ -8,7 +8,6 @@ import type { Report } from '@/contract/domain';
 import { createTestQueryClient, renderWithProviders } from '../../../test/render';
 import { server } from '../../../test/msw';
 import { passUndoWindow, useUndoClock } from '../../../test/undo-clock';
-import { createLoader } from './report-page';
 import { ReportHeader } from './header';
 import {
   FIRST_ANALYSIS,
@@ -366,27 +365,6 @@ describe('the report page: Fix first and passed checks', () => {
     renderReportPage(`/reports/${report.id}`);
     const fix = await screen.findByRole('region', { name: 'Fix first' });
     expect(fix).toHaveTextContent('Nothing failed: every check passed.');
-  });
-});
-
-describe('the report page: loader', () => {
-  it('starts loading the report with the page, and asks nothing for an id that cannot exist', async () => {
-    connectRealApi();
-    const report = await seedReport();
-    const requests = recordRequests();
-    const queryClient = createTestQueryClient();
-    const loader = createLoader(queryClient);
-    const args = (id: string) => ({ params: { id } });
-    expect(loader(args('abc'))).toBeNull();
-    expect(loader(args(String(report.id)))).toBeNull();
-    await waitFor(() =>
-      expect(queryClient.getQueryData(reportQueries.detail(report.id).queryKey)).toMatchObject({
-        id: report.id,
-      }),
-    );
-    expect((await requests.settled()).map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /api/v1/reports/${report.id}`,
-    ]);
   });
 });
 

@@ -1,12 +1,9 @@
 // `/reports/:id`: one report's details and results, its edit form (privacy, password, refresh
 // results, with what changed), and delete.
 import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { LoaderFunctionArgs } from 'react-router-dom';
-import { signInReason } from '@/api/http/connection';
 import { isApiError } from '@/api/http/errors';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
@@ -40,16 +37,6 @@ function RefreshProgress() {
       </Group>
     </Alert>
   );
-}
-
-/** Starts loading the report with the page's code, without holding the page back. */
-export function createLoader(queryClient: QueryClient) {
-  return ({ params }: Pick<LoaderFunctionArgs, 'params'>) => {
-    const id = parseReportId(params.id);
-    // Without a usable key the sign-in panel stands in for the page: nothing to fetch yet.
-    if (id !== null && signInReason() === null) void queryClient.prefetchQuery(reportQueries.detail(id));
-    return null;
-  };
 }
 
 function ReportNotFound() {

@@ -11,8 +11,8 @@ import { IconChecks } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { PER_PAGE_VALUES, RESULT_LABELS } from '@/contract/values';
-import type { AlertKind, PerPage } from '@/contract/values';
+import { RESULT_LABELS } from '@/contract/values';
+import type { AlertKind } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { errorMessage } from '@/api/http/errors';
 import { projectQueries } from '@/api/projects';
@@ -27,20 +27,8 @@ import { ListPagination, rangeText, useClampPage } from '@/components/list-pagin
 import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { compareHref } from '@/lib/compare-runs';
-import { urlParam, useUrlState } from '@/lib/url-state';
-import type { UrlStateSpec } from '@/lib/url-state';
-
-type AlertsView = { project: string; unread: string; per_page: PerPage; page: number };
-
-const alertsView: UrlStateSpec<AlertsView> = {
-  params: {
-    project: urlParam.text(),
-    unread: urlParam.oneOf(['1']),
-    per_page: urlParam.numberOf(PER_PAGE_VALUES),
-    page: urlParam.page(),
-  },
-  defaults: { project: '', unread: '', per_page: 25, page: 1 },
-};
+import { useUrlState } from '@/lib/url-state';
+import { FILTER_PROJECTS, alertListParams, alertsView } from './alerts-view';
 
 const KIND_LABELS: Record<AlertKind, { label: string; color: string }> = {
   result_worse: { label: 'Result worse', color: 'red' },
@@ -126,12 +114,9 @@ function NoAlertsHere() {
 
 function AlertsList() {
   const [view, setView] = useUrlState(alertsView);
-  const params = useMemo(
-    () => ({ project: view.project || undefined, unread: view.unread === '1', per_page: view.per_page, page: view.page }),
-    [view],
-  );
+  const params = useMemo(() => alertListParams(view), [view]);
   const query = useQuery(watchQueries.alertList(params));
-  const projects = useQuery(projectQueries.list({ per_page: 100, sort_by: 'project', sort: 'asc' }));
+  const projects = useQuery(projectQueries.list(FILTER_PROJECTS));
   const meta = query.isPlaceholderData ? undefined : query.data?.meta;
   const onPage = useCallback<PageChange>((page, options) => setView({ page }, options), [setView]);
   useClampPage(view.page, meta, onPage);

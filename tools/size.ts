@@ -1,10 +1,12 @@
 // Size budget: for each route, the gzip bytes of the JS and CSS a first visit downloads (the entry,
 // its static imports, the route's lazy chunk and its static imports), read from Vite's manifest.
-// Exits 1 when a route is over budget. Run after `vite build` (`npm run size` does both).
+// Exits 1 when a route is over budget. Run after `vite build` (`npm run size` does both). The routes
+// are the route table's (src/contract/routes.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { HOME_PAGE, PAGE_IDS, PAGE_ROUTES, SIGN_IN_PANEL } from '../src/contract/routes';
 
 const CSS_LIMIT_BYTES = 30_000;
 // One JS budget for every route's first visit: room for a page to grow without fighting for bytes,
@@ -15,23 +17,17 @@ const CSS_LIMIT_BYTES = 30_000;
 // groups) took /reports back to 179.9 KB in 9 files (docs/decisions.md, D32 and D36).
 const JS_LIMIT_BYTES = 195_000;
 
-// Route -> the module its `lazy()` imports (src/app/routes.tsx). A new page adds a row here; the run
-// fails when a lazy chunk of the entry is in neither this table nor ON_DEMAND.
-const ROUTES = [
-  { path: '/', source: 'src/features/reports-list/reports-page.tsx', note: 'redirects to /reports' },
-  { path: '/reports', source: 'src/features/reports-list/reports-page.tsx' },
-  { path: '/reports/new', source: 'src/features/create-report/create-report-page.tsx' },
-  { path: '/reports/import', source: 'src/features/import/import-page.tsx' },
-  { path: '/reports/:id', source: 'src/features/report/report-page.tsx' },
-  { path: '/projects', source: 'src/features/projects/projects-page.tsx' },
-  { path: '/projects/:project', source: 'src/app/project-route.tsx' },
-  { path: '/alerts', source: 'src/features/watch/alerts-page.tsx' },
-  { path: '/settings', source: 'src/features/settings/settings-page.tsx' },
-  { path: '* (not found)', source: 'src/app/not-found-page.tsx' },
-  // Without a usable key any route but /settings shows this in place of its page (whose code loads too).
+// Every page of the route table, `/` (the home page's), and the sign-in panel, which without a usable
+// key any page but those `withoutKey` shows in its place (whose code loads too).
+const ROUTES: { path: string; source: string; note?: string }[] = [
+  { path: '/', source: PAGE_ROUTES[HOME_PAGE].module, note: `redirects to ${PAGE_ROUTES[HOME_PAGE].path}` },
+  ...PAGE_IDS.map((id) => ({
+    path: id === 'notFound' ? `${PAGE_ROUTES[id].path} (not found)` : PAGE_ROUTES[id].path,
+    source: PAGE_ROUTES[id].module,
+  })),
   {
     path: 'sign-in panel',
-    source: 'src/features/settings/sign-in-panel.tsx',
+    source: SIGN_IN_PANEL.module,
     note: 'without a key: entry + panel (Settings’ form)',
   },
 ];
@@ -56,53 +52,74 @@ if (!existsSync(manifestFile)) {
   console.error(`No ${manifestFile}: run \`vite build\` first (with build.manifest on).`);
   process.exit(1);
 }
-const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
 
-const entryKeys = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+const entryKeys = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
 if (entryKeys.length !== 1) {
   console.error(`Expected one entry in the manifest, found ${entryKeys.length}.`);
   process.exit(1);
 }
-const entryKey = entryKeys[0];
+const entryKey = entryKeys[0]!;
 
-const problems = [];
-for (const source of manifest[entryKey].dynamicImports ?? []) {
-  if (!ROUTES.some((route) => route.source === source) && !ON_DEMAND.has(source)) {
-    problems.push(`${source} is a lazy chunk of the entry but not in ROUTES or ON_DEMAND of tools/size.mjs.`);
-  }
-}
-for (const route of ROUTES) {
-  if (!manifest[route.source]) problems.push(`${route.path}: ${route.source} is not a chunk of this build.`);
-}
-if (problems.length > 0) {
+/** Stops the run with `problems`, if any. */
+function failOn(problems: string[]) {
+  if (problems.length === 0) return;
   for (const problem of problems) console.error(problem);
   process.exit(1);
 }
 
+failOn(
+  ROUTES.filter((route) => !manifest[route.source]).map(
+    (route) => `${route.path}: ${route.source} is not a chunk of this build.`,
+  ),
+);
+// The lazy chunks of what the entry loads (the router's pages sit in a chunk it imports): each must be
+// a page, part of a page's first visit (a loader's query module), or known to load on demand.
+const firstVisitChunks = new Set(ROUTES.flatMap((route) => [...withStaticImports(route.source)]));
+failOn(
+  [...withStaticImports(entryKey)]
+    .flatMap((key) => manifest[key]!.dynamicImports ?? [])
+    .filter((source) => !firstVisitChunks.has(source) && !ON_DEMAND.has(source))
+    .map(
+      (source) =>
+        `${source} is a lazy chunk of the entry but no page of src/contract/routes.ts loads it, nor is it in ON_DEMAND of tools/size.ts.`,
+    ),
+);
+
 /** The chunk and everything it imports statically (what the browser fetches before running it). */
-function withStaticImports(key, seen = new Set()) {
+function withStaticImports(key: string, seen = new Set<string>()): Set<string> {
   if (seen.has(key)) return seen;
   seen.add(key);
-  for (const imported of manifest[key].imports ?? []) withStaticImports(imported, seen);
+  for (const imported of manifest[key]!.imports ?? []) withStaticImports(imported, seen);
   return seen;
 }
 
-const gzipCache = new Map();
-function gzipBytes(file) {
-  if (!gzipCache.has(file))
-    gzipCache.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
-  return gzipCache.get(file);
+const gzipCache = new Map<string, number>();
+function gzipBytes(file: string): number {
+  let bytes = gzipCache.get(file);
+  if (bytes === undefined) {
+    bytes = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+    gzipCache.set(file, bytes);
+  }
+  return bytes;
 }
 
-function firstVisit(source) {
+function firstVisit(source: string) {
   const chunks = new Set([...withStaticImports(entryKey), ...withStaticImports(source)]);
-  const js = new Set([...chunks].map((key) => manifest[key].file));
-  const css = new Set([...chunks].flatMap((key) => manifest[key].css ?? []));
-  const sum = (files) => [...files].reduce((total, file) => total + gzipBytes(file), 0);
+  const js = new Set([...chunks].map((key) => manifest[key]!.file));
+  const css = new Set([...chunks].flatMap((key) => manifest[key]!.css ?? []));
+  const sum = (files: Set<string>) => [...files].reduce((total, file) => total + gzipBytes(file), 0);
   return { jsBytes: sum(js), cssBytes: sum(css), files: js.size + css.size };
 }
 
-const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const rows = ROUTES.map((route) => ({ ...route, ...firstVisit(route.source) }));
 
 const header = ['Route', 'JS (gzip)', 'CSS (gzip)', 'Files', ''];
@@ -117,7 +134,7 @@ const table = [
     row.note ?? '',
   ]),
 ];
-const widths = header.map((_, column) => Math.max(...table.map((line) => line[column].length)));
+const widths = header.map((_, column) => Math.max(...table.map((line) => line[column]!.length)));
 console.log(
   `First visit of each route; budget ${kb(JS_LIMIT_BYTES)} JS and ${kb(CSS_LIMIT_BYTES)} CSS (gzip level 9, KB = 1000 bytes).`,
 );
@@ -125,7 +142,7 @@ for (const [index, line] of table.entries()) {
   console.log(
     line
       .map((cell, column) =>
-        column === 0 || column === noteColumn ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
+        column === 0 || column === noteColumn ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
       )
       .join('  ')
       .trimEnd(),

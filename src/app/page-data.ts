@@ -1,0 +1,133 @@
+// A page's data starts with the navigation to it, not once its code has arrived and rendered: as
+// the router starts a navigation (and, for a first visit, as main.tsx creates it), the page's entry
+// below asks React Query, through the app's QueryClient, for what the page reads first, with the
+// page's own query options, so the page finds it in the cache or on its way and no URL is asked
+// twice. Nothing waits for the answer or throws: the page renders (its skeleton) at once, a failure
+// stays in the query for the page to show, and a 401 marks the key refused as any query's does.
+//
+// Not react-router loaders: a route with a loader makes every navigation to it go through the
+// router's loading round, even when its data is in the cache: the page being left renders again in
+// a "loading" state and the new page a task later, where without one the router shows it at once
+// (Back to a list: requests.spec.ts saw the projects page still changing underneath, 4 runs in 5).
+import type { QueryClient } from '@tanstack/react-query';
+import { matchRoutes } from 'react-router-dom';
+import type { DataRouter, Location } from 'react-router-dom';
+import { capabilitiesQuery } from '@/api/capabilities';
+import type { Capabilities } from '@/api/capabilities';
+import { signInReason } from '@/api/http/connection';
+import { projectQueries } from '@/api/projects';
+import { reportQueries } from '@/api/reports';
+import type { PageId } from '@/contract/routes';
+import { projectListParams, projectListView } from '@/features/projects/project-list-view';
+import type { ReportListView } from '@/features/reports-list/report-list-view';
+import {
+  projectReportListView,
+  reportListParams,
+  reportListView,
+  reportListViewByScore,
+} from '@/features/reports-list/report-list-view';
+import { FILTER_PROJECTS, alertListParams, alertsView } from '@/features/watch/alerts-view';
+import { parseReportId } from '@/lib/report-id';
+import { parseUrlState } from '@/lib/url-state';
+import type { UrlStateSpec } from '@/lib/url-state';
+
+interface Visit {
+  params: Record<string, string | undefined>;
+  search: URLSearchParams;
+}
+
+type PrefetchPage = (queryClient: QueryClient, visit: Visit) => void;
+
+/** Once the deployment's extensions are known (asked once per connection): `then` with them, unless asking failed. */
+function withCapabilities(queryClient: QueryClient, then: (capabilities: Capabilities | null) => void) {
+  void queryClient.ensureQueryData(capabilitiesQuery()).then(then, () => then(null));
+}
+
+/**
+ * The queries of the pages visited less, with their fetchers and schemas, come with those pages' code
+ * (whose first-visit chunks hold them) rather than with every first visit's entry (2.6 KB gzip): asked
+ * for here, they download alongside the page's chunk, and the request starts once they are in.
+ */
+const loadProjectHealth = () => import('@/api/project-health');
+const loadWatch = () => import('@/api/watch');
+
+function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
+  // A chunk that fails to load fails the page's own import too, which its error boundary shows.
+  load().then(then, () => undefined);
+}
+
+/**
+ * A reports table's list for the address. Sorted by score, the view depends on whether the
+ * deployment sorts so (the page waits for its capabilities too): elsewhere `sort_by=score` is dropped.
+ */
+function prefetchReportList(
+  queryClient: QueryClient,
+  search: URLSearchParams,
+  spec: (byScore: boolean) => UrlStateSpec<ReportListView>,
+) {
+  const prefetch = (byScore: boolean) =>
+    void queryClient.prefetchQuery(
+      reportQueries.list(reportListParams(parseUrlState(spec(byScore), search))),
+    );
+  if (search.get('sort_by') !== 'score') prefetch(false);
+  else withCapabilities(queryClient, (capabilities) => prefetch(capabilities?.sort_by_score === true));
+}
+
+/**
+ * What each page of the route table with data reads first; the others (the create form, not found)
+ * ask nothing as they open.
+ */
+const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
+  reports: (queryClient, { search }) =>
+    prefetchReportList(queryClient, search, (byScore) => (byScore ? reportListViewByScore : reportListView)),
+  report: (queryClient, { params }) => {
+    const id = parseReportId(params.id);
+    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+  },
+  projects: (queryClient, { search }) =>
+    void queryClient.prefetchQuery(
+      projectQueries.list(projectListParams(parseUrlState(projectListView, search))),
+    ),
+  project: (queryClient, { params, search }) => {
+    // The router decodes the one path segment: any project name comes back as it was.
+    const name = params.project ?? '';
+    withModule(loadProjectHealth, ({ projectHealthQueries }) =>
+      queryClient.prefetchQuery(projectHealthQueries.health(name)),
+    );
+    prefetchReportList(queryClient, search, (byScore) => projectReportListView(name, byScore));
+  },
+  alerts: (queryClient, { search }) =>
+    withCapabilities(queryClient, (capabilities) => {
+      // Without the extension the page says so and asks nothing more.
+      if (!capabilities?.alerts) return;
+      const params = alertListParams(parseUrlState(alertsView, search));
+      withModule(loadWatch, ({ watchQueries }) => queryClient.prefetchQuery(watchQueries.alertList(params)));
+      void queryClient.prefetchQuery(projectQueries.list(FILTER_PROJECTS));
+    }),
+  // Whether the server reads sitemaps (Add many), has webhooks (Settings).
+  import: (queryClient) => void queryClient.prefetchQuery(capabilitiesQuery()),
+  settings: (queryClient) => void queryClient.prefetchQuery(capabilitiesQuery()),
+};
+
+/**
+ * Starts each page's data as `router` starts the navigation to it, and at once for where it is now;
+ * returns the stop. Again only for another address of a page (another report, another project):
+ * within a page, its own controls ask for what they change as they change it (a list's new view).
+ */
+export function startPageData(router: DataRouter, queryClient: QueryClient): () => void {
+  let started: string | null = null;
+  const start = (location: Location) => {
+    if (location.pathname === started) return;
+    started = location.pathname;
+    // Without a usable key the sign-in panel stands in for the page (or a key from another tab is on
+    // its way): the page asks once it shows.
+    if (signInReason() !== null) return;
+    const page = matchRoutes(router.routes, location)?.at(-1);
+    if (page) {
+      const visit = { params: page.params, search: new URLSearchParams(location.search) };
+      PAGE_DATA[page.route.id as PageId]?.(queryClient, visit);
+    }
+  };
+  start(router.state.navigation.location ?? router.state.location);
+  return router.subscribe((state) => start(state.navigation.location ?? state.location));
+}
