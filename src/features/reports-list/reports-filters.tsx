@@ -146,7 +146,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
   );
   if (folds)
     return (
-      <div className={classes.grid}>
+      <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
         <div className={classes.wide}>{search}</div>
         <Button
           variant="default"
@@ -176,7 +176,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       </div>
     );
   return (
-    <div className={classes.grid}>
+    <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
       <div className={classes.wide}>{search}</div>
       {fields}
       {onClear && <ClearFilters onClear={onClear} />}
