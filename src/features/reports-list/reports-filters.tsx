@@ -146,7 +146,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
   );
   if (folds)
     return (
-      <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
+      <div className={classes.grid}>
         <div className={classes.wide}>{search}</div>
         <Button
           variant="default"
@@ -175,6 +175,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
         {onClear && <ClearFilters onClear={onClear} />}
       </div>
     );
+  // A project's own list has no Project field; its columns (the wide layout's only) say so.
   return (
     <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
       <div className={classes.wide}>{search}</div>
