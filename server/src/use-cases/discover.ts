@@ -5,7 +5,7 @@ import { AnalysisError } from '../net/analysis-error';
 import { fetchOptionsFor, type FetchSetup } from '../analysis/analyse';
 import { fetchUrl, formatSeconds, type FetchOptions, type FetchedPage } from '../net/fetcher';
 import { parseRobots } from '../net/robots';
-import { SitemapReader } from '../net/sitemap-reader';
+import { MAX_SITEMAP_DEPTH, SitemapReader } from '../net/sitemap-reader';
 
 /** What discover reads at most: the contract's limits, and how much of a robots.txt is read. */
 export interface DiscoverLimits {
@@ -242,6 +242,7 @@ class Discovery {
         if (source.count === 0) return 'It is neither a sitemap nor a list of URLs.';
         break;
     }
+    if (reader.tooDeep) return `Its elements nest deeper than ${MAX_SITEMAP_DEPTH} levels, which no sitemap does: it was read no further.`;
     // Cut by the size limit rather than by the URL limit: said, and the answer is truncated.
     if (answer.truncated && !this.done) {
       this.truncated = true;
