@@ -27,9 +27,20 @@ const DEEP_GZIP = zlib.gzipSync(Buffer.from(DEEP), { level: 9 });
 /** 600 KB of nesting, not compressed. */
 const DEEP_PLAIN = Buffer.from(`<urlset>${'<x>'.repeat(200_000)}`);
 
+/** An index of 50 sitemaps, each 5,000 URLs of 2,000 characters (10 MB: what a sitemap may be). */
+const HUGE_SITEMAPS = 50;
+const hugeSitemap = (n: number) => {
+  const tail = 'x'.repeat(2000 - `https://huge.example/${n}/000000/`.length);
+  let body = '<urlset>';
+  for (let i = 0; i < 5_000; i++)
+    body += `<url><loc>https://huge.example/${n}/${String(i).padStart(6, '0')}/${tail}</loc></url>`;
+  return Buffer.from(`${body}</urlset>`);
+};
+
 /**
  * /robots.txt the hostile rules; /page/… a normal page; /redirect to a 6,000-character path (a
- * redirect's target is held to no URL limit); /deep.xml.gz and /deep.xml the nested sitemaps.
+ * redirect's target is held to no URL limit); /deep.xml.gz and /deep.xml the nested sitemaps;
+ * /huge-index.xml an index of sitemaps of long URLs (/huge/<n>.xml), made as they are asked for.
  */
 export function startStrangerSite(): Promise<PageServer> {
   return startHttpServer((req, res) => {
@@ -46,6 +57,18 @@ export function startStrangerSite(): Promise<PageServer> {
     }
     if (path === '/deep.xml.gz') return send(DEEP_GZIP, { 'Content-Type': 'application/gzip' });
     if (path === '/deep.xml') return send(DEEP_PLAIN, { 'Content-Type': 'application/xml' });
+    if (path === '/huge-index.xml') {
+      const origin = `http://${req.headers.host}`;
+      const locs = Array.from(
+        { length: HUGE_SITEMAPS },
+        (_, n) => `<sitemap><loc>${origin}/huge/${n}.xml</loc></sitemap>`,
+      );
+      return send(Buffer.from(`<sitemapindex>${locs.join('')}</sitemapindex>`), {
+        'Content-Type': 'application/xml',
+      });
+    }
+    const huge = /^\/huge\/(\d+)\.xml$/.exec(path);
+    if (huge) return send(hugeSitemap(Number(huge[1])), { 'Content-Type': 'application/xml' });
     res.writeHead(404, HTML);
     res.end('<!doctype html><title>Not found</title><p>Not found.</p>');
   });

@@ -225,6 +225,23 @@ describe('discover on hostile sitemaps', () => {
     expect(growthMb).toBeLessThan(100);
   });
 
+  it('cuts the URLs at 8 million characters in all, across the sitemaps of an index, and leaves out a URL over 2,048', async () => {
+    // Two sitemaps of 2,500 URLs of 2,000 characters each (5 MB apiece, within the 10 MB a sitemap may be).
+    const long = (sitemap: number, i: number) => `https://a.example/${sitemap}/${String(i).padStart(6, '0')}/${'x'.repeat(1973)}`;
+    const locs = (sitemap: number) => Array.from({ length: 2_500 }, (_, i) => long(sitemap, i));
+    const s = await serve({
+      '/index.xml': (req, res) => send(sitemapIndex([`${origin(req)}/a.xml`, `${origin(req)}/b.xml`]))(req, res),
+      '/a.xml': send(urlset([`https://a.example/${'y'.repeat(2_040)}`, ...locs(1)])),
+      '/b.xml': send(urlset(locs(2))),
+    });
+    const found = data(await discoverer()(`${s.base}/index.xml`));
+    expect(long(1, 0).length).toBe(2_000);
+    expect(found.urls.length).toBe(DISCOVER_LIMITS.urlChars / 2_000);
+    expect(found.urls[0]).toBe(long(1, 0));
+    expect(found.urls.at(-1)).toBe(long(2, 1_499));
+    expect(found.truncated).toBe(true);
+  });
+
   it('reads each sitemap of a loop of indexes once, and no more than 50 sitemaps', async () => {
     const s = await serve({
       '/a.xml': send(sitemapIndex(['/b.xml', '/a.xml'])),
