@@ -2,7 +2,7 @@
 // message format: `Invalid NAME: <what it must be>, got "<value>".`
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_RUNS_KEPT } from './storage/sql-common';
+import { DEFAULT_RUNS_KEPT } from './storage/types';
 
 export interface ServerConfig {
   port: number;

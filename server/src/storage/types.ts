@@ -145,3 +145,8 @@ export interface Storage {
   revokeApiKey(id: number, now: Date): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How many runs a report keeps when RUNS_KEPT does not say. */
+export const DEFAULT_RUNS_KEPT = 100;
+/** How many of the newest runs' scores a report carries (`recentScores`). */
+export const RECENT_SCORES = 10;
