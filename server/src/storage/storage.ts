@@ -1,9 +1,10 @@
 // The storage of both engines, written once over Kysely: reports, their results and kept runs,
 // projects and API keys; the watch and webhook stores share its connection. What one engine does
 // its own way is named where it happens: how a search finds its page (SQLite's copy in memory,
-// search-index.ts; PostgreSQL's trigram plan, trigram-search.ts) and the row locks PostgreSQL
-// takes (a SQLite write transaction holds the whole database: BEGIN IMMEDIATE, database.ts).
-import { sql, type Kysely, type Transaction } from 'kysely';
+// search-index.ts; PostgreSQL's trigram plan, trigram-search.ts), how a page's ids are bound (the
+// factories at the end), and the row locks PostgreSQL takes (a SQLite write transaction holds
+// the whole database: BEGIN IMMEDIATE, database.ts).
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Privacy } from '../../../src/contract/values';
 import { postgresConnection, sqliteConnection, type Connection, type Database, type Db, type PgPool } from './database';
 import { urlKeyOf } from './migrations';
@@ -100,11 +101,16 @@ function newestRunsFirst<Q extends { orderBy: (column: 'generated_at' | 'id', di
 interface EngineParts {
   connection: Connection;
   find: FindReports;
+  /**
+   * `r.id` is one of `ids`, as one bound value: a list of 100 placeholders costs Kysely and the
+   * driver more to build than the page costs to read.
+   */
+  idIn: (ids: number[]) => RawBuilder<SqlBool>;
   /** SQLite's copy of what searches read, told of every committed write that changes it. */
   searchCopy?: SearchIndex;
 }
 
-function createStorage({ connection, find, searchCopy }: EngineParts, options: StorageOptions): Storage {
+function createStorage({ connection, find, idIn, searchCopy }: EngineParts, options: StorageOptions): Storage {
   const { db } = connection;
   const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
   // SQLite's write transactions hold the whole database; PostgreSQL's lock the rows they name.
@@ -131,7 +137,7 @@ function createStorage({ connection, find, searchCopy }: EngineParts, options: S
 
   async function readPage(trx: Kysely<Database>, ids: number[]): Promise<ReportRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await selectReports(trx).where('r.id', 'in', ids).execute();
+    const rows = await selectReports(trx).where(idIn(ids)).execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -156,13 +162,12 @@ function createStorage({ connection, find, searchCopy }: EngineParts, options: S
     if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined) {
       return Number((await sumOfProjects(trx, filters.project)).count);
     }
-    const query = filterReports(trx.selectFrom('reports as r').select((eb) => eb.fn.countAll<number>().as('count')), filters);
-    const compiled = query.compile();
-    const key = JSON.stringify([compiled.sql, compiled.parameters]);
+    const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern]);
     const version = Number((await trx.selectFrom('report_changes').select('version').executeTakeFirstOrThrow()).version);
     const cached = counts.get(key);
     if (cached?.version === version) return cached.total;
-    const total = Number((await query.executeTakeFirstOrThrow()).count);
+    const counted = filterReports(trx.selectFrom('reports as r').select((eb) => eb.fn.countAll<number>().as('count')), filters);
+    const total = Number((await counted.executeTakeFirstOrThrow()).count);
     if (counts.size >= COUNT_CACHE_SIZE) counts.clear();
     counts.set(key, { version, total });
     return total;
@@ -446,11 +451,22 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
   // A server opening a large database builds the search copy while it waits for its first
   // requests, instead of making the first search wait ~0.5 s per 100,000 reports.
   searchCopy.warmUp();
-  const storage = createStorage({ connection: sqliteConnection(sqlite), find: async (_trx, query) => searchCopy.query(query), searchCopy }, options);
+  const storage = createStorage(
+    {
+      connection: sqliteConnection(sqlite),
+      find: async (_trx, query) => searchCopy.query(query),
+      idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${JSON.stringify(ids)}))`,
+      searchCopy,
+    },
+    options,
+  );
   return { ...storage, searchWarmedUp: () => searchCopy.whenWarm() };
 }
 
 /** The storage over a pool from openPostgres(). */
 export function createPostgresStorage(pool: PgPool, options: StorageOptions = {}): PostgresStorage {
-  return { ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams }, options), pool };
+  return {
+    ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams, idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])` }, options),
+    pool,
+  };
 }
