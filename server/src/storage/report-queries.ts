@@ -3,6 +3,7 @@
 import { sql, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Result } from '../../../src/contract/values';
 import type { Database, ReportsTable } from './database';
+import type { Bind } from './prepared';
 import { searchForm } from './text';
 import type { ReportListQuery } from './types';
 
@@ -39,6 +40,26 @@ export function filterReports<O>(qb: SelectQueryBuilder<ReportsDb, 'r', O>, filt
     .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
     .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
     .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result));
+}
+
+/**
+ * The filters as a prepared query takes them (prepared.ts): the shape names which are set, the
+ * values are the project, result and pattern in that order (slots 0 to 2), and `slotted` gives
+ * filterReports() the slots in their place. Null with the exact-URL filter, whose number of keys
+ * changes the SQL.
+ */
+export function preparedFilters(filters: ReportFilters): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
+  if (filters.urlKeys !== undefined) return null;
+  const { project, result, pattern } = filters;
+  return {
+    shape: [project, result, pattern].map((value) => (value === undefined ? '-' : '+')).join(''),
+    values: [project, result, pattern],
+    slotted: (bind) => ({
+      project: project === undefined ? undefined : bind(0),
+      result: result === undefined ? undefined : bind(1),
+      pattern: pattern === undefined ? undefined : bind(2),
+    }),
+  };
 }
 
 // Whitelist: only these columns are ever sorted by. Sorting by `result` sorts by its text, and

@@ -4,11 +4,12 @@
 // search-index.ts; PostgreSQL's trigram plan, trigram-search.ts), how a page's ids are bound (the
 // factories at the end), and the row locks PostgreSQL takes (a SQLite write transaction holds
 // the whole database: BEGIN IMMEDIATE, database.ts).
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Privacy } from '../../../src/contract/values';
 import { postgresConnection, sqliteConnection, type Connection, type Database, type Db, type PgPool } from './database';
 import { urlKeyOf } from './migrations';
-import { containsPattern, filterReports, matches, orderReports, type FindReports, type ReportFilters } from './report-queries';
+import { PreparedQueries, type Bind } from './prepared';
+import { containsPattern, filterReports, matches, orderReports, preparedFilters, type FindReports, type ReportFilters, type ReportsDb } from './report-queries';
 import { createSearchIndex, type SearchIndex } from './search-index';
 import { searchForm, toTimestamp } from './text';
 import { findByTrigrams } from './trigram-search';
@@ -102,16 +103,19 @@ interface EngineParts {
   connection: Connection;
   find: FindReports;
   /**
-   * `r.id` is one of `ids`, as one bound value: a list of 100 placeholders costs Kysely and the
-   * driver more to build than the page costs to read.
+   * `r.id` is one of the ids `idsValue()` made one bound value of: a list of 100 placeholders
+   * costs Kysely and the driver more to build than the page costs to read.
    */
-  idIn: (ids: number[]) => RawBuilder<SqlBool>;
+  idIn: (ids: unknown) => RawBuilder<SqlBool>;
+  idsValue: (ids: number[]) => unknown;
   /** SQLite's copy of what searches read, told of every committed write that changes it. */
   searchCopy?: SearchIndex;
 }
 
-function createStorage({ connection, find, idIn, searchCopy }: EngineParts, options: StorageOptions): Storage {
+function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineParts, options: StorageOptions): Storage {
   const { db } = connection;
+  // What every list request asks, compiled once (prepared.ts).
+  const prepared = new PreparedQueries();
   const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
   // SQLite's write transactions hold the whole database; PostgreSQL's lock the rows they name.
   const locksRows = connection.engine === 'postgres';
@@ -131,13 +135,13 @@ function createStorage({ connection, find, idIn, searchCopy }: EngineParts, opti
     });
 
   async function readReport(trx: Kysely<Database>, id: number): Promise<ReportRecord | null> {
-    const row = await selectReports(trx).where('r.id', '=', id).executeTakeFirst();
+    const [row] = await prepared.rows(trx, 'report', (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)), [id]);
     return row ? toReport(row) : null;
   }
 
   async function readPage(trx: Kysely<Database>, ids: number[]): Promise<ReportRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await selectReports(trx).where(idIn(ids)).execute();
+    const rows = await prepared.rows(trx, 'page', (bind) => selectReports(trx).where(idIn(bind(0))), [idsValue(ids)]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -145,12 +149,19 @@ function createStorage({ connection, find, idIn, searchCopy }: EngineParts, opti
     });
   }
 
-  const sumOfProjects = (trx: Kysely<Database>, project?: string) =>
-    trx
-      .selectFrom('projects')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
-      .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
-      .executeTakeFirstOrThrow();
+  const sumOfProjects = async (trx: Kysely<Database>, project?: string) => {
+    const [row] = await prepared.rows(
+      trx,
+      `sum of projects ${project === undefined ? '-' : '+'}`,
+      (bind) =>
+        trx
+          .selectFrom('projects')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
+          .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(0))),
+      [project],
+    );
+    return Number(row?.count ?? 0);
+  };
 
   // Counting the matches of a filter reads every report it cannot rule out (~10 ms per 100,000
   // on PostgreSQL for a search of one or two letters). A list's count is kept here, in this
@@ -160,14 +171,19 @@ function createStorage({ connection, find, idIn, searchCopy }: EngineParts, opti
   async function countReports(trx: Kysely<Database>, filters: ReportFilters): Promise<number> {
     // Without a search, result or URL filter the count is in the projects table, kept in step.
     if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined) {
-      return Number((await sumOfProjects(trx, filters.project)).count);
+      return sumOfProjects(trx, filters.project);
     }
     const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern]);
-    const version = Number((await trx.selectFrom('report_changes').select('version').executeTakeFirstOrThrow()).version);
+    const [changes] = await prepared.rows(trx, 'version', () => trx.selectFrom('report_changes').select('version'), []);
+    const version = Number(changes?.version);
     const cached = counts.get(key);
     if (cached?.version === version) return cached.total;
-    const counted = filterReports(trx.selectFrom('reports as r').select((eb) => eb.fn.countAll<number>().as('count')), filters);
-    const total = Number((await counted.executeTakeFirstOrThrow()).count);
+    const countAll = (qb: SelectQueryBuilder<ReportsDb, 'r', object>) => qb.select((eb) => eb.fn.countAll<number>().as('count'));
+    const slots = preparedFilters(filters);
+    const [counted] = slots
+      ? await prepared.rows(trx, `count ${slots.shape}`, (bind) => filterReports(countAll(trx.selectFrom('reports as r')), slots.slotted(bind)), slots.values)
+      : await filterReports(countAll(trx.selectFrom('reports as r')), filters).execute();
+    const total = Number(counted?.count);
     if (counts.size >= COUNT_CACHE_SIZE) counts.clear();
     counts.set(key, { version, total });
     return total;
@@ -229,10 +245,19 @@ function createStorage({ connection, find, idIn, searchCopy }: EngineParts, opti
         const plain = {
           count: () => countReports(trx, filters),
           // Ids first, from an index, so a deep page skips its offset over index entries only.
-          ids: async () =>
-            (await orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), filters), query).limit(query.limit).offset(query.offset).execute()).map(
-              (row) => row.id,
-            ),
+          ids: async () => {
+            const page = (forFilters: ReportFilters, limit: number, offset: number) =>
+              orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query).limit(limit).offset(offset);
+            const slots = preparedFilters(filters);
+            const rows = slots
+              ? await prepared.rows(trx, `ids ${slots.shape} ${query.sortBy} ${query.sort}`, (bind) => page(slots.slotted(bind), bind(3), bind(4)), [
+                  ...slots.values,
+                  query.limit,
+                  query.offset,
+                ])
+              : await page(filters, query.limit, query.offset).execute();
+            return rows.map((row) => row.id);
+          },
         };
         // With the exact-URL filter the url_key index finds the few matches at once, a search
         // tested on them in SQL; otherwise the engine's own way.
@@ -388,19 +413,26 @@ function createStorage({ connection, find, idIn, searchCopy }: EngineParts, opti
       read(async (trx) => {
         const search = query.search ? searchForm(query.search) : undefined;
         if (search?.includes('\u0000')) return { items: [], total: 0 };
-        const projects = trx
-          .selectFrom('projects')
-          .$if(search !== undefined, (qb) => qb.where(matches('project_search', containsPattern(search as string))));
-        const total = Number((await projects.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+        // Slot 0 the search's pattern, 1 and 2 the page's limit and offset.
+        const filtered = search === undefined ? '-' : '+';
+        const projects = (bind: Bind) => trx.selectFrom('projects').$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))));
+        const values = [search === undefined ? undefined : containsPattern(search), query.limit, query.offset];
+        const [counted] = await prepared.rows(trx, `projects count ${filtered}`, (bind) => projects(bind).select((eb) => eb.fn.countAll<number>().as('count')), values);
+        const total = Number(counted?.count);
         if (query.offset >= total) return { items: [], total };
         const column = query.sortBy === 'project' ? 'project' : 'created_at';
-        const rows = await projects
-          .select(['project', 'reports', 'created_at'])
-          .orderBy(column, query.sort)
-          .$if(column !== 'project', (qb) => qb.orderBy('project', query.sort))
-          .limit(query.limit)
-          .offset(query.offset)
-          .execute();
+        const rows = await prepared.rows(
+          trx,
+          `projects ${filtered} ${column} ${query.sort}`,
+          (bind) =>
+            projects(bind)
+              .select(['project', 'reports', 'created_at'])
+              .orderBy(column, query.sort)
+              .$if(column !== 'project', (qb) => qb.orderBy('project', query.sort))
+              .limit(bind<number>(1))
+              .offset(bind<number>(2)),
+          values,
+        );
         return { items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: row.created_at })), total };
       }),
 
@@ -455,7 +487,8 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
     {
       connection: sqliteConnection(sqlite),
       find: async (_trx, query) => searchCopy.query(query),
-      idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${JSON.stringify(ids)}))`,
+      idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${ids}))`,
+      idsValue: (ids) => JSON.stringify(ids),
       searchCopy,
     },
     options,
@@ -466,7 +499,7 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
 /** The storage over a pool from openPostgres(). */
 export function createPostgresStorage(pool: PgPool, options: StorageOptions = {}): PostgresStorage {
   return {
-    ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams, idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])` }, options),
+    ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams, idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])`, idsValue: (ids) => ids }, options),
     pool,
   };
 }
