@@ -4,8 +4,8 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import babel from '@rolldown/plugin-babel';
-import react, { reactCompilerPreset } from '@vitejs/plugin-react';
+import { transformAsync } from '@babel/core';
+import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import type { CodeSplittingNameFunction } from 'rolldown';
 import { defineConfig } from 'vitest/config';
@@ -224,16 +224,36 @@ function firstVisitGroups() {
 }
 
 /**
- * @vitejs/plugin-react's `reactCompilerPreset` with its Babel preset given as a function, not as the
- * path of its file: Babel loads that file with require(), and under tsx (the in-process build of
- * `npm start` on a fresh clone, the dev server of `npm run dev`) tsx rewrites it for CommonJS without
- * the `import.meta.resolve` it calls, so every compiled component failed to build there. The same
- * plugin, options, file filter and environments.
+ * The React Compiler (babel-plugin-react-compiler) on the modules that say "use memo", through Babel's
+ * own `transformAsync`. Written here rather than @vitejs/plugin-react's `reactCompilerPreset` with
+ * @rolldown/plugin-babel: every version of that plugin asks for Node 22.12+, and the dashboard builds
+ * on Node 20.19+ (docs/decisions.md, D50). The same filter as the preset's (the directive, in our own
+ * modules), before Vite's own TypeScript and JSX transform; the compiler plugin by its file path, so
+ * that Babel loads it with require() as it would from a Babel config.
  */
-function reactCompiler(options: { compilationMode: 'annotation' }) {
-  const preset = reactCompilerPreset(options);
+function reactCompiler(options: { compilationMode: 'annotation' }): Plugin {
   const compilerPlugin = createRequire(import.meta.url).resolve('babel-plugin-react-compiler');
-  return { ...preset, preset: () => ({ plugins: [[compilerPlugin, options]] }) };
+  return {
+    name: 'react-compiler',
+    enforce: 'pre',
+    // The dev server bundles the compiler's runtime up front rather than finding it on the first page.
+    config: () => ({ optimizeDeps: { include: ['react/compiler-runtime'] } }),
+    transform: {
+      filter: { id: { include: /\.[jt]sx?$/, exclude: /\/node_modules\// }, code: /['"]use memo['"]/ },
+      async handler(code, id) {
+        const file = id.replace(/[?#].*$/, '');
+        const result = await transformAsync(code, {
+          filename: file,
+          babelrc: false,
+          configFile: false,
+          sourceMaps: true,
+          parserOpts: { plugins: /\.[jt]sx$/.test(file) ? ['jsx', 'typescript'] : ['typescript'] },
+          plugins: [[compilerPlugin, options]],
+        });
+        return result?.code == null ? null : { code: result.code, map: result.map };
+      },
+    },
+  };
 }
 
 export default defineConfig(({ command }) => ({
@@ -244,7 +264,7 @@ export default defineConfig(({ command }) => ({
   // gain off the lists' hot path. In tests too, so they run the code that ships.
   plugins: [
     react(),
-    babel({ presets: [reactCompiler({ compilationMode: 'annotation' })] }),
+    reactCompiler({ compilationMode: 'annotation' }),
     precompressAssets(),
   ],
   resolve: {

@@ -5,7 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { PER_PAGE_VALUES, RESULTS } from '@/contract/values';
 import type { Result } from '@/contract/values';
 import { anySignal } from './http/http';
-import { hiddenRows, withoutHeldReportItems } from './hidden-rows';
+import { hiddenRows, withoutHeldReportItems, shareOnce } from './hidden-rows';
 import { projectKeys } from './query-keys';
 import { collectReports } from './fetch-every-page';
 import { fetchReports } from './reports';
@@ -119,6 +119,7 @@ export const projectHealthQueries = {
       queryKey: [...projectKeys.site(project), 'newest'] as const,
       queryFn: ({ signal }) => fetchNewestReports(project, signal),
       select: withoutHeldReportItems,
+      structuralSharing: shareOnce,
       staleTime: SITE_STALE_MS,
       gcTime: 2 * SITE_STALE_MS,
     }),

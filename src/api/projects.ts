@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { apiRequest } from './http/http';
-import { withoutHeldProjects } from './hidden-rows';
+import { withoutHeldProjects, shareOnce } from './hidden-rows';
 import { projectKeys } from './query-keys';
 import { deletedSchema, projectPageSchema } from '@/api/lenient-schemas';
 import type { Page, Project } from '@/contract/domain';
@@ -53,6 +53,7 @@ export const projectQueries = {
       // Projects held for deletion are left out, and so are the reports held one by one from their
       // counts (see hidden-rows.ts); all back at once on Undo.
       select: withoutHeldProjects,
+      structuralSharing: shareOnce,
     });
   },
 };

@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE } from '@/contract/values';
 import type { PerPage, Privacy, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import { apiRequest } from './http/http';
-import { withoutHeldReports } from './hidden-rows';
+import { withoutHeldReports, shareOnce } from './hidden-rows';
 import { reportKeys } from './query-keys';
 import { deletedSchema, reportEnvelopeSchema, reportPageSchema } from '@/api/lenient-schemas';
 import type { Page, Report } from '@/contract/domain';
@@ -116,6 +116,7 @@ export const reportQueries = {
       placeholderData: keepPreviousData,
       // Reports held for deletion (Undo still possible) are left out, and back at once on Undo.
       select: withoutHeldReports,
+      structuralSharing: shareOnce,
     });
   },
   detail: (id: number) =>

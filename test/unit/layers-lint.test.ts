@@ -17,7 +17,8 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root });
 });
 
-describe('The layers of src/, as the lint holds them', () => {
+// The first lint loads the whole config and its plugins: seconds on a busy machine.
+describe('The layers of src/, as the lint holds them', { timeout: 60_000 }, () => {
   it('lets a workflow use api and lib', async () => {
     const code = [
       "import { fetchReports } from '@/api/reports';",

@@ -36,6 +36,30 @@ const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
 // Whether a report of the typed URL exists: loaded once someone starts typing one.
 const ExistingReport = lazy(() => import('./existing-report').then((m) => ({ default: m.ExistingReport })));
 
+/** While the report is made, a word that the page is being analysed; Cancel and Create report. */
+function CreateActions({ pending }: { pending: boolean }) {
+  return (
+    <Group justify="space-between" gap="sm">
+      <div role="status" aria-live="polite">
+        {pending && (
+          <Group gap="xs" wrap="nowrap">
+            <Loader size="xs" aria-hidden />
+            <Text size="sm">Analysing page…</Text>
+          </Group>
+        )}
+      </div>
+      <Group gap="sm">
+        <Button component={Link} to="/reports" variant="default">
+          Cancel
+        </Button>
+        <Button type="submit" loading={pending}>
+          Create report
+        </Button>
+      </Group>
+    </Group>
+  );
+}
+
 function CreateReportPage() {
   const navigate = useNavigate();
   const createReport = useCreateReport();
@@ -179,24 +203,7 @@ function CreateReportPage() {
               </Alert>
             )}
 
-            <Group justify="space-between" gap="sm">
-              <div role="status" aria-live="polite">
-                {pending && (
-                  <Group gap="xs" wrap="nowrap">
-                    <Loader size="xs" aria-hidden />
-                    <Text size="sm">Analysing page…</Text>
-                  </Group>
-                )}
-              </div>
-              <Group gap="sm">
-                <Button component={Link} to="/reports" variant="default">
-                  Cancel
-                </Button>
-                <Button type="submit" loading={pending}>
-                  Create report
-                </Button>
-              </Group>
-            </Group>
+            <CreateActions pending={pending} />
           </Stack>
         </form>
       </Paper>

@@ -6,7 +6,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
 import { createReport, fetchReports } from '@/api/reports';
-import { resultForScore } from '@/contract/values';
+import { PASSWORD_MAX_LENGTH, resultForScore } from '@/contract/values';
 import { loadImport, saveImport } from '@/lib/import-queue';
 import type { Analyser } from '../../../test/reference-server';
 import { REAL_API_KEY, realApi, server } from '../../../test/msw';
@@ -139,6 +139,33 @@ describe('Add many: the preview', () => {
     await view.user.click(screen.getByRole('button', { name: 'Create 2 reports' }));
     expect(await screen.findByText('Enter the password that will protect the report.')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('checks a Password batch’s password on its field, and sends it once it is right', async () => {
+    setUp();
+    const view = renderImport();
+    await paste(view, 'https://shop.example/secret');
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('radio', { name: /^Password/ }));
+    const password = screen.getByLabelText(/^Password/, { selector: 'input[type=password]' });
+    await view.user.click(password);
+    await view.user.paste('x'.repeat(PASSWORD_MAX_LENGTH + 1));
+    await view.user.click(screen.getByRole('button', { name: 'Create 1 report' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription(
+        new RegExp(`A password can have at most ${PASSWORD_MAX_LENGTH} characters\\.`),
+      ),
+    );
+    expect(password).toHaveFocus();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    await view.user.clear(password);
+    await view.user.type(password, 'open sesame');
+    expect(password).not.toHaveAccessibleDescription(/A password can have at most/);
+    await view.user.click(screen.getByRole('button', { name: 'Create 1 report' }));
+    expect(await screen.findByText('Finished: 1 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    const stored = await fetchReports({ per_page: 10 });
+    expect(stored.items.map((report) => [report.url, report.privacy])).toEqual([['https://shop.example/secret', 2]]);
   });
 
   it('without Discover, hides the sitemap address and says to upload the file', async () => {

@@ -1,23 +1,13 @@
 // Bases before dependants, as in Mantine's styles.css.
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Combobox.css';
-import { Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import {
-  PER_PAGE_VALUES,
-  PROJECT_SORT_KEYS,
-  PROJECT_SORT_LABELS,
-  SORT_ORDERS,
-  SORT_ORDER_LABELS,
-  firstSortOrder,
-} from '@/contract/values';
-import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { projectQueries } from '@/api/projects';
 import type { Project } from '@/contract/domain';
-import { DebouncedSearch } from '@/components/debounced-search';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListKeys } from '@/components/list-keys/list-keys';
@@ -28,24 +18,43 @@ import { afterNextPaint } from '@/lib/after-next-paint';
 import { sortAfterClick } from '@/lib/sort';
 import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
+import { ProjectsControls } from './projects-controls';
 import { ProjectsTable } from './projects-table';
 import { projectListView, projectHref, projectListParams } from './project-list-view';
-import classes from './projects-page.module.css';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
 // button, rather than with every visit of the table.
 const loadDeleteDialog = () => import('./delete-project-dialog');
 const DeleteProjectDialog = lazy(() => loadDeleteDialog().then((m) => ({ default: m.DeleteProjectDialog })));
-// Views and Save view: a chunk loaded as the page renders, their space kept meanwhile.
-const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
 // Each row's health takes a few requests: they start once the rows are on screen, not before.
 const loadHealth = () => import('./project-health');
 const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
 
-const SORT_BY_OPTIONS = PROJECT_SORT_KEYS.map((key) => ({ value: key, label: PROJECT_SORT_LABELS[key] }));
-const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
-const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
+/** No project at all yet, or none whose name has the search. */
+function ProjectsEmpty({ search, onClearSearch }: { search: string; onClearSearch: () => void }) {
+  return search !== '' ? (
+    <EmptyState
+      title="No projects match this search"
+      description={`No project name contains “${search}”.`}
+      action={
+        <Button variant="default" onClick={onClearSearch}>
+          Clear search
+        </Button>
+      }
+    />
+  ) : (
+    <EmptyState
+      title="No projects yet"
+      description="A project appears with the first report of its site."
+      action={
+        <Button component={Link} to="/reports/new">
+          New report
+        </Button>
+      }
+    />
+  );
+}
 
 function ProjectsPage() {
   const navigate = useNavigate();
@@ -84,7 +93,6 @@ function ProjectsPage() {
   const [target, setTarget] = useState<Project | null>(null);
   const [dialogOpened, setDialogOpened] = useState(false);
 
-  const searching = view.search !== '';
   let tableArea;
   if (isPending) {
     tableArea = <LoadingRows rows={Math.min(view.per_page, 8)} label="Loading projects" />;
@@ -98,27 +106,7 @@ function ProjectsPage() {
       />
     );
   } else if (data !== undefined && data.meta.total === 0 && !isPlaceholderData) {
-    tableArea = searching ? (
-      <EmptyState
-        title="No projects match this search"
-        description={`No project name contains “${view.search}”.`}
-        action={
-          <Button variant="default" onClick={() => setView({ search: '' })}>
-            Clear search
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyState
-        title="No projects yet"
-        description="A project appears with the first report of its site."
-        action={
-          <Button component={Link} to="/reports/new">
-            New report
-          </Button>
-        }
-      />
-    );
+    tableArea = <ProjectsEmpty search={view.search} onClearSearch={() => setView({ search: '' })} />;
   } else if (data !== undefined && data.items.length === 0) {
     // Past the last page (after deletions, or an old link): useClampPage is moving to it.
     tableArea = <LoadingRows rows={3} label="Loading projects" />;
@@ -170,46 +158,7 @@ function ProjectsPage() {
         </Text>
       </div>
 
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
-          <DebouncedSearch
-            value={view.search}
-            onChange={(search) => setView({ search })}
-            placeholder="Project name"
-            focusShortcut
-          />
-        </div>
-        <NativeSelect
-          label="Sort by"
-          data={SORT_BY_OPTIONS}
-          value={view.sort_by}
-          // A key chosen here starts in the order its column header's first click gives.
-          onChange={(event) => {
-            const key = event.currentTarget.value as ProjectSortKey;
-            setView({ sort_by: key, sort: firstSortOrder(key) });
-          }}
-          style={{ flex: '1 1 9rem' }}
-        />
-        <NativeSelect
-          label="Order"
-          data={ORDER_OPTIONS}
-          value={view.sort}
-          onChange={(event) => setView({ sort: event.currentTarget.value as SortOrder })}
-          style={{ flex: '1 1 9rem' }}
-        />
-        <NativeSelect
-          label="Per page"
-          data={PER_PAGE_OPTIONS}
-          value={String(view.per_page)}
-          onChange={(event) => setView({ per_page: Number(event.currentTarget.value) as PerPage })}
-          style={{ flex: '0 1 6rem' }}
-        />
-      </Group>
-      <Group gap="xs" justify="flex-end" className={classes.views}>
-        <Suspense fallback={null}>
-          <ListViewsBar columns={false} />
-        </Suspense>
-      </Group>
+      <ProjectsControls view={view} onChange={setView} />
 
       <div>{tableArea}</div>
 

@@ -12,6 +12,7 @@ import { IconAlertTriangle, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { Control } from 'react-hook-form';
 import { PRIVACY_LABELS, RESULT_LABELS } from '@/contract/values';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
@@ -54,6 +55,34 @@ function savedMessage(changes: EditChanges, report: Report): string {
 }
 
 const FIELDS = ['privacy', 'password'] as const;
+
+function RefreshField({ control, disabled }: { control: Control<EditReportValues>; disabled: boolean }) {
+  const helpId = useId();
+  return (
+    <div>
+      <Controller
+        control={control}
+        name="refresh"
+        render={({ field }) => (
+          // The description sits outside the switch's <label>, which would otherwise make it part of the name.
+          <Switch
+            label="Refresh results"
+            aria-describedby={helpId}
+            checked={field.value}
+            onChange={(event) => field.onChange(event.currentTarget.checked)}
+            onBlur={field.onBlur}
+            name={field.name}
+            ref={field.ref}
+            disabled={disabled}
+          />
+        )}
+      />
+      <Text id={helpId} size="xs" c="dimmed" mt={4}>
+        Fetch and analyse the page again when saving. This takes a few seconds.
+      </Text>
+    </div>
+  );
+}
 
 /** Privacy, password and "refresh results" of one report; mounted with the server's data as defaults. */
 export function EditReportForm({
@@ -113,7 +142,6 @@ export function EditReportForm({
   }, [serverPrivacy, serverHasPassword, pinned, reset]);
 
   const [formError, setFormError] = useState<string | null>(null);
-  const refreshHelpId = useId();
 
   const onSubmit = (submitted: EditReportValues) => {
     if (inFlight.current) return;
@@ -189,28 +217,7 @@ export function EditReportForm({
             {...register('password')}
           />
         )}
-        <div>
-          <Controller
-            control={control}
-            name="refresh"
-            render={({ field }) => (
-              // The description sits outside the switch's <label>, which would otherwise make it part of the name.
-              <Switch
-                label="Refresh results"
-                aria-describedby={refreshHelpId}
-                checked={field.value}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-                disabled={saving}
-              />
-            )}
-          />
-          <Text id={refreshHelpId} size="xs" c="dimmed" mt={4}>
-            Fetch and analyse the page again when saving. This takes a few seconds.
-          </Text>
-        </div>
+        <RefreshField control={control} disabled={saving} />
         {formError && (
           <Alert
             color="red"

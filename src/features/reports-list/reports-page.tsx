@@ -3,19 +3,18 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Combobox.css';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconListDetails, IconPlus } from '@tabler/icons-react';
+import { Paper, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCapabilities } from '@/api/capabilities';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
 import { useDeleteRunsShown } from '@/workflows/delete-runs-shown';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
 import { ListKeys } from '@/components/list-keys/list-keys';
-import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
+import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useColumns } from '@/lib/list-columns';
@@ -23,6 +22,7 @@ import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import { useLatestCallback } from '@/lib/use-latest-callback';
 import type { ServerReportSortKey } from '@/contract/values';
+import type { Report } from '@/contract/domain';
 import type { ReportListView } from './report-list-view';
 import {
   NO_FILTERS,
@@ -35,10 +35,12 @@ import {
 } from './report-list-view';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsEmpty } from './reports-empty';
-import { ReportsFilters } from './reports-filters';
+import { FiltersLine } from './filters-line';
+import { ListBar, loadBulkArea } from './list-bar';
+import { ReportsHeader } from './reports-header';
 import { ReportsTable, noteOpenedReport } from './reports-table';
 import { useSelection } from './selection';
-import bar from './list-bar.module.css';
+import type { Selection } from './selection';
 import printing from './reports-print.module.css';
 import { REPORT_SORT_LABELS, RESULT_LABELS, SORT_ORDER_LABELS } from '@/contract/values';
 
@@ -57,12 +59,6 @@ const ImportResume = lazy(() =>
   import('@/components/import-resume').then((m) => ({ default: m.ImportResume })),
 );
 
-// Views, Save view and Columns: a chunk loaded as the page renders, their space kept meanwhile.
-const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
-
-// What works on a selection loads when a person first reaches for a checkbox.
-const loadBulkArea = () => import('./bulk/bulk-area');
-const BulkArea = lazy(() => loadBulkArea().then((module) => ({ default: module.BulkArea })));
 function preloadBulkArea(event: SyntheticEvent) {
   if (event.target instanceof Element && event.target.closest('label')) void loadBulkArea();
 }
@@ -78,6 +74,26 @@ function ReportsView({ project }: { project?: string }) {
   if (isPending && searchParams.get('sort_by') === 'score')
     return <LoadingRows rows={10} height={40} label="Loading reports" />;
   return <ReportsList project={project} byScore={capabilities?.sort_by_score === true} />;
+}
+
+/** The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report, x picks it, n creates one. */
+function ReportKeys({ reports, selection }: { reports: Report[]; selection: Selection }) {
+  const navigate = useNavigate();
+  return (
+    <ListKeys
+      rowAttribute="data-report-row"
+      noun="report"
+      pick={(row) => {
+        const index = reports.findIndex((report) => String(report.id) === row);
+        if (index !== -1) selection.toggle(reports, index, false);
+      }}
+      open={(row) => {
+        noteOpenedReport(Number(row));
+        void navigate(`/reports/${row}`);
+      }}
+      create={() => void navigate('/reports/new')}
+    />
+  );
 }
 
 function ReportsList({ project, byScore }: { project?: string; byScore: boolean }) {
@@ -153,26 +169,6 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
   };
 
   const exportCsv = useExportCsv({ params, total: current?.meta.total });
-  const navigate = useNavigate();
-
-  const listed = data !== undefined && data.meta.total > 0;
-  const range = listed && (
-    <Text size="sm" c="dimmed" aria-live="polite">
-      {rangeText(data.meta, 'reports')}
-    </Text>
-  );
-  // The range, and the Selection toolbar in its place: reserved once there are rows, so that ticking
-  // the first checkbox moves no row under the pointer.
-  let listBar = null;
-  if (bulkUsed) {
-    listBar = (
-      <Suspense fallback={<div className={bar.bar}>{range}</div>}>
-        <BulkArea selection={selection} total={current?.meta.total} params={params} range={range} />
-      </Suspense>
-    );
-  } else if (listed) {
-    listBar = <div className={bar.bar}>{range}</div>;
-  }
 
   let body;
   if (isPending) {
@@ -210,36 +206,12 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
 
   return (
     <Stack gap="lg" className={printing.page}>
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={project === undefined ? 1 : 2}>Reports</Title>
-          <Text c="dimmed" mt={4}>
-            How each analysed page does, newest first unless sorted otherwise.
-          </Text>
-          {/* Said when the filters change under a selection; the region is there before it has text. */}
-          <Text role="status" size="sm" fw={500} mt={selection.dropped === null ? 0 : 4}>
-            {selection.dropped !== null &&
-              `The selection of ${selection.dropped.toLocaleString('en')} ${selection.dropped === 1 ? 'report' : 'reports'} was cleared because the filters changed.`}
-          </Text>
-        </div>
-        <Stack gap="xs" align="flex-end">
-          <Group gap="sm">
-            {exportCsv.button}
-            <Button
-              component={Link}
-              to="/reports/import"
-              variant="default"
-              leftSection={<IconListDetails size={16} aria-hidden />}
-            >
-              Add many
-            </Button>
-            <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
-              New report
-            </Button>
-          </Group>
-          {exportCsv.panel}
-        </Stack>
-      </Group>
+      <ReportsHeader
+        inProject={project !== undefined}
+        dropped={selection.dropped}
+        exportButton={exportCsv.button}
+        exportPanel={exportCsv.panel}
+      />
       {savedImport && (
         <Suspense fallback={null}>
           <ImportResume saved={savedImport} />
@@ -250,23 +222,13 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
       <Text size="sm" className={printing.summary}>
         {printSummary(state, project)}
       </Text>
-      {/* The filters, and Views / Save view / Columns on their line where it has room (else below them). */}
-      <div className={`${bar.filtersLine} ${printing.noPrint}`}>
-        <div role="search" aria-label="Filter reports" className={bar.filters}>
-          <ReportsFilters
-            state={state}
-            onChange={setState}
-            projectFixed={project !== undefined}
-            onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
-            scoreSorts={byScore}
-          />
-        </div>
-        <Group gap="xs" justify="flex-end" wrap="nowrap" className={bar.views}>
-          <Suspense fallback={null}>
-            <ListViewsBar columns />
-          </Suspense>
-        </Group>
-      </div>
+      <FiltersLine
+        state={state}
+        onChange={setState}
+        projectFixed={project !== undefined}
+        onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
+        scoreSorts={byScore}
+      />
 
       <Paper
         withBorder
@@ -276,7 +238,13 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
         onFocus={preloadBulkArea}
       >
         <Stack gap="sm">
-          {listBar}
+          <ListBar
+            meta={data?.meta}
+            bulkUsed={bulkUsed}
+            selection={selection}
+            total={current?.meta.total}
+            params={params}
+          />
           {isError && data !== undefined && (
             <ErrorState
               error={error}
@@ -299,19 +267,7 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
           withRange={false}
         />
       )}
-      <ListKeys
-        rowAttribute="data-report-row"
-        noun="report"
-        pick={(row) => {
-          const index = pageReports.findIndex((report) => String(report.id) === row);
-          if (index !== -1) selection.toggle(pageReports, index, false);
-        }}
-        open={(row) => {
-          noteOpenedReport(Number(row));
-          void navigate(`/reports/${row}`);
-        }}
-        create={() => void navigate('/reports/new')}
-      />
+      <ReportKeys reports={pageReports} selection={selection} />
     </Stack>
   );
 }

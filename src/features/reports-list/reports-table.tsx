@@ -1,24 +1,28 @@
 import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { startTransition, useEffect, useRef, useState } from 'react';
-import type { MouseEvent as ReactMouseEvent, PointerEvent, RefObject } from 'react';
-import { useNavigate, useNavigationType } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import type { MouseEvent as ReactMouseEvent } from 'react';
+import { useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
-import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
 import { DateText, sameMoment } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
-import { SortableTh, isMousePress } from '@/components/sortable-th';
+import { SortableTh } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
 import { UrlText } from '@/components/url-text';
-import { afterNextPaint } from '@/lib/after-next-paint';
 import { useLatestCallback } from '@/lib/use-latest-callback';
 import { shows } from '@/lib/list-columns';
 import type { ColumnChoice, ReportColumn } from '@/lib/list-columns';
-import { parseReportId } from '@/lib/report-id';
+import {
+  ColumnWidths,
+  PickBox,
+  linkedReportId,
+  useFirstScreenFirst,
+  useFollowLinks,
+  usePrefetchReportOnPress,
+} from './reports-table-speed';
 import classes from './reports-table.module.css';
 
 export interface ReportsTableProps {
@@ -45,38 +49,6 @@ export interface TableSelection {
   /** The report at `index` of this page was toggled; `range` for a shift-click. */
   toggle: (index: number, range: boolean) => void;
   setPage: (picked: boolean) => void;
-}
-
-/**
- * A row's checkbox (or the page's): the platform's, coloured by the theme. Mantine's Checkbox made
- * opening a report from 100 rows a fifth slower (docs/decisions.md has the figures).
- */
-function PickBox({
-  label,
-  checked,
-  indeterminate = false,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  indeterminate?: boolean;
-  onChange: (range: boolean) => void;
-}) {
-  return (
-    // The label makes the whole cell the target, not only the 18 px box.
-    <label className={classes.pick}>
-      <input
-        type="checkbox"
-        aria-label={label}
-        checked={checked}
-        ref={(input) => {
-          if (input) input.indeterminate = indeterminate;
-        }}
-        // React reports a checkbox's change from its click, so the click's shift key is there.
-        onChange={(event) => onChange((event.nativeEvent as MouseEvent).shiftKey === true)}
-      />
-    </label>
-  );
 }
 
 /** What a row shows: the chosen optional columns, Trend only where a row of the page has one to draw. */
@@ -106,23 +78,6 @@ function shownColumns(columns: ColumnChoice, reports: Report[], sortBy?: ServerR
 
 /** The optional columns in the table's order (Trend beside the score it draws). */
 const TABLE_COLUMNS: ReportColumn[] = ['project', 'result', 'trend', 'score', 'privacy', 'generated', 'created'];
-
-/**
- * The columns' widths on a wide screen (reports-table.module.css), where the table's layout is fixed:
- * a new sort or page lays out only its rows, and no column moves. Narrower, the columns take the
- * widths of their content, as the room is short.
- */
-function ColumnWidths({ shown }: { shown: Shown }) {
-  return (
-    <colgroup>
-      <col className={classes.pickColumn} />
-      <col />
-      {TABLE_COLUMNS.filter((column) => shown[column]).map((column) => (
-        <col key={column} data-column={column} />
-      ))}
-    </colgroup>
-  );
-}
 
 function ReportRow({
   report,
@@ -195,87 +150,6 @@ function ReportRow({
 }
 
 /**
- * Where the table's rows start, from the top of the page (px): measured once a view is painted, where
- * reading it costs no layout; before that, a guess of at least the header, heading, filters and column
- * headers above it (phones show cards, not this table).
- */
-function useRowsTop(table: RefObject<HTMLTableElement | null>, measureAgain: unknown): number {
-  const [top, setTop] = useState(250);
-  useEffect(
-    () =>
-      afterNextPaint(() => {
-        const body = table.current?.tBodies[0];
-        if (body) setTop(body.getBoundingClientRect().top + window.scrollY);
-      }),
-    [table, measureAgain],
-  );
-  return top;
-}
-
-/**
- * The rows a screen shows at most, with room to spare: a row is at least 44 px high (28 when compact:
- * the checkbox's target), and one row more than fits, in case what is above the table has moved since
- * it was measured. Read when a view changes, so a resized window counts.
- */
-function rowsOnAScreen(rowsTop: number, compact: boolean): number {
-  const rowHeight = compact ? 28 : 44;
-  return Math.max(10, Math.ceil((window.innerHeight - rowsTop) / rowHeight) + 1);
-}
-
-/**
- * The rows to render now. A new view of a table already on screen shows its first screenful at
- * once; the rows below it keep the previous view's content until a background render (a
- * transition, right after the first screenful is painted) brings them up to date: a page of 100
- * rows is three to four screens, and rendering and painting all of them before the first made
- * every sort and page wait for rows nobody can see yet. Every list change starts at the top of the
- * page (ScrollRestoration), so the first screenful is what is on screen. Back and Forward restore
- * a scroll position anywhere on the page: those render every row at once. `filling` is true until
- * every row is current.
- */
-function useFirstScreenFirst(
-  reports: Report[],
-  projectHref: (project: string) => string,
-  table: RefObject<HTMLTableElement | null>,
-  compact: boolean,
-) {
-  const restoring = useNavigationType() === 'POP';
-  const [filled, setFilled] = useState({ reports, projectHref });
-  const current = filled.reports === reports && filled.projectHref === projectHref;
-  const rowsTop = useRowsTop(table, current && filled);
-  useEffect(() => {
-    if (current) return;
-    // Not at once: after a commit that React finishes synchronously (the answer to a query), this
-    // effect runs before the paint, and the background render could commit every row before the
-    // browser paints the first screenful.
-    return afterNextPaint(() => startTransition(() => setFilled({ reports, projectHref })));
-  }, [current, reports, projectHref]);
-  const first = rowsOnAScreen(rowsTop, compact);
-  if (current || restoring || reports.length <= first)
-    return { rows: reports, hrefOf: () => projectHref, filling: false };
-  return {
-    rows: [...reports.slice(0, first), ...filled.reports.slice(first, reports.length)],
-    hrefOf: (index: number) => (index < first ? projectHref : filled.projectHref),
-    filling: true,
-  };
-}
-
-/**
- * Pressing a report's link with a mouse starts loading the report: the click follows the press by
- * about a tenth of a second, and the report page then opens with its content instead of a loading
- * state first. Hovering only fetches the page's code (the app does, for every link): a pointer
- * passes over many links.
- */
-function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void {
-  const queryClient = useQueryClient();
-  return (event: PointerEvent<HTMLElement>) => {
-    if (!isMousePress(event) || !(event.target instanceof Element)) return;
-    const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
-    const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
-    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
-  };
-}
-
-/**
  * The report last opened from a list in this tab: Back to the list puts the focus on its link again.
  * One per tab, and it must outlive the list, which unmounts while the report is open: a module value.
  */
@@ -286,30 +160,13 @@ export function noteOpenedReport(id: number): void {
   openedReport = id;
 }
 
-function rememberOpenedReport(event: ReactMouseEvent<HTMLElement>): void {
-  if (!(event.target instanceof Element)) return;
-  const href = event.target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
-  const id = parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
-  if (id !== null) noteOpenedReport(id);
-}
-
-/**
- * The rows' links are plain `<a href>`s and one click handler on the table follows them in the app,
- * as React Router's Link does for each of its own (a left click without a modifier key; others are
- * the browser's: a new tab, a download). 200 Links on a page of 100 rows each rendered again on every
- * navigation, the router's location being their context: a sort, a page, opening a report
- * (docs/benchmarks.md, issue 27).
- */
-function useFollowLinks(): (event: ReactMouseEvent<HTMLElement>) => void {
-  const navigate = useNavigate();
-  return (event: ReactMouseEvent<HTMLElement>) => {
-    rememberOpenedReport(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
-      return;
-    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="/"]') : null;
-    if (link === null || (link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return;
-    event.preventDefault();
-    void navigate(link.getAttribute('href') ?? '/');
+/** The rows' links followed in the app, noting which report is opened (Back focuses it again). */
+function useOpenReportLinks(): (event: ReactMouseEvent<HTMLElement>) => void {
+  const follow = useFollowLinks();
+  return (event) => {
+    const id = linkedReportId(event.target);
+    if (id !== null) noteOpenedReport(id);
+    follow(event);
   };
 }
 
@@ -341,7 +198,7 @@ function ReportCards({
   columns,
 }: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection' | 'columns'>) {
   const shown = shownColumns(columns, reports);
-  const onClick = useFollowLinks();
+  const onClick = useOpenReportLinks();
   return (
     <ul
       onClick={onClick}
@@ -422,7 +279,7 @@ export function ReportsTable({
   const onPointerDown = usePrefetchReportOnPress();
   // The same function for every row and render: a tick renders only its own row.
   const onPick = useLatestCallback((index: number, range: boolean) => selection.toggle(index, range));
-  const onClick = useFollowLinks();
+  const onClick = useOpenReportLinks();
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
@@ -451,7 +308,7 @@ export function ReportsTable({
       onPointerDown={onPointerDown}
       onClick={onClick}
     >
-      <ColumnWidths shown={shown} />
+      <ColumnWidths columns={TABLE_COLUMNS.filter((column) => shown[column])} />
       <thead>
         <tr>
           <td className={classes.pickCell}>

@@ -4,37 +4,21 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/PasswordInput.css';
-import { readReportPageTemplate, saveReportPageTemplate } from '@/lib/report-link';
+import { readReportPageTemplate } from '@/lib/report-link';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
-import { Suspense, lazy, useRef, useState, useSyncExternalStore } from 'react';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { Suspense, lazy, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
-import {
-  STORAGE_REFUSED_TEXT,
-  normaliseBaseUrl,
-  readConnection,
-  saveConnection,
-  signInReason,
-  subscribeConnection,
-} from '@/api/http/connection';
+import { useForm } from 'react-hook-form';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { readConnection, subscribeConnection } from '@/api/http/connection';
 import type { Connection } from '@/api/http/connection';
-import { signOutEverywhere } from '@/api/http/tab-key-share';
-import type { ConnectionCheckResult } from '@/api/http/connection-check';
 import { useCapabilities } from '@/api/capabilities';
-import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
-import { useConnectionCheck } from '@/components/use-connection-check';
-import { takeSignInTarget } from '@/lib/sign-in-target';
+import { ForgetKey } from './forget-key';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
-
-function describeBase(baseUrl: string): string {
-  return baseUrl === '' ? 'this site (same origin)' : baseUrl;
-}
+import { describeBase, useSettingsSave } from './use-settings-save';
 
 function describeKey(connection: Connection): string {
   if (connection.apiKey === null) return 'none saved';
@@ -70,12 +54,34 @@ const ConnectionCheckResultAlert = lazy(() =>
   import('@/components/connection-check-result').then((m) => ({ default: m.ConnectionCheckResultAlert })),
 );
 
-interface TestRun {
-  baseUrl: string;
-  apiKey: string;
-  result: ConnectionCheckResult;
-  /** Run by Save: a failure offers Save anyway. */
-  beforeSave?: boolean;
+/** An address field of the form: the service's, or the report page's. */
+function AddressField({
+  label,
+  description,
+  placeholder,
+  error,
+  autoComplete,
+  field,
+}: {
+  label: string;
+  description: string;
+  placeholder: string;
+  error: string | undefined;
+  autoComplete?: string;
+  field: UseFormRegisterReturn;
+}) {
+  return (
+    <TextInput
+      label={label}
+      description={description}
+      placeholder={placeholder}
+      inputMode="url"
+      autoComplete={autoComplete}
+      spellCheck={false}
+      error={error}
+      {...field}
+    />
+  );
 }
 
 export interface SettingsPageProps {
@@ -93,16 +99,7 @@ export interface SettingsPageProps {
 export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   const connection = useConnection();
 
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    setFocus,
-    setValue,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<SettingsInput, unknown, SettingsValues>({
+  const form = useForm<SettingsInput, unknown, SettingsValues>({
     resolver: zodResolver(settingsSchema),
     defaultValues: {
       baseUrl: connection.baseUrl,
@@ -112,129 +109,31 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
       reportPageTemplate: readReportPageTemplate(),
     },
   });
-
-  const navigate = useNavigate();
-  const test = useConnectionCheck();
-  const [lastTest, setLastTest] = useState<TestRun | null>(null);
-  const [forgetAsked, forgetDialog] = useDisclosure(false);
-  const forgetButton = useRef<HTMLButtonElement>(null);
-
-  const typedBaseUrl = useWatch({ control, name: 'baseUrl' });
-  const typedKey = useWatch({ control, name: 'apiKey' });
-  // A result only describes the values it was run with; once they are edited it would mislead.
-  const shownTest =
-    lastTest && lastTest.baseUrl === normaliseBaseUrl(typedBaseUrl) && lastTest.apiKey === typedKey.trim()
-      ? lastTest
-      : null;
-
-  const persist = (values: SettingsValues) => {
-    const apiKey = values.apiKey === '' ? null : values.apiKey;
-    const signingIn = apiKey !== null && signInReason() !== null;
-    try {
-      saveConnection({ baseUrl: values.baseUrl, apiKey, remember: values.remember });
-      saveReportPageTemplate(values.reportPageTemplate);
-    } catch {
-      notifications.show({ color: 'red', title: 'Settings not saved', message: STORAGE_REFUSED_TEXT });
-      return;
-    }
-    reset({
-      baseUrl: values.baseUrl,
-      apiKey: values.apiKey,
-      remember: values.remember,
-      reportPageTemplate: values.reportPageTemplate,
-    });
-    const kept = values.remember ? 'kept on this device' : 'kept for this browser tab only';
-    notifications.show({
-      color: 'teal',
-      title: signIn ? 'Signed in' : 'Settings saved',
-      message:
-        apiKey === null
-          ? `Using the API at ${describeBase(values.baseUrl)}, without a key.`
-          : `Using the API at ${describeBase(values.baseUrl)}. The key is ${kept}.`,
-    });
-    // Signed in after a page asked for a key: that page. The panel is on it already (it shows once
-    // the key is saved); Settings leads back to it.
-    const target = signingIn ? takeSignInTarget() : null;
-    if (target && !signIn) void navigate(target);
-  };
-
-  // A new key or address is tried before it is kept: a wrong one is not saved without being asked.
-  const onSave = async (values: SettingsValues) => {
-    if (signIn && values.apiKey === '') {
-      setError('apiKey', { message: 'Enter an API key.' });
-      setFocus('apiKey');
-      return;
-    }
-    const untried =
-      values.apiKey !== '' &&
-      (signIn !== undefined || values.baseUrl !== connection.baseUrl || values.apiKey !== connection.apiKey);
-    if (untried) {
-      const result = await test.run(values);
-      if (result === null) return;
-      setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result, beforeSave: true });
-      if (!result.ok) return;
-    }
-    persist(values);
-  };
-
-  const onTest = async (values: SettingsValues) => {
-    if (values.apiKey === '') {
-      setError('apiKey', { message: 'Enter an API key to test the connection.' });
-      setFocus('apiKey');
-      return;
-    }
-    const result = await test.run(values);
-    if (result) setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result });
-  };
-
-  const cancelForget = () => {
-    forgetDialog.close();
-    // The dialog is mounted only while open, so Mantine cannot hand the focus back itself.
-    forgetButton.current?.focus();
-  };
-
-  const onForget = () => {
-    signOutEverywhere();
-    forgetDialog.close();
-    setValue('apiKey', '', { shouldDirty: false });
-    // Forget key is gone with the key: the emptied field is where to go on.
-    setFocus('apiKey');
-    notifications.show({
-      color: 'teal',
-      title: 'API key forgotten',
-      message: 'The key was removed from this browser.',
-    });
-  };
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { save, testConnection, persist, testing, shownTest, unsaved } = useSettingsSave(
+    form,
+    connection,
+    signIn !== undefined,
+  );
 
   // On the sign-in panel the key leads; the address is folded unless one is in use already.
   const [anotherService, setAnotherService] = useState(() => connection.baseUrl !== '');
-  const addressField = (
-    name: 'baseUrl' | 'reportPageTemplate',
-    label: string,
-    description: string,
-    placeholder: string,
-  ) => (
-    <TextInput
-      label={label}
-      description={description}
-      placeholder={placeholder}
-      inputMode="url"
-      autoComplete={name === 'baseUrl' ? 'url' : undefined}
-      spellCheck={false}
-      error={errors[name]?.message}
-      {...register(name)}
+  const baseUrlField = (
+    <AddressField
+      label="Base URL"
+      description="The service’s address without /api/v1, e.g. https://reports.example.com. Leave empty to use the API of this site (same origin)."
+      placeholder="Same origin (this site)"
+      autoComplete="url"
+      error={errors.baseUrl?.message}
+      field={register('baseUrl')}
     />
   );
-  const baseUrlField = addressField(
-    'baseUrl',
-    'Base URL',
-    'The service’s address without /api/v1, e.g. https://reports.example.com. Leave empty to use the API of this site (same origin).',
-    'Same origin (this site)',
-  );
-
-  const savedBaseUrl = connection.baseUrl;
-  const unsaved =
-    normaliseBaseUrl(typedBaseUrl) !== savedBaseUrl || (typedKey.trim() || null) !== connection.apiKey;
 
   return (
     <Stack gap="lg" maw={720}>
@@ -249,7 +148,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
 
       <Paper withBorder p="lg" radius="md">
         <form
-          onSubmit={handleSubmit(onSave)}
+          onSubmit={handleSubmit(save)}
           noValidate
           aria-label={signIn ? 'Sign in' : 'Connection settings'}
         >
@@ -285,13 +184,15 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
                   </Button>
                 </div>
               ))}
-            {!signIn &&
-              addressField(
-                'reportPageTemplate',
-                'Report page address',
-                'Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives.',
-                'The service’s own',
-              )}
+            {!signIn && (
+              <AddressField
+                label="Report page address"
+                description="Where visitors open a report, with {id} for its number, e.g. https://reports.example.com/r/{id}. Leave empty to use the address the service gives."
+                placeholder="The service’s own"
+                error={errors.reportPageTemplate?.message}
+                field={register('reportPageTemplate')}
+              />
+            )}
             <Group gap="sm" mt="xs">
               <Button type="submit" loading={isSubmitting}>
                 Save
@@ -301,24 +202,20 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
                 <Button
                   variant="default"
                   leftSection={<IconPlugConnected size={16} aria-hidden />}
-                  loading={test.testing && !isSubmitting}
-                  onClick={() => void handleSubmit(onTest)()}
+                  loading={testing && !isSubmitting}
+                  onClick={() => void handleSubmit(testConnection)()}
                 >
                   Test connection
                 </Button>
               )}
               {!signIn && connection.apiKey !== null && (
-                <Button
-                  ref={forgetButton}
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={16} aria-hidden />}
-                  onPointerEnter={() => void loadConfirmDialog()}
-                  onFocus={() => void loadConfirmDialog()}
-                  onClick={forgetDialog.open}
-                >
-                  Forget key
-                </Button>
+                <ForgetKey
+                  onForgotten={() => {
+                    setValue('apiKey', '', { shouldDirty: false });
+                    // Forget key is gone with the key: the emptied field is where to go on.
+                    setFocus('apiKey');
+                  }}
+                />
               )}
             </Group>
             {shownTest && (
@@ -345,27 +242,10 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
 
       {footer ?? (
         <Text size="sm" c="dimmed">
-          In use now: the API at {describeBase(savedBaseUrl)}; API key {describeKey(connection)}.
+          In use now: the API at {describeBase(connection.baseUrl)}; API key {describeKey(connection)}.
         </Text>
       )}
 
-      {forgetAsked && (
-        <Suspense fallback={null}>
-          <LazyConfirmDialog
-            opened
-            title="Forget the API key?"
-            confirmLabel="Forget key"
-            onConfirm={onForget}
-            onCancel={cancelForget}
-            pending={false}
-          >
-            <Text size="sm">
-              The key is removed from this browser, and the dashboard asks for one again. A key that the
-              server generated was shown only once: keep a copy if you will need it.
-            </Text>
-          </LazyConfirmDialog>
-        </Suspense>
-      )}
     </Stack>
   );
 }

@@ -1,0 +1,94 @@
+// Add many's batch form, under the preview: the privacy (and password) of every report it creates,
+// whether the Already reported URLs are refreshed, and Create.
+// Bases before dependants, as in Mantine's styles.css.
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/RadioIndicator.css';
+import '@mantine/core/styles/Radio.css';
+import '@mantine/core/styles/PasswordInput.css';
+import '@mantine/core/styles/Switch.css';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, PasswordInput, Stack, Switch, Text } from '@mantine/core';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { ImportBatch, ImportTask } from '@/workflows/use-import-run';
+import { PrivacyField } from '@/components/privacy-field';
+import { plural } from '@/lib/plural';
+import { BATCH_DEFAULTS, batchSchema, batchTasks, toBatch } from './batch-schema';
+import type { BatchFormInput, BatchFormValues } from './batch-schema';
+import { countByStatus } from './classify';
+import type { PreviewRow } from './classify';
+
+export interface BatchFormProps {
+  rows: readonly PreviewRow[];
+  onStart: (tasks: ImportTask[], batch: Omit<ImportBatch, 'urlFilter'>) => void;
+}
+
+export function BatchForm({ rows, onStart }: BatchFormProps) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    clearErrors,
+    formState: { errors },
+  } = useForm<BatchFormInput, unknown, BatchFormValues>({
+    resolver: zodResolver(batchSchema),
+    defaultValues: BATCH_DEFAULTS,
+    // A password's error goes as soon as it is typed in again, and comes back only on Create.
+    reValidateMode: 'onSubmit',
+  });
+  const privacy = useWatch({ control, name: 'privacy' });
+  const refresh = useWatch({ control, name: 'refresh' });
+  const counts = countByStatus(rows);
+  const refreshCount = refresh ? counts.already : 0;
+
+  const submit = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh), toBatch(values));
+
+  return (
+    <form onSubmit={handleSubmit(submit)} noValidate aria-label="Create the reports">
+      <Stack gap="md">
+        <Controller
+          control={control}
+          name="privacy"
+          render={({ field }) => <PrivacyField field={field} layout="row" />}
+        />
+        {privacy === '2' && (
+          <PasswordInput
+            label="Password"
+            description="Protects every report of this batch."
+            autoComplete="new-password"
+            withAsterisk
+            maw={360}
+            error={errors.password?.message}
+            {...register('password', { onChange: () => clearErrors('password') })}
+          />
+        )}
+        {/* No Switch description: Mantine puts it inside the label, and so in the switch's name. */}
+        <div>
+          <Controller
+            control={control}
+            name="refresh"
+            render={({ field: { value, onChange, ...field } }) => (
+              <Switch
+                {...field}
+                label="Refresh existing reports instead"
+                aria-describedby="import-refresh-hint"
+                disabled={counts.already === 0}
+                checked={value}
+                onChange={(event) => onChange(event.currentTarget.checked)}
+              />
+            )}
+          />
+          <Text id="import-refresh-hint" size="xs" c="dimmed" mt={4}>
+            The Already reported URLs get their results refreshed; otherwise they are left alone.
+          </Text>
+        </div>
+        <Group justify="flex-end">
+          <Button type="submit" disabled={counts.new + refreshCount === 0}>
+            {`Create ${plural(counts.new, 'report', 'reports')}`}
+            {refreshCount > 0 && `, refresh ${refreshCount.toLocaleString('en')}`}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
