@@ -3,7 +3,7 @@
 import { sql, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Result } from '../../../src/contract/values';
 import type { Database, ReportsTable } from './database';
-import type { Bind } from './prepared';
+import type { Bind, PreparedQueries } from './prepared';
 import { searchForm } from './text';
 import type { ReportListQuery } from './types';
 
@@ -98,4 +98,6 @@ export type FindReports = (
   trx: Transaction<Database>,
   query: ReportSearchQuery,
   plain: PlainReportList,
+  /** The storage's compiled queries (prepared.ts), for the plan's own. */
+  prepared: PreparedQueries,
 ) => Promise<{ ids: number[]; total: number }>;

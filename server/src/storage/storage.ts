@@ -263,7 +263,7 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         // tested on them in SQL; otherwise the engine's own way.
         let page: { ids: number[]; total: number };
         if (search !== undefined && query.urlKeys === undefined) {
-          page = await find(trx, { ...query, search }, plain);
+          page = await find(trx, { ...query, search }, plain, prepared);
         } else {
           const total = await plain.count();
           page = { ids: query.offset >= total ? [] : await plain.ids(), total };
@@ -464,7 +464,9 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
 
     listApiKeys: async () => (await db.selectFrom('api_keys').select(KEY_COLUMNS).orderBy('id').execute()).map(toApiKey),
 
-    activeApiKeyHashes: () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null).execute(),
+    // Asked on every request (the key check): compiled once.
+    activeApiKeyHashes: () =>
+      prepared.rows(db, 'active keys', () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null), []),
 
     revokeApiKey: async (id, now) =>
       (await db.updateTable('api_keys').set({ revoked_at: toTimestamp(now) }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst())
