@@ -122,3 +122,38 @@ test('on a phone, the projects list does not move when its Views buttons arrive 
   await expect(page.getByRole('button', { name: 'Views' })).toBeVisible();
   expect(await firstProject.boundingBox()).toEqual(before);
 });
+
+/** The selects of the filters whose longest option does not fit their box, as "label: option". */
+async function selectsCutShort(page: Page): Promise<string[]> {
+  return page.locator('main select').evaluateAll((selects) => {
+    const context = document.createElement('canvas').getContext('2d');
+    if (!context) throw new Error('No canvas to measure text with.');
+    return (selects as HTMLSelectElement[]).flatMap((select) => {
+      const style = getComputedStyle(select);
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const label = select.labels?.[0]?.textContent ?? select.name;
+      return [...select.options]
+        .filter((option) => context.measureText(option.text).width > room)
+        .map((option) => `${label}: "${option.text}" needs ${Math.ceil(context.measureText(option.text).width)} px of ${room}`);
+    });
+  });
+}
+
+test('every select of the filters shows its longest option whole, on the reports list and on a project’s own list', async ({
+  page,
+  request,
+}) => {
+  const answer = await request.get(`/api/v1/reports?search=${MARK}`, { headers: auth });
+  const project = ((await answer.json()) as { data: { project: string | null }[] }).data[0]?.project;
+  if (!project) throw new Error('The marked reports have no project.');
+  await signIn(page);
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of [`/reports?search=${MARK}`, `/projects/${encodeURIComponent(project)}`]) {
+      await page.goto(path);
+      await expect(page.getByRole('combobox', { name: 'Sort by' })).toBeVisible();
+      expect(await selectsCutShort(page), `${path} at ${width} px`).toEqual([]);
+    }
+  }
+});

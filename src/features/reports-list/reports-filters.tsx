@@ -175,8 +175,9 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
         {onClear && <ClearFilters onClear={onClear} />}
       </div>
     );
+  // A project's own list has no Project field; its columns (the wide layout's only) say so.
   return (
-    <div className={classes.grid}>
+    <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
       <div className={classes.wide}>{search}</div>
       {fields}
       {onClear && <ClearFilters onClear={onClear} />}
