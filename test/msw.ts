@@ -48,14 +48,14 @@ export function realApi(options: RealApiOptions = {}): RealApi {
           import('../server/src/app'),
           import('../server/src/config'),
           import('../server/src/storage/database'),
-          import('../server/src/storage/sqlite-storage'),
+          import('../server/src/storage/storage'),
           import('../server/src/analysis/analyse'),
         ]);
       const config = {
         ...loadConfig({ API_KEY: REAL_API_KEY, DB_FILE: ':memory:', DEMO: 'false' }),
         ...options.config,
       };
-      const storage = createSqliteStorage(openDatabase(':memory:'), { runsKept: config.runsKept });
+      const storage = createSqliteStorage(await openDatabase(':memory:'), { runsKept: config.runsKept });
       const analyser = options.analyser ?? createAnalyser({ allowPrivate: true });
       const app = createApp({ storage, config, analyser, ...(options.now ? { now: options.now } : {}) });
       return { app, storage };

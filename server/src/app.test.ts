@@ -6,9 +6,8 @@ import {
   strictValidationErrorSchema,
 } from '../../src/contract/strict-schemas';
 import { createKey, revokeKey } from './auth/keys';
-import { createTestApp, TEST_KEY } from '../../test/server/test-app';
-import { openDatabase } from './storage/database';
-import { createSqliteStorage } from './storage/sqlite-storage';
+import { createTestApp, TEST_KEY, testDatabase } from '../../test/server/test-app';
+import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
 
 describe('authentication', () => {
@@ -308,7 +307,7 @@ describe('unexpected failures', () => {
     ['DELETE', '/api/v1/projects/example.com', 'deleteProject'],
   ] as const)('answers %s %s with a bare 500 when storage fails, and logs it', async (method, path, broken) => {
     const logError = vi.fn();
-    const storage = failing(createSqliteStorage(openDatabase(':memory:')), broken);
+    const storage = failing(createSqliteStorage(testDatabase()), broken);
     const t = createTestApp({ storage, logError });
     const res = await t.call(method, path, method === 'POST' ? { form: { url: 'https://example.com/' } } : {});
     expect(res.status).toBe(500);
@@ -338,7 +337,7 @@ describe('unexpected failures', () => {
 
   it('fails closed with 500 when the key store cannot be read', async () => {
     const logError = vi.fn();
-    const storage = failing(createSqliteStorage(openDatabase(':memory:')), 'activeApiKeyHashes');
+    const storage = failing(createSqliteStorage(testDatabase()), 'activeApiKeyHashes');
     const t = createTestApp({ storage, logError });
     const res = await t.call('GET', '/api/v1/reports');
     expect(res.status).toBe(500);

@@ -11,10 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { strictReportEnvelope } from '../../src/contract/strict-schemas';
 import { AnalysisBusyError } from './analysis/limit';
 import { createProxyApp } from './proxy';
-import { openDatabase } from './storage/database';
-import { createSqliteStorage } from './storage/sqlite-storage';
+import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
-import { createTestApp, GOOD, TEST_KEY, type TestApp } from '../../test/server/test-app';
+import { createTestApp, GOOD, TEST_KEY, testDatabase, type TestApp } from '../../test/server/test-app';
 
 interface Schema {
   [keyword: string]: unknown;
@@ -148,7 +147,7 @@ function failing(storage: Storage): Storage {
 function refusals() {
   return {
     limited: createTestApp({ config: { rateLimit: 1 } }),
-    broken: createTestApp({ storage: failing(createSqliteStorage(openDatabase(':memory:'))), logError: () => {} }),
+    broken: createTestApp({ storage: failing(createSqliteStorage(testDatabase())), logError: () => {} }),
   };
 }
 

@@ -2,7 +2,9 @@
 // Without one, the PostgreSQL tests are skipped with a message, except in CI, where they fail.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { MIGRATION_LOCK } from '../../server/src/storage/postgres-database';
+
+// Any constant will do: the test processes preparing the server take turns on it.
+const PREPARE_LOCK = 7_341_205_920;
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 
@@ -13,7 +15,7 @@ async function prepare(url: string): Promise<void> {
     // pg_trgm once, in public, before any test's migration could create it in that test's own
     // schema (the first of its search_path), where dropping the schema would drop it for all.
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [PREPARE_LOCK]);
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
     await client.query('COMMIT');
   } finally {

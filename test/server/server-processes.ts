@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startApiChild, type ApiChild } from '../../tools/bench/harness';
-import { openPostgres } from '../../server/src/storage/postgres-database';
-import { createPostgresStorage, type PostgresStorage } from '../../server/src/storage/postgres-storage';
+import { openPostgres } from '../../server/src/storage/database';
+import { createPostgresStorage, type PostgresStorage } from '../../server/src/storage/storage';
 import { createTestDatabase, type TestDatabaseOnServer } from './postgres';
 
 export interface ServerProcesses {

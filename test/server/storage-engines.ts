@@ -2,15 +2,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { MIGRATIONS, openDatabase } from '../../server/src/storage/database';
-import { openPostgres, PG_MIGRATIONS } from '../../server/src/storage/postgres-database';
-import { createPostgresStorage } from '../../server/src/storage/postgres-storage';
-import type { Migration } from '../../server/src/storage/sql-common';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { openDatabase, openPostgres } from '../../server/src/storage/database';
+import { createPostgresStorage, createSqliteStorage } from '../../server/src/storage/storage';
 import { searchForm } from '../../server/src/storage/text';
 import type { Storage } from '../../server/src/storage/types';
 import { createTestSchema, testPostgresUrl } from './postgres';
+import { oldPostgresSchema, oldSqliteSchema } from './schema-before-kysely';
 
 /** One empty database of its own. */
 export interface TestDatabase {
@@ -32,8 +31,10 @@ export interface StorageEngine {
   /**
    * A new database. With `before`, the name of a migration, its tables are made as a server that
    * knew only the migrations before that one left them, until open() brings them up to date.
+   * With `previous`, a version of the old migration lists (schema-before-kysely.ts), as the server
+   * before the one migration list left it after its migrations up to that one (Infinity: all).
    */
-  create(options?: { before?: string }): Promise<TestDatabase>;
+  create(options?: { before?: string; previous?: number }): Promise<TestDatabase>;
   /** SQL that is true when `needle` occurs in `haystack`, in this engine's words. */
   contains(haystack: string, needle: string): string;
 }
@@ -44,14 +45,6 @@ function closingOnce(storage: Storage): Storage {
   return { ...storage, close: () => (closed ??= storage.close()) };
 }
 
-/** The migrations before the one named `name` (all of them without a name). */
-function migrationsBefore<M extends Migration<unknown>>(migrations: readonly M[], name: string | undefined): readonly M[] {
-  if (name === undefined) return migrations;
-  const index = migrations.findIndex((migration) => migration.name === name);
-  if (index < 0) throw new Error(`No migration is called "${name}".`);
-  return migrations.slice(0, index);
-}
-
 export const sqliteEngine: StorageEngine = {
   name: 'sqlite',
   available: true,
@@ -60,10 +53,16 @@ export const sqliteEngine: StorageEngine = {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reports-db-'));
     const file = path.join(dir, 'reports.db');
     const opened: Storage[] = [];
-    const reader = openDatabase(file, { migrations: migrationsBefore(MIGRATIONS, options.before) });
+    let reader: BetterSqlite3.Database;
+    if (options.previous === undefined) {
+      reader = await openDatabase(file, { before: options.before });
+    } else {
+      reader = new BetterSqlite3(file);
+      oldSqliteSchema(reader, options.previous);
+    }
     return {
       async open(storageOptions) {
-        const storage = closingOnce(createSqliteStorage(openDatabase(file), storageOptions));
+        const storage = closingOnce(createSqliteStorage(await openDatabase(file), storageOptions));
         opened.push(storage);
         return storage;
       },
@@ -91,10 +90,11 @@ export const postgresEngine: StorageEngine = {
     if (!postgresUrl) throw new Error('No PostgreSQL server for the tests.');
     const schema = await createTestSchema(postgresUrl);
     if (options.before !== undefined) {
-      await (await openPostgres(schema.url, { max: 1, migrations: migrationsBefore(PG_MIGRATIONS, options.before) })).end();
+      await (await openPostgres(schema.url, { max: 1, before: options.before })).end();
     }
     const opened: Storage[] = [];
     const reader = new pg.Pool({ connectionString: schema.url, max: 2 });
+    if (options.previous !== undefined) await oldPostgresSchema(reader, options.previous);
     return {
       async open(storageOptions) {
         const storage = closingOnce(createPostgresStorage(await openPostgres(schema.url, { max: 4 }), storageOptions));
@@ -144,16 +144,30 @@ export async function bruteForceSearch(query: TestDatabase['query'], contains: S
 
 /**
  * For a suite run per engine (inside `describe.each(STORAGE_ENGINES)`): new databases that are
- * removed after each test. `before`, a migration's name: as a server before that migration left it.
+ * removed after each test. `before`, a migration's name: as a server before that migration left it;
+ * `previous`, an old migration version: as the server before the one migration list left it.
  */
 export function freshDatabases(engine: StorageEngine, afterEach: (fn: () => Promise<void>) => void) {
   const databases: TestDatabase[] = [];
   afterEach(async () => {
     for (const database of databases.splice(0)) await database.dispose();
   });
-  return async (before?: string): Promise<TestDatabase> => {
-    const database = await engine.create({ before });
+  return async (before?: string, previous?: number): Promise<TestDatabase> => {
+    const database = await engine.create({ before, previous });
     databases.push(database);
     return database;
+  };
+}
+
+/** For tests that make database files: a new directory at each call, removed after each test. */
+export function tempDirs(afterEach: (fn: () => void) => void): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reports-db-'));
+    dirs.push(dir);
+    return dir;
   };
 }

@@ -6,8 +6,8 @@ import { AnalysisError } from '../../server/src/net/analysis-error';
 import { createApp } from '../../server/src/app';
 import type { AppDeps } from '../../server/src/routes/app-deps';
 import { loadConfig, type ServerConfig } from '../../server/src/config';
-import { openDatabase, type Db } from '../../server/src/storage/database';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { openDatabase, openDatabaseImage, type Db } from '../../server/src/storage/database';
+import { createSqliteStorage } from '../../server/src/storage/storage';
 import type { AnalysisFields, Storage } from '../../server/src/storage/types';
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
@@ -58,6 +58,14 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
   return { ...loadConfig({ API_KEY: TEST_KEY, DB_FILE: ':memory:' }), ...overrides };
 }
 
+// Every app gets a database of its own; rather than migrating each, each is a copy of one migrated once.
+const migrated = (await openDatabase(':memory:')).serialize();
+
+/** A fresh in-memory database with the current schema, at once. */
+export function testDatabase(): Db {
+  return openDatabaseImage(migrated);
+}
+
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   storage: Storage;
@@ -68,7 +76,7 @@ export interface TestApp {
 }
 
 export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?: Partial<ServerConfig>; db?: Db } = {}): TestApp {
-  const db = deps.db ?? openDatabase(':memory:');
+  const db = deps.db ?? testDatabase();
   const config = testConfig(deps.config);
   const storage = deps.storage ?? createSqliteStorage(db, { runsKept: config.runsKept });
   const app = createApp({

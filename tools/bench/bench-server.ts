@@ -20,9 +20,8 @@ import { AnalysisError } from '../../server/src/net/analysis-error';
 import { createApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { openDatabase } from '../../server/src/storage/database';
-import { openPostgres } from '../../server/src/storage/postgres-database';
-import { createPostgresStorage } from '../../server/src/storage/postgres-storage';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { openPostgres } from '../../server/src/storage/database';
+import { createPostgresStorage, createSqliteStorage } from '../../server/src/storage/storage';
 import { projectFromUrl } from '../../server/src/net/host-name';
 import type { Storage } from '../../server/src/storage/types';
 import { createGenerator, fillDatabase, fillPostgres } from './synthetic-reports';
@@ -77,14 +76,14 @@ let storage: Storage;
 if (pgUrl) {
   storage = createPostgresStorage(await openPostgres(pgUrl));
 } else {
-  const early = createSqliteStorage(openDatabase(dbFile));
+  const early = createSqliteStorage(await openDatabase(dbFile));
   const t0 = performance.now();
   await early.listReports({ search: 'shop', sortBy: 'url', sort: 'asc', limit: 100, offset: 0 });
   console.log(`first search at once after opening, before the background build: ${(performance.now() - t0).toFixed(1)} ms`);
   await early.close();
 
   const opened = performance.now();
-  const sqlite = createSqliteStorage(openDatabase(dbFile));
+  const sqlite = createSqliteStorage(await openDatabase(dbFile));
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   await sqlite.searchWarmedUp();

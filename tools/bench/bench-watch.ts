@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../server/src/storage/database';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { createSqliteStorage } from '../../server/src/storage/storage';
 import { positive } from './env';
 import { apiCall, startApiChild, startPageServer } from './harness';
 import { percentile, procMb } from './process-stats';
@@ -32,7 +32,7 @@ const PAGE = Buffer.from(
 const pages = await startPageServer(PAGE);
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-watch-'));
 const server = await startApiChild(dataDir);
-const storage = createSqliteStorage(openDatabase(join(dataDir, 'reports.db')));
+const storage = createSqliteStorage(await openDatabase(join(dataDir, 'reports.db')));
 try {
   // One report analysed by the server gives the page's real outcome; the others are stored with the
   // same, so that the run finds no change (no confirming second analysis, no alert).

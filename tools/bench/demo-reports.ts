@@ -10,7 +10,7 @@ import { createAnalyser } from '../../server/src/analysis/analyse';
 import type { Analysis } from '../../server/src/analysis/analyse';
 import { startFixtureServer } from '../../server/src/demo/fixture-server';
 import { openDatabase } from '../../server/src/storage/database';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { createSqliteStorage } from '../../server/src/storage/storage';
 import { projectFromUrl } from '../../server/src/net/host-name';
 
 /** Demo pages that answer at once (old-site.example's catalogue waits 1.5 s on purpose). */
@@ -57,26 +57,23 @@ export async function fillDemoReports(
   }
   const analysisSeconds = (performance.now() - started) / 1000;
 
-  const db = openDatabase(dbFile);
+  const db = await openDatabase(dbFile);
   const storage = createSqliteStorage(db);
   const now = new Date();
-  // One transaction around the storage layer's own writes (they nest as savepoints).
-  db.transaction(() => {
-    for (let i = 1; i <= count; i++) {
-      const url = demoReportUrl(demoPort, i);
-      const { score, result, results } = analyses[(i - 1) % analyses.length]!;
-      void storage.createReport({
-        url,
-        project: projectFromUrl(url),
-        privacy,
-        passwordHash: null,
-        score,
-        result,
-        results,
-        now,
-      });
-    }
-  })();
+  for (let i = 1; i <= count; i++) {
+    const url = demoReportUrl(demoPort, i);
+    const { score, result, results } = analyses[(i - 1) % analyses.length]!;
+    await storage.createReport({
+      url,
+      project: projectFromUrl(url),
+      privacy,
+      passwordHash: null,
+      score,
+      result,
+      results,
+      now,
+    });
+  }
   db.pragma('wal_checkpoint(TRUNCATE)');
   await storage.close();
   return { reports: count, analysisSeconds, seconds: (performance.now() - started) / 1000 };

@@ -8,8 +8,8 @@ import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, resultForScore } from '../../src/
 import type { Importance } from '../../src/contract/values';
 import type { StrictCheck } from '../../src/contract/strict-schemas';
 import { openDatabase } from '../../server/src/storage/database';
-import { openPostgres } from '../../server/src/storage/postgres-database';
-import { createSqliteStorage } from '../../server/src/storage/sqlite-storage';
+import { openPostgres } from '../../server/src/storage/database';
+import { createSqliteStorage } from '../../server/src/storage/storage';
 import { projectFromUrl } from '../../server/src/net/host-name';
 
 /** A seeded generator (mulberry32), so that every run benchmarks the same data. */
@@ -106,49 +106,45 @@ export interface FillOutcome {
  */
 export async function fillDatabase(dbFile: string, count: number, seed = 42): Promise<FillOutcome> {
   const { random, pick, hosts, makeUrl, makeResults } = createGenerator(seed);
-  const db = openDatabase(dbFile);
+  const db = await openDatabase(dbFile);
   const storage = createSqliteStorage(db);
   const started = performance.now();
   const start = Date.UTC(2025, 0, 1);
   const span = 365 * 24 * 3600 * 1000;
   const reanalyse: { id: number; at: Date; analysis: ReturnType<typeof makeResults> }[] = [];
-  // One transaction around the storage layer's own writes (they nest as savepoints): the storage
-  // functions run synchronously on better-sqlite3, their promises only carry the result.
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const url = makeUrl();
-      const { score, results } = makeResults();
-      const now = new Date(start + Math.floor((i / count) * span));
-      void storage.createReport({
-        url,
-        project: projectFromUrl(url),
-        privacy: pick([0, 0, 0, 1, 2] as const),
-        passwordHash: null,
-        score,
-        result: resultForScore(score),
-        results,
-        now,
-      });
-      // Some reports were refreshed later, so that generated_at does not follow id.
-      if (random() < 0.15) {
-        reanalyse.push({
-          id: i + 1,
-          at: new Date(now.getTime() + Math.floor(random() * 60) * 24 * 3600 * 1000),
-          analysis: makeResults(),
-        });
-      }
-    }
-    for (const { id, at, analysis } of reanalyse) {
-      void storage.updateReport(id, {
-        analysis: {
-          score: analysis.score,
-          result: resultForScore(analysis.score),
-          results: analysis.results,
-        },
-        now: at,
+  for (let i = 0; i < count; i++) {
+    const url = makeUrl();
+    const { score, results } = makeResults();
+    const now = new Date(start + Math.floor((i / count) * span));
+    await storage.createReport({
+      url,
+      project: projectFromUrl(url),
+      privacy: pick([0, 0, 0, 1, 2] as const),
+      passwordHash: null,
+      score,
+      result: resultForScore(score),
+      results,
+      now,
+    });
+    // Some reports were refreshed later, so that generated_at does not follow id.
+    if (random() < 0.15) {
+      reanalyse.push({
+        id: i + 1,
+        at: new Date(now.getTime() + Math.floor(random() * 60) * 24 * 3600 * 1000),
+        analysis: makeResults(),
       });
     }
-  })();
+  }
+  for (const { id, at, analysis } of reanalyse) {
+    await storage.updateReport(id, {
+      analysis: {
+        score: analysis.score,
+        result: resultForScore(analysis.score),
+        results: analysis.results,
+      },
+      now: at,
+    });
+  }
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.exec('ANALYZE');
   const seconds = (performance.now() - started) / 1000;
@@ -172,7 +168,7 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
   const started = performance.now();
   try {
     const outcome = await fillDatabase(file, count, seed);
-    const source = openDatabase(file);
+    const source = await openDatabase(file);
     const pool = await openPostgres(url, { max: 1 });
     try {
       /** Copies a table of the same name and columns COPY_ROWS rows at a time, each column as one array parameter of its type. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { createSqliteStorage } from '../storage/storage';
+import { testDatabase } from '../../../test/server/test-app';
 import { createKey, createKeyVerifier, ensureInitialKey, hashKey, listKeys, revokeKey } from './keys';
 import { hashPassword, verifyPassword } from './passwords';
 
 function freshStorage() {
-  const db = openDatabase(':memory:');
+  const db = testDatabase();
   return { db, storage: createSqliteStorage(db) };
 }
 

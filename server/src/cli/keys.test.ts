@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKeyVerifier } from '../auth/keys';
 import { openDatabase } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { createSqliteStorage } from '../storage/storage';
 import { runKeysCommand } from './keys';
 
 function capture() {
@@ -16,7 +16,7 @@ function capture() {
 
 describe('keys command', () => {
   it('creates, lists and revokes keys', async () => {
-    const storage = createSqliteStorage(openDatabase(':memory:'));
+    const storage = createSqliteStorage(await openDatabase(':memory:'));
     const verify = createKeyVerifier(storage, []);
 
     const created = capture();
@@ -48,7 +48,7 @@ describe('keys command', () => {
   });
 
   it('explains itself on bad input', async () => {
-    const storage = createSqliteStorage(openDatabase(':memory:'));
+    const storage = createSqliteStorage(await openDatabase(':memory:'));
     for (const args of [['revoke'], ['revoke', 'abc'], ['revoke', '1', '2'], ['rotate']]) {
       const c = capture();
       expect(await runKeysCommand(args, storage, c.io)).toBe(2);
@@ -62,7 +62,7 @@ describe('keys command', () => {
     expect(help.out[0]).toMatch(/^Usage: npm run keys/);
   });
 
-  it('runs as `npm run keys` against the configured database file', () => {
+  it('runs as `npm run keys` against the configured database file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keys-cli-'));
     try {
       const env = { ...process.env, DATA_DIR: dir, DB_FILE: '', API_KEY: '' };
@@ -71,7 +71,7 @@ describe('keys command', () => {
       const output = execFileSync(tsx, [script, 'create', 'from-cli'], { env, encoding: 'utf8' });
       const key = output.match(/wrs_[\w-]+/)?.[0] ?? '';
       expect(key).not.toBe('');
-      const db = openDatabase(path.join(dir, 'reports.db'));
+      const db = await openDatabase(path.join(dir, 'reports.db'));
       expect(db.prepare('SELECT label FROM api_keys').pluck().all()).toEqual(['from-cli']);
       db.close();
       expect(execFileSync(tsx, [script, 'list'], { env, encoding: 'utf8' })).toContain('from-cli');

@@ -6,7 +6,7 @@ import { runSeed } from '../cli/seed';
 import { loadConfig } from '../config';
 import { openDatabase } from '../storage/database';
 import type { Db } from '../storage/database';
-import { createSqliteStorage } from '../storage/sqlite-storage';
+import { createSqliteStorage } from '../storage/storage';
 import type { Storage } from '../storage/types';
 import { demoVariantOf, startFixtureServer } from './fixture-server';
 import type { FixtureServer } from './fixture-server';
@@ -17,7 +17,7 @@ let storage: Storage;
 let fixtures: FixtureServer;
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
+  db = await openDatabase(':memory:');
   storage = createSqliteStorage(db);
   fixtures = await startFixtureServer();
 });

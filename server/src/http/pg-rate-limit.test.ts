@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { strictErrorSchema } from '../../../src/contract/strict-schemas';
 import { createTestSchema, testPostgresUrl, type TestSchema } from '../../../test/server/postgres';
 import { createTestApp, TEST_KEY } from '../../../test/server/test-app';
-import { openPostgres } from '../storage/postgres-database';
-import { createPostgresStorage, type PostgresStorage } from '../storage/postgres-storage';
+import { openPostgres } from '../storage/database';
+import { createPostgresStorage, type PostgresStorage } from '../storage/storage';
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './password-attempts';
 import { createPgRateLimiter } from './pg-rate-limit';
 

@@ -1,4 +1,4 @@
-import type { PgPool } from '../storage/postgres-database';
+import type { PgPool } from '../storage/database';
 import { decide, fixedWindow, type RateLimitDecision, type RateLimiter } from './rate-limit';
 
 /**

@@ -1,8 +1,6 @@
 import type { ServerConfig } from '../config';
-import { openDatabase } from './database';
-import { openPostgres } from './postgres-database';
-import { createPostgresStorage, type PostgresStorage } from './postgres-storage';
-import { createSqliteStorage, type SqliteStorage } from './sqlite-storage';
+import { openDatabase, openPostgres } from './database';
+import { createPostgresStorage, createSqliteStorage, type PostgresStorage, type SqliteStorage } from './storage';
 
 export type OpenedStorage = { engine: 'sqlite'; storage: SqliteStorage } | { engine: 'postgres'; storage: PostgresStorage };
 
@@ -10,5 +8,5 @@ export type OpenedStorage = { engine: 'sqlite'; storage: SqliteStorage } | { eng
 export async function openStorage(config: Pick<ServerConfig, 'databaseUrl' | 'dbFile' | 'runsKept'>): Promise<OpenedStorage> {
   const options = { runsKept: config.runsKept };
   if (config.databaseUrl) return { engine: 'postgres', storage: createPostgresStorage(await openPostgres(config.databaseUrl), options) };
-  return { engine: 'sqlite', storage: createSqliteStorage(openDatabase(config.dbFile), options) };
+  return { engine: 'sqlite', storage: createSqliteStorage(await openDatabase(config.dbFile), options) };
 }

@@ -8,8 +8,7 @@ import { BAD, createTestApp, DECENT, GOOD, pathAnalyser } from '../../../test/se
 import { bruteForceSearch, freshDatabases, STORAGE_ENGINES, type BruteForceQuery, type TestDatabase } from '../../../test/server/storage-engines';
 import { jsonBytes, REPORT_MAX_BYTES } from '../results/evidence-bounds';
 import { urlKey } from '../../../src/contract/url-key';
-import { RUNS_MIGRATION, URL_KEY_MIGRATION } from './sql-common';
-import { TRIM_MIGRATION } from './trim-evidence';
+import { RUNS_MIGRATION, TRIM_MIGRATION, URL_KEY_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import { toTimestamp } from './text';
 import type { AnalysisFields, NewReport, RunRecord, Storage } from './types';
@@ -256,7 +255,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
           expect({ total: page.total, ids: page.items.map((r) => r.id) }, JSON.stringify(q)).toEqual(await bruteForce(database, q));
         }
       }
-    });
+    }, 30_000); // 400 stores: over 5 s on PostgreSQL at load 9
 
     it('never matches across the end of one URL and the start of the next', async () => {
       const storage = await (await fresh()).open();
@@ -518,7 +517,7 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       expect(runs.map((r) => Buffer.byteLength(r.resultsJson) <= REPORT_MAX_BYTES)).toEqual([true]);
       expect(jsonBytes(JSON.parse(runs[0]?.resultsJson ?? '{}'))).toBe(Buffer.byteLength(report?.resultsJson ?? ''));
       expect((await migrated.getReport(normal.id))?.resultsJson).toBe(JSON.stringify(GOOD.results));
-    });
+    }, 30_000); // megabytes of results written and trimmed: over 5 s on PostgreSQL at load 15, on main's code too
   });
 
   describe('exact URL', () => {

@@ -1,10 +1,7 @@
-// The migration that brings stored reports and runs within the evidence bounds of new analyses
-// (results/evidence-bounds.ts): what was written before them kept every title, heading and og
-// value whole, up to tens of megabytes of JSON per report.
+// What the migration that brings stored reports and runs within the evidence bounds of new
+// analyses (TRIM_MIGRATION in migrations.ts) does to each stored results map.
 import type { Check } from '../results/check-result';
 import { boundResults } from '../results/evidence-bounds';
-
-export const TRIM_MIGRATION = 'evidence bounded: stored results trimmed';
 
 /**
  * Stored results up to this size are left as they are: the analyses before the bounds listed at most

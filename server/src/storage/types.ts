@@ -145,3 +145,6 @@ export interface Storage {
   revokeApiKey(id: number, now: Date): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How many of the newest runs' scores a report carries (`recentScores`). */
+export const RECENT_SCORES = 10;

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
-import { WATCH_MIGRATION } from './sql-common';
+import { WATCH_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
 import type { NewAlert } from './watch-storage';

@@ -1,6 +1,8 @@
-// What the watch extensions (schedules and alerts) keep, on either engine: the same SQL (`?` for
-// each bound value) through a small runner that each engine's storage gives.
+// What the watch extensions (schedules and alerts) keep, on either engine.
+import type { Kysely, Selectable } from 'kysely';
 import type { AlertKind, Result, ScheduleEvery } from '../../../src/contract/values';
+import type { AlertsTable, Database, SchedulesTable } from './database';
+import { toTimestamp } from './text';
 
 export const DEFAULT_DROP = 10;
 export const DEFAULT_HOUR = 6;
@@ -97,78 +99,58 @@ export interface WatchStorage {
   openAlert(reportId: number): Promise<AlertRecord | null>;
 }
 
-/** How a storage engine runs the watch SQL. */
-export interface SqlRunner {
-  all<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
-  /** A write; the number of rows it changed. */
-  run(sql: string, params?: unknown[]): Promise<number>;
-  /** A stored timestamp as the contract writes it. */
-  time(value: unknown): string;
-  /** The engine's null-safe equality: `IS` (SQLite) or `IS NOT DISTINCT FROM` (PostgreSQL). */
-  nullSafeEquals: string;
-}
+const ALERT_COLUMNS = [
+  'id',
+  'report_id',
+  'project',
+  'url',
+  'kind',
+  'before_score',
+  'before_result',
+  'before_generated_at',
+  'after_score',
+  'after_result',
+  'after_generated_at',
+  'checks',
+  'created_at',
+  'read',
+] as const;
 
-interface ScheduleRow {
-  project: string;
-  every: ScheduleEvery;
-  hour: number;
-  weekday: number | null;
-  drop_points: number;
-  set_at: unknown;
-  last_run_at: unknown;
-}
-
-interface AlertRow {
-  id: number;
-  report_id: number;
-  project: string;
-  url: string;
-  kind: AlertKind;
-  before_score: number;
-  before_result: Result;
-  before_generated_at: unknown;
-  after_score: number;
-  after_result: Result;
-  after_generated_at: unknown;
-  checks: string;
-  created_at: unknown;
-  read: number | boolean;
-}
-
-const SCHEDULE_COLUMNS = 'project, every, hour, weekday, drop_points, set_at, last_run_at';
-const ALERT_COLUMNS =
-  'id, report_id, project, url, kind, before_score, before_result, before_generated_at, after_score, after_result, after_generated_at, checks, created_at, read';
-
-export function createWatchStorage(sql: SqlRunner): WatchStorage {
-  const toSchedule = (row: ScheduleRow): ScheduleRecord => ({
+function toSchedule(row: Selectable<SchedulesTable>): ScheduleRecord {
+  return {
     project: row.project,
     every: row.every,
     hour: row.hour,
     weekday: row.weekday,
     drop: row.drop_points,
-    setAt: sql.time(row.set_at),
-    lastRunAt: row.last_run_at === null ? null : sql.time(row.last_run_at),
-  });
-  const toAlert = (row: AlertRow): AlertRecord => ({
+    setAt: row.set_at,
+    lastRunAt: row.last_run_at,
+  };
+}
+
+function toAlert(row: Selectable<AlertsTable>): AlertRecord {
+  return {
     id: row.id,
     reportId: row.report_id,
     project: row.project,
     url: row.url,
     kind: row.kind,
-    before: { score: row.before_score, result: row.before_result, generatedAt: sql.time(row.before_generated_at) },
-    after: { score: row.after_score, result: row.after_result, generatedAt: sql.time(row.after_generated_at) },
+    before: { score: row.before_score, result: row.before_result, generatedAt: row.before_generated_at },
+    after: { score: row.after_score, result: row.after_result, generatedAt: row.after_generated_at },
     checks: JSON.parse(row.checks) as string[],
-    createdAt: sql.time(row.created_at),
+    createdAt: row.created_at,
     read: Boolean(row.read),
-  });
-  const stamp = (date: Date) => date.toISOString().replace(/Z$/, '000Z');
+  };
+}
+
+export function createWatchStorage(db: Kysely<Database>): WatchStorage {
   const projectExists = async (project: string) =>
-    (await sql.all('SELECT 1 AS found FROM projects WHERE project = ?', [project])).length > 0;
-  const alertFilter = (project: string | undefined) => (project === undefined ? { where: '', params: [] } : { where: 'project = ?', params: [project] });
+    (await db.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
+  const alerts = (project: string | undefined) => db.selectFrom('alerts').$if(project !== undefined, (qb) => qb.where('project', '=', project as string));
 
   return {
     async getSchedule(project) {
-      const [row] = await sql.all<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE project = ?`, [project]);
+      const row = await db.selectFrom('schedules').selectAll().where('project', '=', project).executeTakeFirst();
       if (row) return toSchedule(row);
       if (!(await projectExists(project))) return null;
       return { project, every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, setAt: null, lastRunAt: null };
@@ -178,12 +160,19 @@ export function createWatchStorage(sql: SqlRunner): WatchStorage {
       const weekday = settings.every === 'weekly' ? settings.weekday : null;
       // A project deleted meanwhile: the foreign key refuses the row, and the answer is the same null.
       try {
-        await sql.run(
-          `INSERT INTO schedules (project, every, hour, weekday, drop_points, set_at, last_run_at) VALUES (?, ?, ?, ?, ?, ?, NULL)
-           ON CONFLICT (project) DO UPDATE SET every = excluded.every, hour = excluded.hour, weekday = excluded.weekday,
-             drop_points = excluded.drop_points, set_at = excluded.set_at`,
-          [project, settings.every, settings.hour, weekday, settings.drop, stamp(now)],
-        );
+        await db
+          .insertInto('schedules')
+          .values({ project, every: settings.every, hour: settings.hour, weekday, drop_points: settings.drop, set_at: toTimestamp(now), last_run_at: null })
+          .onConflict((conflict) =>
+            conflict.column('project').doUpdateSet((eb) => ({
+              every: eb.ref('excluded.every'),
+              hour: eb.ref('excluded.hour'),
+              weekday: eb.ref('excluded.weekday'),
+              drop_points: eb.ref('excluded.drop_points'),
+              set_at: eb.ref('excluded.set_at'),
+            })),
+          )
+          .execute();
       } catch (error) {
         if (!(await projectExists(project))) return null;
         throw error;
@@ -191,105 +180,133 @@ export function createWatchStorage(sql: SqlRunner): WatchStorage {
       return this.getSchedule(project);
     },
     async activeSchedules() {
-      const rows = await sql.all<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE every <> 'off' ORDER BY project`);
-      return rows.map(toSchedule);
+      return (await db.selectFrom('schedules').selectAll().where('every', '<>', 'off').orderBy('project').execute()).map(toSchedule);
     },
     async claimRun(project, lastRunAt, runAt) {
-      const changed = await sql.run(
-        `UPDATE schedules SET last_run_at = ? WHERE project = ? AND last_run_at ${sql.nullSafeEquals} ?`,
-        [stamp(runAt), project, lastRunAt],
-      );
-      return changed === 1;
+      const { numUpdatedRows } = await db
+        .updateTable('schedules')
+        .set({ last_run_at: toTimestamp(runAt) })
+        .where('project', '=', project)
+        .where('last_run_at', lastRunAt === null ? 'is' : '=', lastRunAt)
+        .executeTakeFirst();
+      return numUpdatedRows === 1n;
     },
     async enqueueRun(project, runAt) {
-      return sql.run(
-        `INSERT INTO schedule_items (project, run_at, report_id) SELECT project, ?, id FROM reports WHERE project = ? ORDER BY id
-         ON CONFLICT (project, run_at, report_id) DO NOTHING`,
-        [stamp(runAt), project],
-      );
+      const { numInsertedOrUpdatedRows } = await db
+        .insertInto('schedule_items')
+        .columns(['project', 'run_at', 'report_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('reports')
+            .select((inner) => ['project', inner.val(toTimestamp(runAt)).as('run_at'), 'id'])
+            .where('project', '=', project)
+            .orderBy('id'),
+        )
+        .onConflict((conflict) => conflict.columns(['project', 'run_at', 'report_id']).doNothing())
+        .executeTakeFirst();
+      return Number(numInsertedOrUpdatedRows ?? 0);
     },
     async takeItem(now, staleBefore) {
+      const stale = toTimestamp(staleBefore);
       // The inner SELECT picks a candidate; the outer condition, checked again on the row itself,
       // lets only one of two takers of the same row through (PostgreSQL re-reads it after the
       // first taker's update; SQLite has one writer at a time). The other one tries the next.
       for (;;) {
-        const [row] = await sql.all<{ id: number; project: string; run_at: unknown; report_id: number }>(
-          `UPDATE schedule_items SET taken_at = ?
-           WHERE id = (SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? ORDER BY run_at, id LIMIT 1)
-             AND (taken_at IS NULL OR taken_at < ?)
-           RETURNING id, project, run_at, report_id`,
-          [stamp(now), stamp(staleBefore), stamp(staleBefore)],
-        );
-        if (row) return { id: row.id, project: row.project, runAt: sql.time(row.run_at), reportId: row.report_id };
-        const [left] = await sql.all<{ id: number }>('SELECT id FROM schedule_items WHERE taken_at IS NULL OR taken_at < ? LIMIT 1', [
-          stamp(staleBefore),
-        ]);
+        const row = await db
+          .updateTable('schedule_items')
+          .set({ taken_at: toTimestamp(now) })
+          .where('id', '=', (eb) =>
+            eb
+              .selectFrom('schedule_items')
+              .select('id')
+              .where((inner) => inner.or([inner('taken_at', 'is', null), inner('taken_at', '<', stale)]))
+              .orderBy('run_at')
+              .orderBy('id')
+              .limit(1),
+          )
+          .where((eb) => eb.or([eb('taken_at', 'is', null), eb('taken_at', '<', stale)]))
+          .returning(['id', 'project', 'run_at', 'report_id'])
+          .executeTakeFirst();
+        if (row) return { id: row.id, project: row.project, runAt: row.run_at, reportId: row.report_id };
+        const left = await db
+          .selectFrom('schedule_items')
+          .select('id')
+          .where((eb) => eb.or([eb('taken_at', 'is', null), eb('taken_at', '<', stale)]))
+          .limit(1)
+          .executeTakeFirst();
         if (!left) return null;
       }
     },
     async finishItem(id) {
-      await sql.run('DELETE FROM schedule_items WHERE id = ?', [id]);
+      await db.deleteFrom('schedule_items').where('id', '=', id).execute();
     },
     async releaseItem(id) {
-      await sql.run('UPDATE schedule_items SET taken_at = NULL WHERE id = ?', [id]);
+      await db.updateTable('schedule_items').set({ taken_at: null }).where('id', '=', id).execute();
     },
     async pendingItems() {
-      const rows = await sql.all<{ project: string; items: number | string }>(
-        'SELECT project, count(*) AS items FROM schedule_items GROUP BY project',
-      );
+      const rows = await db
+        .selectFrom('schedule_items')
+        .select((eb) => ['project', eb.fn.countAll<number>().as('items')])
+        .groupBy('project')
+        .execute();
       return new Map(rows.map((row) => [row.project, Number(row.items)]));
     },
     async insertAlert(alert) {
-      const [row] = await sql.all<AlertRow>(
-        `INSERT INTO alerts (report_id, project, url, kind, before_score, before_result, before_generated_at,
-           after_score, after_result, after_generated_at, checks, created_at, read)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${ALERT_COLUMNS}`,
-        [
-          alert.reportId,
-          alert.project,
-          alert.url,
-          alert.kind,
-          alert.before.score,
-          alert.before.result,
-          alert.before.generatedAt,
-          alert.after.score,
-          alert.after.result,
-          alert.after.generatedAt,
-          JSON.stringify(alert.checks),
-          stamp(alert.now),
-          0,
-        ],
-      );
-      if (!row) throw new Error('The alert was not stored.');
+      const row = await db
+        .insertInto('alerts')
+        .values({
+          report_id: alert.reportId,
+          project: alert.project,
+          url: alert.url,
+          kind: alert.kind,
+          before_score: alert.before.score,
+          before_result: alert.before.result,
+          before_generated_at: alert.before.generatedAt,
+          after_score: alert.after.score,
+          after_result: alert.after.result,
+          after_generated_at: alert.after.generatedAt,
+          checks: JSON.stringify(alert.checks),
+          created_at: toTimestamp(alert.now),
+          read: 0,
+        })
+        .returning(ALERT_COLUMNS)
+        .executeTakeFirstOrThrow();
       return toAlert(row);
     },
     async listAlerts(query) {
-      const filter = alertFilter(query.project);
-      const conditions = [filter.where, query.unreadOnly ? 'read = ?' : ''].filter(Boolean);
-      const params = [...filter.params, ...(query.unreadOnly ? [0] : [])];
-      const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-      const rows = await sql.all<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [
-        ...params,
-        query.limit,
-        query.offset,
-      ]);
-      const [counted] = await sql.all<{ total: number | string; unread: number | string | null }>(
-        `SELECT count(*) AS total, sum(CASE WHEN read = ? THEN 1 ELSE 0 END) AS unread FROM alerts ${filter.where ? `WHERE ${filter.where}` : ''}`,
-        [0, ...filter.params],
-      );
-      const unread = Number(counted?.unread ?? 0);
-      return { items: rows.map(toAlert), total: query.unreadOnly ? unread : Number(counted?.total ?? 0), unread };
+      const rows = await alerts(query.project)
+        .select(ALERT_COLUMNS)
+        .$if(query.unreadOnly, (qb) => qb.where('read', '=', 0))
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute();
+      const counted = await alerts(query.project)
+        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number | null>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unread')])
+        .executeTakeFirstOrThrow();
+      const unread = Number(counted.unread ?? 0);
+      return { items: rows.map(toAlert), total: query.unreadOnly ? unread : Number(counted.total), unread };
     },
     async setAlertRead(id, read) {
-      const [row] = await sql.all<AlertRow>(`UPDATE alerts SET read = ? WHERE id = ? RETURNING ${ALERT_COLUMNS}`, [read ? 1 : 0, id]);
+      const row = await db
+        .updateTable('alerts')
+        .set({ read: read ? 1 : 0 })
+        .where('id', '=', id)
+        .returning(ALERT_COLUMNS)
+        .executeTakeFirst();
       return row ? toAlert(row) : null;
     },
     async markAlertsRead(project) {
-      const filter = alertFilter(project);
-      return sql.run(`UPDATE alerts SET read = ? WHERE read = ?${filter.where ? ` AND ${filter.where}` : ''}`, [1, 0, ...filter.params]);
+      const { numUpdatedRows } = await db
+        .updateTable('alerts')
+        .set({ read: 1 })
+        .where('read', '=', 0)
+        .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+        .executeTakeFirst();
+      return Number(numUpdatedRows);
     },
     async openAlert(reportId) {
-      const [row] = await sql.all<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE report_id = ? ORDER BY id DESC LIMIT 1`, [reportId]);
+      const row = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('report_id', '=', reportId).orderBy('id', 'desc').limit(1).executeTakeFirst();
       return row && !row.read && row.kind !== 'recovered' ? toAlert(row) : null;
     },
   };

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
-import { WEBHOOKS_MIGRATION } from './sql-common';
+import { WEBHOOKS_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
 import type { NewEvent } from './webhook-storage';

@@ -1,7 +1,9 @@
 // What the Webhooks extension keeps, on either engine: the webhooks and one row per attempt to send
-// a message, through the same SqlRunner as the watch storage (`?` for each bound value).
+// a message.
 import { randomUUID } from 'node:crypto';
-import type { SqlRunner } from './watch-storage';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookDeliveriesTable, WebhooksTable } from './database';
+import { toTimestamp } from './text';
 
 export interface WebhookRecord {
   id: number;
@@ -83,154 +85,172 @@ export interface WebhookStorage {
   listDeliveries(webhookId: number, page: { limit: number; offset: number }): Promise<{ items: DeliveryRecord[]; total: number } | null>;
 }
 
-interface WebhookRow {
-  id: number;
-  url: string;
-  project: string | null;
-  secret: string;
-  created_at: unknown;
+function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
+  return { id: row.id, url: row.url, project: row.project, secret: row.secret, createdAt: row.created_at };
 }
 
-interface DeliveryRow {
-  id: number;
-  webhook_id: number;
-  message_id: string;
-  event: string;
-  payload: string;
-  attempt: number;
-  first_at: unknown;
-  next_attempt_at: unknown;
-  status: DeliveryStatus;
-  answer_status: number | null;
-  error: string | null;
-  attempted_at: unknown;
-  taken_at: unknown;
-}
-
-const WEBHOOK_COLUMNS = 'id, url, project, secret, created_at';
-const DELIVERY_COLUMNS =
-  'id, webhook_id, message_id, event, payload, attempt, first_at, next_attempt_at, status, answer_status, error, attempted_at, taken_at';
-
-const stamp = (date: Date) => date.toISOString().replace(/Z$/, '000Z');
-
-export function createWebhookStorage(sql: SqlRunner): WebhookStorage {
-  const time = (value: unknown) => (value === null || value === undefined ? null : sql.time(value));
-  const toWebhook = (row: WebhookRow): WebhookRecord => ({
-    id: Number(row.id),
-    url: row.url,
-    project: row.project,
-    secret: row.secret,
-    createdAt: sql.time(row.created_at),
-  });
-  const toDelivery = (row: DeliveryRow): DeliveryRecord => ({
-    id: Number(row.id),
-    webhookId: Number(row.webhook_id),
+function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
     messageId: row.message_id,
     event: row.event,
     payload: row.payload,
-    attempt: Number(row.attempt),
-    firstAt: sql.time(row.first_at),
-    nextAttemptAt: sql.time(row.next_attempt_at),
+    attempt: row.attempt,
+    firstAt: row.first_at,
+    nextAttemptAt: row.next_attempt_at,
     status: row.status,
-    answerStatus: row.answer_status === null ? null : Number(row.answer_status),
+    answerStatus: row.answer_status,
     error: row.error,
-    attemptedAt: time(row.attempted_at),
-    takenAt: time(row.taken_at),
-  });
+    attemptedAt: row.attempted_at,
+    takenAt: row.taken_at,
+  };
+}
+
+export function createWebhookStorage(db: Kysely<Database>): WebhookStorage {
+  const projectExists = async (project: string) =>
+    (await db.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
+  const getWebhook = async (id: number) => {
+    const row = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toWebhook(row) : null;
+  };
 
   const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> => {
-    const at = stamp(event.now);
+    const at = toTimestamp(event.now);
     // A webhook deleted meanwhile: the foreign key refuses the row.
     try {
-      const [row] = await sql.all<DeliveryRow>(
-        `INSERT INTO webhook_deliveries (webhook_id, message_id, event, payload, attempt, first_at, next_attempt_at, status)
-         VALUES (?, ?, ?, ?, 1, ?, ?, 'pending') RETURNING ${DELIVERY_COLUMNS}`,
-        [webhookId, `msg_${randomUUID().replace(/-/g, '')}`, event.type, event.payload, at, at],
-      );
-      return row ? toDelivery(row) : null;
+      const row = await db
+        .insertInto('webhook_deliveries')
+        .values({
+          webhook_id: webhookId,
+          message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+          event: event.type,
+          payload: event.payload,
+          attempt: 1,
+          first_at: at,
+          next_attempt_at: at,
+          status: 'pending',
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toDelivery(row);
     } catch (error) {
-      if ((await sql.all('SELECT 1 AS found FROM webhooks WHERE id = ?', [webhookId])).length === 0) return null;
+      if (!(await getWebhook(webhookId))) return null;
       throw error;
     }
   };
 
   return {
     async addWebhook(hook) {
-      if (hook.project !== null) {
-        const found = await sql.all('SELECT 1 AS found FROM projects WHERE project = ?', [hook.project]);
-        if (found.length === 0) return null;
-      }
+      if (hook.project !== null && !(await projectExists(hook.project))) return null;
       try {
-        const [row] = await sql.all<WebhookRow>(
-          `INSERT INTO webhooks (url, project, secret, created_at) VALUES (?, ?, ?, ?) RETURNING ${WEBHOOK_COLUMNS}`,
-          [hook.url, hook.project, hook.secret, stamp(hook.now)],
-        );
-        if (!row) throw new Error('The webhook was not stored.');
+        const row = await db
+          .insertInto('webhooks')
+          .values({ url: hook.url, project: hook.project, secret: hook.secret, created_at: toTimestamp(hook.now) })
+          .returningAll()
+          .executeTakeFirstOrThrow();
         return toWebhook(row);
       } catch (error) {
         // The project deleted meanwhile: the foreign key refuses the row, and the answer is the same null.
-        if (hook.project !== null && (await sql.all('SELECT 1 AS found FROM projects WHERE project = ?', [hook.project])).length === 0) return null;
+        if (hook.project !== null && !(await projectExists(hook.project))) return null;
         throw error;
       }
     },
     async listWebhooks() {
-      return (await sql.all<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks ORDER BY id`)).map(toWebhook);
+      return (await db.selectFrom('webhooks').selectAll().orderBy('id').execute()).map(toWebhook);
     },
-    async getWebhook(id) {
-      const [row] = await sql.all<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
-      return row ? toWebhook(row) : null;
-    },
+    getWebhook,
     async deleteWebhook(id) {
-      return (await sql.run('DELETE FROM webhooks WHERE id = ?', [id])) > 0;
+      return (await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n;
     },
     async queueForProject(project, event) {
-      const hooks = await sql.all<{ id: number }>('SELECT id FROM webhooks WHERE project IS NULL OR project = ? ORDER BY id', [project]);
+      const hooks = await db
+        .selectFrom('webhooks')
+        .select('id')
+        .where((eb) => eb.or([eb('project', 'is', null), eb('project', '=', project)]))
+        .orderBy('id')
+        .execute();
       const queued: DeliveryRecord[] = [];
       for (const hook of hooks) {
-        const delivery = await insertFirst(Number(hook.id), event);
+        const delivery = await insertFirst(hook.id, event);
         if (delivery) queued.push(delivery);
       }
       return queued;
     },
     queueFor: insertFirst,
     async takeDue(now, staleBefore) {
+      const stale = toTimestamp(staleBefore);
       // The inner SELECT picks a candidate; the outer condition, checked again on the row itself,
       // lets only one of two takers of the same row through (PostgreSQL re-reads it after the
       // first taker's update; SQLite has one writer at a time).
-      const [row] = await sql.all<DeliveryRow>(
-        `UPDATE webhook_deliveries SET taken_at = ?
-         WHERE id = (SELECT id FROM webhook_deliveries
-                     WHERE status = 'pending' AND next_attempt_at <= ? AND (taken_at IS NULL OR taken_at < ?)
-                     ORDER BY next_attempt_at, id LIMIT 1)
-           AND status = 'pending' AND (taken_at IS NULL OR taken_at < ?)
-         RETURNING ${DELIVERY_COLUMNS}`,
-        [stamp(now), stamp(now), stamp(staleBefore), stamp(staleBefore)],
-      );
+      const row = await db
+        .updateTable('webhook_deliveries')
+        .set({ taken_at: toTimestamp(now) })
+        .where('id', '=', (eb) =>
+          eb
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', toTimestamp(now))
+            .where((inner) => inner.or([inner('taken_at', 'is', null), inner('taken_at', '<', stale)]))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(1),
+        )
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('taken_at', 'is', null), eb('taken_at', '<', stale)]))
+        .returningAll()
+        .executeTakeFirst();
       return row ? toDelivery(row) : null;
     },
     async finishAttempt(delivery, outcome) {
       if (outcome.status === 'failed' && outcome.retryAt) {
-        await sql.run(
-          `INSERT INTO webhook_deliveries (webhook_id, message_id, event, payload, attempt, first_at, next_attempt_at, status)
-           SELECT webhook_id, message_id, event, payload, attempt + 1, first_at, ?, 'pending' FROM webhook_deliveries WHERE id = ?
-           ON CONFLICT (message_id, attempt) DO NOTHING`,
-          [stamp(outcome.retryAt), delivery.id],
-        );
+        const retryAt = toTimestamp(outcome.retryAt);
+        await db
+          .insertInto('webhook_deliveries')
+          .columns(['webhook_id', 'message_id', 'event', 'payload', 'attempt', 'first_at', 'next_attempt_at', 'status'])
+          .expression((eb) =>
+            eb
+              .selectFrom('webhook_deliveries')
+              .select((inner) => [
+                'webhook_id',
+                'message_id',
+                'event',
+                'payload',
+                inner('attempt', '+', 1).as('attempt'),
+                'first_at',
+                inner.val(retryAt).as('next_attempt_at'),
+                inner.val('pending').as('status'),
+              ])
+              .where('id', '=', delivery.id),
+          )
+          .onConflict((conflict) => conflict.columns(['message_id', 'attempt']).doNothing())
+          .execute();
       }
-      await sql.run(
-        `UPDATE webhook_deliveries SET status = ?, answer_status = ?, error = ?, attempted_at = ?
-         WHERE id = ? AND status = 'pending' AND taken_at ${sql.nullSafeEquals} ?`,
-        [outcome.status, outcome.answerStatus, outcome.error, stamp(outcome.attemptedAt), delivery.id, delivery.takenAt],
-      );
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: outcome.status, answer_status: outcome.answerStatus, error: outcome.error, attempted_at: toTimestamp(outcome.attemptedAt) })
+        .where('id', '=', delivery.id)
+        .where('status', '=', 'pending')
+        .where('taken_at', delivery.takenAt === null ? 'is' : '=', delivery.takenAt)
+        .execute();
     },
     async listDeliveries(webhookId, page) {
-      if (!(await this.getWebhook(webhookId))) return null;
-      const rows = await sql.all<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-        [webhookId, page.limit, page.offset],
-      );
-      const [counted] = await sql.all<{ total: number | string }>('SELECT count(*) AS total FROM webhook_deliveries WHERE webhook_id = ?', [webhookId]);
-      return { items: rows.map(toDelivery), total: Number(counted?.total ?? 0) };
+      if (!(await getWebhook(webhookId))) return null;
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('webhook_id', '=', webhookId)
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const counted = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('webhook_id', '=', webhookId)
+        .executeTakeFirstOrThrow();
+      return { items: rows.map(toDelivery), total: Number(counted.total) };
     },
   };
 }

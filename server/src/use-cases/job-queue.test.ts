@@ -2,7 +2,7 @@
 // server/e2e/ runs real ones, and kills one).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestSchema, testPostgresUrl, type TestSchema } from '../../../test/server/postgres';
-import { openPostgres, type PgPool } from '../storage/postgres-database';
+import { openPostgres, type PgPool } from '../storage/database';
 import { startJobQueue, type JobQueue, type JobQueueOptions } from './job-queue';
 import type { ReportWork, WorkOutcome } from './report-work';
 

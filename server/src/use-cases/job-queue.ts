@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { PgPool } from '../storage/postgres-database';
+import type { PgPool } from '../storage/database';
 import { BUSY_RETRY_AFTER_S } from '../analysis/limit';
 import type { ReportWork, RunReportWork, WorkOutcome } from './report-work';
 

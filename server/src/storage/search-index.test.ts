@@ -1,92 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
+// SQLite's copy in memory of what a search reads (search-index.ts): it answers as SQL would.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bruteForceSearch, sqliteEngine, type BruteForceQuery } from '../../../test/server/storage-engines';
+import { bruteForceSearch, sqliteEngine, tempDirs, type BruteForceQuery } from '../../../test/server/storage-engines';
 import { BAD, GOOD } from '../../../test/server/test-app';
-import { MIGRATIONS, openDatabase, type Db } from './database';
-import { RUN_SQL } from './sql-common';
-import { createSqliteStorage } from './sqlite-storage';
+import { openDatabase, type Db } from './database';
+import { createSqliteStorage } from './storage';
 import { projectFromUrl } from '../net/host-name';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reports-db-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-describe('openDatabase', () => {
-  it('creates the data directory and file, in WAL mode, with every migration recorded once', () => {
-    const file = path.join(tempDir(), 'nested', 'dir', 'reports.db');
-    const db = openDatabase(file);
-    expect(fs.existsSync(file)).toBe(true);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
-    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
-    db.close();
-    const again = openDatabase(file);
-    expect(again.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(MIGRATIONS.length);
-    again.close();
-  });
-
-  it('refuses a database from a newer server instead of corrupting it', () => {
-    const file = path.join(tempDir(), 'reports.db');
-    const db = openDatabase(file);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 'now')").run();
-    db.close();
-    expect(() => openDatabase(file)).toThrow(/schema version 999/);
-  });
-
-  it('has an index for every filter and sort key', () => {
-    const db = openDatabase(':memory:');
-    const plan = (sql: string, ...params: unknown[]) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
-    expect(plan('SELECT id FROM reports WHERE project = ? ORDER BY id DESC LIMIT 10', 'x')).toMatch(/USING (COVERING )?INDEX reports_project_id/);
-    expect(plan('SELECT id FROM reports WHERE result = ? ORDER BY id DESC LIMIT 10', 'good')).toMatch(/USING (COVERING )?INDEX reports_result_id/);
-    for (const [column, index] of [
-      ['generated_at', 'reports_generated_id'],
-      ['url', 'reports_url_id'],
-      ['result', 'reports_result_id'],
-    ]) {
-      const detail = plan(`SELECT * FROM reports ORDER BY ${column} DESC, id DESC LIMIT 10`);
-      expect(detail).toContain(index);
-      expect(detail).not.toContain('TEMP B-TREE');
-    }
-    expect(plan('SELECT * FROM projects ORDER BY created_at DESC, project DESC LIMIT 10')).toContain('projects_created');
-    const runPage = plan(RUN_SQL.page('results'), 1, 10, 0);
-    expect(runPage).toContain('report_runs_report_generated_id');
-    expect(runPage).not.toContain('TEMP B-TREE');
-    // The window's count is taken over the report's runs (RUNS_KEPT at most), sorted apart.
-    expect(plan(RUN_SQL.summary, 1)).toContain('report_runs_report_generated_id');
-    expect(plan('SELECT * FROM projects ORDER BY project ASC LIMIT 10')).not.toContain('TEMP B-TREE');
-    db.close();
-  });
-});
+const tempDir = tempDirs(afterEach);
 
 describe('search', () => {
   /** The same search answered by SQL alone, the slow and obviously right way. */
   const bruteForce = (db: Db, q: BruteForceQuery) =>
     bruteForceSearch(async (sql, params = []) => db.prepare(sql).all(...params) as Record<string, unknown>[], sqliteEngine.contains, q);
 
-  it('does not show a report whose surrounding transaction was rolled back', async () => {
-    const db = openDatabase(':memory:');
+  it('does not show a report whose write failed', async () => {
+    const db = await openDatabase(':memory:');
     const storage = createSqliteStorage(db);
     const add = (url: string) => storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     await add('https://kept.example/shop');
     expect((await storage.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(1);
-    expect(() =>
-      db.transaction(() => {
-        void add('https://gone.example/shop');
-        throw new Error('roll back');
-      })(),
-    ).toThrow('roll back');
+    // The report's row is written, then its run is refused: the whole write is rolled back.
+    db.exec(`CREATE TEMP TRIGGER refuse_run BEFORE INSERT ON report_runs BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+    await expect(add('https://gone.example/shop')).rejects.toThrow('disk on fire');
+    db.exec('DROP TRIGGER refuse_run');
     const page = await storage.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 });
-    expect(page.items.map((r) => r.url)).toEqual(['https://kept.example/shop']);
+    expect({ total: page.total, urls: page.items.map((r) => r.url) }).toEqual({ total: 1, urls: ['https://kept.example/shop'] });
     await storage.close();
   });
 
@@ -99,9 +38,9 @@ describe('search', () => {
     const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
     /** A database file holding `count` reports, written by SQL for speed; every third URL has "shop". */
-    function filledFile(count = REPORTS): string {
+    async function filledFile(count = REPORTS): Promise<string> {
       const file = path.join(tempDir(), 'reports.db');
-      const db = openDatabase(file);
+      const db = await openDatabase(file);
       db.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?),
            u(i, url, project) AS (
@@ -135,7 +74,7 @@ describe('search', () => {
     const late = (url: string) => ({ url, project: projectFromUrl(url), privacy: 0 as const, passwordHash: null, ...BAD, now: new Date('2026-03-01T00:00:00Z') });
 
     it('is ready before the first search asks for it', async () => {
-      const db = openDatabase(filledFile());
+      const db = await openDatabase(await filledFile());
       const storage = openStorage(db);
       await storage.searchWarmedUp();
       // A row written past the storage on its own connection (which no other connection
@@ -151,7 +90,7 @@ describe('search', () => {
     });
 
     it('answers as SQL would after this connection wrote while it was being built', async () => {
-      const db = openDatabase(filledFile());
+      const db = await openDatabase(await filledFile());
       const storage = openStorage(db);
       await turn();
       // Early ids are in the copy by now, late ones are not yet.
@@ -169,11 +108,11 @@ describe('search', () => {
     });
 
     it('answers as SQL would after another connection wrote while it was being built', async () => {
-      const file = filledFile();
-      const db = openDatabase(file);
+      const file = await filledFile();
+      const db = await openDatabase(file);
       const storage = openStorage(db);
       await turn();
-      const other = openStorage(openDatabase(file));
+      const other = openStorage(await openDatabase(file));
       await other.createReport(late('https://other.example/shop'));
       await other.deleteReport(9);
       await other.updateReport(12, { analysis: BAD, now: new Date('2026-04-01T00:00:00Z') });
@@ -185,7 +124,7 @@ describe('search', () => {
 
     it('answers as SQL would for more reports than it first makes room for, through writes', async () => {
       const count = 2600;
-      const db = openDatabase(filledFile(count));
+      const db = await openDatabase(await filledFile(count));
       const storage = openStorage(db);
       await storage.searchWarmedUp();
       for (let i = 0; i < 3; i++) await storage.createReport(late(`https://late.example/shop/${i}`));
@@ -196,7 +135,7 @@ describe('search', () => {
     });
 
     it('is finished by a search that comes before the background build is done', async () => {
-      const db = openDatabase(filledFile());
+      const db = await openDatabase(await filledFile());
       const storage = openStorage(db);
       await turn();
       await storage.deleteReport(12);
@@ -205,13 +144,13 @@ describe('search', () => {
     });
 
     it('stops when the storage closes, and never touches a closed database', async () => {
-      const file = filledFile();
-      const storage = openStorage(openDatabase(file));
+      const file = await filledFile();
+      const storage = openStorage(await openDatabase(file));
       const warmed = storage.searchWarmedUp();
       await turn();
       await storage.close();
       await warmed;
-      const db = openDatabase(file);
+      const db = await openDatabase(file);
       openStorage(db);
       db.close();
       // Any attempt to read the closed database would surface as an uncaught error here.

@@ -1,0 +1,415 @@
+// The one migration list of both engines, in Kysely's schema builder; where the engines differ
+// (column types, PostgreSQL's trigram and covering indexes, SQLite's WITHOUT ROWID), the
+// migration says so. Append only: a released migration is never edited, a change is a new one,
+// named so that it sorts last (Kysely applies them in name order).
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { urlKey } from '../../../src/contract/url-key';
+import type { Engine } from './database';
+import { TRIM_ABOVE_BYTES, trimmedResults } from './trim-evidence';
+
+export const RUNS_MIGRATION = '005-runs';
+export const TRIM_MIGRATION = '006-evidence-trimmed';
+export const URL_KEY_MIGRATION = '008-url-key';
+export const WATCH_MIGRATION = '009-schedules-and-alerts';
+export const WEBHOOKS_MIGRATION = '010-webhooks';
+
+/**
+ * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
+ * http(s) URL (never so for a report this server stored; no filter value then equals it).
+ */
+export function urlKeyOf(url: string): string {
+  return urlKey(url) ?? url;
+}
+
+// Migrations see the schema as it was when they were written, not today's Database interface.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/** The column types of one engine. */
+function typesOf(engine: Engine) {
+  const pg = engine === 'postgres';
+  return {
+    pg,
+    /** A table's own id: an identity on PostgreSQL, SQLite's rowid with AUTOINCREMENT (ids never reused). */
+    id: pg ? 'bigint' : 'integer',
+    identity: (column: ColumnDefinitionBuilder) => (pg ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement()),
+    /** Another table's id. */
+    ref: pg ? 'bigint' : 'integer',
+    /** Text that is sorted or compared: byte order on PostgreSQL whatever the database's locale, as SQLite sorts. */
+    sortedText: pg ? sql`text collate "C"` : 'text',
+    small: pg ? 'smallint' : 'integer',
+    time: pg ? 'timestamptz' : 'text',
+    /** json, not jsonb, on PostgreSQL: it is only ever handed back as the text it was. */
+    json: pg ? 'json' : 'text',
+  } as const;
+}
+
+/** Trims the stored results over TRIM_ABOVE_BYTES of `table`, a row at a time. */
+async function trimStoredResults(db: AnyDb, table: 'report_results' | 'report_runs', key: 'report_id' | 'id'): Promise<void> {
+  const rows = await db.selectFrom(table).select(`${key} as id`).where(sql`octet_length(cast(results as text))`, '>', TRIM_ABOVE_BYTES).execute();
+  for (const { id } of rows as { id: number }[]) {
+    const row = (await db.selectFrom(table).select(sql<string>`cast(results as text)`.as('results')).where(key, '=', id).executeTakeFirst()) as
+      | { results: string }
+      | undefined;
+    const trimmed = trimmedResults(row?.results ?? '{}');
+    if (trimmed !== null) await db.updateTable(table).set({ results: trimmed }).where(key, '=', id).execute();
+  }
+}
+
+// url_key is filled this many reports at a time, each batch one UPDATE.
+const URL_KEY_BATCH = 500;
+
+interface Step {
+  /**
+   * The name this change had in `schema_migrations`, the bookkeeping of the two migration lists
+   * before this one (which numbered the same change differently per engine): a database that
+   * records it has the change already, and the step only records itself.
+   */
+  previously?: string;
+  up(db: AnyDb): Promise<void>;
+}
+
+function stepsFor(engine: Engine): Record<string, Step> {
+  const t = typesOf(engine);
+  return {
+    '001-reports-projects-api-keys': {
+      previously: 'reports, projects, api keys',
+      async up(db) {
+        if (t.pg) await sql`create extension if not exists pg_trgm`.execute(db);
+        await db.schema
+          .createTable('reports')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('url', t.sortedText, (c) => c.notNull())
+          .addColumn('url_search', t.sortedText, (c) => c.notNull())
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('privacy', t.small, (c) => c.notNull().defaultTo(0).check(sql`privacy in (0, 1, 2)`))
+          .addColumn('password_hash', 'text')
+          .addColumn('result', t.sortedText, (c) => c.notNull().check(sql`result in ('good', 'decent', 'bad')`))
+          .addColumn('score', t.small, (c) => c.notNull().check(sql`score between 0 and 100`))
+          .addColumn('generated_at', t.time, (c) => c.notNull())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .addColumn('updated_at', t.time, (c) => c.notNull())
+          .execute();
+        // The results map is kilobytes per report; kept apart so that filtering, sorting and
+        // counting scan narrow rows, and it is read only for the reports of the page shown.
+        await db.schema
+          .createTable('report_results')
+          .addColumn('report_id', t.ref, (c) => c.primaryKey().references('reports.id').onDelete('cascade'))
+          .addColumn('results', t.json, (c) => c.notNull())
+          .execute();
+        // One index per sort key, and per filter x sort key, each ending in the id tie-break, so
+        // that a page is read in order from an index instead of sorting every matching report.
+        const indexes: [string, string[]][] = [
+          ['reports_generated_id', ['generated_at', 'id']],
+          ['reports_url_id', ['url', 'id']],
+          ['reports_result_id', ['result', 'id']],
+          ['reports_result_generated_id', ['result', 'generated_at', 'id']],
+          ['reports_result_url_id', ['result', 'url', 'id']],
+          ['reports_project_id', ['project', 'id']],
+          ['reports_project_generated_id', ['project', 'generated_at', 'id']],
+          ['reports_project_url_id', ['project', 'url', 'id']],
+          ['reports_project_result_id', ['project', 'result', 'id']],
+          ['reports_project_created', ['project', 'created_at']],
+        ];
+        // SQLite: deep pages in id order skip their offset over this instead of over whole rows.
+        if (!t.pg) indexes.push(['reports_id', ['id']]);
+        for (const [name, columns] of indexes) await db.schema.createIndex(name).on('reports').columns(columns).execute();
+        // PostgreSQL: substring search, LIKE '%text%', over trigrams instead of reading every URL.
+        // (SQLite searches a copy in memory: search-index.ts.)
+        if (t.pg) await db.schema.createIndex('reports_url_search_trgm').on('reports').using('gin').expression(sql`url_search gin_trgm_ops`).execute();
+
+        // Derived from reports and kept in step with them in the same transactions, so that
+        // listing projects does not group every report on each request.
+        await db.schema
+          .createTable('projects')
+          .addColumn('project', t.sortedText, (c) => c.primaryKey())
+          .addColumn('project_search', t.sortedText, (c) => c.notNull())
+          .addColumn('reports', 'integer', (c) => c.notNull().check(sql`reports > 0`))
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        await db.schema.createIndex('projects_created').on('projects').columns(['created_at', 'project']).execute();
+        if (t.pg) await db.schema.createIndex('projects_search_trgm').on('projects').using('gin').expression(sql`project_search gin_trgm_ops`).execute();
+        else await db.schema.createIndex('projects_search').on('projects').columns(['project_search', 'project']).execute();
+
+        await db.schema
+          .createTable('api_keys')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('hash', 'text', (c) => c.notNull().unique())
+          .addColumn('prefix', 'text', (c) => c.notNull())
+          .addColumn('label', 'text')
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .addColumn('revoked_at', t.time)
+          .execute();
+      },
+    },
+
+    '002-rate-limit-counts': {
+      previously: 'rate limit counts shared by the server processes',
+      async up(db) {
+        // PostgreSQL only: requests per key (or address) per fixed window (its start, ms since the
+        // epoch), shared by the server processes. Unlogged: counts of the last minute are not worth
+        // the write-ahead log; a crash only forgets them. (A SQLite server counts in memory.)
+        if (!t.pg) return;
+        await db.schema
+          .createTable('rate_limit_counts')
+          .modifyFront(sql`unlogged`)
+          .addColumn('bucket', 'text', (c) => c.notNull())
+          .addColumn('window_start', 'bigint', (c) => c.notNull())
+          .addColumn('hits', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('rate_limit_counts_pkey', ['bucket', 'window_start'])
+          .execute();
+      },
+    },
+
+    '003-report-changes': {
+      previously: 'a change counter of the reports, for caching counts',
+      async up(db) {
+        // Moved on by every write that can change how many reports a filter matches, in that
+        // write's transaction: a count read in a snapshot stays right while this has not moved.
+        await db.schema
+          .createTable('report_changes')
+          .addColumn('only_row', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`only_row`))
+          .addColumn('version', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.insertInto('report_changes').values({ version: 0 }).execute();
+      },
+    },
+
+    '004-searched-text-in-sort-indexes': {
+      previously: 'searched text in the sort indexes',
+      async up(db) {
+        // PostgreSQL only: a search with many matches (or of one or two letters, which no trigram
+        // serves) walks the sort key's index until it has the page: with the searched text in the
+        // index it is tested there, without reading each report's row (19 -> 7 ms for page 50 of
+        // "sh" by date). Kysely's index builder has no INCLUDE.
+        if (!t.pg) return;
+        await sql`create index reports_id_search on reports (id) include (url_search)`.execute(db);
+        await sql`create index reports_generated_id_search on reports (generated_at, id) include (url_search)`.execute(db);
+        await sql`create index reports_url_id_search on reports (url, id) include (url_search)`.execute(db);
+        await sql`create index reports_result_id_search on reports (result, id) include (url_search)`.execute(db);
+        for (const name of ['reports_generated_id', 'reports_url_id', 'reports_result_id']) await db.schema.dropIndex(name).execute();
+      },
+    },
+
+    [RUNS_MIGRATION]: {
+      previously: 'runs: every analysis of a report kept',
+      async up(db) {
+        // One row per analysis (the one at create and each refresh), the newest RUNS_KEPT per
+        // report. The id orders the runs of a report by when they were written.
+        await db.schema
+          .createTable('report_runs')
+          .addColumn('id', t.id, (c) => (t.pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey()))
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('generated_at', t.time, (c) => c.notNull())
+          .addColumn('score', t.small, (c) => c.notNull().check(sql`score between 0 and 100`))
+          .addColumn('result', t.sortedText, (c) => c.notNull().check(sql`result in ('good', 'decent', 'bad')`))
+          .addColumn('results', t.json, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('report_runs_report_generated_id').on('report_runs').columns(['report_id', 'generated_at', 'id']).execute();
+        // Kept in step with report_runs at each write, so that a list shows them without reading
+        // runs; recent_scores is the JSON text of the newest runs' scores (at most 10), oldest first.
+        await db.schema.alterTable('reports').addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('reports').addColumn('recent_scores', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+        // Each report so far has had one analysis that is still known: its current one.
+        await db
+          .insertInto('report_runs')
+          .columns(['report_id', 'generated_at', 'score', 'result', 'results'])
+          .expression((eb) =>
+            eb
+              .selectFrom('reports as r')
+              .leftJoin('report_results as rr', 'rr.report_id', 'r.id')
+              .select(['r.id', 'r.generated_at', 'r.score', 'r.result', eb.fn.coalesce('rr.results', sql.lit('{}')).as('results')])
+              .orderBy('r.id'),
+          )
+          .execute();
+        await db
+          .updateTable('reports')
+          .set({ runs: 1, recent_scores: sql`'[' || score || ']'` })
+          .execute();
+      },
+    },
+
+    [TRIM_MIGRATION]: {
+      // Brings stored reports and runs within the evidence bounds of new analyses
+      // (analysis/evidence-bounds.ts): what was written before them kept every title, heading
+      // and og value whole, up to tens of megabytes of JSON per report.
+      previously: 'evidence bounded: stored results trimmed',
+      async up(db) {
+        await trimStoredResults(db, 'report_results', 'report_id');
+        await trimStoredResults(db, 'report_runs', 'id');
+      },
+    },
+
+    '007-score-sort-indexes': {
+      previously: 'score sort indexes',
+      async up(db) {
+        // sort_by=score (an extension), read in order from an index like the other sort keys; on
+        // PostgreSQL with the searched text included, as in 004.
+        if (t.pg) await sql`create index reports_score_id_search on reports (score, id) include (url_search)`.execute(db);
+        else await db.schema.createIndex('reports_score_id').on('reports').columns(['score', 'id']).execute();
+        await db.schema.createIndex('reports_result_score_id').on('reports').columns(['result', 'score', 'id']).execute();
+        await db.schema.createIndex('reports_project_score_id').on('reports').columns(['project', 'score', 'id']).execute();
+      },
+    },
+
+    [URL_KEY_MIGRATION]: {
+      previously: 'url_key: the exact-URL filter',
+      async up(db) {
+        // urlKeyOf(url): what the exact-URL filter (GET /reports?url=…) compares.
+        await db.schema.alterTable('reports').addColumn('url_key', t.sortedText, (c) => c.notNull().defaultTo('')).execute();
+        for (let after = 0; ; ) {
+          const rows = (await db.selectFrom('reports').select(['id', 'url']).where('id', '>', after).orderBy('id').limit(URL_KEY_BATCH).execute()) as {
+            id: number;
+            url: string;
+          }[];
+          const last = rows.at(-1);
+          if (!last) break;
+          const keys = rows.map((row) => sql`when ${row.id} then ${urlKeyOf(row.url)}`);
+          await db
+            .updateTable('reports')
+            .set({ url_key: sql`case id ${sql.join(keys, sql` `)} end` })
+            .where(
+              'id',
+              'in',
+              rows.map((row) => row.id),
+            )
+            .execute();
+          after = last.id;
+        }
+        await db.schema.createIndex('reports_url_key_id').on('reports').columns(['url_key', 'id']).execute();
+      },
+    },
+
+    [WATCH_MIGRATION]: {
+      previously: 'schedules and alerts',
+      async up(db) {
+        // A project's schedule (the Schedules extension); gone with its project.
+        await db.schema
+          .createTable('schedules')
+          .addColumn('project', t.sortedText, (c) => c.primaryKey().references('projects.project').onDelete('cascade'))
+          .addColumn('every', 'text', (c) => c.notNull().check(sql`every in ('off', 'daily', 'weekly')`))
+          .addColumn('hour', t.small, (c) => c.notNull().check(sql`hour between 0 and 23`))
+          .addColumn('weekday', t.small, (c) => c.check(sql`weekday between 0 and 6`))
+          .addColumn('drop_points', t.small, (c) => c.notNull().check(sql`drop_points between 1 and 100`))
+          // When it was last set: a changed schedule counts its next run from then.
+          .addColumn('set_at', t.time, (c) => c.notNull())
+          // The run time of the last run claimed (not when it ended); see watch/schedule-time.ts.
+          .addColumn('last_run_at', t.time)
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        // The reports each scheduled run (or Run now) still has to analyse, one row each, so that
+        // a run survives a restart; any process takes the next row, and a row taken by a process
+        // that died is taken again once stale. Gone with the report.
+        await db.schema
+          .createTable('schedule_items')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('run_at', t.time, (c) => c.notNull())
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('taken_at', t.time)
+          .addUniqueConstraint('schedule_items_project_run_at_report_id_key', ['project', 'run_at', 'report_id'])
+          .execute();
+        await db.schema.createIndex('schedule_items_taken').on('schedule_items').columns(['taken_at', 'id']).execute();
+        // Alerts (the Alerts extension); gone with their report.
+        await db.schema
+          .createTable('alerts')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('url', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('result_worse', 'score_drop', 'check_failing', 'recovered')`))
+          .addColumn('before_score', t.small, (c) => c.notNull())
+          .addColumn('before_result', 'text', (c) => c.notNull())
+          .addColumn('before_generated_at', t.time, (c) => c.notNull())
+          .addColumn('after_score', t.small, (c) => c.notNull())
+          .addColumn('after_result', 'text', (c) => c.notNull())
+          .addColumn('after_generated_at', t.time, (c) => c.notNull())
+          // JSON array of check keys.
+          .addColumn('checks', 'text', (c) => c.notNull())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .addColumn('read', t.pg ? 'boolean' : 'integer', (c) =>
+            t.pg ? c.notNull().defaultTo(false) : c.notNull().defaultTo(0).check(sql`read in (0, 1)`),
+          )
+          .execute();
+        await db.schema.createIndex('alerts_project_id').on('alerts').columns(['project', 'id']).execute();
+        await db.schema.createIndex('alerts_unread_project').on('alerts').columns(['read', 'project']).execute();
+        await db.schema.createIndex('alerts_report_id').on('alerts').columns(['report_id', 'id']).execute();
+      },
+    },
+
+    [WEBHOOKS_MIGRATION]: {
+      previously: 'webhooks and their deliveries',
+      async up(db) {
+        // Where alerts are POSTed (the Webhooks extension): account-wide (no project) or a
+        // project's, gone with its project.
+        await db.schema
+          .createTable('webhooks')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('url', 'text', (c) => c.notNull())
+          .addColumn('project', t.sortedText, (c) => c.references('projects.project').onDelete('cascade'))
+          // The signing secret (whsec_...), returned once when the webhook is added.
+          .addColumn('secret', 'text', (c) => c.notNull())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('webhooks_project').on('webhooks').column('project').execute();
+        // One row per attempt to send a message (an event to one webhook); a failed attempt that
+        // is to be retried has its successor (attempt + 1, pending) written before it is marked
+        // failed. Any process takes a due pending row (taken_at set by compare-and-set); a row
+        // taken by a process that died is taken again once stale. Gone with the webhook.
+        await db.schema
+          .createTable('webhook_deliveries')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('webhook_id', t.ref, (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+          // The Standard Webhooks message id (webhook-id), the same for every attempt.
+          .addColumn('message_id', 'text', (c) => c.notNull())
+          .addColumn('event', 'text', (c) => c.notNull())
+          // The JSON body {type, timestamp, data} (report_page_url is added when sent).
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('attempt', 'integer', (c) => c.notNull().check(sql`attempt >= 1`))
+          // When the message was first queued: retries end 24 hours after it.
+          .addColumn('first_at', t.time, (c) => c.notNull())
+          .addColumn('next_attempt_at', t.time, (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`))
+          .addColumn('answer_status', 'integer')
+          .addColumn('error', 'text')
+          .addColumn('attempted_at', t.time)
+          .addColumn('taken_at', t.time)
+          .addUniqueConstraint('webhook_deliveries_message_id_attempt_key', ['message_id', 'attempt'])
+          .execute();
+        await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at', 'id']).execute();
+        await db.schema.createIndex('webhook_deliveries_webhook_id').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
+      },
+    },
+  };
+}
+
+/** The names the old bookkeeping (`schema_migrations`) records, or none in a database that never had it. */
+async function previouslyApplied(db: AnyDb, engine: Engine): Promise<Set<string>> {
+  const exists =
+    engine === 'postgres'
+      ? sql<{ found: boolean }>`select to_regclass('schema_migrations') is not null as found`
+      : sql<{ found: number }>`select count(*) as found from sqlite_master where type = 'table' and name = 'schema_migrations'`;
+  const [row] = (await exists.execute(db)).rows;
+  if (!row?.found) return new Set();
+  const rows = (await db.selectFrom('schema_migrations').select('name').execute()) as { name: string }[];
+  return new Set(rows.map((applied) => applied.name));
+}
+
+/** The migrations for Kysely's Migrator, for one engine. */
+export function migrationsFor(engine: Engine): Record<string, Migration> {
+  // Read once per run, inside the migrator's transaction (and, on PostgreSQL, its lock).
+  let applied: Promise<Set<string>> | undefined;
+  return Object.fromEntries(
+    Object.entries(stepsFor(engine)).map(([name, step]) => [
+      name,
+      {
+        async up(db: AnyDb) {
+          applied ??= previouslyApplied(db, engine);
+          if (step.previously !== undefined && (await applied).has(step.previously)) return;
+          await step.up(db);
+        },
+      },
+    ]),
+  );
+}

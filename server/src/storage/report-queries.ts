@@ -1,0 +1,103 @@
+// The report list's filters and orders, over `reports r`: what the storage and PostgreSQL's search
+// plan (trigram-search.ts) both build their queries from.
+import { sql, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { Result } from '../../../src/contract/values';
+import type { Database, ReportsTable } from './database';
+import type { Bind, PreparedQueries } from './prepared';
+import { searchForm } from './text';
+import type { ReportListQuery } from './types';
+
+/** The tables of a query over `reports r`. */
+export type ReportsDb = Database & { r: ReportsTable };
+
+export interface ReportFilters {
+  project?: string;
+  result?: Result;
+  urlKeys?: readonly string[];
+  /** containsPattern() of the search. */
+  pattern?: string;
+}
+
+/**
+ * A LIKE pattern matching `text` anywhere, with `%`, `_` and the escape character itself taken
+ * literally (backslash, PostgreSQL's default; SQLite is told by ESCAPE). The text is in
+ * searchForm(), like the column, so matching is case-insensitive for every script while
+ * PostgreSQL's pg_trgm index still serves it.
+ */
+export function containsPattern(text: string): string {
+  return `%${searchForm(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The searched column matches the containsPattern() `pattern`. */
+export function matches(column: 'r.url_search' | 'project_search', pattern: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}
+
+/** `qb` narrowed to the reports that pass the filters. */
+export function filterReports<O>(qb: SelectQueryBuilder<ReportsDb, 'r', O>, filters: ReportFilters): SelectQueryBuilder<ReportsDb, 'r', O> {
+  return qb
+    .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
+    .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
+    .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
+    .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result));
+}
+
+/**
+ * The filters as a prepared query takes them (prepared.ts): the shape names which are set, the
+ * values are the project, result and pattern in that order (slots 0 to 2), and `slotted` gives
+ * filterReports() the slots in their place. Null with the exact-URL filter, whose number of keys
+ * changes the SQL.
+ */
+export function preparedFilters(filters: ReportFilters): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
+  if (filters.urlKeys !== undefined) return null;
+  const { project, result, pattern } = filters;
+  return {
+    shape: [project, result, pattern].map((value) => (value === undefined ? '-' : '+')).join(''),
+    values: [project, result, pattern],
+    slotted: (bind) => ({
+      project: project === undefined ? undefined : bind(0),
+      result: result === undefined ? undefined : bind(1),
+      pattern: pattern === undefined ? undefined : bind(2),
+    }),
+  };
+}
+
+// Whitelist: only these columns are ever sorted by. Sorting by `result` sorts by its text, and
+// 'bad' < 'decent' < 'good' alphabetically is also their order of quality, so ascending means
+// worst first and the (result, id) index serves it. Every report has a score (NOT NULL), so
+// "reports without a score last" holds without a NULLS clause, which would keep the (score, id)
+// index from serving the order.
+const SORT_COLUMNS = { id: 'r.id', generated_at: 'r.generated_at', url: 'r.url', result: 'r.result', score: 'r.score' } as const;
+
+/**
+ * `qb` in the list's order. Ties are broken by id in the sort's own direction, so that a
+ * descending list is the exact reverse of the ascending one.
+ */
+export function orderReports<DB extends { r: Pick<ReportsTable, 'id' | 'generated_at' | 'url' | 'result' | 'score'> }, O>(
+  qb: SelectQueryBuilder<DB, 'r', O>,
+  query: Pick<ReportListQuery, 'sortBy' | 'sort'>,
+): SelectQueryBuilder<DB, 'r', O> {
+  const column = SORT_COLUMNS[query.sortBy];
+  const ordered = qb.orderBy(sql.ref(column), query.sort);
+  return column === 'r.id' ? ordered : ordered.orderBy(sql.ref('r.id'), query.sort);
+}
+
+/** A search of the report list: the query with the search text in searchForm(). */
+export type ReportSearchQuery = Omit<ReportListQuery, 'search' | 'urlKeys'> & { search: string };
+
+/** The plain SQL answer to a list query, for a search plan to start from or fall back on. */
+export interface PlainReportList {
+  /** How many reports match. */
+  count(): Promise<number>;
+  /** The page's ids, in order. */
+  ids(): Promise<number[]>;
+}
+
+/** How an engine finds a page of a search (without the exact-URL filter), and the total it matches. */
+export type FindReports = (
+  trx: Transaction<Database>,
+  query: ReportSearchQuery,
+  plain: PlainReportList,
+  /** The storage's compiled queries (prepared.ts), for the plan's own. */
+  prepared: PreparedQueries,
+) => Promise<{ ids: number[]; total: number }>;

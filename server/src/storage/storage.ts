@@ -1,0 +1,507 @@
+// The storage of both engines, written once over Kysely: reports, their results and kept runs,
+// projects and API keys; the watch and webhook stores share its connection. What one engine does
+// its own way is named where it happens: how a search finds its page (SQLite's copy in memory,
+// search-index.ts; PostgreSQL's trigram plan, trigram-search.ts), how a page's ids are bound (the
+// factories at the end), and the row locks PostgreSQL takes (a SQLite write transaction holds
+// the whole database: BEGIN IMMEDIATE, database.ts).
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { Privacy } from '../../../src/contract/values';
+import { postgresConnection, sqliteConnection, type Connection, type Database, type Db, type PgPool } from './database';
+import { urlKeyOf } from './migrations';
+import { PreparedQueries, type Bind } from './prepared';
+import { containsPattern, filterReports, matches, orderReports, preparedFilters, type FindReports, type ReportFilters, type ReportsDb } from './report-queries';
+import { createSearchIndex, type SearchIndex } from './search-index';
+import { searchForm, toTimestamp } from './text';
+import { findByTrigrams } from './trigram-search';
+import { DEFAULT_RUNS_KEPT } from '../config';
+import { RECENT_SCORES } from './types';
+import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
+import { createWatchStorage } from './watch-storage';
+import { createWebhookStorage } from './webhook-storage';
+
+// Distinct lists whose counts are kept; past that the cache starts again.
+const COUNT_CACHE_SIZE = 1000;
+
+export interface StorageOptions {
+  /** How many runs each report keeps (RUNS_KEPT); older ones go when a new one is written. */
+  runsKept?: number;
+}
+
+export interface SqliteStorageOptions extends StorageOptions {
+  /** Reports the search copy reads per turn of the event loop while it is built; tests lower it. */
+  searchChunkRows?: number;
+}
+
+export interface SqliteStorage extends Storage {
+  /**
+   * Resolves once the background build of the in-memory search copy has nothing left to do.
+   * Nothing needs to wait for it (a search builds what is missing itself); benchmarks and
+   * tests do, to see the state a server reaches shortly after it starts.
+   */
+  searchWarmedUp(): Promise<void>;
+}
+
+export interface PostgresStorage extends Storage {
+  /** The pool under the storage, for what shares its database (the job queue, the rate limit). */
+  pool: PgPool;
+}
+
+function selectReports(db: Kysely<Database>) {
+  return db
+    .selectFrom('reports as r')
+    .leftJoin('report_results as rr', 'rr.report_id', 'r.id')
+    .select((eb) => [
+      'r.id',
+      'r.url',
+      'r.project',
+      'r.privacy',
+      eb('r.password_hash', 'is not', null).as('has_password'),
+      'r.result',
+      'r.score',
+      'r.generated_at',
+      'r.created_at',
+      'r.updated_at',
+      'r.runs',
+      'r.recent_scores',
+      'rr.results',
+    ]);
+}
+
+type ReportRow = Awaited<ReturnType<ReturnType<typeof selectReports>['executeTakeFirstOrThrow']>>;
+
+function toReport(row: ReportRow): ReportRecord {
+  return {
+    id: row.id,
+    url: row.url,
+    project: row.project,
+    privacy: row.privacy as Privacy,
+    hasPassword: Boolean(row.has_password),
+    result: row.result,
+    score: row.score,
+    resultsJson: row.results ?? '{}',
+    generatedAt: row.generated_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    runs: row.runs,
+    recentScores: JSON.parse(row.recent_scores) as number[],
+  };
+}
+
+const KEY_COLUMNS = ['id', 'prefix', 'label', 'created_at', 'revoked_at'] as const;
+
+function toApiKey(row: { id: number; prefix: string; label: string | null; created_at: string; revoked_at: string | null }): ApiKeyRecord {
+  return { id: row.id, prefix: row.prefix, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
+}
+
+// Runs newest first; runs of one report are written one at a time (the report's row is locked
+// or the database is), so a larger id is a later write and breaks a tie on generated_at.
+function newestRunsFirst<Q extends { orderBy: (column: 'generated_at' | 'id', direction: 'desc') => Q }>(qb: Q): Q {
+  return qb.orderBy('generated_at', 'desc').orderBy('id', 'desc');
+}
+
+interface EngineParts {
+  connection: Connection;
+  find: FindReports;
+  /**
+   * `r.id` is one of the ids `idsValue()` made one bound value of: a list of 100 placeholders
+   * costs Kysely and the driver more to build than the page costs to read.
+   */
+  idIn: (ids: unknown) => RawBuilder<SqlBool>;
+  idsValue: (ids: number[]) => unknown;
+  /** SQLite's copy of what searches read, told of every committed write that changes it. */
+  searchCopy?: SearchIndex;
+}
+
+function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineParts, options: StorageOptions): Storage {
+  const { db } = connection;
+  // What every list request asks, compiled once (prepared.ts).
+  const prepared = new PreparedQueries();
+  const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
+  // SQLite's write transactions hold the whole database; PostgreSQL's lock the rows they name.
+  const locksRows = connection.engine === 'postgres';
+
+  /** A list's count and page come from one snapshot, so they agree even while others write. */
+  const read = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+    db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+  /**
+   * Runs `work` in one transaction: all of it is committed, or none. `committed` runs after the
+   * commit, before anything else has the connection, so that no search reads between the two.
+   */
+  const write = <T>(work: (trx: Transaction<Database>) => Promise<T>, committed?: (value: T) => void) =>
+    db.connection().execute(async (single) => {
+      const value = await single.transaction().execute(work);
+      committed?.(value);
+      return value;
+    });
+
+  async function readReport(trx: Kysely<Database>, id: number): Promise<ReportRecord | null> {
+    const [row] = await prepared.rows(trx, 'report', (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)), [id]);
+    return row ? toReport(row) : null;
+  }
+
+  async function readPage(trx: Kysely<Database>, ids: number[]): Promise<ReportRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await prepared.rows(trx, 'page', (bind) => selectReports(trx).where(idIn(bind(0))), [idsValue(ids)]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toReport(row)] : [];
+    });
+  }
+
+  const sumOfProjects = async (trx: Kysely<Database>, project?: string) => {
+    const [row] = await prepared.rows(
+      trx,
+      `sum of projects ${project === undefined ? '-' : '+'}`,
+      (bind) =>
+        trx
+          .selectFrom('projects')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
+          .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(0))),
+      [project],
+    );
+    return Number(row?.count ?? 0);
+  };
+
+  // Counting the matches of a filter reads every report it cannot rule out (~10 ms per 100,000
+  // on PostgreSQL for a search of one or two letters). A list's count is kept here, in this
+  // process, with the change counter it was read at, and used again while the counter (read in
+  // the same snapshot) has not moved: by the next page, the same list refreshed, the other orders.
+  const counts = new Map<string, { version: number; total: number }>();
+  async function countReports(trx: Kysely<Database>, filters: ReportFilters): Promise<number> {
+    // Without a search, result or URL filter the count is in the projects table, kept in step.
+    if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined) {
+      return sumOfProjects(trx, filters.project);
+    }
+    const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern]);
+    const [changes] = await prepared.rows(trx, 'version', () => trx.selectFrom('report_changes').select('version'), []);
+    const version = Number(changes?.version);
+    const cached = counts.get(key);
+    if (cached?.version === version) return cached.total;
+    const countAll = (qb: SelectQueryBuilder<ReportsDb, 'r', object>) => qb.select((eb) => eb.fn.countAll<number>().as('count'));
+    const slots = preparedFilters(filters);
+    const [counted] = slots
+      ? await prepared.rows(trx, `count ${slots.shape}`, (bind) => filterReports(countAll(trx.selectFrom('reports as r')), slots.slotted(bind)), slots.values)
+      : await filterReports(countAll(trx.selectFrom('reports as r')), filters).execute();
+    const total = Number(counted?.count);
+    if (counts.size >= COUNT_CACHE_SIZE) counts.clear();
+    counts.set(key, { version, total });
+    return total;
+  }
+
+  /** The last statement of a write that changes which reports there are or what their result is. */
+  const changed = (trx: Kysely<Database>) =>
+    trx
+      .updateTable('report_changes')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .execute();
+
+  /** The report's row, locked against other writers of it until the transaction ends (PostgreSQL). */
+  const lockedReport = (trx: Kysely<Database>, id: number) =>
+    trx
+      .selectFrom('reports')
+      .select('project')
+      .where('id', '=', id)
+      .$if(locksRows, (qb) => qb.forUpdate())
+      .executeTakeFirst();
+
+  /** Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the report's summary of them. */
+  async function addRun(trx: Kysely<Database>, id: number, analysis: AnalysisFields, resultsJson: string, generatedAt: string): Promise<void> {
+    await trx
+      .insertInto('report_runs')
+      .values({ report_id: id, generated_at: generatedAt, score: analysis.score, result: analysis.result, results: resultsJson })
+      .execute();
+    await trx
+      .deleteFrom('report_runs')
+      .where('report_id', '=', id)
+      .where('id', 'not in', (eb) => newestRunsFirst(eb.selectFrom('report_runs').select('id').where('report_id', '=', id)).limit(runsKept))
+      .execute();
+    const newest = await newestRunsFirst(
+      trx
+        .selectFrom('report_runs')
+        .select((eb) => ['score', eb.fn.countAll<number>().over().as('runs')])
+        .where('report_id', '=', id),
+    )
+      .limit(RECENT_SCORES)
+      .execute();
+    await trx
+      .updateTable('reports')
+      .set({ runs: Number(newest[0]?.runs ?? 0), recent_scores: JSON.stringify(newest.map((run) => run.score).reverse()) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  return {
+    watch: createWatchStorage(db),
+    webhooks: createWebhookStorage(db),
+
+    listReports: (query) =>
+      read(async (trx): Promise<Page<ReportRecord>> => {
+        // An empty exact-URL filter matches no report; nor does text with a NUL, which no URL or
+        // project has (and PostgreSQL's text cannot hold).
+        const search = query.search ? searchForm(query.search) : undefined;
+        if (query.urlKeys?.length === 0 || search?.includes('\u0000') || query.project?.includes('\u0000')) return { items: [], total: 0 };
+        const filters: ReportFilters = { ...query, pattern: search === undefined ? undefined : containsPattern(search) };
+        const plain = {
+          count: () => countReports(trx, filters),
+          // Ids first, from an index, so a deep page skips its offset over index entries only.
+          ids: async () => {
+            const page = (forFilters: ReportFilters, limit: number, offset: number) =>
+              orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query).limit(limit).offset(offset);
+            const slots = preparedFilters(filters);
+            const rows = slots
+              ? await prepared.rows(trx, `ids ${slots.shape} ${query.sortBy} ${query.sort}`, (bind) => page(slots.slotted(bind), bind(3), bind(4)), [
+                  ...slots.values,
+                  query.limit,
+                  query.offset,
+                ])
+              : await page(filters, query.limit, query.offset).execute();
+            return rows.map((row) => row.id);
+          },
+        };
+        // With the exact-URL filter the url_key index finds the few matches at once, a search
+        // tested on them in SQL; otherwise the engine's own way.
+        let page: { ids: number[]; total: number };
+        if (search !== undefined && query.urlKeys === undefined) {
+          page = await find(trx, { ...query, search }, plain, prepared);
+        } else {
+          const total = await plain.count();
+          page = { ids: query.offset >= total ? [] : await plain.ids(), total };
+        }
+        return { items: await readPage(trx, page.ids), total: page.total };
+      }),
+
+    getReport: (id) => readReport(db, id),
+
+    getPasswordHash: async (id) =>
+      (await db.selectFrom('reports').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null,
+
+    createReport: (report) =>
+      write(
+        async (trx) => {
+          const now = toTimestamp(report.now);
+          const { id } = await trx
+            .insertInto('reports')
+            .values({
+              url: report.url,
+              url_search: searchForm(report.url),
+              url_key: urlKeyOf(report.url),
+              project: report.project,
+              privacy: report.privacy,
+              password_hash: report.passwordHash,
+              result: report.result,
+              score: report.score,
+              generated_at: now,
+              created_at: now,
+              updated_at: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const resultsJson = JSON.stringify(report.results);
+          await trx.insertInto('report_results').values({ report_id: id, results: resultsJson }).execute();
+          await addRun(trx, id, report, resultsJson, now);
+          await trx
+            .insertInto('projects')
+            .values({ project: report.project, project_search: searchForm(report.project), reports: 1, created_at: now })
+            .onConflict((conflict) =>
+              conflict.column('project').doUpdateSet((eb) => ({
+                reports: eb('projects.reports', '+', 1),
+                created_at: eb
+                  .case()
+                  .when('excluded.created_at', '<', eb.ref('projects.created_at'))
+                  .then(eb.ref('excluded.created_at'))
+                  .else(eb.ref('projects.created_at'))
+                  .end(),
+              })),
+            )
+            .execute();
+          await changed(trx);
+          const created = await readReport(trx, id);
+          if (!created) throw new Error('The report just stored could not be read back.');
+          return created;
+        },
+        (created) => searchCopy?.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }),
+      ),
+
+    updateReport: (id, changes) =>
+      write(
+        async (trx) => {
+          if (!(await lockedReport(trx, id))) return null;
+          const now = toTimestamp(changes.now);
+          const analysis = changes.analysis;
+          await trx
+            .updateTable('reports')
+            .set({
+              updated_at: now,
+              privacy: changes.privacy,
+              password_hash: changes.passwordHash,
+              ...(analysis ? { score: analysis.score, result: analysis.result, generated_at: now } : {}),
+            })
+            .where('id', '=', id)
+            .execute();
+          if (analysis) {
+            const resultsJson = JSON.stringify(analysis.results);
+            await trx.updateTable('report_results').set({ results: resultsJson }).where('report_id', '=', id).execute();
+            await addRun(trx, id, analysis, resultsJson, now);
+            await changed(trx);
+          }
+          return readReport(trx, id);
+        },
+        (updated) => {
+          if (updated && changes.analysis) searchCopy?.reanalysed(id, updated.result);
+        },
+      ),
+
+    listRuns: (id, query) =>
+      read(async (trx): Promise<Page<RunRecord> | null> => {
+        const report = await trx.selectFrom('reports').select('runs').where('id', '=', id).executeTakeFirst();
+        if (!report) return null;
+        const total = report.runs;
+        if (query.offset >= total) return { items: [], total };
+        const rows = await newestRunsFirst(
+          trx.selectFrom('report_runs').select(['generated_at', 'score', 'result', 'results']).where('report_id', '=', id),
+        )
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute();
+        return {
+          items: rows.map((row) => ({ generatedAt: row.generated_at, score: row.score, result: row.result, resultsJson: row.results })),
+          total,
+        };
+      }),
+
+    deleteReport: (id) =>
+      write(
+        async (trx) => {
+          const project = (await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst())?.project;
+          if (project === undefined) return false;
+          // The project's row is locked before its reports change, so that every writer of one
+          // project takes its turn and the counts below see what the writers before committed.
+          await trx
+            .selectFrom('projects')
+            .select('project')
+            .where('project', '=', project)
+            .$if(locksRows, (qb) => qb.forUpdate())
+            .execute();
+          // Its results, runs, schedule items and alerts go with it (ON DELETE CASCADE).
+          const { numDeletedRows } = await trx.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
+          if (numDeletedRows === 0n) return false;
+          await trx.deleteFrom('projects').where('project', '=', project).where('reports', '<=', 1).execute();
+          await trx
+            .updateTable('projects')
+            .set((eb) => ({
+              reports: eb('reports', '-', 1),
+              created_at: eb.fn.coalesce(
+                eb.selectFrom('reports').select((inner) => inner.fn.min('created_at').as('earliest')).where('project', '=', project),
+                eb.ref('created_at'),
+              ),
+            }))
+            .where('project', '=', project)
+            .where('reports', '>', 1)
+            .execute();
+          await changed(trx);
+          return true;
+        },
+        (deleted) => {
+          if (deleted) searchCopy?.removed([id]);
+        },
+      ),
+
+    countReports: async () => Number((await db.selectFrom('reports').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count),
+
+    listProjects: (query) =>
+      read(async (trx) => {
+        const search = query.search ? searchForm(query.search) : undefined;
+        if (search?.includes('\u0000')) return { items: [], total: 0 };
+        // Slot 0 the search's pattern, 1 and 2 the page's limit and offset.
+        const filtered = search === undefined ? '-' : '+';
+        const projects = (bind: Bind) => trx.selectFrom('projects').$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))));
+        const values = [search === undefined ? undefined : containsPattern(search), query.limit, query.offset];
+        const [counted] = await prepared.rows(trx, `projects count ${filtered}`, (bind) => projects(bind).select((eb) => eb.fn.countAll<number>().as('count')), values);
+        const total = Number(counted?.count);
+        if (query.offset >= total) return { items: [], total };
+        const column = query.sortBy === 'project' ? 'project' : 'created_at';
+        const rows = await prepared.rows(
+          trx,
+          `projects ${filtered} ${column} ${query.sort}`,
+          (bind) =>
+            projects(bind)
+              .select(['project', 'reports', 'created_at'])
+              .orderBy(column, query.sort)
+              .$if(column !== 'project', (qb) => qb.orderBy('project', query.sort))
+              .limit(bind<number>(1))
+              .offset(bind<number>(2)),
+          values,
+        );
+        return { items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: row.created_at })), total };
+      }),
+
+    deleteProject: async (project) => {
+      // As in listReports: a name with a NUL names no project.
+      if (project.includes('\u0000')) return 0;
+      return write(
+        async (trx) => {
+          // Its schedule and webhooks go with it, and the reports' results, runs and alerts with them (ON DELETE CASCADE).
+          await trx.deleteFrom('projects').where('project', '=', project).execute();
+          const deleted = Number((await trx.deleteFrom('reports').where('project', '=', project).executeTakeFirst()).numDeletedRows);
+          if (deleted > 0) await changed(trx);
+          return deleted;
+        },
+        (deleted) => {
+          if (deleted > 0) searchCopy?.invalidate();
+        },
+      );
+    },
+
+    createApiKey: async (key) =>
+      toApiKey(
+        await db
+          .insertInto('api_keys')
+          .values({ hash: key.hash, prefix: key.prefix, label: key.label, created_at: toTimestamp(key.now) })
+          .returning(KEY_COLUMNS)
+          .executeTakeFirstOrThrow(),
+      ),
+
+    listApiKeys: async () => (await db.selectFrom('api_keys').select(KEY_COLUMNS).orderBy('id').execute()).map(toApiKey),
+
+    // Asked on every request (the key check): compiled once.
+    activeApiKeyHashes: () =>
+      prepared.rows(db, 'active keys', () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null), []),
+
+    revokeApiKey: async (id, now) =>
+      (await db.updateTable('api_keys').set({ revoked_at: toTimestamp(now) }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst())
+        .numUpdatedRows > 0n,
+
+    close: async () => {
+      searchCopy?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** The storage over a SQLite database from openDatabase(). */
+export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = {}): SqliteStorage {
+  const searchCopy = createSearchIndex(sqlite, { chunkRows: options.searchChunkRows });
+  // A server opening a large database builds the search copy while it waits for its first
+  // requests, instead of making the first search wait ~0.5 s per 100,000 reports.
+  searchCopy.warmUp();
+  const storage = createStorage(
+    {
+      connection: sqliteConnection(sqlite),
+      find: async (_trx, query) => searchCopy.query(query),
+      idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${ids}))`,
+      idsValue: (ids) => JSON.stringify(ids),
+      searchCopy,
+    },
+    options,
+  );
+  return { ...storage, searchWarmedUp: () => searchCopy.whenWarm() };
+}
+
+/** The storage over a pool from openPostgres(). */
+export function createPostgresStorage(pool: PgPool, options: StorageOptions = {}): PostgresStorage {
+  return {
+    ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams, idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])`, idsValue: (ids) => ids }, options),
+    pool,
+  };
+}
