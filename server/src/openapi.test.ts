@@ -204,6 +204,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x', '?url=nope', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/reports?search=a%00b')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/reports');
   },
   showCapabilities: async () => {
@@ -286,6 +287,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?per_page=25`)).status).toBe(200);
     expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?page=5`)).status).toBe(200);
     expect((await call(t, 'GET', '/api/v1/reports/999/runs')).status).toBe(404);
+    expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?page=%01`)).status).toBe(422);
     await keyedRefusals('GET', `/api/v1/reports/${id}/runs`);
   },
   listProjects: async () => {
@@ -295,6 +297,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?sort_by=project&sort=asc&per_page=50', '?search=shop', '?page=3']) {
       expect((await call(t, 'GET', `/api/v1/projects${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/projects?search=%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/projects');
   },
   destroyProject: async () => {
@@ -346,6 +349,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?state=unread&project=shop.example', '?per_page=25&page=4', '?state=nope']) {
       expect((await call(t, 'GET', `/api/v1/alerts${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/alerts?project=shop.example%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/alerts');
   },
   markAlertsRead: async () => {
@@ -421,6 +425,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/webhooks/999/deliveries')).status).toBe(404);
+    expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries?per_page=%7F`)).status).toBe(422);
     await keyedRefusals('GET', `/api/v1/webhooks/${data.id}/deliveries`);
   },
   showPublicPage: async () => {
