@@ -170,8 +170,14 @@ try {
   }
 
   if (STRANGER) {
-    if (!server) server = await startChild(newDataDir(), distDir);
-    await strangerProbes(server);
+    // On a server of its own, as it is after its start: the pages above leave their workers' heaps.
+    const own = await startChild(newDataDir(), distDir);
+    try {
+      await strangerProbes(own);
+      await hangingReceiver(own);
+    } finally {
+      await own.stop('SIGKILL');
+    }
   }
 
   if (STORM) {
@@ -311,12 +317,13 @@ async function strangerProbes(target: ApiChild): Promise<void> {
     check(loop.max <= GOAL_LOOP_MAX_MS, `stranger's site: event-loop delay max ${loop.max} ms`);
 
     // Eight discovers at once of an index of sitemaps of 2,000-character URLs: the answers' size is capped.
+    const rssBefore = rssMb(target.pid);
     const rss = rssSampler(target.pid);
     const t1 = performance.now();
     const huge = await Promise.all(Array.from({ length: 8 }, () => api(target.origin, 'POST', '/discover', { url: `${site.origin}/huge-index.xml` }, discoverLimit + 30_000)));
     const peak = rss.stop();
     const sizes = huge.map((answer) => `${answer.status} ${(answer.bytes / 1e6).toFixed(1)} MB`);
-    console.log(`8 discovers of 50 sitemaps of 2,000-character URLs at once: ${sizes.join(', ')} in ${s(performance.now() - t1)}; RSS peak ${peak.toFixed(0)} MB`);
+    console.log(`8 discovers of 50 sitemaps of 2,000-character URLs at once: ${sizes.join(', ')} in ${s(performance.now() - t1)}; RSS ${rssBefore.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB`);
     check(peak <= GOAL_RSS_MB, `8 huge discovers: RSS peak ${peak.toFixed(0)} MB`);
     for (const answer of huge) {
       check(answer.status === 200 && (answer.body as { data?: { truncated?: boolean } }).data?.truncated === true, `a huge discover answered ${answer.status}, not 200 truncated`);
@@ -324,6 +331,49 @@ async function strangerProbes(target: ApiChild): Promise<void> {
     }
   } finally {
     await site.close();
+  }
+}
+
+/**
+ * A webhook receiver that never answers, with 40 messages queued, and a good receiver's message
+ * queued after them: it must arrive within one attempt's deadline (10 s), not behind the 40
+ * (issue 44: 407 s, the worker sending one message at a time).
+ */
+async function hangingReceiver(target: ApiChild): Promise<void> {
+  const held: http.ServerResponse[] = [];
+  const hanging = http.createServer((_req, res) => void held.push(res));
+  let goodAt = 0;
+  const good = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      goodAt ||= performance.now();
+      res.end('ok');
+    });
+  });
+  const listen = async (server: http.Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+  };
+  try {
+    const ids: number[] = [];
+    for (const receiverUrl of [await listen(hanging), await listen(good)]) {
+      const created = await api(target.origin, 'POST', '/webhooks', { url: receiverUrl });
+      ids.push((created.body as { data?: { id?: number } }).data?.id ?? 0);
+    }
+    const [slowId, goodId] = ids as [number, number];
+    for (let n = 0; n < 40; n++) await api(target.origin, 'POST', `/webhooks/${slowId}/test`);
+    const t0 = performance.now();
+    check((await api(target.origin, 'POST', `/webhooks/${goodId}/test`)).status === 202, 'the good receiver’s Send test was not queued');
+    const limit = 10_000;
+    while (goodAt === 0 && performance.now() - t0 < limit + 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    const waited = goodAt === 0 ? Infinity : goodAt - t0;
+    console.log(`\nWebhooks: 40 messages to a receiver that never answers, then one to a good receiver: it arrived after ${goodAt === 0 ? 'more than 30 s' : s(waited)} (the hanging one got ${held.length} request(s) meanwhile)`);
+    check(waited <= limit, `the good receiver waited ${goodAt === 0 ? 'over 30 s' : s(waited)} behind a hanging one`);
+  } finally {
+    for (const res of held) res.destroy();
+    hanging.closeAllConnections();
+    good.closeAllConnections();
+    await Promise.all([new Promise((resolve) => hanging.close(resolve)), new Promise((resolve) => good.close(resolve))]);
   }
 }
 
