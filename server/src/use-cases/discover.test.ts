@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { strictDiscoverSchema } from '../../../src/contract/strict-schemas';
 import { startTestServer, type TestServer } from '../../../test/server/test-server';
-import { createDiscoverer, DISCOVER_LIMITS, type DiscoverLimits, type DiscoverOutcome } from './discover';
+import { createDiscoverer, DISCOVER_CONCURRENCY, DISCOVER_LIMITS, type DiscoverLimits, type DiscoverOutcome } from './discover';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -240,6 +240,25 @@ describe('discover on hostile sitemaps', () => {
     expect(found.urls[0]).toBe(long(1, 0));
     expect(found.urls.at(-1)).toBe(long(2, 1_499));
     expect(found.truncated).toBe(true);
+  });
+
+  it('runs at most 2 discoveries at once, the others in turn, each answered', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const s = await serve({
+      '/slow.xml': (req, res) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight -= 1;
+          send(urlset(['https://a.example/1']))(req, res);
+        }, 100);
+      },
+    });
+    const discover = discoverer();
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => discover(`${s.base}/slow.xml`)));
+    expect(outcomes.map((outcome) => data(outcome).urls)).toEqual(Array.from({ length: 5 }, () => ['https://a.example/1']));
+    expect(most).toBeLessThanOrEqual(DISCOVER_CONCURRENCY);
   });
 
   it('reads each sitemap of a loop of indexes once, and no more than 50 sitemaps', async () => {

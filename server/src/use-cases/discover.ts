@@ -3,6 +3,7 @@ import type { DiscoverSource, Discovered } from '../../../src/contract/strict-sc
 import { urlKey } from '../../../src/contract/url-key';
 import { AnalysisError } from '../net/analysis-error';
 import { fetchOptionsFor, type FetchSetup } from '../analysis/analyse';
+import { AnalysisBusyError, limitConcurrency } from '../analysis/limit';
 import { fetchUrl, formatSeconds, type FetchOptions, type FetchedPage } from '../net/fetcher';
 import { parseRobots } from '../net/robots';
 import { MAX_SITEMAP_DEPTH, SitemapReader } from '../net/sitemap-reader';
@@ -262,9 +263,28 @@ class Discovery {
   }
 }
 
+/**
+ * Discoveries run at once; the others wait their turn (each is about 30 MB at its largest: 8
+ * million characters of URLs, their keys and the answer; 8 at once took a server from 257 to
+ * 504 MB, issue 44). Beyond DISCOVER_QUEUE waiting, one is told the server is busy.
+ */
+export const DISCOVER_CONCURRENCY = 2;
+export const DISCOVER_QUEUE = 32;
+
 /** The discover extension (`POST /discover`), fetching as the analysis does (`options`: the same guard and names). */
 export function createDiscoverer(options: DiscovererOptions): Discoverer {
   const fetchOptions = fetchOptionsFor(options);
   const limits = { ...DISCOVER_LIMITS, ...options.limits };
-  return (url, signal) => new Discovery(fetchOptions, limits).run(url, signal);
+  const limited = limitConcurrency((url: string, signal?: AbortSignal) => new Discovery(fetchOptions, limits).run(url, signal), {
+    concurrency: DISCOVER_CONCURRENCY,
+    queue: DISCOVER_QUEUE,
+  });
+  return async (url, signal) => {
+    try {
+      return await limited(url, signal);
+    } catch (error) {
+      if (!(error instanceof AnalysisBusyError)) throw error;
+      return { ok: false, message: `The server is reading ${DISCOVER_CONCURRENCY + DISCOVER_QUEUE} sitemaps already; try again in a minute.` };
+    }
+  };
 }
