@@ -143,10 +143,16 @@ function failing(storage: Storage): Storage {
   });
 }
 
+/**
+ * The clock of an app limited to 1 request: the rate limit's windows are fixed (a minute from the
+ * hour), so two requests on a real clock could fall in two windows and both pass.
+ */
+const IN_ONE_WINDOW = () => new Date('2026-11-20T10:00:30.000Z');
+
 /** Apps for the refusals every keyed operation can give: 429 (second request), 500 (storage down). */
 function refusals() {
   return {
-    limited: createTestApp({ config: { rateLimit: 1 } }),
+    limited: createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW }),
     broken: createTestApp({ storage: failing(createSqliteStorage(testDatabase())), logError: () => {} }),
   };
 }
@@ -193,7 +199,7 @@ const updateCases = (method: 'PUT' | 'PATCH') => async () => {
 /** One scenario per operation: it makes the server give every status the document lists for it. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   openApiDocument: async () => {
-    const t = createTestApp({ config: { rateLimit: 1 } });
+    const t = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
     expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(200);
     expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(429);
   },
@@ -240,7 +246,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(small, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/sitemap.xml' } })).status).toBe(413);
     const broken = createTestApp({ discover: async () => Promise.reject(new Error('discover down')), logError: () => {} });
     expect((await call(broken, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/' } })).status).toBe(500);
-    const limited = createTestApp({ config: { rateLimit: 1 } });
+    const limited = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(429);
     expect((await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' })).status).toBe(401);
