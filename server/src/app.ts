@@ -9,6 +9,7 @@ import type { AppDeps } from './routes/app-deps';
 import { createKeyVerifier } from './auth/keys';
 import { createDiscoverer } from './use-cases/discover';
 import { clientAddress } from './http/client-address';
+import { refuseControlCharacters } from './http/control-characters';
 import { corsFor } from './http/cors';
 import { errorResponse } from './http/errors';
 import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './http/openapi';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): Hono {
     api,
     bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) }),
   );
+  app.use(api, refuseControlCharacters());
   app.use(
     api,
     methodNotAllowed({

@@ -143,10 +143,16 @@ function failing(storage: Storage): Storage {
   });
 }
 
+/**
+ * The clock of an app limited to 1 request: the rate limit's windows are fixed (a minute from the
+ * hour), so two requests on a real clock could fall in two windows and both pass.
+ */
+const IN_ONE_WINDOW = () => new Date('2026-11-20T10:00:30.000Z');
+
 /** Apps for the refusals every keyed operation can give: 429 (second request), 500 (storage down). */
 function refusals() {
   return {
-    limited: createTestApp({ config: { rateLimit: 1 } }),
+    limited: createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW }),
     broken: createTestApp({ storage: failing(createSqliteStorage(testDatabase())), logError: () => {} }),
   };
 }
@@ -193,7 +199,7 @@ const updateCases = (method: 'PUT' | 'PATCH') => async () => {
 /** One scenario per operation: it makes the server give every status the document lists for it. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   openApiDocument: async () => {
-    const t = createTestApp({ config: { rateLimit: 1 } });
+    const t = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
     expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(200);
     expect((await call(t, 'GET', '/api/v1/openapi.json', { key: null })).status).toBe(429);
   },
@@ -204,6 +210,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x', '?url=nope', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/reports?search=a%00b')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/reports');
   },
   showCapabilities: async () => {
@@ -239,7 +246,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(small, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/sitemap.xml' } })).status).toBe(413);
     const broken = createTestApp({ discover: async () => Promise.reject(new Error('discover down')), logError: () => {} });
     expect((await call(broken, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/' } })).status).toBe(500);
-    const limited = createTestApp({ config: { rateLimit: 1 } });
+    const limited = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(429);
     expect((await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' })).status).toBe(401);
@@ -286,6 +293,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?per_page=25`)).status).toBe(200);
     expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?page=5`)).status).toBe(200);
     expect((await call(t, 'GET', '/api/v1/reports/999/runs')).status).toBe(404);
+    expect((await call(t, 'GET', `/api/v1/reports/${id}/runs?page=%01`)).status).toBe(422);
     await keyedRefusals('GET', `/api/v1/reports/${id}/runs`);
   },
   listProjects: async () => {
@@ -295,6 +303,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?sort_by=project&sort=asc&per_page=50', '?search=shop', '?page=3']) {
       expect((await call(t, 'GET', `/api/v1/projects${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/projects?search=%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/projects');
   },
   destroyProject: async () => {
@@ -346,6 +355,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?state=unread&project=shop.example', '?per_page=25&page=4', '?state=nope']) {
       expect((await call(t, 'GET', `/api/v1/alerts${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/alerts?project=shop.example%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/alerts');
   },
   markAlertsRead: async () => {
@@ -421,6 +431,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/webhooks/999/deliveries')).status).toBe(404);
+    expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries?per_page=%7F`)).status).toBe(422);
     await keyedRefusals('GET', `/api/v1/webhooks/${data.id}/deliveries`);
   },
   showPublicPage: async () => {

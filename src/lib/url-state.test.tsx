@@ -31,6 +31,11 @@ describe('parseUrlState', () => {
       expect(parseUrlState(spec, new URLSearchParams(query))).toEqual(spec.defaults);
     },
   );
+
+  it('reads control characters in text as spaces, which the API would refuse', () => {
+    expect(parseUrlState(spec, new URLSearchParams('search=%09shop%00%0A%0Dexample%7F')).search).toBe('shop example');
+    expect(parseUrlState(spec, new URLSearchParams('search=%00')).search).toBe('');
+  });
 });
 
 describe('serialiseUrlState', () => {

@@ -7,7 +7,10 @@ import { PER_PAGE_VALUES, SORT_ORDERS } from '@/contract/values';
 
 /** Builders of per-parameter schemas: each yields undefined (= the default) for a missing or invalid value. */
 export const urlParam = {
-  text: () => z.catch(z.optional(z.pipe(z.string(), z.transform((v: string) => v.trim() || undefined))), undefined),
+  // Control characters (a pasted tab or line break, a %00 typed into the address bar) become spaces:
+  // no URL or name has one, and the API refuses them with a 422.
+  text: () =>
+    z.catch(z.optional(z.pipe(z.string(), z.transform((v: string) => v.replace(/\p{Cc}+/gu, ' ').trim() || undefined))), undefined),
   oneOf: <const V extends readonly [string, ...string[]]>(values: V) =>
     z.catch(z.optional(z.enum(values)), undefined),
   numberOf: <const V extends readonly [number, ...number[]]>(values: V) =>

@@ -46,36 +46,32 @@ export function parseRobots(text: string): RobotsFile {
 }
 
 /**
- * Whether `path` matches a robots pattern. A site's robots.txt is input from a stranger, so this
- * is the classic two-pointer wildcard match (time bounded by path × pattern length) rather than a
- * regular expression, which several `*` could make backtrack for a very long time.
+ * Whether `path` matches a robots pattern: `*` matches any run of characters, a trailing `$`
+ * anchors the end, and without it a pattern is a prefix. A site's robots.txt is input from a
+ * stranger and runs on the main thread, so the match is linear, never backtracking: the pattern's
+ * literal pieces between `*`s are found in order, each at its first place after the one before
+ * (the first place leaves the most room for the rest, so a match is never missed). Each piece is
+ * one `indexOf`, whose search V8 keeps linear (Boyer-Moore for long pieces), so a rule costs the
+ * path's and the pattern's length once: a classic wildcard match (path × pattern) took 59 s on a
+ * 510 KB robots.txt of `Disallow: /*aaa…b` against a 6 KB path (issue 44).
  */
 export function matchesPattern(pattern: string, path: string): boolean {
   const anchored = pattern.endsWith('$');
-  // Without `$` a pattern is a prefix: the same as ending in `*`.
-  const p = anchored ? pattern.slice(0, -1) : `${pattern}*`;
-  let i = 0;
-  let j = 0;
-  let star = -1;
-  let resume = 0;
-  while (i < path.length) {
-    if (j < p.length && p[j] !== '*' && p[j] === path[i]) {
-      i += 1;
-      j += 1;
-    } else if (j < p.length && p[j] === '*') {
-      star = j;
-      resume = i;
-      j += 1;
-    } else if (star !== -1) {
-      j = star + 1;
-      resume += 1;
-      i = resume;
-    } else {
-      return false;
-    }
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
+  const first = pieces[0] ?? '';
+  if (!path.startsWith(first)) return false;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let from = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const at = path.indexOf(piece, from);
+    if (at === -1) return false;
+    from = at + piece.length;
   }
-  while (j < p.length && p[j] === '*') j += 1;
-  return j === p.length;
+  const last = pieces[pieces.length - 1] ?? '';
+  // Anchored, the last piece ends the path (after what came before it); otherwise it may be anywhere after.
+  return anchored
+    ? path.length - last.length >= from && path.endsWith(last)
+    : path.indexOf(last, from) !== -1;
 }
 
 /** The rules that apply to `agent` (a product token such as "webpagereportbot"). */

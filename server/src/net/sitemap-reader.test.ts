@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SitemapReader } from './sitemap-reader';
+import { MAX_SITEMAP_DEPTH, SitemapReader } from './sitemap-reader';
 
 /** Feeds `body` in chunks of `size` bytes; the locs it gave, and what it took the body for. */
 function read(body: string, size: number, limit = Infinity) {
@@ -51,5 +51,24 @@ describe('SitemapReader', () => {
     const long = `https://a.example/${'x'.repeat(9000)}`;
     expect(read(`<urlset><url><loc>${long}</loc></url><url><loc>https://a.example/ok</loc></url></urlset>`, 1000).locs).toEqual(['https://a.example/ok']);
     expect(read(`${long}\nhttps://a.example/ok\n`, 1000).locs).toEqual(['https://a.example/ok']);
+  });
+});
+
+describe('SitemapReader on nesting no sitemap has', () => {
+  it('stops past MAX_SITEMAP_DEPTH levels, keeping what came before, and reads a sitemap as deep as allowed whole', () => {
+    const deep = `<urlset><url><loc>https://a.example/first</loc></url>${'<a>'.repeat(150_000)}<url><loc>https://a.example/after</loc></url></urlset>`;
+    const reader = new SitemapReader(() => true);
+    const locs: string[] = [];
+    const taking = new SitemapReader((loc) => locs.push(loc) > 0);
+    expect(taking.write(Buffer.from(deep))).toBe(false);
+    expect(taking.tooDeep).toBe(true);
+    expect(locs).toEqual(['https://a.example/first']);
+
+    // The deepest a sitemap may go: <urlset> is level 1, so MAX_SITEMAP_DEPTH - 1 more levels.
+    const allowed = `<urlset>${'<x>'.repeat(MAX_SITEMAP_DEPTH - 1)}${'</x>'.repeat(MAX_SITEMAP_DEPTH - 1)}<url><loc>https://a.example/ok</loc></url></urlset>`;
+    expect(reader.write(Buffer.from(allowed))).toBe(true);
+    reader.end();
+    expect(reader.tooDeep).toBe(false);
+    expect(read(allowed, 100).locs).toEqual(['https://a.example/ok']);
   });
 });

@@ -20,7 +20,9 @@ async function site(): Promise<TestServer> {
     },
     '/sitemap.xml': (_req, res) => {
       res.writeHead(200, XML);
-      res.end('<urlset><url><loc>https://shop.example/</loc></url><url><loc>https://shop.example/about</loc></url></urlset>');
+      res.end(
+        '<urlset><url><loc>https://shop.example/</loc></url><url><loc>https://shop.example/about</loc></url></urlset>',
+      );
     },
   });
   servers.push(server);
@@ -30,7 +32,9 @@ async function site(): Promise<TestServer> {
 describe('POST /api/v1/discover', () => {
   it('answers the page URLs a site’s root leads to, with what was read', async () => {
     const server = await site();
-    const t = createTestApp({ discover: createDiscoverer({ allowPrivate: false, hostMap: { 'site.test': '127.0.0.1' } }) });
+    const t = createTestApp({
+      discover: createDiscoverer({ allowPrivate: false, hostMap: { 'site.test': '127.0.0.1' } }),
+    });
     const base = `http://site.test:${server.port}`;
     const res = await t.call('POST', '/api/v1/discover', { form: { url: `${base}/` } });
     expect(res.status).toBe(200);
@@ -47,7 +51,9 @@ describe('POST /api/v1/discover', () => {
       status: 200,
     });
     // The same fields as JSON.
-    expect((await t.call('POST', '/api/v1/discover', { json: { url: `${base}/sitemap.xml` } })).status).toBe(200);
+    expect((await t.call('POST', '/api/v1/discover', { json: { url: `${base}/sitemap.xml` } })).status).toBe(
+      200,
+    );
   });
 
   it('follows ALLOW_PRIVATE_URLS, as the analysis does: off, 127.0.0.1 is refused with the guard’s words', async () => {
@@ -60,9 +66,16 @@ describe('POST /api/v1/discover', () => {
         `http://127.0.0.1:${server.port}/sitemap.xml: The URL points to a loopback address (this machine itself), which this server does not fetch.`,
     ]);
     expect(server.requests).toEqual([]);
-    const allowed = await createTestApp({ config: { allowPrivateUrls: true } }).call('POST', '/api/v1/discover', { form: { url } });
+    const allowed = await createTestApp({ config: { allowPrivateUrls: true } }).call(
+      'POST',
+      '/api/v1/discover',
+      { form: { url } },
+    );
     expect(allowed.status).toBe(200);
-    expect(strictDiscoverEnvelope.parse(await allowed.json()).data.urls).toEqual(['https://shop.example/', 'https://shop.example/about']);
+    expect(strictDiscoverEnvelope.parse(await allowed.json()).data.urls).toEqual([
+      'https://shop.example/',
+      'https://shop.example/about',
+    ]);
   });
 
   it('answers an invalid url 422 as the other routes do', async () => {
@@ -79,8 +92,18 @@ describe('POST /api/v1/discover', () => {
   });
 
   it('needs a key and is rate-limited, like every API route', async () => {
-    expect((await createTestApp().call('POST', '/api/v1/discover', { form: { url: 'https://example.com/' }, key: null })).status).toBe(401);
-    const limited = createTestApp({ config: { rateLimit: 1 } });
+    expect(
+      (
+        await createTestApp().call('POST', '/api/v1/discover', {
+          form: { url: 'https://example.com/' },
+          key: null,
+        })
+      ).status,
+    ).toBe(401);
+    const limited = createTestApp({
+      config: { rateLimit: 1 },
+      now: () => new Date('2026-11-20T10:00:30.000Z'),
+    }); // one window, whatever the real clock;
     expect((await limited.call('POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
     const second = await limited.call('POST', '/api/v1/discover', { form: { url: 'nope' } });
     expect(second.status).toBe(429);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { discoverBodySchema } from '../../../src/contract/request-schemas';
+import { URL_MAX_LENGTH } from '../../../src/contract/values';
 import { strictDiscoverEnvelope } from '../../../src/contract/strict-schemas';
 import type { AppDeps } from './app-deps';
 import { DISCOVER_LIMITS } from '../use-cases/discover';
@@ -20,7 +21,8 @@ export function discoverRouter(deps: Required<AppDeps>): Hono {
       description:
         'Reads robots.txt `Sitemap:` lines (else `/sitemap.xml`), sitemap indexes and sitemaps (gzipped ones too), ' +
         'fetching each through the same address rules as an analysis. Page URLs come once each, in sitemap order. ' +
-        `Limits: ${DISCOVER_LIMITS.urls.toLocaleString('en')} URLs, ${DISCOVER_LIMITS.sitemaps} sitemaps, ` +
+        `Limits: ${DISCOVER_LIMITS.urls.toLocaleString('en')} URLs and ${(DISCOVER_LIMITS.urlChars / 1e6).toLocaleString('en')} million characters of them, ` +
+        `each URL at most ${URL_MAX_LENGTH.toLocaleString('en')} characters (longer ones are left out), ${DISCOVER_LIMITS.sitemaps} sitemaps, ` +
         `${DISCOVER_LIMITS.sitemapBytes / MB} MB per sitemap after decompression, ${DISCOVER_LIMITS.deadlineMs / 1000} s in all; ` +
         '`truncated` is true when one cut the answer short. `sources` lists what was read: for a sitemap the page URLs it ' +
         'listed, for an index the sitemaps, for a robots.txt its `Sitemap:` lines; `error` says why one could not be read ' +

@@ -19,7 +19,7 @@ export function projectsRouter(deps: Required<AppDeps>) {
         operationId: 'listProjects',
         summary: 'List projects',
         tags: ['Projects'],
-        responses: { 200: ok('A page of projects.', strictProjectListSchema), ...errors(...KEYED_ERRORS) },
+        responses: { 200: ok('A page of projects.', strictProjectListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
       validator('query', projectListQuerySchema),
       async (c) => {

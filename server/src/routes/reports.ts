@@ -72,7 +72,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         operationId: 'listReports',
         summary: 'List reports',
         tags: ['Reports'],
-        responses: { 200: ok('A page of reports.', strictReportListSchema), ...errors(...KEYED_ERRORS) },
+        responses: { 200: ok('A page of reports.', strictReportListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
       validator('query', reportListQuerySchema),
       async (c) => {
@@ -139,7 +139,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         operationId: 'listReportRuns',
         summary: 'List the kept analyses of a report, newest first',
         tags: ['Runs'],
-        responses: { 200: ok('A page of runs.', strictRunListSchema), ...errors(...KEYED_ERRORS, 404) },
+        responses: { 200: ok('A page of runs.', strictRunListSchema), ...errors(...KEYED_ERRORS, 404, 422) },
       }),
       reportId,
       validator('query', runListQuerySchema),

@@ -116,7 +116,7 @@ export function alertsRouter(deps: Required<AppDeps>) {
         operationId: 'listAlerts',
         summary: 'List the alerts, newest first, with the unread count (an extension)',
         tags: ['Alerts'],
-        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project filter.', strictAlertListSchema), ...errors(...KEYED_ERRORS) },
+        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project filter.', strictAlertListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
       validator('query', alertListQuerySchema),
       async (c) => {

@@ -141,7 +141,7 @@ export function webhooksRouter(deps: Required<AppDeps>) {
         operationId: 'listWebhookDeliveries',
         summary: 'A webhook’s delivery attempts, newest first (an extension)',
         tags: ['Webhooks'],
-        responses: { 200: ok('A page of attempts: each retry is an attempt of its own, with the same message_id.', strictDeliveryListSchema), ...errors(...KEYED_ERRORS, 404) },
+        responses: { 200: ok('A page of attempts: each retry is an attempt of its own, with the same message_id.', strictDeliveryListSchema), ...errors(...KEYED_ERRORS, 404, 422) },
       }),
       webhookId,
       validator('query', deliveryListQuerySchema),

@@ -72,7 +72,8 @@ export interface WebhookStorage {
   /**
    * Takes the next due pending attempt nobody has, or whose taker took it before `staleBefore` (a
    * process that died), marking it taken at `now`; null when none is due. One taker per attempt
-   * across processes (compare-and-set on `taken_at`).
+   * across processes (compare-and-set on `taken_at`). Never an attempt of a webhook that has one
+   * taken and not stale (two processes taking at the same moment may each take one).
    */
   takeDue(now: Date, staleBefore: Date): Promise<DeliveryRecord | null>;
   /**
@@ -193,6 +194,15 @@ export function createWebhookStorage(db: Kysely<Database>): WebhookStorage {
             .where('status', '=', 'pending')
             .where('next_attempt_at', '<=', toTimestamp(now))
             .where((inner) => inner.or([inner('taken_at', 'is', null), inner('taken_at', '<', stale)]))
+            // One attempt at a time per webhook: a receiver that is slow to answer holds one of
+            // the worker's places, never all of them, and its messages keep their order.
+            .where('webhook_id', 'not in', (busy) =>
+              busy
+                .selectFrom('webhook_deliveries as sending')
+                .select('sending.webhook_id')
+                .where('sending.status', '=', 'pending')
+                .where('sending.taken_at', '>=', stale),
+            )
             .orderBy('next_attempt_at')
             .orderBy('id')
             .limit(1),

@@ -3,14 +3,20 @@ import type { DiscoverSource, Discovered } from '../../../src/contract/strict-sc
 import { urlKey } from '../../../src/contract/url-key';
 import { AnalysisError } from '../net/analysis-error';
 import { fetchOptionsFor, type FetchSetup } from '../analysis/analyse';
+import { AnalysisBusyError, limitConcurrency } from '../analysis/limit';
 import { fetchUrl, formatSeconds, type FetchOptions, type FetchedPage } from '../net/fetcher';
 import { parseRobots } from '../net/robots';
-import { SitemapReader } from '../net/sitemap-reader';
+import { MAX_SITEMAP_DEPTH, SitemapReader } from '../net/sitemap-reader';
 
 /** What discover reads at most: the contract's limits, and how much of a robots.txt is read. */
 export interface DiscoverLimits {
   /** Page URLs listed (once each). */
   urls: number;
+  /**
+   * Characters of the page URLs listed, all together: the answer's size. 50,000 URLs of 2 KB each
+   * made one answer of 102 MB, and 8 such discovers at once a server of 2.3 GB (issue 44).
+   */
+  urlChars: number;
   /** Sitemaps and sitemap indexes fetched. */
   sitemaps: number;
   /** Bytes of one sitemap, after decompression. */
@@ -23,6 +29,8 @@ export interface DiscoverLimits {
 
 export const DISCOVER_LIMITS: DiscoverLimits = {
   urls: 50_000,
+  // 50,000 URLs of 160 characters on average; the answer stays under about 8.5 MB of JSON.
+  urlChars: 8_000_000,
   sitemaps: 50,
   sitemapBytes: 10 * 1024 * 1024,
   deadlineMs: 30_000,
@@ -67,6 +75,7 @@ function absolute(value: string, base: string): string | null {
  */
 class Discovery {
   private readonly urls: string[] = [];
+  private urlChars = 0;
   private readonly keys = new Set<string>();
   private readonly sources: DiscoverSource[] = [];
   private readonly seen = new Set<string>();
@@ -164,13 +173,14 @@ class Discovery {
     source.count += 1;
     const key = urlKey(loc);
     if (key === null || this.keys.has(key)) return true;
-    if (this.urls.length >= this.limits.urls) {
+    if (this.urls.length >= this.limits.urls || this.urlChars + loc.length > this.limits.urlChars) {
       this.truncated = true;
       this.done = true;
       return false;
     }
     this.keys.add(key);
     this.urls.push(loc);
+    this.urlChars += loc.length;
     return true;
   }
 
@@ -242,6 +252,7 @@ class Discovery {
         if (source.count === 0) return 'It is neither a sitemap nor a list of URLs.';
         break;
     }
+    if (reader.tooDeep) return `Its elements nest deeper than ${MAX_SITEMAP_DEPTH} levels, which no sitemap does: it was read no further.`;
     // Cut by the size limit rather than by the URL limit: said, and the answer is truncated.
     if (answer.truncated && !this.done) {
       this.truncated = true;
@@ -252,9 +263,28 @@ class Discovery {
   }
 }
 
+/**
+ * Discoveries run at once; the others wait their turn (each is about 30 MB at its largest: 8
+ * million characters of URLs, their keys and the answer; 8 at once took a server from 257 to
+ * 504 MB, issue 44). Beyond DISCOVER_QUEUE waiting, one is told the server is busy.
+ */
+export const DISCOVER_CONCURRENCY = 2;
+export const DISCOVER_QUEUE = 32;
+
 /** The discover extension (`POST /discover`), fetching as the analysis does (`options`: the same guard and names). */
 export function createDiscoverer(options: DiscovererOptions): Discoverer {
   const fetchOptions = fetchOptionsFor(options);
   const limits = { ...DISCOVER_LIMITS, ...options.limits };
-  return (url, signal) => new Discovery(fetchOptions, limits).run(url, signal);
+  const limited = limitConcurrency((url: string, signal?: AbortSignal) => new Discovery(fetchOptions, limits).run(url, signal), {
+    concurrency: DISCOVER_CONCURRENCY,
+    queue: DISCOVER_QUEUE,
+  });
+  return async (url, signal) => {
+    try {
+      return await limited(url, signal);
+    } catch (error) {
+      if (!(error instanceof AnalysisBusyError)) throw error;
+      return { ok: false, message: `The server is reading ${DISCOVER_CONCURRENCY + DISCOVER_QUEUE} sitemaps already; try again in a minute.` };
+    }
+  };
 }

@@ -1,7 +1,7 @@
 // The webhook worker against real receivers on 127.0.0.1: signatures a receiver verifies, retries
 // on a fake clock, the address guard at each attempt, no redirects, a deadline, and two workers on
 // one database never sending an attempt twice.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freshDatabases, sqliteEngine, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { GOOD } from '../../../test/server/test-app';
 import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver';
@@ -198,4 +198,37 @@ describe.each(STORAGE_ENGINES)('two webhook workers on one $name database', (eng
     const deliveries = await log(one, hook!.id);
     expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
   });
+});
+
+describe.each(STORAGE_ENGINES)('fair webhook delivery on $name', (engine) => {
+  if (!engine.available) {
+    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
+    return;
+  }
+  const fresh = freshDatabases(engine, afterEach);
+
+  it('a receiver that never answers holds one place, not all: another webhook’s messages go out meanwhile, at once', async () => {
+    const storage = await (await fresh()).open();
+    const slow = await receiver();
+    slow.answer = 'hang';
+    const good = await receiver();
+    const slowHook = await storage.webhooks.addWebhook({ url: slow.url, project: null, secret: SECRET, now: new Date() });
+    const goodHook = await storage.webhooks.addWebhook({ url: good.url, project: null, secret: SECRET, now: new Date() });
+    // 40 messages for the receiver that hangs, queued first; then one for the good receiver.
+    for (let n = 0; n < 40; n++) await storage.webhooks.queueFor(slowHook!.id, testEvent(slowHook!, new Date()));
+    await storage.webhooks.queueFor(goodHook!.id, testEvent(goodHook!, new Date()));
+    // An attempt would give up only after 60 s: the good message arrives first only if it waits behind none.
+    const sender = worker(storage, { timeoutMs: 60_000 });
+    void sender.tick();
+    await vi.waitFor(() => expect(good.received).toHaveLength(1), { timeout: 10_000 });
+    // The hanging receiver has one attempt, its other messages wait their turn behind it.
+    expect(slow.received).toHaveLength(1);
+
+    // A message queued while the slow attempt is held goes out as soon as it is asked for, not at the timer.
+    await storage.webhooks.queueFor(goodHook!.id, testEvent(goodHook!, new Date()));
+    void sender.tick();
+    await vi.waitFor(() => expect(good.received).toHaveLength(2), { timeout: 10_000 });
+    expect(slow.received).toHaveLength(1);
+    await Promise.all([sender.close(), slow.close()]);
+  }, 30_000);
 });
