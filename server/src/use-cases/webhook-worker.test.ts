@@ -177,14 +177,14 @@ describe('the webhook worker', () => {
   });
 });
 
-describe.each(STORAGE_ENGINES)('two webhook workers on one $name database', (engine) => {
+describe.each(STORAGE_ENGINES)('webhook delivery on a $name database', (engine) => {
   if (!engine.available) {
     it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
     return;
   }
   const fresh = freshDatabases(engine, afterEach);
 
-  it('send each attempt once between them', async () => {
+  it('two workers send each attempt once between them', async () => {
     const database = await fresh();
     const one = await database.open();
     const two = await database.open();
@@ -198,14 +198,6 @@ describe.each(STORAGE_ENGINES)('two webhook workers on one $name database', (eng
     const deliveries = await log(one, hook!.id);
     expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
   });
-});
-
-describe.each(STORAGE_ENGINES)('fair webhook delivery on $name', (engine) => {
-  if (!engine.available) {
-    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
-    return;
-  }
-  const fresh = freshDatabases(engine, afterEach);
 
   it('a receiver that never answers holds one place, not all: another webhook’s messages go out meanwhile, at once', async () => {
     const storage = await (await fresh()).open();
