@@ -392,7 +392,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     expect((await call(t, 'GET', '/api/v1/webhooks')).status).toBe(200);
     await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
-    expect((await call(t, 'GET', '/api/v1/webhooks')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/webhooks?per_page=25&page=2')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/webhooks?page=%7F')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/webhooks');
   },
   addWebhook: async () => {

@@ -42,9 +42,18 @@ const webhookObject = z.object({
 type WebhookFields = z.output<typeof webhookObject>;
 const toWebhook = (w: WebhookFields): Webhook => ({ id: w.id, url: w.url, project: w.project ?? null, createdAt: w.created_at });
 
-const webhookListSchema = z.pipe(
-  z.object({ data: z.array(webhookObject) }),
-  z.transform(({ data }: { data: WebhookFields[] }) => data.map(toWebhook)),
+/** Webhooks per page of the settings page's list. */
+export const WEBHOOKS_PER_PAGE = 25;
+
+/** A list without paging (the reference server before issue 44 sent every webhook at once): one page of all. */
+function wholeList(items: WebhookFields[]): Page<WebhookFields> {
+  const total = items.length;
+  return { items, meta: { currentPage: 1, lastPage: 1, perPage: Math.max(total, 1), total, from: total ? 1 : null, to: total || null } };
+}
+
+const webhookPageSchema = z.pipe(
+  z.union([pageSchema(webhookObject), z.pipe(z.object({ data: z.array(webhookObject) }), z.transform(({ data }: { data: WebhookFields[] }) => wholeList(data)))]),
+  z.transform((page: Page<WebhookFields>): Page<Webhook> => ({ ...page, items: page.items.map(toWebhook) })),
 );
 
 const newWebhookSchema = z.pipe(
@@ -82,15 +91,16 @@ export const RECENT_DELIVERIES = 10;
 
 export const webhookKeys = {
   all: () => ['webhooks'] as const,
+  /** Every page of the list. */
   list: () => [...webhookKeys.all(), 'list'] as const,
   deliveries: (webhookId: number) => [...webhookKeys.all(), 'deliveries', webhookId] as const,
 };
 
 export const webhookQueries = {
-  list: () =>
+  list: (page: number) =>
     queryOptions({
-      queryKey: webhookKeys.list(),
-      queryFn: ({ signal }) => apiRequest({ path: ['webhooks'], signal }, webhookListSchema),
+      queryKey: [...webhookKeys.list(), page] as const,
+      queryFn: ({ signal }) => apiRequest({ path: ['webhooks'], query: { page, per_page: WEBHOOKS_PER_PAGE }, signal }, webhookPageSchema),
     }),
   deliveries: (webhookId: number) =>
     queryOptions({

@@ -333,6 +333,7 @@ export const WEBHOOK_MESSAGES = {
   projectUnknown: 'The selected project is invalid.',
   projectString: 'The project must be a string.',
   projectControl: 'The project must not contain control characters.',
+  tooMany: 'There are 50 webhooks already, the most there may be: delete one before adding another.',
 } as const;
 
 /** A project's name in a body: text without control characters (no project has one). */
@@ -364,3 +365,6 @@ export const webhookIdParamSchema = idParam('The webhook’s id.');
 
 /** A webhook's deliveries: only the page is chosen. */
 export const deliveryListQuerySchema = z.object({ per_page: perPage, page });
+
+/** The webhooks, oldest first: only the page is chosen. */
+export const webhookListQuerySchema = z.object({ per_page: perPage, page });

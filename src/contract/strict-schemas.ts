@@ -227,7 +227,7 @@ const webhookFields = {
 /** A webhook, as listed (`GET /webhooks`): never its secret. */
 export const strictWebhookSchema = z.strictObject(webhookFields).meta({ id: 'Webhook' });
 
-export const strictWebhookListEnvelope = z.strictObject({ data: z.array(strictWebhookSchema), status: z.literal(200) });
+export const strictWebhookListSchema = strictListSchema(strictWebhookSchema);
 
 /** `POST /webhooks`: the one answer that carries the signing secret. */
 export const strictWebhookCreatedEnvelope = z.strictObject({

@@ -7,7 +7,7 @@ import {
   strictValidationErrorSchema,
   strictWebhookCreatedEnvelope,
   strictWebhookDeletedSchema,
-  strictWebhookListEnvelope,
+  strictWebhookListSchema,
   strictWebhookTestEnvelope,
 } from '../../../src/contract/strict-schemas';
 import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/test-app';
@@ -15,6 +15,8 @@ import { receiversClosedAfterEach } from '../../../test/server/webhook-receiver'
 import type { Analyser } from '../analysis/analyse';
 import { createResolver } from '../net/resolve';
 import { startWebhookWorker, type WebhookWorker } from '../use-cases/webhook-worker';
+import { MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS } from '../storage/webhook-storage';
+import { TESTS_PER_WINDOW } from './webhooks';
 
 const workers: WebhookWorker[] = [];
 afterEach(async () => {
@@ -65,7 +67,7 @@ describe('/api/v1/webhooks', () => {
     expect(all).toMatchObject({ url: hooks.url, project: null });
     expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(shop.secret).not.toBe(all.secret);
-    const listed = strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json());
+    const listed = strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks')).json());
     expect(listed.data).toEqual([
       { id: all.id, url: all.url, project: null, created_at: all.created_at },
       { id: shop.id, url: shop.url, project: 'shop.example', created_at: shop.created_at },
@@ -74,7 +76,7 @@ describe('/api/v1/webhooks', () => {
     const deleted = await t.call('DELETE', `/api/v1/webhooks/${shop.id}`);
     expect(strictWebhookDeletedSchema.parse(await deleted.json())).toEqual({ id: shop.id, object: 'webhook', deleted: true, status: 200 });
     expect((await t.call('DELETE', `/api/v1/webhooks/${shop.id}`)).status).toBe(404);
-    expect(strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data.map((h) => h.id)).toEqual([all.id]);
+    expect(strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data.map((h) => h.id)).toEqual([all.id]);
   });
 
   it('answers 422 per field: a bad URL, a loopback or private address (without ALLOW_PRIVATE_URLS), an unknown project', async () => {
@@ -99,7 +101,7 @@ describe('/api/v1/webhooks', () => {
     });
     const publicName = createTestApp({ resolveWebhookHost: createResolver({ allowPrivate: false, lookupAll: async () => [{ address: '93.184.216.34', family: 4 }] }) });
     expect((await publicName.call('POST', '/api/v1/webhooks', { form: { url: 'https://hooks.example/' } })).status).toBe(201);
-    expect(strictWebhookListEnvelope.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data).toEqual([]);
+    expect(strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data).toEqual([]);
   });
 
   it('Send test answers 202 at once; the worker delivers a signed webhook.test; the log shows it with status 200', async () => {
@@ -143,8 +145,53 @@ describe('/api/v1/webhooks', () => {
     ];
     expect(answers.map((a) => a.status)).toEqual([202, 200, 200, 200]);
     for (const answer of answers) expect(answer.ms).toBeLessThan(500);
-    // The refresh raised an alert, queued for the webhook behind the test messages.
-    const events = (await deliveries(t, hook.id)).data.map((d) => d.event);
-    expect(events).toContain('alert.raised');
+    // The refresh raised an alert, put in the outbox, which the worker (its timer, here a tick)
+    // gives to the webhook behind the test messages.
+    void workers.at(-1)!.tick();
+    await vi.waitFor(async () => expect((await deliveries(t, hook.id)).data.map((d) => d.event)).toContain('alert.raised'));
+  });
+
+  it(`pages the list like every list, and refuses a webhook past ${MAX_WEBHOOKS} with a 422 on url`, async () => {
+    const t = appWithWorker();
+    const hooks = await receiver();
+    const added = [];
+    for (let n = 0; n < MAX_WEBHOOKS; n++) added.push(await add(t, { url: `${hooks.url}?n=${n}` }));
+    const second = strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks?per_page=25&page=2')).json());
+    expect(second.data.map((h) => h.id)).toEqual(added.slice(25, 50).map((h) => h.id));
+    expect(second.meta).toMatchObject({ current_page: 2, last_page: 2, per_page: 25, from: 26, to: 50, total: MAX_WEBHOOKS });
+    // Invalid list parameters fall back to their defaults, as on every list.
+    const first = strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks?per_page=7&page=x')).json());
+    expect(first.meta).toMatchObject({ current_page: 1, per_page: 10, total: MAX_WEBHOOKS });
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: `${hooks.url}?n=more` } }))).toEqual({ url: [WEBHOOK_MESSAGES.tooMany] });
+    expect((await t.call('DELETE', `/api/v1/webhooks/${added[0]!.id}`)).status).toBe(200);
+    await add(t, { url: `${hooks.url}?n=more` });
+  });
+
+  it(`Send test: ${TESTS_PER_WINDOW} a minute per webhook, then 429 with Retry-After; none while ${MAX_PENDING_PER_WEBHOOK} messages wait`, async () => {
+    let clock = new Date('2026-11-29T06:00:00Z');
+    const t = createTestApp({ config: { allowPrivateUrls: true }, now: () => clock });
+    const hooks = await receiver();
+    const one = await add(t, { url: hooks.url });
+    const two = await add(t, { url: `${hooks.url}?two` });
+    for (let n = 0; n < TESTS_PER_WINDOW; n++) {
+      clock = new Date(clock.getTime() + 1000);
+      expect((await t.call('POST', `/api/v1/webhooks/${one.id}/test`)).status).toBe(202);
+    }
+    const refused = await t.call('POST', `/api/v1/webhooks/${one.id}/test`);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: 'Too Many Attempts.', status: 429 });
+    // The first test (at 06:00:01) leaves the minute at 06:01:01, 56 s after now (06:00:05).
+    expect(refused.headers.get('Retry-After')).toBe('56');
+    // Another webhook has its own count.
+    expect((await t.call('POST', `/api/v1/webhooks/${two.id}/test`)).status).toBe(202);
+    clock = new Date(clock.getTime() + 55_000);
+    expect((await t.call('POST', `/api/v1/webhooks/${one.id}/test`)).status).toBe(429);
+    clock = new Date(clock.getTime() + 1000);
+    expect((await t.call('POST', `/api/v1/webhooks/${one.id}/test`)).status).toBe(202);
+    // A webhook with a full queue gets no test either.
+    for (let n = 0; n < MAX_PENDING_PER_WEBHOOK; n++) await t.storage.webhooks.queueFor(two.id, { type: 'alert.raised', payload: '{}', now: clock });
+    const full = await t.call('POST', `/api/v1/webhooks/${two.id}/test`);
+    expect(full.status).toBe(429);
+    expect(full.headers.get('Retry-After')).toBe('60');
   });
 });

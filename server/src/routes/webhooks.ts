@@ -4,12 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { describeRoute, validator } from 'hono-openapi';
-import { deliveryListQuerySchema, WEBHOOK_MESSAGES, webhookBodySchema, webhookIdParamSchema } from '../../../src/contract/request-schemas';
+import { deliveryListQuerySchema, WEBHOOK_MESSAGES, webhookBodySchema, webhookIdParamSchema, webhookListQuerySchema } from '../../../src/contract/request-schemas';
 import {
   strictDeliveryListSchema,
   strictWebhookCreatedEnvelope,
   strictWebhookDeletedSchema,
-  strictWebhookListEnvelope,
+  strictWebhookListSchema,
   strictWebhookTestEnvelope,
 } from '../../../src/contract/strict-schemas';
 import { AnalysisError } from '../net/analysis-error';
@@ -21,8 +21,12 @@ import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { receiverWords } from '../net/webhook-attempt';
-import { testEvent } from '../use-cases/webhook-events';
-import type { DeliveryRecord, WebhookRecord } from '../storage/webhook-storage';
+import { testEvent, WEBHOOK_TEST } from '../use-cases/webhook-events';
+import { MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS, type DeliveryRecord, type WebhookRecord } from '../storage/webhook-storage';
+
+/** Send test: this many test messages per webhook in TEST_WINDOW_MS, then 429. */
+export const TESTS_PER_WINDOW = 5;
+const TEST_WINDOW_MS = 60_000;
 
 function webhookJson(hook: WebhookRecord) {
   return { id: hook.id, url: hook.url, project: hook.project, created_at: hook.createdAt };
@@ -70,9 +74,15 @@ export function webhooksRouter(deps: Required<AppDeps>) {
         operationId: 'listWebhooks',
         summary: 'List the webhooks, oldest first, without their secrets (an extension)',
         tags: ['Webhooks'],
-        responses: { 200: ok('Every webhook.', strictWebhookListEnvelope), ...errors(...KEYED_ERRORS) },
+        responses: { 200: ok('A page of the webhooks.', strictWebhookListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
-      async (c) => c.json({ data: (await storage.webhooks.listWebhooks()).map(webhookJson), status: 200 as const }, 200),
+      validator('query', webhookListQuerySchema),
+      async (c) => {
+        const q = c.req.valid('query');
+        const page = await storage.webhooks.listWebhooks({ limit: q.per_page, offset: (q.page - 1) * q.per_page });
+        const envelope = pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length);
+        return c.json({ data: page.items.map(webhookJson), ...envelope, status: 200 as const }, 200);
+      },
     )
     .post(
       '/',
@@ -83,7 +93,9 @@ export function webhooksRouter(deps: Required<AppDeps>) {
           'Alerts are POSTed as JSON `{"type": "alert.raised", "timestamp", "data": Alert, "report_page_url"}`, signed as the ' +
           'Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` ' +
           'this answer carries, once: it is never shown again. A failed delivery is retried with growing delays for up to 24 hours. ' +
-          'The URL follows the same address rules as an analysis, checked now and at every delivery.',
+          'The URL follows the same address rules as an analysis, checked now and at every delivery. ' +
+          `There may be ${MAX_WEBHOOKS} webhooks; one more is refused (422 on \`url\`). ` +
+          `An alert finds at most ${MAX_PENDING_PER_WEBHOOK} messages waiting for a webhook; beyond them it is logged as not sent.`,
         tags: ['Webhooks'],
         requestBody: formRequestBody(webhookBodySchema, 'Where to POST, and optionally the one project whose alerts it gets.'),
         responses: { 201: ok('The webhook, with its signing secret (shown this once).', strictWebhookCreatedEnvelope), ...errors(...KEYED_ERRORS, 413, 422) },
@@ -99,7 +111,8 @@ export function webhooksRouter(deps: Required<AppDeps>) {
         if (Object.keys(fields).length > 0) return validationResponse(c, fields);
         const secret = newSecret();
         const hook = await storage.webhooks.addWebhook({ url, project: project ?? null, secret, now: now() });
-        if (!hook) return validationResponse(c, { project: [WEBHOOK_MESSAGES.projectUnknown] });
+        if (hook === 'unknown project') return validationResponse(c, { project: [WEBHOOK_MESSAGES.projectUnknown] });
+        if (hook === 'too many') return validationResponse(c, { url: [WEBHOOK_MESSAGES.tooMany] });
         return c.json({ data: { ...webhookJson(hook), secret }, status: 201 as const }, 201);
       },
     )
@@ -123,13 +136,24 @@ export function webhooksRouter(deps: Required<AppDeps>) {
       describeRoute({
         operationId: 'testWebhook',
         summary: 'Send a test message (`webhook.test`) to a webhook (an extension)',
+        description:
+          `At most ${TESTS_PER_WINDOW} test messages a minute per webhook, and none while ${MAX_PENDING_PER_WEBHOOK} of its messages wait: ` +
+          'then 429, with `Retry-After`.',
         tags: ['Webhooks'],
         responses: { 202: ok('The test message is queued; its delivery shows in the log.', strictWebhookTestEnvelope), ...errors(...KEYED_ERRORS, 404) },
       }),
       webhookId,
       async (c) => {
         const hook = await storage.webhooks.getWebhook(c.req.valid('param').id);
-        const delivery = hook ? await storage.webhooks.queueFor(hook.id, testEvent(hook, now())) : null;
+        if (!hook) return errorResponse(c, 404);
+        const at = now();
+        const backlog = await storage.webhooks.backlog(hook.id, WEBHOOK_TEST, new Date(at.getTime() - TEST_WINDOW_MS));
+        if (backlog.pending >= MAX_PENDING_PER_WEBHOOK || backlog.recent >= TESTS_PER_WINDOW) {
+          // When the oldest test of the window leaves it (a full queue: a minute, a guess).
+          const freeAt = backlog.recent >= TESTS_PER_WINDOW && backlog.oldestRecent ? new Date(backlog.oldestRecent).getTime() + TEST_WINDOW_MS : at.getTime() + TEST_WINDOW_MS;
+          return errorResponse(c, 429, { 'Retry-After': String(Math.max(1, Math.ceil((freeAt - at.getTime()) / 1000))) });
+        }
+        const delivery = await storage.webhooks.queueFor(hook.id, testEvent(hook, at));
         if (!delivery) return errorResponse(c, 404);
         void deps.webhookWorker?.tick();
         return c.json({ data: deliveryJson(delivery), status: 202 as const }, 202);

@@ -43,9 +43,9 @@ describe('openDatabase', () => {
     const file = path.join(tempDir(), 'reports.db');
     const db = new BetterSqlite3(file);
     // A table in the way of the last migration's: it fails after the others ran in the same transaction.
-    db.exec('CREATE TABLE webhook_deliveries (x)');
+    db.exec('CREATE TABLE webhook_outbox (x)');
     db.close();
-    await expect(openDatabase(file)).rejects.toThrow(/webhook_deliveries/);
+    await expect(openDatabase(file)).rejects.toThrow(/webhook_outbox/);
     const after = new BetterSqlite3(file);
     expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(
       expect.not.arrayContaining(['reports', 'webhooks']),
@@ -287,7 +287,7 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
     expect(await storage.watch.pendingItems()).toEqual(new Map([['shop.example.com', 1]]));
     const alerts = await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 });
     expect(alerts.items.map((a) => [a.id, a.kind, a.read, a.after.generatedAt, a.checks])).toEqual([[1, 'score_drop', false, at('20T11:00:00'), ['title']]]);
-    expect(await storage.webhooks.listWebhooks()).toEqual([
+    expect((await storage.webhooks.listWebhooks()).items).toEqual([
       { id: 1, url: 'https://hooks.example.net/in', project: 'shop.example.com', secret: 'whsec_c2VjcmV0', createdAt: at('18T08:00:00') },
     ]);
     const deliveries = await storage.webhooks.listDeliveries(1, { limit: 10, offset: 0 });
@@ -300,7 +300,7 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
     expect((await storage.listProjects({ search: 'shop', sortBy: 'project', sort: 'asc', limit: 10, offset: 0 })).items[0]?.reports).toBe(3);
     await storage.deleteProject('shop.example.com');
     expect(await storage.countReports()).toBe(1);
-    expect(await storage.webhooks.listWebhooks()).toEqual([]);
+    expect((await storage.webhooks.listWebhooks()).items).toEqual([]);
   });
 
   it('has the schema a new database gets, once open', async () => {

@@ -154,6 +154,14 @@ export interface WebhookDeliveriesTable {
   taken_at: Timestamp | null;
 }
 
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  project: string;
+  event: string;
+  payload: string;
+  created_at: Timestamp;
+}
+
 /** Every table, for Kysely's types (PostgreSQL's rate_limit_counts is used by http/pg-rate-limit.ts alone). */
 export interface Database {
   reports: ReportsTable;
@@ -167,6 +175,7 @@ export interface Database {
   alerts: AlertsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_outbox: WebhookOutboxTable;
 }
 
 export type Db = BetterSqlite3.Database;

@@ -12,6 +12,7 @@ export const TRIM_MIGRATION = '006-evidence-trimmed';
 export const URL_KEY_MIGRATION = '008-url-key';
 export const WATCH_MIGRATION = '009-schedules-and-alerts';
 export const WEBHOOKS_MIGRATION = '010-webhooks';
+export const WEBHOOK_OUTBOX_MIGRATION = '011-webhook-outbox';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -379,6 +380,25 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .execute();
         await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at', 'id']).execute();
         await db.schema.createIndex('webhook_deliveries_webhook_id').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
+      },
+    },
+
+    [WEBHOOK_OUTBOX_MIGRATION]: {
+      async up(db) {
+        // An alert's message waiting to be given to every webhook it concerns: the request that
+        // raised the alert writes this one row, and a webhook worker turns it into one delivery
+        // per webhook (and deletes it) in one transaction. No foreign key: a project deleted
+        // meanwhile still has its account-wide webhooks told.
+        await db.schema
+          .createTable('webhook_outbox')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('event', 'text', (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .execute();
+        // How many of a webhook's messages wait (the cap on pending messages counts them).
+        await db.schema.createIndex('webhook_deliveries_webhook_status').on('webhook_deliveries').columns(['webhook_id', 'status']).execute();
       },
     },
   };

@@ -233,7 +233,7 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
 
   return {
     watch: createWatchStorage(db),
-    webhooks: createWebhookStorage(db),
+    webhooks: createWebhookStorage(db, connection.engine),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

@@ -5,7 +5,7 @@ import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-en
 import { WEBHOOKS_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
-import type { NewEvent } from './webhook-storage';
+import { MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS, NOT_QUEUED_ERROR, type NewEvent, type WebhookRecord } from './webhook-storage';
 
 describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
   if (!engine.available) {
@@ -20,43 +20,104 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
   const addReport = (storage: Storage, url: string) =>
     storage.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
   const event = (type = 'alert.raised', now = T0): NewEvent => ({ type, payload: JSON.stringify({ type, n: 1 }), now });
+  /** Adds a webhook that must be added. */
+  const add = async (storage: Storage, url: string, project: string | null = null, now = T0): Promise<WebhookRecord> => {
+    const hook = await storage.webhooks.addWebhook({ url, project, secret: 'whsec_a', now });
+    if (typeof hook === 'string') throw new Error(`not added: ${hook}`);
+    return hook;
+  };
+  const urls = async (storage: Storage) => (await storage.webhooks.listWebhooks()).items.map((hook) => hook.url);
 
   it('adds, lists, reads and deletes webhooks; a project webhook needs the project', async () => {
     const storage = await (await fresh()).open();
     await addReport(storage, 'https://shop.example/');
-    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/a', project: null, secret: 'whsec_a', now: T0 });
-    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/b', project: 'shop.example', secret: 'whsec_b', now: later(1000) });
-    expect(all).toEqual({ id: all!.id, url: 'https://hooks.example/a', project: null, secret: 'whsec_a', createdAt: '2026-11-25T06:00:00.000000Z' });
+    const all = await add(storage, 'https://hooks.example/a');
+    const shop = await add(storage, 'https://hooks.example/b', 'shop.example', later(1000));
+    expect(all).toEqual({ id: all.id, url: 'https://hooks.example/a', project: null, secret: 'whsec_a', createdAt: '2026-11-25T06:00:00.000000Z' });
     expect(shop).toMatchObject({ project: 'shop.example', createdAt: '2026-11-25T06:00:01.000000Z' });
-    expect(await storage.webhooks.addWebhook({ url: 'https://hooks.example/c', project: 'nowhere.example', secret: 'whsec_c', now: T0 })).toBeNull();
-    expect((await storage.webhooks.listWebhooks()).map((hook) => hook.url)).toEqual(['https://hooks.example/a', 'https://hooks.example/b']);
-    expect(await storage.webhooks.getWebhook(shop!.id)).toEqual(shop);
-    expect(await storage.webhooks.deleteWebhook(shop!.id)).toBe(true);
-    expect(await storage.webhooks.deleteWebhook(shop!.id)).toBe(false);
-    expect(await storage.webhooks.getWebhook(shop!.id)).toBeNull();
+    expect(await storage.webhooks.addWebhook({ url: 'https://hooks.example/c', project: 'nowhere.example', secret: 'whsec_c', now: T0 })).toBe('unknown project');
+    expect(await urls(storage)).toEqual(['https://hooks.example/a', 'https://hooks.example/b']);
+    expect(await storage.webhooks.listWebhooks({ limit: 1, offset: 1 })).toEqual({ items: [shop], total: 2 });
+    expect(await storage.webhooks.getWebhook(shop.id)).toEqual(shop);
+    expect(await storage.webhooks.deleteWebhook(shop.id)).toBe(true);
+    expect(await storage.webhooks.deleteWebhook(shop.id)).toBe(false);
+    expect(await storage.webhooks.getWebhook(shop.id)).toBeNull();
   });
 
-  it('queues an event for the account-wide webhooks and the project’s own, not another project’s', async () => {
-    const storage = await (await fresh()).open();
+  it(`keeps to ${MAX_WEBHOOKS} webhooks, even when two processes add the last at once`, async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    const other = await database.open();
+    for (let n = 1; n < MAX_WEBHOOKS; n++) await add(storage, `https://hooks.example/${n}`);
+    const [one, two] = await Promise.all([
+      storage.webhooks.addWebhook({ url: 'https://hooks.example/x', project: null, secret: 'whsec_x', now: T0 }),
+      other.webhooks.addWebhook({ url: 'https://hooks.example/y', project: null, secret: 'whsec_y', now: T0 }),
+    ]);
+    expect([typeof one, typeof two].sort()).toEqual(['object', 'string']);
+    expect([one, two]).toContain('too many');
+    expect((await storage.webhooks.listWebhooks({ limit: 100, offset: 0 })).total).toBe(MAX_WEBHOOKS);
+    // One deleted makes room for one.
+    const first = (await storage.webhooks.listWebhooks({ limit: 1, offset: 0 })).items[0]!;
+    await storage.webhooks.deleteWebhook(first.id);
+    expect(await add(storage, 'https://hooks.example/z')).toMatchObject({ url: 'https://hooks.example/z' });
+  });
+
+  it('puts an alert in the outbox as one row; fanning it out queues it for the account-wide webhooks and the project’s own, once', async () => {
+    const database = await fresh();
+    const storage = await database.open();
+    const other = await database.open();
     await addReport(storage, 'https://shop.example/');
     await addReport(storage, 'https://blog.example/');
-    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: T0 });
-    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: 'whsec_b', now: T0 });
-    await storage.webhooks.addWebhook({ url: 'https://hooks.example/blog', project: 'blog.example', secret: 'whsec_c', now: T0 });
-    const queued = await storage.webhooks.queueForProject('shop.example', event());
-    expect(queued.map((d) => d.webhookId)).toEqual([all!.id, shop!.id]);
+    const all = await add(storage, 'https://hooks.example/all');
+    const shop = await add(storage, 'https://hooks.example/shop', 'shop.example');
+    await add(storage, 'https://hooks.example/blog', 'blog.example');
+    await storage.webhooks.queueForProject('shop.example', event());
+    expect(await database.query('SELECT CAST(count(*) AS integer) AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
+    expect(await database.query('SELECT project FROM webhook_outbox')).toEqual([{ project: 'shop.example' }]);
+    // Two processes fan out at once: one of them gives it to the two webhooks.
+    const fanned = await Promise.all([storage.webhooks.fanOutNext(), other.webhooks.fanOutNext()]);
+    const queued = fanned.find((made) => made !== null)!;
+    expect(fanned.filter((made) => made !== null)).toHaveLength(1);
+    expect(queued.map((d) => d.webhookId)).toEqual([all.id, shop.id]);
     expect(queued[0]).toMatchObject({ event: 'alert.raised', attempt: 1, status: 'pending', firstAt: '2026-11-25T06:00:00.000000Z', nextAttemptAt: '2026-11-25T06:00:00.000000Z', answerStatus: null, error: null, attemptedAt: null });
     expect(queued[0]!.messageId).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(queued[0]!.messageId).not.toBe(queued[1]!.messageId);
+    expect(await storage.webhooks.fanOutNext()).toBeNull();
+    expect(await database.query('SELECT id FROM webhook_outbox')).toEqual([]);
+    // A project without webhooks of its own still tells the account-wide one; none at all: nothing queued.
+    await storage.webhooks.queueForProject('gone.example', event());
+    expect((await storage.webhooks.fanOutNext())!.map((d) => d.webhookId)).toEqual([all.id]);
     expect(await storage.webhooks.queueFor(9999, event('webhook.test'))).toBeNull();
+  });
+
+  it(`logs an alert as not sent to a webhook that has ${MAX_PENDING_PER_WEBHOOK} messages waiting, and counts its backlog`, async () => {
+    const storage = await (await fresh()).open();
+    await addReport(storage, 'https://shop.example/');
+    const stuck = await add(storage, 'https://hooks.example/stuck');
+    const fine = await add(storage, 'https://hooks.example/fine');
+    for (let n = 0; n < MAX_PENDING_PER_WEBHOOK; n++) await storage.webhooks.queueFor(stuck.id, event('alert.raised', later(-3600_000)));
+    await storage.webhooks.queueFor(stuck.id, event('webhook.test', later(-30_000)));
+    expect(await storage.webhooks.backlog(stuck.id, 'webhook.test', later(-60_000))).toEqual({
+      pending: MAX_PENDING_PER_WEBHOOK + 1,
+      recent: 1,
+      oldestRecent: '2026-11-25T05:59:30.000000Z',
+    });
+    expect(await storage.webhooks.backlog(fine.id, 'webhook.test', later(-60_000))).toEqual({ pending: 0, recent: 0, oldestRecent: null });
+    await storage.webhooks.queueForProject('shop.example', event());
+    const queued = (await storage.webhooks.fanOutNext())!;
+    expect(queued.map((d) => [d.webhookId, d.status, d.error])).toEqual([
+      [stuck.id, 'failed', NOT_QUEUED_ERROR],
+      [fine.id, 'pending', null],
+    ]);
+    expect(queued[0]!.attemptedAt).toBe('2026-11-25T06:00:00.000000Z');
   });
 
   it('hands each due attempt to one taker, again only once stale; a failure writes the next attempt with the same message id', async () => {
     const database = await fresh();
     const storage = await database.open();
     const other = await database.open();
-    const hook = await storage.webhooks.addWebhook({ url: 'https://hooks.example/', project: null, secret: 'whsec_a', now: T0 });
-    const first = await storage.webhooks.queueFor(hook!.id, event('webhook.test'));
+    const hook = await add(storage, 'https://hooks.example/');
+    const first = await storage.webhooks.queueFor(hook.id, event('webhook.test'));
     // Two processes ask at once: one gets it.
     const taken = await Promise.all([storage.webhooks.takeDue(T0, later(-60_000)), other.webhooks.takeDue(T0, later(-60_000))]);
     expect(taken.filter(Boolean)).toHaveLength(1);
@@ -70,7 +131,7 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
     await storage.webhooks.finishAttempt(mine, { status: 'delivered', answerStatus: 200, error: null, attemptedAt: later(1000), retryAt: null });
     await other.webhooks.finishAttempt(again!, { status: 'failed', answerStatus: 500, error: 'The receiver answered 500.', attemptedAt: later(121_000), retryAt: later(181_000) });
     await other.webhooks.finishAttempt(again!, { status: 'failed', answerStatus: 500, error: 'The receiver answered 500.', attemptedAt: later(121_000), retryAt: later(181_000) });
-    const log = await storage.webhooks.listDeliveries(hook!.id, { limit: 10, offset: 0 });
+    const log = await storage.webhooks.listDeliveries(hook.id, { limit: 10, offset: 0 });
     expect(log!.total).toBe(2);
     expect(log!.items.map((d) => [d.attempt, d.status, d.answerStatus, d.nextAttemptAt])).toEqual([
       [2, 'pending', null, '2026-11-25T06:03:01.000000Z'],
@@ -85,31 +146,34 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
 
   it('lists deliveries newest first by page; an unknown webhook has none (null)', async () => {
     const storage = await (await fresh()).open();
-    const hook = await storage.webhooks.addWebhook({ url: 'https://hooks.example/', project: null, secret: 'whsec_a', now: T0 });
-    for (let n = 0; n < 3; n++) await storage.webhooks.queueFor(hook!.id, event('webhook.test', later(n * 1000)));
-    const page = await storage.webhooks.listDeliveries(hook!.id, { limit: 2, offset: 0 });
+    const hook = await add(storage, 'https://hooks.example/');
+    for (let n = 0; n < 3; n++) await storage.webhooks.queueFor(hook.id, event('webhook.test', later(n * 1000)));
+    const page = await storage.webhooks.listDeliveries(hook.id, { limit: 2, offset: 0 });
     expect(page!.total).toBe(3);
     expect(page!.items.map((d) => d.firstAt)).toEqual(['2026-11-25T06:00:02.000000Z', '2026-11-25T06:00:01.000000Z']);
-    expect(await storage.webhooks.listDeliveries(hook!.id + 1, { limit: 2, offset: 0 })).toBeNull();
+    expect(await storage.webhooks.listDeliveries(hook.id + 1, { limit: 2, offset: 0 })).toBeNull();
   });
 
   it('deleting a project deletes its webhooks (and their deliveries), not the account-wide ones', async () => {
     const database = await fresh();
     const storage = await database.open();
     await addReport(storage, 'https://shop.example/');
-    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: T0 });
-    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: 'whsec_b', now: T0 });
+    const all = await add(storage, 'https://hooks.example/all');
+    const shop = await add(storage, 'https://hooks.example/shop', 'shop.example');
     await storage.webhooks.queueForProject('shop.example', event());
+    await storage.webhooks.fanOutNext();
     await storage.deleteProject('shop.example');
-    expect((await storage.webhooks.listWebhooks()).map((hook) => hook.id)).toEqual([all!.id]);
+    expect(await urls(storage)).toEqual(['https://hooks.example/all']);
     const left = await database.query('SELECT webhook_id FROM webhook_deliveries');
-    expect(left.map((row) => Number(row.webhook_id))).toEqual([all!.id]);
-    expect(await storage.webhooks.getWebhook(shop!.id)).toBeNull();
+    expect(left.map((row) => Number(row.webhook_id))).toEqual([all.id]);
+    expect(await storage.webhooks.getWebhook(shop.id)).toBeNull();
   });
 
   it('brings a database of the watch schema up to date with empty webhook tables', async () => {
     const database = await fresh(WEBHOOKS_MIGRATION);
     const storage = await database.open();
-    expect(await storage.webhooks.listWebhooks()).toEqual([]);
+    expect(await storage.webhooks.listWebhooks()).toEqual({ items: [], total: 0 });
+    await storage.webhooks.queueForProject('shop.example', event());
+    expect(await storage.webhooks.fanOutNext()).toEqual([]);
   });
 });

@@ -1,9 +1,18 @@
 // What the Webhooks extension keeps, on either engine: the webhooks and one row per attempt to send
 // a message.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, WebhookDeliveriesTable, WebhooksTable } from './database';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Database, Engine, WebhookDeliveriesTable, WebhooksTable } from './database';
 import { toTimestamp } from './text';
+
+/** Webhooks one deployment may have (issue 44: 3,000 were accepted, and each alert went to all). */
+export const MAX_WEBHOOKS = 50;
+/**
+ * Messages that may wait for one webhook (pending, a first attempt or a retry); an alert beyond
+ * them is logged as not sent, so that a receiver that never answers cannot grow the queue for ever.
+ */
+export const MAX_PENDING_PER_WEBHOOK = 1000;
+export const NOT_QUEUED_ERROR = `Not sent: ${MAX_PENDING_PER_WEBHOOK.toLocaleString('en')} messages were already waiting for this receiver.`;
 
 export interface WebhookRecord {
   id: number;
@@ -57,18 +66,33 @@ export interface AttemptOutcome {
   retryAt: Date | null;
 }
 
+/** Why a webhook was not added: `project` names no project, or there are MAX_WEBHOOKS already. */
+export type AddWebhookRefusal = 'unknown project' | 'too many';
+
 export interface WebhookStorage {
-  /** Adds a webhook; null when `project` is given and there is no such project. */
-  addWebhook(hook: { url: string; project: string | null; secret: string; now: Date }): Promise<WebhookRecord | null>;
-  /** Every webhook, oldest first. */
-  listWebhooks(): Promise<WebhookRecord[]>;
+  /** Adds a webhook, unless `project` is given and there is no such project, or there are MAX_WEBHOOKS. */
+  addWebhook(hook: { url: string; project: string | null; secret: string; now: Date }): Promise<WebhookRecord | AddWebhookRefusal>;
+  /** A page of the webhooks, oldest first, and how many there are. */
+  listWebhooks(page?: { limit: number; offset: number }): Promise<{ items: WebhookRecord[]; total: number }>;
   getWebhook(id: number): Promise<WebhookRecord | null>;
   /** Deletes it and its deliveries; false when there was none. */
   deleteWebhook(id: number): Promise<boolean>;
-  /** Queues the event for every webhook it concerns: the account-wide ones and those of `project`. */
-  queueForProject(project: string, event: NewEvent): Promise<DeliveryRecord[]>;
+  /**
+   * Puts the event in the outbox for every webhook it concerns (the account-wide ones and those of
+   * `project`): one row, whatever the number of webhooks; fanOutNext gives it to each of them.
+   */
+  queueForProject(project: string, event: NewEvent): Promise<void>;
+  /**
+   * Takes the oldest event of the outbox and, in the same transaction, queues a first attempt of it
+   * for each webhook it concerns (logged as failed, NOT_QUEUED_ERROR, for a webhook that has
+   * MAX_PENDING_PER_WEBHOOK waiting); null when the outbox is empty. One taker per event across
+   * processes; a process dying in between leaves the event in the outbox.
+   */
+  fanOutNext(): Promise<DeliveryRecord[] | null>;
   /** Queues the event for one webhook; null when there is no such webhook. */
   queueFor(webhookId: number, event: NewEvent): Promise<DeliveryRecord | null>;
+  /** How many of the webhook's messages wait to be sent, how many of its `event` messages were queued after `since`, and when the first of them was. */
+  backlog(webhookId: number, event: string, since: Date): Promise<{ pending: number; recent: number; oldestRecent: string | null }>;
   /**
    * Takes the next due pending attempt nobody has, or whose taker took it before `staleBefore` (a
    * process that died), marking it taken at `now`; null when none is due. One taker per attempt
@@ -84,6 +108,20 @@ export interface WebhookStorage {
   finishAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome): Promise<void>;
   /** A webhook's attempts, newest first; null when there is no such webhook. */
   listDeliveries(webhookId: number, page: { limit: number; offset: number }): Promise<{ items: DeliveryRecord[]; total: number } | null>;
+}
+
+/** A message's first attempt, due at once. */
+function firstAttempt(webhookId: number, event: string, payload: string, at: string): Insertable<WebhookDeliveriesTable> {
+  return {
+    webhook_id: webhookId,
+    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+    event,
+    payload,
+    attempt: 1,
+    first_at: at,
+    next_attempt_at: at,
+    status: 'pending',
+  };
 }
 
 function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
@@ -108,7 +146,7 @@ function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
   };
 }
 
-export function createWebhookStorage(db: Kysely<Database>): WebhookStorage {
+export function createWebhookStorage(db: Kysely<Database>, engine: Engine): WebhookStorage {
   const projectExists = async (project: string) =>
     (await db.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
   const getWebhook = async (id: number) => {
@@ -117,21 +155,11 @@ export function createWebhookStorage(db: Kysely<Database>): WebhookStorage {
   };
 
   const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> => {
-    const at = toTimestamp(event.now);
     // A webhook deleted meanwhile: the foreign key refuses the row.
     try {
       const row = await db
         .insertInto('webhook_deliveries')
-        .values({
-          webhook_id: webhookId,
-          message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-          event: event.type,
-          payload: event.payload,
-          attempt: 1,
-          first_at: at,
-          next_attempt_at: at,
-          status: 'pending',
-        })
+        .values(firstAttempt(webhookId, event.type, event.payload, toTimestamp(event.now)))
         .returningAll()
         .executeTakeFirstOrThrow();
       return toDelivery(row);
@@ -141,44 +169,93 @@ export function createWebhookStorage(db: Kysely<Database>): WebhookStorage {
     }
   };
 
+  /** The event's delivery rows, one per webhook, in one transaction with the outbox row's removal. */
+  const fanOut = async (trx: Kysely<Database>, outboxId: number): Promise<DeliveryRecord[] | null> => {
+    const event = await trx.deleteFrom('webhook_outbox').where('id', '=', outboxId).returningAll().executeTakeFirst();
+    // Another process took it first.
+    if (!event) return null;
+    const hooks = await trx
+      .selectFrom('webhooks')
+      .select('id')
+      .where((eb) => eb.or([eb('project', 'is', null), eb('project', '=', event.project)]))
+      .orderBy('id')
+      .execute();
+    if (hooks.length === 0) return [];
+    const ids = hooks.map((hook) => hook.id);
+    const waiting = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => ['webhook_id', eb.fn.countAll<number>().as('pending')])
+      .where('webhook_id', 'in', ids)
+      .where('status', '=', 'pending')
+      .groupBy('webhook_id')
+      .execute();
+    const full = new Set(waiting.filter((row) => Number(row.pending) >= MAX_PENDING_PER_WEBHOOK).map((row) => row.webhook_id));
+    const at = event.created_at;
+    const rows = ids.map((id) => {
+      const row = firstAttempt(id, event.event, event.payload, at);
+      return full.has(id) ? { ...row, status: 'failed' as const, error: NOT_QUEUED_ERROR, attempted_at: at } : row;
+    });
+    return (await trx.insertInto('webhook_deliveries').values(rows).returningAll().execute()).map(toDelivery);
+  };
+
   return {
     async addWebhook(hook) {
-      if (hook.project !== null && !(await projectExists(hook.project))) return null;
+      if (hook.project !== null && !(await projectExists(hook.project))) return 'unknown project';
       try {
-        const row = await db
-          .insertInto('webhooks')
-          .values({ url: hook.url, project: hook.project, secret: hook.secret, created_at: toTimestamp(hook.now) })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return toWebhook(row);
+        return await db.transaction().execute(async (trx) => {
+          // Two adds at once must not both see room for one more (SQLite's writes are one at a time).
+          if (engine === 'postgres') await sql`lock table webhooks in share row exclusive mode`.execute(trx);
+          const counted = await trx.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+          if (Number(counted.n) >= MAX_WEBHOOKS) return 'too many' as const;
+          const row = await trx
+            .insertInto('webhooks')
+            .values({ url: hook.url, project: hook.project, secret: hook.secret, created_at: toTimestamp(hook.now) })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return toWebhook(row);
+        });
       } catch (error) {
-        // The project deleted meanwhile: the foreign key refuses the row, and the answer is the same null.
-        if (hook.project !== null && !(await projectExists(hook.project))) return null;
+        // The project deleted meanwhile: the foreign key refuses the row.
+        if (hook.project !== null && !(await projectExists(hook.project))) return 'unknown project';
         throw error;
       }
     },
-    async listWebhooks() {
-      return (await db.selectFrom('webhooks').selectAll().orderBy('id').execute()).map(toWebhook);
+    async listWebhooks(page = { limit: MAX_WEBHOOKS, offset: 0 }) {
+      const rows = await db.selectFrom('webhooks').selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
+      const counted = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return { items: rows.map(toWebhook), total: Number(counted.total) };
     },
     getWebhook,
     async deleteWebhook(id) {
       return (await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n;
     },
     async queueForProject(project, event) {
-      const hooks = await db
-        .selectFrom('webhooks')
-        .select('id')
-        .where((eb) => eb.or([eb('project', 'is', null), eb('project', '=', project)]))
-        .orderBy('id')
+      await db
+        .insertInto('webhook_outbox')
+        .values({ project, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
         .execute();
-      const queued: DeliveryRecord[] = [];
-      for (const hook of hooks) {
-        const delivery = await insertFirst(hook.id, event);
-        if (delivery) queued.push(delivery);
+    },
+    async fanOutNext() {
+      for (;;) {
+        const next = await db.selectFrom('webhook_outbox').select('id').orderBy('id').limit(1).executeTakeFirst();
+        if (!next) return null;
+        const queued = await db.transaction().execute((trx) => fanOut(trx, next.id));
+        if (queued) return queued;
       }
-      return queued;
     },
     queueFor: insertFirst,
+    async backlog(webhookId, event, since) {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [
+          eb.fn.sum<number>(eb.case().when('status', '=', 'pending').then(1).else(0).end()).as('pending'),
+          eb.fn.sum<number>(eb.case().when(eb.and([eb('event', '=', event), eb('attempt', '=', 1), eb('first_at', '>', toTimestamp(since))])).then(1).else(0).end()).as('recent'),
+          eb.fn.min<string>(eb.case().when(eb.and([eb('event', '=', event), eb('attempt', '=', 1), eb('first_at', '>', toTimestamp(since))])).then(eb.ref('first_at')).end()).as('oldest'),
+        ])
+        .where('webhook_id', '=', webhookId)
+        .executeTakeFirstOrThrow();
+      return { pending: Number(row.pending ?? 0), recent: Number(row.recent ?? 0), oldestRecent: row.oldest ?? null };
+    },
     async takeDue(now, staleBefore) {
       const stale = toTimestamp(staleBefore);
       // The inner SELECT picks a candidate; the outer condition, checked again on the row itself,

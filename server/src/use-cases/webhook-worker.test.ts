@@ -9,6 +9,7 @@ import { createResolver } from '../net/resolve';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from '../storage/types';
 import type { AlertRecord } from '../storage/watch-storage';
+import type { WebhookRecord } from '../storage/webhook-storage';
 import { alertEvent, testEvent } from './webhook-events';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker';
 
@@ -40,6 +41,13 @@ async function alertOn(storage: Storage, url = 'https://shop.example/'): Promise
   });
 }
 
+/** Adds a webhook that must be added. */
+async function added(storage: Storage, hook: { url: string; project: string | null; secret?: string }): Promise<WebhookRecord> {
+  const made = await storage.webhooks.addWebhook({ secret: SECRET, ...hook, now: new Date() });
+  if (typeof made === 'string') throw new Error(`not added: ${made}`);
+  return made;
+}
+
 const log = async (storage: Storage, webhookId: number) => (await storage.webhooks.listDeliveries(webhookId, { limit: 100, offset: 0 }))!.items;
 
 describe('the webhook worker', () => {
@@ -49,7 +57,7 @@ describe('the webhook worker', () => {
     const storage = await (await fresh()).open();
     const hooks = await receiver();
     const alert = await alertOn(storage);
-    const hook = await storage.webhooks.addWebhook({ url: hooks.url, project: 'shop.example', secret: SECRET, now: new Date() });
+    const hook = await added(storage, { url: hooks.url, project: 'shop.example' });
     await storage.webhooks.queueForProject('shop.example', alertEvent(alert, new Date()));
     await worker(storage, { pageOrigin: () => 'https://reports.example' }).tick();
 
@@ -77,7 +85,7 @@ describe('the webhook worker', () => {
     await down.close();
     let clock = Date.parse('2026-11-25T06:00:00Z');
     const start = clock;
-    const hook = await storage.webhooks.addWebhook({ url, project: null, secret: SECRET, now: new Date(clock) });
+    const hook = await added(storage, { url, project: null });
     await storage.webhooks.queueFor(hook!.id, testEvent(hook!, new Date(clock)));
     const run = worker(storage, { now: () => new Date(clock) });
     // A minute at a time over 25 hours: every attempt is made when due, none early, none twice.
@@ -97,7 +105,7 @@ describe('the webhook worker', () => {
     const hooks = await receiver();
     hooks.answer = 503;
     let clock = Date.parse('2026-11-25T06:00:00Z');
-    const hook = await storage.webhooks.addWebhook({ url: hooks.url, project: null, secret: SECRET, now: new Date(clock) });
+    const hook = await added(storage, { url: hooks.url, project: null });
     await storage.webhooks.queueFor(hook!.id, testEvent(hook!, new Date(clock)));
     const run = worker(storage, { now: () => new Date(clock) });
     await run.tick();
@@ -115,7 +123,7 @@ describe('the webhook worker', () => {
     const storage = await (await fresh()).open();
     const hooks = await receiver();
     hooks.answer = 307;
-    const hook = await storage.webhooks.addWebhook({ url: hooks.url, project: null, secret: SECRET, now: new Date() });
+    const hook = await added(storage, { url: hooks.url, project: null });
     await storage.webhooks.queueFor(hook!.id, testEvent(hook!, new Date()));
     await worker(storage).tick();
     expect(hooks.received.map((r) => r.path)).toEqual(['/hook']);
@@ -126,7 +134,7 @@ describe('the webhook worker', () => {
     const storage = await (await fresh()).open();
     const hooks = await receiver();
     hooks.answer = 'hang';
-    const hook = await storage.webhooks.addWebhook({ url: hooks.url, project: null, secret: SECRET, now: new Date() });
+    const hook = await added(storage, { url: hooks.url, project: null });
     await storage.webhooks.queueFor(hook!.id, testEvent(hook!, new Date()));
     const started = Date.now();
     await worker(storage, { timeoutMs: 300 }).tick();
@@ -141,7 +149,7 @@ describe('the webhook worker', () => {
     let address = '93.184.216.34';
     // Without ALLOW_PRIVATE_URLS; the name answers what `address` says at the time of asking.
     const resolve = createResolver({ allowPrivate: false, lookupAll: async () => [{ address, family: 4 }] });
-    const hook = await storage.webhooks.addWebhook({ url: `http://hooks.example:${hooks.port}/hook`, project: null, secret: SECRET, now: new Date() });
+    const hook = await added(storage, { url: `http://hooks.example:${hooks.port}/hook`, project: null });
     await storage.webhooks.queueFor(hook!.id, testEvent(hook!, new Date()));
     address = '127.0.0.1';
     await worker(storage, { resolve }).tick();
@@ -151,28 +159,32 @@ describe('the webhook worker', () => {
       error: 'The URL points to a loopback address (this machine itself), which this server does not fetch.',
     });
     // Nor is a private address written as such.
-    const direct = await storage.webhooks.addWebhook({ url: hooks.url, project: null, secret: SECRET, now: new Date() });
+    const direct = await added(storage, { url: hooks.url, project: null });
     await storage.webhooks.queueFor(direct!.id, testEvent(direct!, new Date()));
     await worker(storage, { resolve: createResolver({ allowPrivate: false }) }).tick();
     expect(hooks.received).toEqual([]);
   });
 
-  it('queues one delivery per webhook an alert concerns when an analysis raises it', async () => {
+  it('an alert an analysis raises waits in the outbox; the worker gives it to each webhook it concerns', async () => {
     const storage = await (await fresh()).open();
     await storage.createReport({ url: 'https://blog.example/', project: 'blog.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     const alert = await alertOn(storage);
-    const all = await storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: SECRET, now: new Date() });
-    const shop = await storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: SECRET, now: new Date() });
-    const blog = await storage.webhooks.addWebhook({ url: 'https://hooks.example/blog', project: 'blog.example', secret: SECRET, now: new Date() });
+    const all = await added(storage, { url: 'https://hooks.example/all', project: null });
+    const shop = await added(storage, { url: 'https://hooks.example/shop', project: 'shop.example' });
+    const blog = await added(storage, { url: 'https://hooks.example/blog', project: 'blog.example' });
     const { raiseAlerts } = await import('./alerting');
     const before = (await storage.getReport(alert.reportId))!;
     const after = await storage.updateReport(before.id, { analysis: { ...GOOD, score: 50, result: 'decent' }, now: new Date() });
     const raised = await raiseAlerts(storage, before, after!, new Date());
     expect(raised).not.toBeNull();
+    // Nothing per webhook on the request's path.
+    for (const hook of [all, shop, blog]) expect(await log(storage, hook.id)).toEqual([]);
+    const nowhere = createResolver({ allowPrivate: false, lookupAll: async () => Promise.reject(Object.assign(new Error('nx'), { code: 'ENOTFOUND' })) });
+    await worker(storage, { resolve: nowhere }).tick();
     for (const [hook, count] of [[all, 1], [shop, 1], [blog, 0]] as const) {
-      const deliveries = await log(storage, hook!.id);
-      expect(deliveries).toHaveLength(count);
-      if (count) expect(JSON.parse(deliveries[0]!.payload)).toMatchObject({ type: 'alert.raised', data: { id: raised!.id, kind: raised!.kind } });
+      const firsts = (await log(storage, hook.id)).filter((d) => d.attempt === 1);
+      expect(firsts).toHaveLength(count);
+      if (count) expect(JSON.parse(firsts[0]!.payload)).toMatchObject({ type: 'alert.raised', data: { id: raised!.id, kind: raised!.kind } });
     }
   });
 });
@@ -189,7 +201,7 @@ describe.each(STORAGE_ENGINES)('webhook delivery on a $name database', (engine) 
     const one = await database.open();
     const two = await database.open();
     const hooks = await receiver();
-    const hook = await one.webhooks.addWebhook({ url: hooks.url, project: null, secret: SECRET, now: new Date() });
+    const hook = await added(one, { url: hooks.url, project: null });
     for (let n = 0; n < 30; n++) await one.webhooks.queueFor(hook!.id, testEvent(hook!, new Date()));
     await Promise.all([worker(one).tick(), worker(two).tick()]);
     const ids = hooks.received.map((r) => String(r.headers['webhook-id']));
@@ -204,8 +216,8 @@ describe.each(STORAGE_ENGINES)('webhook delivery on a $name database', (engine) 
     const slow = await receiver();
     slow.answer = 'hang';
     const good = await receiver();
-    const slowHook = await storage.webhooks.addWebhook({ url: slow.url, project: null, secret: SECRET, now: new Date() });
-    const goodHook = await storage.webhooks.addWebhook({ url: good.url, project: null, secret: SECRET, now: new Date() });
+    const slowHook = await added(storage, { url: slow.url, project: null });
+    const goodHook = await added(storage, { url: good.url, project: null });
     // 40 messages for the receiver that hangs, queued first; then one for the good receiver.
     for (let n = 0; n < 40; n++) await storage.webhooks.queueFor(slowHook!.id, testEvent(slowHook!, new Date()));
     await storage.webhooks.queueFor(goodHook!.id, testEvent(goodHook!, new Date()));

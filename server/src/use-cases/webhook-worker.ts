@@ -1,5 +1,6 @@
-// Sends the queued webhook messages, off every request's path: the API only writes rows, and this
-// worker (one per server process) takes each due attempt from storage by compare-and-set, so that
+// Sends the queued webhook messages, off every request's path: the API only writes rows (an alert
+// one outbox row, whatever the number of webhooks), and this worker (one per server process) gives
+// each outbox event to its webhooks, then takes each due attempt from storage by compare-and-set, so that
 // two processes never send the same attempt, and a restart resumes what is pending. A failed
 // attempt is retried with growing delays for up to 24 hours (webhook-retry.ts).
 import type { ResolveHost } from '../net/resolve';
@@ -85,6 +86,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         wake = false;
         for (;;) {
           if (closed) return;
+          // Each alert waiting in the outbox first becomes a delivery for each webhook it concerns.
+          while ((await storage.webhooks.fanOutNext()) !== null) if (closed) return;
           const at = now();
           const delivery = await storage.webhooks.takeDue(at, new Date(at.getTime() - staleMs));
           if (!delivery) break;

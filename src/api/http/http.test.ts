@@ -284,6 +284,29 @@ describe('apiFetch after a 429 with Retry-After', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('holds nothing after a 429 that leaves the key requests (one operation’s limit, e.g. Send test)', async () => {
+    saveConnection({ baseUrl: 'https://limited-5.example', apiKey: 'key-five', remember: false });
+    const sent: string[] = [];
+    server.use(
+      http.all('https://limited-5.example/api/v1/*', ({ request }) => {
+        const path = new URL(request.url).pathname;
+        sent.push(path);
+        if (path.endsWith('/test')) {
+          return HttpResponse.json(
+            { message: 'Too Many Attempts.', status: 429 },
+            { status: 429, headers: { 'Retry-After': '56', 'X-RateLimit-Limit': '300', 'X-RateLimit-Remaining': '290' } },
+          );
+        }
+        return HttpResponse.json({ data: [], status: 200 });
+      }),
+    );
+    const refused = await rejection(apiFetch({ method: 'POST', path: ['webhooks', 1, 'test'] }));
+    expect(refused).toMatchObject({ kind: 'rate-limited', retryAfter: 56 });
+    await expect(apiFetch({ path: ['webhooks'] })).resolves.toMatchObject({ status: 200 });
+    await expect(apiFetch({ method: 'POST', path: ['webhooks', 2, 'test'] })).rejects.toMatchObject({ kind: 'rate-limited' });
+    expect(sent).toEqual(['/api/v1/webhooks/1/test', '/api/v1/webhooks', '/api/v1/webhooks/2/test']);
+  });
+
   it('fails a read at once when the wait is longer than reads sit out, so the error shows', async () => {
     saveConnection({ baseUrl: 'https://limited-3.example', apiKey: 'key-three', remember: false });
     const sent = limitedServer('https://limited-3.example', '600');

@@ -181,7 +181,7 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
 
   if (!response.ok) {
     const error = errorFromResponse(response, text, { secret: apiKey?.trim() });
-    noteRateLimit(scope, error);
+    noteRateLimit(scope, error, response.headers);
     throw error;
   }
   if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };

@@ -30,8 +30,15 @@ export function rateLimitScope(url: URL, apiKey: string | null): string {
   return `${url.origin}\n${apiKey?.trim() ?? ''}`;
 }
 
-export function noteRateLimit(scope: string, error: ApiError): void {
+/**
+ * Notes a 429's wait for the whole key. A 429 whose answer says the key still has requests left
+ * (X-RateLimit-Remaining above 0) limits that one operation (Send test of one webhook), not the key:
+ * nothing else waits for it.
+ */
+export function noteRateLimit(scope: string, error: ApiError, headers?: Headers): void {
   if (error.kind !== 'rate-limited' || error.retryAfter === null || error.retryAfter <= 0) return;
+  const remaining = headers ? headerCount(headers, 'X-RateLimit-Remaining') : null;
+  if (remaining !== null && remaining > 0) return;
   const until = Date.now() + error.retryAfter * 1000;
   if (rateLimit?.scope === scope && rateLimit.until >= until) return;
   rateLimit = { scope, until };

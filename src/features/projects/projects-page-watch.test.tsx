@@ -13,15 +13,21 @@ describe('Projects table: the Watch column', () => {
     const api = useRealApi();
     await seedProjects(api, ['a.example', 'b.example', 'c.example']);
     const { storage } = await api.backend();
-    await storage.watch.setSchedule('a.example', { every: 'daily', hour: 6, weekday: null, drop: 10 }, new Date());
-    await storage.watch.setSchedule('b.example', { every: 'weekly', hour: 23, weekday: 1, drop: 10 }, new Date());
+    // Hours and days away whatever the time the test runs (06:00 was 55 minutes away at 05:05).
+    const now = new Date();
+    const hour = (now.getUTCHours() + 3) % 24;
+    const weekday = (now.getUTCDay() + 3) % 7;
+    const dayName = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][weekday];
+    await storage.watch.setSchedule('a.example', { every: 'daily', hour, weekday: null, drop: 10 }, now);
+    await storage.watch.setSchedule('b.example', { every: 'weekly', hour: 12, weekday, drop: 10 }, now);
     const seen = recordRequests();
     const page = renderProjects('/projects?sort_by=project&sort=asc');
     await waitFor(() => expect(page.names()).toEqual(['a.example', 'b.example', 'c.example']));
     expect(screen.getByRole('columnheader', { name: 'Watch' })).toBeInTheDocument();
     const watch = (row: number) => within(page.rows()[row]!).getAllByRole('cell').at(-2)?.textContent;
-    await waitFor(() => expect(watch(0)).toMatch(/^Daily at 06:00 UTC, next in \d+ hours?$/));
-    expect(watch(1)).toMatch(/^Weekly on Monday at 23:00 UTC, next in \d+ days?$/);
+    const hh = String(hour).padStart(2, '0');
+    await waitFor(() => expect(watch(0)).toMatch(new RegExp(`^Daily at ${hh}:00 UTC, next in \\d+ hours?$`)));
+    expect(watch(1)).toMatch(new RegExp(`^Weekly on ${dayName} at 12:00 UTC, next in \\d+ days?$`));
     expect(watch(2)).toBe('Off');
     expect(within(page.rows()[0]!).getByRole('cell', { name: /^Daily/ }).querySelector('time')).toHaveAttribute('datetime');
     expect(seen.some((request) => request.url.includes('/schedule'))).toBe(false);

@@ -31,7 +31,7 @@ describe('Settings: Webhooks', () => {
     const secret = await within(section).findByRole<HTMLInputElement>('textbox', { name: 'Signing secret' });
     expect(secret.value).toMatch(/^whsec_/);
     expect(within(section).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
-    const stored = await storage.webhooks.listWebhooks();
+    const stored = (await storage.webhooks.listWebhooks()).items;
     expect(stored).toMatchObject([{ url: HOOK, project: 'shop.example', secret: secret.value }]);
     const list = within(section).getByRole('list', { name: 'Webhooks' });
     expect(within(list).getByText(HOOK)).toBeInTheDocument();
@@ -50,7 +50,7 @@ describe('Settings: Webhooks', () => {
     const dialog = await screen.findByRole('dialog', { name: `Delete webhook ${HOOK}?` });
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(section).findByText('No webhooks yet.')).toBeInTheDocument();
-    expect(await storage.webhooks.listWebhooks()).toEqual([]);
+    expect((await storage.webhooks.listWebhooks()).total).toBe(0);
   });
 
   it('checks the address before sending it, and puts the server’s refusal on its field', async () => {
@@ -66,6 +66,49 @@ describe('Settings: Webhooks', () => {
     await page.user.click(within(section).getByRole('button', { name: 'Add webhook' }));
     expect(await within(section).findByText(/loopback address/)).toBeInTheDocument();
     expect(url).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('pages a long list, and says why Send test was refused when a webhook has had its tests for the minute', async () => {
+    const api = useRealApi();
+    const { storage } = await api.backend();
+    for (let n = 1; n <= 30; n++) await storage.webhooks.addWebhook({ url: `${HOOK}/${n}`, project: null, secret: 'whsec_a', now: new Date() });
+    const page = renderSettings();
+    const section = await screen.findByRole('region', { name: 'Webhooks' });
+    const list = await within(section).findByRole('list', { name: 'Webhooks' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(25);
+    expect(within(section).getByText('1–25 of 30 webhooks')).toBeInTheDocument();
+    const pages = within(section).getByRole('navigation', { name: 'Pages of webhooks' });
+    await page.user.click(within(pages).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(within(section).getByText('26–30 of 30 webhooks')).toBeInTheDocument());
+    const second = within(section).getByRole('list', { name: 'Webhooks' });
+    expect(within(second).getAllByRole('listitem')).toHaveLength(5);
+    expect(within(second).getByText(`${HOOK}/30`)).toBeInTheDocument();
+
+    const last = within(second).getAllByRole('listitem').at(-1)!;
+    for (let n = 0; n < 5; n++) {
+      await page.user.click(within(last).getByRole('button', { name: 'Send test' }));
+      await waitFor(() => expect(within(last).getByRole('button', { name: 'Send test' })).not.toHaveAttribute('data-loading'));
+    }
+    await page.user.click(within(last).getByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText(/A webhook takes a few test messages a minute.*Try again in \d+ seconds\./)).toBeInTheDocument();
+    // Only that webhook is held back: the list still loads, another webhook's test still goes.
+    const other = within(second).getAllByRole('listitem')[0]!;
+    await page.user.click(within(other).getByRole('button', { name: 'Send test' }));
+    expect(await within(other).findByRole('table', { name: `Recent deliveries to ${HOOK}/26` })).toBeInTheDocument();
+  });
+
+  it('lists the webhooks of a server that sends them all at once, without paging', async () => {
+    useRealApi();
+    server.use(
+      http.get('*/api/v1/webhooks', () =>
+        HttpResponse.json({ data: [{ id: '7', url: HOOK, project: null, created_at: '2026-11-20T10:00:00.000000Z' }], status: 200 }),
+      ),
+    );
+    renderSettings();
+    const list = await screen.findByRole('list', { name: 'Webhooks' });
+    expect(within(list).getByText(HOOK)).toBeInTheDocument();
+    expect(within(list).getByText('Every project’s alerts')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages of webhooks' })).not.toBeInTheDocument();
   });
 
   it('against a deployment without webhooks says so, and shows none of the controls', async () => {

@@ -6,15 +6,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconSend, IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { errorMessage } from '@/api/http/errors';
+import { errorMessage, isApiError } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { projectQueries } from '@/api/projects';
 import { useAddWebhook, useDeleteWebhook, useSendTest, webhookQueries, type Delivery, type NewWebhook, type Webhook } from '@/api/webhooks';
 import { DateText } from '@/components/date-text';
+import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ErrorState } from '@/components/error-state';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
@@ -193,6 +194,13 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   );
 }
 
+/** Why Send test was refused: the webhook's own limit (429 with Retry-After), or the error's words. */
+function testRefusal(error: unknown): string {
+  if (!isApiError(error) || error.kind !== 'rate-limited') return errorMessage(error);
+  const wait = error.retryAfter === null ? 'shortly' : `in ${error.retryAfter} second${error.retryAfter === 1 ? '' : 's'}`;
+  return `A webhook takes a few test messages a minute, and none while many of its messages wait to be sent. Try again ${wait}.`;
+}
+
 function WebhookItem({ webhook }: { webhook: Webhook }) {
   const sendTest = useSendTest();
   const remove = useDeleteWebhook();
@@ -207,7 +215,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
         setShowLog(true);
         notifications.show({ color: 'teal', title: 'Test sent', message: `A test message is on its way to ${webhook.url}.` });
       },
-      onError: (error) => notifications.show({ color: 'red', title: 'Test not sent', message: errorMessage(error) }),
+      onError: (error) => notifications.show({ color: 'red', title: 'Test not sent', message: testRefusal(error) }),
     });
   const onDelete = () =>
     remove.mutate(webhook.id, {
@@ -278,8 +286,11 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
 
 export default function WebhooksSection() {
   const headingId = useId();
-  const webhooks = useQuery(webhookQueries.list());
+  const [page, setPage] = useState(1);
+  const webhooks = useQuery({ ...webhookQueries.list(page), placeholderData: keepPreviousData });
   const [added, setAdded] = useState<NewWebhook | null>(null);
+  // The last webhook of the last page deleted: the page before it.
+  useClampPage(page, webhooks.data?.meta, setPage);
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
       <Stack gap="md">
@@ -299,16 +310,19 @@ export default function WebhooksSection() {
           <Text size="sm" c="dimmed">
             Loading webhooks…
           </Text>
-        ) : webhooks.data.length === 0 ? (
+        ) : webhooks.data.meta.total === 0 ? (
           <Text size="sm" c="dimmed">
             No webhooks yet.
           </Text>
         ) : (
-          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
-            {webhooks.data.map((webhook) => (
-              <WebhookItem key={webhook.id} webhook={webhook} />
-            ))}
-          </Stack>
+          <>
+            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
+              {webhooks.data.items.map((webhook) => (
+                <WebhookItem key={webhook.id} webhook={webhook} />
+              ))}
+            </Stack>
+            <ListPagination meta={webhooks.data.meta} noun="webhooks" page={page} onPage={setPage} disabled={webhooks.isPlaceholderData} withRange={webhooks.data.meta.lastPage > 1} />
+          </>
         )}
       </Stack>
     </Paper>
