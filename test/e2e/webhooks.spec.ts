@@ -4,7 +4,7 @@
 // verified with the secret the page showed once.
 import { expect, test } from '@playwright/test';
 import { startWebhookReceiver } from '../server/webhook-receiver';
-import { expectNoSeriousA11yViolations, signIn } from './support';
+import { E2E_API_KEY, expectNoSeriousA11yViolations, signIn } from './support';
 
 // Where to write screenshots of the section (1366 and 390 px wide, light and dark), when asked.
 const SHOTS = process.env.WEBHOOK_SHOTS_DIR;
@@ -54,5 +54,37 @@ test('Send test reaches a receiver, signed; the log shows it delivered with 200;
     await expect(section.getByText(receiver.url)).toHaveCount(0);
   } finally {
     await receiver.close();
+  }
+});
+
+test('a long list of webhooks is paged, 25 to a page, by keyboard; axe clean in light and dark', async ({ page, request }) => {
+  const headers = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+  const added: number[] = [];
+  try {
+    for (let n = 1; n <= 27; n++) {
+      const res = await request.post('/api/v1/webhooks', { headers, form: { url: `http://127.0.0.1:9/paged-${String(n).padStart(2, '0')}` } });
+      expect(res.status()).toBe(201);
+      added.push(((await res.json()) as { data: { id: number } }).data.id);
+    }
+    await signIn(page);
+    await page.goto('/settings');
+    const section = page.getByRole('region', { name: 'Webhooks' });
+    const list = section.getByRole('list', { name: 'Webhooks' });
+    await expect(list.getByRole('listitem')).toHaveCount(25);
+    const pages = section.getByRole('navigation', { name: 'Pages of webhooks' });
+    await pages.getByRole('button', { name: 'Page 2' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(list.getByText('http://127.0.0.1:9/paged-27')).toBeVisible();
+    await expect(section.getByText(/^26–\d+ of \d+ webhooks$/)).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousA11yViolations(page);
+      if (SHOTS) {
+        await pages.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/webhooks-paged-${scheme}.png` });
+      }
+    }
+  } finally {
+    for (const id of added) await request.delete(`/api/v1/webhooks/${id}`, { headers });
   }
 });
