@@ -328,6 +328,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   schedules: false,
   alerts: false,
   webhooks: false,
+  failing_filter: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

@@ -26,6 +26,7 @@ export const REQUEST_MESSAGES = {
   urlMax: `The url must not be greater than ${URL_MAX_LENGTH} characters.`,
   urlFormat: 'The url format is invalid.',
   urlFilterMax: `The url filter may not have more than ${URL_FILTER_MAX} values.`,
+  failingUnknown: 'The failing check must be a check the service runs, such as meta_description.',
   privacy: 'The selected privacy is invalid.',
   passwordRequired: 'The password field is required when privacy is 2.',
   passwordString: 'The password must be a string.',
@@ -81,6 +82,12 @@ export const reportListQuerySchema = z.object({
     .meta({
       description: `An extension: only the reports of this absolute http(s) URL, compared after normalising both (scheme and host lower-cased, default port and fragment dropped, an empty path as \`/\`). Repeated (up to ${URL_FILTER_MAX} times; more is a 422 on \`url\`), the reports of any of them. A value that is not such a URL matches no report; an empty one is no filter.`,
     }),
+  failing: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .catch(undefined)
+    .meta({ description: 'An extension: only the reports whose newest results fail this check key (an unknown key: 422). Empty: no filter.' }),
   sort_by: z
     .enum(SERVER_REPORT_SORT_KEYS)
     .default('id')

@@ -130,6 +130,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   schedules: z.boolean(),
   alerts: z.boolean(),
   webhooks: z.boolean(),
+  /** `failing=<check>` on GET /reports (wave 4, Problems). */
+  failing_filter: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 

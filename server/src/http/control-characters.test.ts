@@ -7,6 +7,9 @@ import { createTestApp } from '../../../test/server/test-app';
 import { API_PREFIX } from '../../../src/contract/values';
 import { OPENAPI_PATH } from './openapi';
 
+/** A valid value of the query parameters that take only some words ('x' does for the others). */
+const VALID_SAMPLES: Record<string, string> = { failing: 'title' };
+
 interface Operation {
   parameters?: { name: string; in: string }[];
   responses: Record<string, unknown>;
@@ -59,8 +62,9 @@ describe.each(STORAGE_ENGINES.filter((engine) => engine.available))(
             } else if (parameter.in === 'query') {
             expect(operation.responses['422'], `${where} documents its 422`).toBeDefined();
               // Without the control character the same request is no 422 or 404: the route is there and takes it.
-              const plain = await t.call(method.toUpperCase(), `${fill(null)}?${parameter.name}=x`);
-              expect([404, 422], `${where}, query ${parameter.name}=x`).not.toContain(plain.status);
+              const sample = VALID_SAMPLES[parameter.name] ?? 'x';
+              const plain = await t.call(method.toUpperCase(), `${fill(null)}?${parameter.name}=${sample}`);
+              expect([404, 422], `${where}, query ${parameter.name}=${sample}`).not.toContain(plain.status);
               for (const value of ['x%00', 'a%09b', '%7F']) {
                 const answer = await t.call(method.toUpperCase(), `${fill(null)}?${parameter.name}=${value}`);
                 expect(answer.status, `${where}, query ${parameter.name}=${value}`).toBe(422);

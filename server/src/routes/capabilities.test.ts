@@ -9,7 +9,7 @@ describe('GET /api/v1/capabilities', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
-      data: { runs: true, url_filter: true, url_filter_many: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: true },
+      data: { runs: true, url_filter: true, url_filter_many: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: true, failing_filter: true },
       status: 200,
     });
   });

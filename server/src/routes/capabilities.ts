@@ -6,7 +6,8 @@ import { errors, ok } from '../http/openapi';
 /**
  * The extensions of wave 3 this server has, each true only once it is served: runs
  * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=, also repeated: url_filter_many), sort_by=score, schedules
- * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover).
+ * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover);
+ * of wave 4, the failing-check filter (GET /reports?failing=).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -17,6 +18,7 @@ export const CAPABILITIES: Capabilities = {
   schedules: true,
   alerts: true,
   webhooks: true,
+  failing_filter: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

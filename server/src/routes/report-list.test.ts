@@ -232,6 +232,27 @@ describe('GET /api/v1/reports', () => {
     });
   });
 
+  describe('failing= (an extension)', () => {
+    it('lists the reports whose newest results fail the check, with the other parameters; an unknown check is a 422 on failing', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const failingTitle = SPECS.filter((spec) => spec.result === 'bad').length;
+      const body = await list(t, '?failing=title&per_page=25');
+      expect(body.meta.total).toBe(failingTitle);
+      expect(body.data.every((report) => report.results.title?.passed === false)).toBe(true);
+      expect(body.links.first).toBe('http://localhost/api/v1/reports?failing=title&per_page=25&page=1');
+      // DECENT fails load_time, GOOD does not: the result filter narrows it to the decent ones.
+      const decent = await list(t, '?failing=load_time&result=decent');
+      expect(decent.meta.total).toBe(SPECS.filter((spec) => spec.result === 'decent').length);
+      expect((await list(t, '?failing=')).meta.total).toBe(SPECS.length);
+      for (const bad of ['nonsense', 'TITLE', '<script>']) {
+        const res = await t.call('GET', `/api/v1/reports?failing=${encodeURIComponent(bad)}`);
+        expect(res.status).toBe(422);
+        expect(await res.json()).toEqual({ message: { failing: ['The failing check must be a check the service runs, such as meta_description.'] }, status: 422 });
+      }
+    });
+  });
+
   describe('paging', () => {
     const many: Spec[] = Array.from({ length: 120 }, (_, i) => ({
       url: `https://site${i % 7}.example/page-${i}`,

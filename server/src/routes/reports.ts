@@ -22,7 +22,7 @@ import { hashPassword } from '../auth/passwords';
 import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { urlKey } from '../../../src/contract/url-key';
-import { URL_FILTER_MAX } from '../../../src/contract/values';
+import { CHECK_KEYS, URL_FILTER_MAX } from '../../../src/contract/values';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
@@ -78,6 +78,9 @@ export function reportsRouter(deps: Required<AppDeps>) {
       async (c) => {
         const q = c.req.valid('query');
         if (q.url !== undefined && q.url.length > URL_FILTER_MAX) return validationResponse(c, { url: [REQUEST_MESSAGES.urlFilterMax] });
+        if (q.failing !== undefined && !(CHECK_KEYS as readonly string[]).includes(q.failing)) {
+          return validationResponse(c, { failing: [REQUEST_MESSAGES.failingUnknown] });
+        }
         // A url that is not an absolute http(s) URL is no report's: an empty list, not every report
         // (as ignoring it would give) nor a 422 (which no other list parameter answers).
         const keys = q.url?.map(urlKey).filter((key): key is string => key !== null);
@@ -89,6 +92,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
                 project: q.project,
                 result: q.result,
                 urlKeys: keys,
+                failing: q.failing,
                 sortBy: q.sort_by,
                 sort: q.sort,
                 limit: q.per_page,

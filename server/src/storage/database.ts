@@ -162,6 +162,21 @@ export interface WebhookOutboxTable {
   created_at: Timestamp;
 }
 
+export interface ReportFailuresTable {
+  report_id: number;
+  check_key: string;
+  project: string;
+  importance: string;
+  since: Timestamp | null;
+}
+
+export interface ReportFixesTable {
+  report_id: number;
+  check_key: string;
+  project: string;
+  fixed_at: Timestamp;
+}
+
 /** Every table, for Kysely's types (PostgreSQL's rate_limit_counts is used by http/pg-rate-limit.ts alone). */
 export interface Database {
   reports: ReportsTable;
@@ -176,6 +191,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_outbox: WebhookOutboxTable;
+  report_failures: ReportFailuresTable;
+  report_fixes: ReportFixesTable;
 }
 
 export type Db = BetterSqlite3.Database;

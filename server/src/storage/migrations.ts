@@ -6,6 +6,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from '
 import { urlKey } from '../../../src/contract/url-key';
 import type { Engine } from './database';
 import { TRIM_ABOVE_BYTES, trimmedResults } from './trim-evidence';
+import { failuresOf } from './check-failures';
 
 export const RUNS_MIGRATION = '005-runs';
 export const TRIM_MIGRATION = '006-evidence-trimmed';
@@ -13,6 +14,7 @@ export const URL_KEY_MIGRATION = '008-url-key';
 export const WATCH_MIGRATION = '009-schedules-and-alerts';
 export const WEBHOOKS_MIGRATION = '010-webhooks';
 export const WEBHOOK_OUTBOX_MIGRATION = '011-webhook-outbox';
+export const FAILURES_MIGRATION = '012-check-failures';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -399,6 +401,57 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .execute();
         // How many of a webhook's messages wait (the cap on pending messages counts them).
         await db.schema.createIndex('webhook_deliveries_webhook_status').on('webhook_deliveries').columns(['webhook_id', 'status']).execute();
+      },
+    },
+
+    [FAILURES_MIGRATION]: {
+      async up(db) {
+        // The checks each report's newest results fail (the Problems extension: GET
+        // /reports?failing=, GET /problems), kept in step with every analysis, so that no request
+        // reads every report's results. `since`: when it began failing after a run that passed it
+        // (null: failing since the report's first analysis). Gone with the report.
+        await db.schema
+          .createTable('report_failures')
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('check_key', t.sortedText, (c) => c.notNull())
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('importance', 'text', (c) => c.notNull())
+          .addColumn('since', t.time)
+          .addPrimaryKeyConstraint('report_failures_pkey', ['report_id', 'check_key'])
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        // The reports failing a check (the failing= filter); a project's failing checks (problems).
+        await db.schema.createIndex('report_failures_check_report').on('report_failures').columns(['check_key', 'report_id']).execute();
+        await db.schema.createIndex('report_failures_project_check').on('report_failures').columns(['project', 'check_key']).execute();
+        // Checks a report's newest run passes that its run before failed (fixed_7d), until one fails it again.
+        await db.schema
+          .createTable('report_fixes')
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('check_key', t.sortedText, (c) => c.notNull())
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addColumn('fixed_at', t.time, (c) => c.notNull())
+          .addPrimaryKeyConstraint('report_fixes_pkey', ['report_id', 'check_key'])
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        await db.schema.createIndex('report_fixes_project_check').on('report_fixes').columns(['project', 'check_key', 'fixed_at']).execute();
+        // The reports there are: their newest results' failures, failing since their first analysis as far as is known.
+        for (let after = 0; ; ) {
+          const rows = (await db
+            .selectFrom('reports as r')
+            .innerJoin('report_results as rr', 'rr.report_id', 'r.id')
+            .select(['r.id', 'r.project', sql<string>`cast(rr.results as text)`.as('results')])
+            .where('r.id', '>', after)
+            .orderBy('r.id')
+            .limit(URL_KEY_BATCH)
+            .execute()) as { id: number; project: string; results: string }[];
+          const last = rows.at(-1);
+          if (!last) break;
+          const failures = rows.flatMap((row) =>
+            failuresOf(row.results).map((failure) => ({ report_id: row.id, check_key: failure.check, project: row.project, importance: failure.importance, since: null })),
+          );
+          for (let start = 0; start < failures.length; start += 1000) await db.insertInto('report_failures').values(failures.slice(start, start + 1000)).execute();
+          after = Number(last.id);
+        }
       },
     },
   };

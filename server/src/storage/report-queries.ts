@@ -16,6 +16,8 @@ export interface ReportFilters {
   urlKeys?: readonly string[];
   /** containsPattern() of the search. */
   pattern?: string;
+  /** Only reports whose newest results fail this check (report_failures). */
+  failing?: string;
 }
 
 /**
@@ -39,17 +41,20 @@ export function filterReports<O>(qb: SelectQueryBuilder<ReportsDb, 'r', O>, filt
     .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
     .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
     .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
-    .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result));
+    .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
+    .$if(filters.failing !== undefined, (q) =>
+      q.where('r.id', 'in', (eb) => eb.selectFrom('report_failures as f').select('f.report_id').where('f.check_key', '=', filters.failing as string)),
+    );
 }
 
 /**
  * The filters as a prepared query takes them (prepared.ts): the shape names which are set, the
  * values are the project, result and pattern in that order (slots 0 to 2), and `slotted` gives
  * filterReports() the slots in their place. Null with the exact-URL filter, whose number of keys
- * changes the SQL.
+ * changes the SQL, and with the failing-check filter (built each time: it is asked less often).
  */
 export function preparedFilters(filters: ReportFilters): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
-  if (filters.urlKeys !== undefined) return null;
+  if (filters.urlKeys !== undefined || filters.failing !== undefined) return null;
   const { project, result, pattern } = filters;
   return {
     shape: [project, result, pattern].map((value) => (value === undefined ? '-' : '+')).join(''),

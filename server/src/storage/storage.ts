@@ -18,6 +18,7 @@ import { RECENT_SCORES } from './types';
 import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
 import { createWatchStorage } from './watch-storage';
 import { createWebhookStorage } from './webhook-storage';
+import { writeFailures } from './check-failures';
 
 // Distinct lists whose counts are kept; past that the cache starts again.
 const COUNT_CACHE_SIZE = 1000;
@@ -170,10 +171,10 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
   const counts = new Map<string, { version: number; total: number }>();
   async function countReports(trx: Kysely<Database>, filters: ReportFilters): Promise<number> {
     // Without a search, result or URL filter the count is in the projects table, kept in step.
-    if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined) {
+    if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined && filters.failing === undefined) {
       return sumOfProjects(trx, filters.project);
     }
-    const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern]);
+    const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern, filters.failing]);
     const [changes] = await prepared.rows(trx, 'version', () => trx.selectFrom('report_changes').select('version'), []);
     const version = Number(changes?.version);
     const cached = counts.get(key);
@@ -262,7 +263,8 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         // With the exact-URL filter the url_key index finds the few matches at once, a search
         // tested on them in SQL; otherwise the engine's own way.
         let page: { ids: number[]; total: number };
-        if (search !== undefined && query.urlKeys === undefined) {
+        // The failing-check filter is SQL's alone (SQLite's search copy knows nothing of checks).
+        if (search !== undefined && query.urlKeys === undefined && query.failing === undefined) {
           page = await find(trx, { ...query, search }, plain, prepared);
         } else {
           const total = await plain.count();
@@ -300,6 +302,7 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
           const resultsJson = JSON.stringify(report.results);
           await trx.insertInto('report_results').values({ report_id: id, results: resultsJson }).execute();
           await addRun(trx, id, report, resultsJson, now);
+          await writeFailures(trx, { id, project: report.project, results: report.results, at: now, first: true });
           await trx
             .insertInto('projects')
             .values({ project: report.project, project_search: searchForm(report.project), reports: 1, created_at: now })
@@ -326,7 +329,8 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
     updateReport: (id, changes) =>
       write(
         async (trx) => {
-          if (!(await lockedReport(trx, id))) return null;
+          const locked = await lockedReport(trx, id);
+          if (!locked) return null;
           const now = toTimestamp(changes.now);
           const analysis = changes.analysis;
           await trx
@@ -343,6 +347,7 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
             const resultsJson = JSON.stringify(analysis.results);
             await trx.updateTable('report_results').set({ results: resultsJson }).where('report_id', '=', id).execute();
             await addRun(trx, id, analysis, resultsJson, now);
+            await writeFailures(trx, { id, project: locked.project, results: analysis.results, at: now, first: false });
             await changed(trx);
           }
           return readReport(trx, id);

@@ -74,6 +74,8 @@ export interface ReportListQuery {
    * filter, repeatable up to URL_FILTER_MAX values). An empty list matches no report.
    */
   urlKeys?: readonly string[];
+  /** Only the reports whose newest results fail this check key (the Problems extension). */
+  failing?: string;
   sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;
