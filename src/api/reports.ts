@@ -16,6 +16,8 @@ export interface ReportListParams {
   url?: string | readonly string[];
   project?: string;
   result?: Result;
+  /** Only the reports failing this check (an extension, where capabilities.failing_filter). */
+  failing?: string;
   /** `score` only where the deployment announces `sort_by_score`. */
   sort_by?: ServerReportSortKey;
   sort?: SortOrder;
@@ -49,6 +51,7 @@ export function normaliseReportListParams(params: ReportListParams = {}): Report
   if (params.url !== undefined && params.url.length > 0) out.url = params.url;
   if (params.project) out.project = params.project;
   if (params.result) out.result = params.result;
+  if (params.failing) out.failing = params.failing;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
   if (params.page !== undefined && params.page > 1) out.page = params.page;

@@ -19,12 +19,13 @@ import { projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import type { PageId } from '@/contract/routes';
 import { projectListParams, projectListView } from '@/features/projects/project-list-view';
-import type { ReportListView } from '@/features/reports-list/report-list-view';
+import type { ListExtensions, ReportListView } from '@/features/reports-list/report-list-view';
 import {
+  listExtensions,
+  needsCapabilities,
   projectReportListView,
   reportListParams,
-  reportListView,
-  reportListViewByScore,
+  reportListViewFor,
 } from '@/features/reports-list/report-list-view';
 import { FILTER_PROJECTS, alertListParams, alertsView } from '@/features/watch/alerts-view';
 import { parseReportId } from '@/lib/report-id';
@@ -57,20 +58,21 @@ function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
 }
 
 /**
- * A reports table's list for the address. Sorted by score, the view depends on whether the
- * deployment sorts so (the page waits for its capabilities too): elsewhere `sort_by=score` is dropped.
+ * A reports table's list for the address. Sorted by score or filtered by a failing check, the view
+ * depends on whether the deployment takes it (the page waits for its capabilities too): elsewhere
+ * `sort_by=score` and `failing=` are dropped.
  */
 function prefetchReportList(
   queryClient: QueryClient,
   search: URLSearchParams,
-  spec: (byScore: boolean) => UrlStateSpec<ReportListView>,
+  spec: (extensions: ListExtensions) => UrlStateSpec<ReportListView>,
 ) {
-  const prefetch = (byScore: boolean) =>
+  const prefetch = (extensions: ListExtensions) =>
     void queryClient.prefetchQuery(
-      reportQueries.list(reportListParams(parseUrlState(spec(byScore), search))),
+      reportQueries.list(reportListParams(parseUrlState(spec(extensions), search))),
     );
-  if (search.get('sort_by') !== 'score') prefetch(false);
-  else withCapabilities(queryClient, (capabilities) => prefetch(capabilities?.sort_by_score === true));
+  if (!needsCapabilities(search)) prefetch(listExtensions(null));
+  else withCapabilities(queryClient, (capabilities) => prefetch(listExtensions(capabilities)));
 }
 
 /**
@@ -79,7 +81,7 @@ function prefetchReportList(
  */
 const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
   reports: (queryClient, { search }) =>
-    prefetchReportList(queryClient, search, (byScore) => (byScore ? reportListViewByScore : reportListView)),
+    prefetchReportList(queryClient, search, reportListViewFor),
   report: (queryClient, { params }) => {
     const id = parseReportId(params.id);
     if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
@@ -94,7 +96,7 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     withModule(loadProjectHealth, ({ projectHealthQueries }) =>
       queryClient.prefetchQuery(projectHealthQueries.health(name)),
     );
-    prefetchReportList(queryClient, search, (byScore) => projectReportListView(name, byScore));
+    prefetchReportList(queryClient, search, (extensions) => projectReportListView(name, extensions));
   },
   alerts: (queryClient, { search }) =>
     withCapabilities(queryClient, (capabilities) => {

@@ -122,6 +122,13 @@ describe('One project', () => {
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['https://shop.example/d', 'https://shop.example/a']);
+    // Every page failing it, as the reports list to work on (the server filters by a failing check).
+    await waitFor(() =>
+      expect(within(failing).getByRole('link', { name: 'Open the pages failing Title in the reports list' })).toHaveAttribute(
+        'href',
+        '/reports?project=shop.example&failing=title',
+      ),
+    );
 
     const lowest = section('Lowest scores');
     expect(

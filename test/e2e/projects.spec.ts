@@ -147,6 +147,36 @@ test.describe('Projects against the real server', () => {
   });
 
 
+  test('from a check failing across the site to the reports list of its pages, filtered by it, the filter removable', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/projects/blog.example');
+    const failing = page.getByRole('region', { name: 'Failing across the site' });
+    const first = failing.getByRole('heading', { level: 3 }).first();
+    await expect(first).toHaveText(/ — fails on \d+ of \d+ pages?$/);
+    const [, name, count] = /^(.+) — fails on (\d+) of/.exec((await first.textContent()) ?? '') ?? [];
+    await failing.getByRole('link', { name: `Open the pages failing ${name} in the reports list` }).click();
+    await expect(page).toHaveURL(/\/reports\?project=blog\.example&failing=[a-z0-9_]+$/);
+    await expect(page.getByText(`Failing: ${name}`)).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Failing check' })).toHaveValue(name ?? '');
+    await expect(page.getByText(new RegExp(`^1–${count} of ${count} reports?$`))).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousA11yViolations(page);
+      if (SHOTS) {
+        for (const width of [1366, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.screenshot({ path: `${SHOTS}/reports-failing-${width}-${scheme}.png` });
+        }
+        await page.setViewportSize({ width: 1280, height: 720 });
+      }
+    }
+    // By keyboard: the chip's remove button takes the filter off.
+    await page.getByRole('button', { name: `Remove the filter Failing: ${name}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL('/reports?project=blog.example');
+    await expect(page.getByText(`Failing: ${name}`)).toHaveCount(0);
+  });
+
   for (const scheme of ['light', 'dark'] as const) {
     test(`the projects table and its dialog pass axe in ${scheme} mode`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });

@@ -4,7 +4,9 @@ import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useCapabilities } from '@/api/capabilities';
 import { projectHealthQueries } from '@/api/project-health';
+import { CHECK_KEYS } from '@/contract/values';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { rankSiteFailures, worstPages } from '@/checks/site-failures';
@@ -43,7 +45,12 @@ function PageLinks({ refs, label }: { refs: PageRef[]; label: string }) {
 
 const IMPORTANCE_COLORS = { high: 'red', medium: 'orange', low: 'gray' } as const;
 
-function FailureItem({ failure }: { failure: SiteFailure }) {
+/** The reports list of every page of the project failing the check (where the deployment filters so). */
+function failingListHref(project: string, check: string): string {
+  return `/reports?${new URLSearchParams({ project, failing: check }).toString()}`;
+}
+
+function FailureItem({ failure, project, listed }: { failure: SiteFailure; project: string; listed: boolean }) {
   const summary = `fails on ${failure.failing.length.toLocaleString('en')} of ${pages(failure.checked)}`;
   return (
     <li>
@@ -69,6 +76,12 @@ function FailureItem({ failure }: { failure: SiteFailure }) {
         </Group>
         {failure.advice !== null && <Text size="sm">{failure.advice}</Text>}
         <PageLinks refs={failure.failing} label={`Pages where ${failure.name} fails`} />
+        {listed && (CHECK_KEYS as readonly string[]).includes(failure.key) && (
+          // Every page of the project failing it, as the reports list: select, refresh, export.
+          <Anchor component={Link} to={failingListHref(project, failure.key)} size="sm" className="tap-target" w="fit-content">
+            Open the pages failing {failure.name} in the reports list
+          </Anchor>
+        )}
       </Stack>
     </li>
   );
@@ -88,6 +101,7 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
   const failures = useMemo(() => (data ? rankSiteFailures(data) : []), [data]);
   const worst = useMemo(() => (data ? worstPages(data, WORST_SHOWN) : []), [data]);
   const [allFailures, setAllFailures] = useState(false);
+  const listed = useCapabilities().capabilities?.failing_filter === true;
 
   let failing;
   let lowest;
@@ -124,7 +138,7 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
         ) : (
           <Stack component="ol" gap="lg" m={0} p={0} style={{ listStyle: 'none' }}>
             {shown.map((failure) => (
-              <FailureItem key={failure.key} failure={failure} />
+              <FailureItem key={failure.key} failure={failure} project={project} listed={listed} />
             ))}
           </Stack>
         )}

@@ -1,6 +1,6 @@
 // The reports table's view as the URL holds it, under the API's own parameter names.
-import { DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
-import type { PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import { CHECK_KEYS, DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
+import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import type { ReportListParams } from '@/api/reports';
 import { listParams, nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
@@ -10,6 +10,8 @@ export type ReportListView = {
   search_by: (typeof REPORT_SEARCH_BY)[number];
   project: string;
   result: Result | undefined;
+  /** Only the reports failing this check: where the deployment filters so (`failing_filter`). */
+  failing: CheckKey | undefined;
   /** `score` only where the deployment sorts by score. */
   sort_by: ServerReportSortKey;
   sort: SortOrder;
@@ -17,39 +19,71 @@ export type ReportListView = {
   page: number;
 };
 
-function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]]) {
-  const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
-  // In this order in the address: the filters, then the sort and the page.
-  return { search, search_by, project: urlParam.text(), result: urlParam.oneOf(RESULTS), ...sortAndPage };
+/** What the deployment's list takes beyond the service's own parameters (its capabilities). */
+export interface ListExtensions {
+  /** `sort_by=score` (`sort_by_score`). */
+  byScore: boolean;
+  /** `failing=<check>` (`failing_filter`). */
+  failing: boolean;
 }
 
-export const reportListView: UrlStateSpec<ReportListView> = {
-  params: reportParams(REPORT_SORT_KEYS),
-  defaults: {
-    search: '',
-    search_by: 'url',
-    project: '',
-    result: undefined,
-    sort_by: 'id',
-    sort: 'desc',
-    per_page: DEFAULT_PER_PAGE,
-    page: 1,
-  },
+function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], failing: boolean) {
+  const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
+  // In this order in the address: the filters, then the sort and the page.
+  return {
+    search,
+    search_by,
+    project: urlParam.text(),
+    result: urlParam.oneOf(RESULTS),
+    failing: failing ? urlParam.oneOf(CHECK_KEYS as [CheckKey, ...CheckKey[]]) : urlParam.ignored(),
+    ...sortAndPage,
+  };
+}
+
+const DEFAULTS: ReportListView = {
+  search: '',
+  search_by: 'url',
+  project: '',
+  result: undefined,
+  failing: undefined,
+  sort_by: 'id',
+  sort: 'desc',
+  per_page: DEFAULT_PER_PAGE,
+  page: 1,
 };
+
+/** The view of a deployment without extensions: `sort_by=score` and `failing=` are invalid values there, dropped. */
+export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, false), defaults: DEFAULTS };
 
 /** The view where the deployment sorts by score (`sort_by_score`): `sort_by=score` is valid there. */
-export const reportListViewByScore: UrlStateSpec<ReportListView> = {
-  params: reportParams(SERVER_REPORT_SORT_KEYS),
-  defaults: reportListView.defaults,
-};
+export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, false), defaults: DEFAULTS };
+
+const reportListViewFailing: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, true), defaults: DEFAULTS };
+const reportListViewByScoreFailing: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, true), defaults: DEFAULTS };
+
+/** The view for a deployment's extensions (the same object for the same ones). */
+export function reportListViewFor({ byScore, failing }: ListExtensions): UrlStateSpec<ReportListView> {
+  if (failing) return byScore ? reportListViewByScoreFailing : reportListViewFailing;
+  return byScore ? reportListViewByScore : reportListView;
+}
 
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
-export function projectReportListView(project: string, byScore = false): UrlStateSpec<ReportListView> {
-  const spec = byScore ? reportListViewByScore : reportListView;
+export function projectReportListView(project: string, extensions: ListExtensions = { byScore: false, failing: false }): UrlStateSpec<ReportListView> {
+  const spec = reportListViewFor(extensions);
   return {
     params: { ...spec.params, project: urlParam.ignored() },
     defaults: { ...spec.defaults, project },
   };
+}
+
+/** Whether an address asks for something only some deployments take: the view waits for their capabilities. */
+export function needsCapabilities(search: URLSearchParams): boolean {
+  return search.get('sort_by') === 'score' || search.has('failing');
+}
+
+/** The extensions of a deployment's capabilities (none while they are unknown). */
+export function listExtensions(capabilities: { sort_by_score: boolean; failing_filter: boolean } | undefined | null): ListExtensions {
+  return { byScore: capabilities?.sort_by_score === true, failing: capabilities?.failing_filter === true };
 }
 
 /** What the API is asked for this view: the sort always spelled out, `search_by` only with a search. */
@@ -59,6 +93,7 @@ export function reportListParams(state: ReportListView): ReportListParams {
     search_by: state.search ? state.search_by : undefined,
     project: state.project || undefined,
     result: state.result,
+    failing: state.failing,
     sort_by: state.sort_by,
     sort: state.sort,
     per_page: state.per_page,
@@ -67,13 +102,13 @@ export function reportListParams(state: ReportListView): ReportListParams {
 }
 
 export function hasFilters(state: ReportListView): boolean {
-  return state.search !== '' || state.project !== '' || state.result !== undefined;
+  return state.search !== '' || state.project !== '' || state.result !== undefined || state.failing !== undefined;
 }
 
-export const NO_FILTERS = { search: '', project: '', result: undefined } satisfies Partial<ReportListView>;
+export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined } satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
-  const search = serialiseUrlState(reportListView, nextUrlState(state, patch)).toString();
+  const search = serialiseUrlState(reportListViewByScoreFailing, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }

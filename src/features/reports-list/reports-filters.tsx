@@ -2,6 +2,7 @@ import { Badge, Button, CloseButton, NativeSelect, TextInput, em } from '@mantin
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSelector } from '@tabler/icons-react';
 import { Suspense, lazy, useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_SORT_KEYS,
@@ -12,7 +13,8 @@ import {
   SORT_ORDER_LABELS,
   firstSortOrder,
 } from '@/contract/values';
-import type { PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import { checkName } from '@/checks/check-info';
 import { DebouncedSearch } from '@/components/debounced-search';
 import type { ReportListView } from './report-list-view';
 import classes from './reports-filters.module.css';
@@ -23,19 +25,35 @@ const loadProjectFilter = () => import('./reports-filters-project');
 const ProjectFilter = lazy(() => loadProjectFilter().then((module) => ({ default: module.ProjectFilter })));
 const ALL_PROJECTS = 'All projects';
 
-/** The Project field: a look-alike stand-in that becomes the real select once focused. */
-function ProjectField({ value, onChange }: { value: string; onChange: (project: string) => void }) {
+/**
+ * A searchable select's look-alike stand-in, which becomes the real one (`real`, loaded by `load`)
+ * once focused. A chosen value can be cleared at once, by mouse or keyboard, without opening the list.
+ */
+function StandInField({
+  label,
+  shown,
+  placeholder,
+  clearLabel,
+  onClear,
+  load,
+  real,
+}: {
+  label: string;
+  /** The chosen value's text; '' for none. */
+  shown: string;
+  placeholder: string;
+  clearLabel: string;
+  onClear: () => void;
+  load: () => Promise<unknown>;
+  real: ReactNode;
+}) {
   const [active, setActive] = useState(false);
-  // A chosen project can be cleared at once, by mouse or keyboard, without opening the list.
-  const clear =
-    value === '' ? undefined : (
-      <CloseButton size="sm" aria-label="Clear the project filter" onClick={() => onChange('')} />
-    );
+  const clear = shown === '' ? undefined : <CloseButton size="sm" aria-label={clearLabel} onClick={onClear} />;
   const standIn = (
     <TextInput
-      label="Project"
-      value={value}
-      placeholder={ALL_PROJECTS}
+      label={label}
+      value={shown}
+      placeholder={placeholder}
       readOnly
       role="combobox"
       aria-expanded={false}
@@ -43,16 +61,64 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
       rightSection={clear ?? <IconSelector size={16} aria-hidden />}
       rightSectionPointerEvents={clear ? 'auto' : 'none'}
       // A pointer on its way to the field fetches the code; focus (click, tap or Tab) swaps it in.
-      onPointerEnter={() => void loadProjectFilter()}
-      onTouchStart={() => void loadProjectFilter()}
+      onPointerEnter={() => void load()}
+      onTouchStart={() => void load()}
       onFocus={() => setActive(true)}
     />
   );
   if (!active) return standIn;
+  return <Suspense fallback={standIn}>{real}</Suspense>;
+}
+
+/** The Project field. */
+function ProjectField({ value, onChange }: { value: string; onChange: (project: string) => void }) {
   return (
-    <Suspense fallback={standIn}>
-      <ProjectFilter value={value} onChange={onChange} autoFocus />
-    </Suspense>
+    <StandInField
+      label="Project"
+      shown={value}
+      placeholder={ALL_PROJECTS}
+      clearLabel="Clear the project filter"
+      onClear={() => onChange('')}
+      load={loadProjectFilter}
+      real={<ProjectFilter value={value} onChange={onChange} autoFocus />}
+    />
+  );
+}
+
+// The Failing check filter (where the deployment has it): its select loads as the Project filter's does.
+const loadCheckFilter = () => import('./reports-filters-check');
+const CheckFilter = lazy(() => loadCheckFilter().then((module) => ({ default: module.CheckFilter })));
+
+/** The Failing check field. */
+function CheckField({ value, onChange }: { value: CheckKey | undefined; onChange: (check: CheckKey | undefined) => void }) {
+  return (
+    <StandInField
+      label="Failing check"
+      shown={value === undefined ? '' : checkName(value)}
+      placeholder="Any check"
+      clearLabel="Clear the failing check filter"
+      onClear={() => onChange(undefined)}
+      load={loadCheckFilter}
+      real={<CheckFilter value={value} onChange={onChange} autoFocus />}
+    />
+  );
+}
+
+/** The failing-check filter as a removable chip: what the list is narrowed to, said in words. */
+function FailingChip({ check, onRemove }: { check: CheckKey; onRemove: () => void }) {
+  const name = checkName(check);
+  return (
+    <Badge
+      variant="light"
+      size="lg"
+      radius="sm"
+      tt="none"
+      c="var(--mantine-color-text)"
+      className={classes.chip}
+      rightSection={<CloseButton size="sm" aria-label={`Remove the filter Failing: ${name}`} onClick={onRemove} />}
+    >
+      Failing: {name}
+    </Badge>
   );
 }
 
@@ -65,6 +131,8 @@ export interface ReportsFiltersProps {
   onClear?: () => void;
   /** The deployment sorts by score: Sort by offers Score. */
   scoreSorts?: boolean;
+  /** The deployment filters by a failing check: the Failing check field. */
+  failingFilter?: boolean;
 }
 
 const RESULT_OPTIONS = [
@@ -116,14 +184,14 @@ const FOLD_QUERY = `(max-width: ${em(480)})`;
 
 /** How many filters narrow the list (besides the search, which stays in view). */
 export function filtersSet(state: ReportListView, projectFixed = false): number {
-  return (projectFixed || state.project === '' ? 0 : 1) + (state.result === undefined ? 0 : 1);
+  return (projectFixed || state.project === '' ? 0 : 1) + (state.result === undefined ? 0 : 1) + (state.failing === undefined ? 0 : 1);
 }
 
 /**
  * Search, the filters and the sort of the reports table; every change goes to the URL. On a phone
  * the filters and the sort fold behind **Filters**, which says how many are set.
  */
-export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts, failingFilter }: ReportsFiltersProps) {
   // Compiled (vite.config.ts): a sort or a page renders again only the fields whose value changed.
   'use memo';
   const onSearch = (search: string) => onChange({ search });
@@ -139,8 +207,10 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       projectFixed={projectFixed}
       onProject={onProject}
       scoreSorts={scoreSorts}
+      failingFilter={failingFilter}
     />
   );
+  const chip = state.failing !== undefined && <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />;
   const search = (
     <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
   );
@@ -172,6 +242,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
             {fields}
           </div>
         )}
+        {chip}
         {onClear && <ClearFilters onClear={onClear} />}
       </div>
     );
@@ -180,6 +251,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
     <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
       <div className={classes.wide}>{search}</div>
       {fields}
+      {chip}
       {onClear && <ClearFilters onClear={onClear} />}
     </div>
   );
@@ -193,14 +265,15 @@ function ClearFilters({ onClear }: { onClear: () => void }) {
   );
 }
 
-/** Project (unless fixed), Result, Sort by, Order and Per page. */
+/** Project (unless fixed), Result, Sort by, Order, Per page, and Failing check (where the deployment has it). */
 function FilterFields({
   state,
   onChange,
   projectFixed,
   onProject,
   scoreSorts,
-}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts'> & {
+  failingFilter,
+}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts' | 'failingFilter'> & {
   onProject: (project: string) => void;
 }) {
   'use memo';
@@ -239,6 +312,11 @@ function FilterFields({
         toPatch={perPagePatch}
         onChange={onChange}
       />
+      {failingFilter && (
+        <div className={classes.check}>
+          <CheckField value={state.failing} onChange={(failing) => onChange({ failing })} />
+        </div>
+      )}
     </>
   );
 }

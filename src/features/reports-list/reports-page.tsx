@@ -23,6 +23,7 @@ import { nextUrlState, useUrlState } from '@/lib/url-state';
 import { useLatestCallback } from '@/lib/use-latest-callback';
 import type { ServerReportSortKey } from '@/contract/values';
 import type { Report } from '@/contract/domain';
+import { checkName } from '@/checks/check-info';
 import type { ReportListView } from './report-list-view';
 import {
   NO_FILTERS,
@@ -30,8 +31,9 @@ import {
   reportListHref,
   projectReportListView,
   reportListParams,
-  reportListView,
-  reportListViewByScore,
+  listExtensions,
+  needsCapabilities,
+  reportListViewFor,
 } from './report-list-view';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsEmpty } from './reports-empty';
@@ -50,6 +52,7 @@ function printSummary(state: ReportListView, project: string | undefined): strin
   if (state.search !== '') parts.push(`search “${state.search}”`);
   if (project === undefined && state.project !== '') parts.push(`project ${state.project}`);
   if (state.result !== undefined) parts.push(`result ${RESULT_LABELS[state.result]}`);
+  if (state.failing !== undefined) parts.push(`failing check ${checkName(state.failing)}`);
   const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
   return `${filters}; sorted by ${REPORT_SORT_LABELS[state.sort_by]}, ${SORT_ORDER_LABELS[state.sort].toLowerCase()}; page ${state.page}.`;
 }
@@ -65,15 +68,16 @@ function preloadBulkArea(event: SyntheticEvent) {
 
 /**
  * The reports table with its filters; `project`: one project's reports, on that project's page. An
- * address sorted by score waits for the deployment's capabilities: where it cannot sort by score,
+ * address sorted by score (or filtered by a failing check) waits for the deployment's capabilities: where it cannot sort by score,
  * `sort_by=score` is an invalid value like any other, dropped and never sent.
  */
 function ReportsView({ project }: { project?: string }) {
   const { capabilities, isPending } = useCapabilities();
   const [searchParams] = useSearchParams();
-  if (isPending && searchParams.get('sort_by') === 'score')
+  if (isPending && needsCapabilities(searchParams))
     return <LoadingRows rows={10} height={40} label="Loading reports" />;
-  return <ReportsList project={project} byScore={capabilities?.sort_by_score === true} />;
+  const { byScore, failing } = listExtensions(capabilities);
+  return <ReportsList project={project} byScore={byScore} failingFilter={failing} />;
 }
 
 /** The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report, x picks it, n creates one. */
@@ -96,16 +100,16 @@ function ReportKeys({ reports, selection }: { reports: Report[]; selection: Sele
   );
 }
 
-function ReportsList({ project, byScore }: { project?: string; byScore: boolean }) {
+function ReportsList({ project, byScore, failingFilter }: { project?: string; byScore: boolean; failingFilter: boolean }) {
   // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
   // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
   // (docs/benchmarks.md, issue 27).
   'use memo';
   const queryClient = useQueryClient();
   const spec = useMemo(() => {
-    if (project !== undefined) return projectReportListView(project, byScore);
-    return byScore ? reportListViewByScore : reportListView;
-  }, [project, byScore]);
+    const extensions = { byScore, failing: failingFilter };
+    return project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions);
+  }, [project, byScore, failingFilter]);
   const columns = useColumns();
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
@@ -154,7 +158,7 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
   const savedImport = useSavedImport();
   // Kept for this list while a report is opened from it, so Back finds it still selected.
   const selection = useSelection(
-    JSON.stringify([state.search, state.search_by, state.project, state.result]),
+    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing]),
     project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);
@@ -228,6 +232,7 @@ function ReportsList({ project, byScore }: { project?: string; byScore: boolean 
         projectFixed={project !== undefined}
         onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
         scoreSorts={byScore}
+        failingFilter={failingFilter}
       />
 
       <Paper

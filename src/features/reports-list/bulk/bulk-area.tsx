@@ -32,7 +32,7 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
   const collector = useCollectReports();
   // Other filters make what is being collected another selection's: it stops, as on leaving the page.
   // (Another sort or page leaves the same reports matching.)
-  const filters = JSON.stringify([params.search, params.search_by, params.project, params.result]);
+  const filters = JSON.stringify([params.search, params.search_by, params.project, params.result, params.failing]);
   const { cancel } = collector;
   useEffect(() => cancel, [filters, cancel]);
   return {

@@ -1,0 +1,69 @@
+// The failing-check filter (`failing=` where the deployment announces `failing_filter`): from the
+// address, from the Failing check field, shown as a removable "Failing: <check>"; dropped, never
+// sent, against a deployment without it.
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { noCapabilities, realApi, server } from '../../../test/msw';
+import { recordListRequests, renderReportsPage as renderReports, withReports } from '../../../test/reports-list-kit';
+
+beforeAll(async () => {
+  await realApi().backend();
+});
+
+afterEach(() => {
+  server.events.removeAllListeners();
+});
+
+// The kit's analyser fails the title of pages scoring 50 or less: the blog's home page here.
+const URLS = ['https://shop.example/', 'https://shop.example/cart', 'https://blog.example/'];
+
+describe('Reports: failing a check', () => {
+  it('opens an address filtered by a failing check with its reports only, says so, and the filter comes off', async () => {
+    await withReports(URLS);
+    const requests = recordListRequests();
+    const page = renderReports('/reports?failing=title');
+    await waitFor(() => expect(page.urls()).toEqual(['https://blog.example/']));
+    expect(requests).toEqual([expect.objectContaining({ failing: 'title' })]);
+    expect(screen.getByText('Failing: Title')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Failing check' })).toHaveValue('Title');
+    expect(screen.getByText('1–1 of 1 report', { exact: false })).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Remove the filter Failing: Title' }));
+    await waitFor(() => expect(page.urls()).toHaveLength(3));
+    expect(page.search()).toBe('');
+    expect(screen.queryByText('Failing: Title')).not.toBeInTheDocument();
+    expect(requests.at(-1)).not.toHaveProperty('failing');
+  });
+
+  it('filters by the check chosen in Failing check, typed to find it, and back to page 1', async () => {
+    await withReports(URLS);
+    const page = renderReports('/reports?per_page=25');
+    await waitFor(() => expect(page.urls()).toHaveLength(3));
+    await page.user.click(page.control('Failing check'));
+    expect(await screen.findByRole('option', { name: 'Meta description' })).toBeInTheDocument();
+    // The real select has replaced the stand-in, with the focus; its checks are grouped by category.
+    const field = page.control('Failing check');
+    expect(field).toHaveFocus();
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(31);
+    await page.user.type(field, 'tit');
+    expect(within(screen.getByRole('listbox')).getAllByRole('option').map((option) => option.textContent)).toEqual(['Title']);
+    await page.user.click(await screen.findByRole('option', { name: 'Title' }));
+    await waitFor(() => expect(page.search()).toBe('?failing=title&per_page=25'));
+    await waitFor(() => expect(page.urls()).toEqual(['https://blog.example/']));
+    // Clear filters takes it off with the others.
+    await page.user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(page.search()).toBe('?per_page=25'));
+  });
+
+  it('against a deployment without it: no Failing check field, and failing= is dropped, never sent', async () => {
+    await withReports(URLS);
+    server.use(noCapabilities());
+    const requests = recordListRequests();
+    const page = renderReports('/reports?failing=title&result=bad');
+    await waitFor(() => expect(page.urls()).toEqual(['https://blog.example/']));
+    expect(page.search()).toBe('?result=bad');
+    expect(requests.every((request) => !('failing' in request))).toBe(true);
+    expect(screen.queryByRole('combobox', { name: 'Failing check' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('search', { name: 'Filter reports' })).queryByText(/Failing:/)).not.toBeInTheDocument();
+  });
+});
