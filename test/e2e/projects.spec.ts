@@ -153,12 +153,15 @@ test.describe('Projects against the real server', () => {
     const failing = page.getByRole('region', { name: 'Failing across the site' });
     const first = failing.getByRole('heading', { level: 3 }).first();
     await expect(first).toHaveText(/ — fails on \d+ of \d+ pages?$/);
-    const [, name, count] = /^(.+) — fails on (\d+) of/.exec((await first.textContent()) ?? '') ?? [];
+    const [, name] = /^(.+) — fails on (\d+) of/.exec((await first.textContent()) ?? '') ?? [];
     await failing.getByRole('link', { name: `Open the pages failing ${name} in the reports list` }).click();
     await expect(page).toHaveURL(/\/reports\?project=blog\.example&failing=[a-z0-9_]+$/);
     await expect(page.getByText(`Failing: ${name}`)).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Failing check' })).toHaveValue(name ?? '');
-    await expect(page.getByText(new RegExp(`^1–${count} of ${count} reports?$`))).toBeVisible();
+    // Other specs analyse blog.example again meanwhile: its count may have moved since the project page.
+    await expect(page.getByText(/^1–\d+ of \d+ reports?$/)).toBeVisible();
+    const urls = page.getByRole('table', { name: 'Reports' }).getByRole('link', { name: /^https?:\/\// });
+    for (const link of await urls.all()) await expect(link).toHaveText(/^https?:\/\/blog\.example/);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await expectNoSeriousA11yViolations(page);

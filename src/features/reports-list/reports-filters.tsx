@@ -207,10 +207,23 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       projectFixed={projectFixed}
       onProject={onProject}
       scoreSorts={scoreSorts}
-      failingFilter={failingFilter}
+      // On a phone the field is in the fold; on a wide screen it comes with the chip, below.
+      failingFilter={failingFilter && folds}
     />
   );
   const chip = state.failing !== undefined && <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />;
+  // Wide screens: the first line is full (the fields and Views / Save view / Columns), and a line of
+  // its own for the field would push the table's first rows off the first screen. So the field shows
+  // once a failing check filters the list (from a project's failing checks, an address or a saved
+  // view), beside its chip, to change it. Choosing one from scratch there is for the Problems page.
+  const checkRow = failingFilter && state.failing !== undefined && (
+    <div className={classes.checkRow}>
+      <div className={classes.checkField}>
+        <CheckField value={state.failing} onChange={(failing) => onChange({ failing })} />
+      </div>
+      {chip}
+    </div>
+  );
   const search = (
     <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
   );
@@ -251,7 +264,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
     <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
       <div className={classes.wide}>{search}</div>
       {fields}
-      {chip}
+      {checkRow || chip}
       {onClear && <ClearFilters onClear={onClear} />}
     </div>
   );
