@@ -13,11 +13,17 @@ import { refuseControlCharacters } from './http/control-characters';
 import { corsFor } from './http/cors';
 import { errorResponse } from './http/errors';
 import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './http/openapi';
-import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, passwordAttempts } from './http/password-attempts';
+import {
+  PASSWORD_ATTEMPTS,
+  PASSWORD_REPORT_ATTEMPTS,
+  PASSWORD_WINDOW_S,
+  passwordAttempts,
+} from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
+import { checkSettingsRouter, problemsRouter } from './routes/problems';
 import { webhooksRouter } from './routes/webhooks';
 import { discoverRouter } from './routes/discover';
 import { projectsRouter } from './routes/projects';
@@ -44,7 +50,9 @@ export function createApp(deps: AppDeps): Hono {
     logError: defaultLogError,
     discover: createDiscoverer({ allowPrivate: deps.config.allowPrivateUrls }),
     runReportWork: (work) => doReportWork(work, { analyser: deps.analyser, storage: deps.storage, now }),
-    rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () => now().getTime()),
+    rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () =>
+      now().getTime(),
+    ),
     passwordAttempts: passwordAttempts(
       createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
       createRateLimiter(PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
@@ -85,10 +93,7 @@ export function createApp(deps: AppDeps): Hono {
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
 
-  app.use(
-    api,
-    bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) }),
-  );
+  app.use(api, bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) }));
   app.use(api, refuseControlCharacters());
   app.use(
     api,
@@ -98,14 +103,12 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
-  app.get(
-    `${API_PREFIX}${OPENAPI_PATH}`,
-    describeRoute(OPENAPI_DOCUMENT_OPERATION),
-    openApiDocument(app),
-  );
+  app.get(`${API_PREFIX}${OPENAPI_PATH}`, describeRoute(OPENAPI_DOCUMENT_OPERATION), openApiDocument(app));
   app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, checkSettingsRouter(resolved));
+  app.route(`${API_PREFIX}/problems`, problemsRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());

@@ -35,7 +35,11 @@ interface Operation {
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; responses: Record<string, ResponseSpec>; headers: Record<string, Header> };
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, ResponseSpec>;
+    headers: Record<string, Header>;
+  };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -101,16 +105,33 @@ async function expectMatches(res: Response, response: ResponseSpec, where: strin
   }
   const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim();
   const media = content.find(([name]) => name === type);
-  expect(media, `${where}: Content-Type ${type}, documented ${content.map(([name]) => name).join(', ')}`).toBeDefined();
+  expect(
+    media,
+    `${where}: Content-Type ${type}, documented ${content.map(([name]) => name).join(', ')}`,
+  ).toBeDefined();
   const schema = media![1].schema;
   const body = type === 'application/json' ? ((await res.json()) as unknown) : await res.text();
   if (!schema) return;
   const validate = validatorFor(schema);
-  expect(validate(body) ? [] : validate.errors, `${where}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+  expect(validate(body) ? [] : validate.errors, `${where}: ${JSON.stringify(body).slice(0, 300)}`).toEqual(
+    [],
+  );
 }
 
 /** Sends a request and checks the answer against its operation in the document; returns the answer (body unread). */
-async function call(t: TestApp, method: string, path: string, init: { form?: Record<string, string>; json?: unknown; key?: string | null; headers?: Record<string, string>; body?: string; address?: string } = {}) {
+async function call(
+  t: TestApp,
+  method: string,
+  path: string,
+  init: {
+    form?: Record<string, string>;
+    json?: unknown;
+    key?: string | null;
+    headers?: Record<string, string>;
+    body?: string;
+    address?: string;
+  } = {},
+) {
   const pathname = path.split('?')[0]!;
   const template = templateOf(pathname);
   expect(template, `${pathname} is in the document`).toBeDefined();
@@ -120,13 +141,20 @@ async function call(t: TestApp, method: string, path: string, init: { form?: Rec
   if (init.body !== undefined || init.address !== undefined) {
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== null) headers.Authorization = `Bearer ${init.key ?? TEST_KEY}`;
-    res = await t.app.request(path, { method, headers, body: init.body }, { incoming: { socket: { remoteAddress: init.address ?? '203.0.113.7' } } });
+    res = await t.app.request(
+      path,
+      { method, headers, body: init.body },
+      { incoming: { socket: { remoteAddress: init.address ?? '203.0.113.7' } } },
+    );
   } else {
     res = await t.call(method, path, init);
   }
   const where = `${method} ${path} -> ${res.status}`;
   const response = operation!.responses[String(res.status)];
-  expect(response, `${where}: status documented (${Object.keys(operation!.responses).join(', ')})`).toBeDefined();
+  expect(
+    response,
+    `${where}: status documented (${Object.keys(operation!.responses).join(', ')})`,
+  ).toBeDefined();
   const set = seen.get(operation!.operationId) ?? new Set<number>();
   set.add(res.status);
   seen.set(operation!.operationId, set);
@@ -165,7 +193,10 @@ async function keyedRefusals(method: string, path: string, init: { form?: Record
   expect((await call(createTestApp(), method, path, { ...init, key: 'wrong-key' })).status).toBe(401);
 }
 
-async function stored(t: TestApp, form: Record<string, string> = { url: 'https://example.com/good' }): Promise<number> {
+async function stored(
+  t: TestApp,
+  form: Record<string, string> = { url: 'https://example.com/good' },
+): Promise<number> {
   const res = await call(t, 'POST', '/api/v1/reports', { form });
   expect(res.status).toBe(201);
   return strictReportEnvelope(201).parse(await res.json()).data.id;
@@ -174,13 +205,19 @@ async function stored(t: TestApp, form: Record<string, string> = { url: 'https:/
 const updateCases = (method: 'PUT' | 'PATCH') => async () => {
   const t = createTestApp();
   const id = await stored(t);
-  expect((await call(t, method, `/api/v1/reports/${id}`, { form: { privacy: '2', password: 'pw' } })).status).toBe(200);
-  expect((await call(t, method, `/api/v1/reports/${id}`, { json: { results: 1, privacy: 0 } })).status).toBe(200);
+  expect(
+    (await call(t, method, `/api/v1/reports/${id}`, { form: { privacy: '2', password: 'pw' } })).status,
+  ).toBe(200);
+  expect((await call(t, method, `/api/v1/reports/${id}`, { json: { results: 1, privacy: 0 } })).status).toBe(
+    200,
+  );
   expect((await call(t, method, `/api/v1/reports/${id}`, { form: { privacy: '7' } })).status).toBe(422);
   expect((await call(t, method, '/api/v1/reports/999', { form: { privacy: '1' } })).status).toBe(404);
   expect((await call(t, method, '/api/v1/reports/abc')).status).toBe(404);
   const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
-  expect((await call(small, method, `/api/v1/reports/${id}`, { form: { password: 'x'.repeat(32) } })).status).toBe(413);
+  expect(
+    (await call(small, method, `/api/v1/reports/${id}`, { form: { password: 'x'.repeat(32) } })).status,
+  ).toBe(413);
   let busy = false;
   const queue = createTestApp({
     analyser: async () => {
@@ -190,8 +227,13 @@ const updateCases = (method: 'PUT' | 'PATCH') => async () => {
   });
   const queued = await stored(queue);
   busy = true;
-  expect((await call(queue, method, `/api/v1/reports/${queued}`, { form: { results: '1' } })).status).toBe(503);
-  const late = createTestApp({ storage: t.storage, runReportWork: async () => ({ ok: false, reason: 'timeout' }) });
+  expect((await call(queue, method, `/api/v1/reports/${queued}`, { form: { results: '1' } })).status).toBe(
+    503,
+  );
+  const late = createTestApp({
+    storage: t.storage,
+    runReportWork: async () => ({ ok: false, reason: 'timeout' }),
+  });
   expect((await call(late, method, `/api/v1/reports/${id}`, { form: { results: '1' } })).status).toBe(504);
   await keyedRefusals(method, `/api/v1/reports/${id}`, { form: { privacy: '1' } });
 };
@@ -207,7 +249,16 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     await stored(t, { url: 'https://example.com/decent', privacy: '2', password: 'pw' });
     await stored(t, { url: 'https://example.com/bad' });
-    for (const query of ['', '?per_page=25&sort_by=url&sort=asc', '?sort_by=score&sort=asc', '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x', '?url=nope', '?result=bad&search=example', '?page=9', '?per_page=7&sort=up']) {
+    for (const query of [
+      '',
+      '?per_page=25&sort_by=url&sort=asc',
+      '?sort_by=score&sort=asc',
+      '?url=https%3A%2F%2FEXAMPLE.com%2Fbad%23x',
+      '?url=nope',
+      '?result=bad&search=example',
+      '?page=9',
+      '?per_page=7&sort=up',
+    ]) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/reports?search=a%00b')).status).toBe(422);
@@ -220,7 +271,9 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(broken, 'GET', '/api/v1/capabilities')).status).toBe(200);
     expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(200);
     expect((await call(limited, 'GET', '/api/v1/capabilities')).status).toBe(429);
-    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities', { key: 'wrong-key' })).status).toBe(401);
+    expect((await call(createTestApp(), 'GET', '/api/v1/capabilities', { key: 'wrong-key' })).status).toBe(
+      401,
+    );
   },
   discoverUrls: async () => {
     const sitemap = createServer((_req, res) => {
@@ -232,8 +285,13 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     try {
       const { port } = sitemap.address() as AddressInfo;
       const t = createTestApp({ config: { allowPrivateUrls: true } });
-      expect((await call(t, 'POST', '/api/v1/discover', { form: { url: `http://127.0.0.1:${port}/sitemap.xml` } })).status).toBe(200);
-      expect((await call(t, 'POST', '/api/v1/discover', { json: { url: `http://127.0.0.1:${port}/` } })).status).toBe(200);
+      expect(
+        (await call(t, 'POST', '/api/v1/discover', { form: { url: `http://127.0.0.1:${port}/sitemap.xml` } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await call(t, 'POST', '/api/v1/discover', { json: { url: `http://127.0.0.1:${port}/` } })).status,
+      ).toBe(200);
     } finally {
       sitemap.closeAllConnections();
       sitemap.close();
@@ -241,40 +299,80 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     expect((await call(t, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
     // Nothing readable: the guard refuses this machine.
-    expect((await call(t, 'POST', '/api/v1/discover', { form: { url: 'http://127.0.0.1:9/sitemap.xml' } })).status).toBe(422);
+    expect(
+      (await call(t, 'POST', '/api/v1/discover', { form: { url: 'http://127.0.0.1:9/sitemap.xml' } })).status,
+    ).toBe(422);
     const small = createTestApp({ config: { bodyLimitBytes: 16 } });
-    expect((await call(small, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/sitemap.xml' } })).status).toBe(413);
-    const broken = createTestApp({ discover: async () => Promise.reject(new Error('discover down')), logError: () => {} });
-    expect((await call(broken, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/' } })).status).toBe(500);
+    expect(
+      (await call(small, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/sitemap.xml' } }))
+        .status,
+    ).toBe(413);
+    const broken = createTestApp({
+      discover: async () => Promise.reject(new Error('discover down')),
+      logError: () => {},
+    });
+    expect(
+      (await call(broken, 'POST', '/api/v1/discover', { form: { url: 'https://example.com/' } })).status,
+    ).toBe(500);
     const limited = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(422);
     expect((await call(limited, 'POST', '/api/v1/discover', { form: { url: 'nope' } })).status).toBe(429);
-    expect((await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' })).status).toBe(401);
+    expect(
+      (await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' }))
+        .status,
+    ).toBe(401);
   },
   storeReport: async () => {
     const t = createTestApp();
-    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good', privacy: '2', password: 'pw' } })).status).toBe(201);
-    expect((await call(t, 'POST', '/api/v1/reports', { json: { url: 'https://example.com/bad', privacy: 1 } })).status).toBe(201);
-    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'nope', privacy: '2' } })).status).toBe(422);
-    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/missing' } })).status).toBe(422);
-    expect((await call(t, 'POST', '/api/v1/reports', { body: '{"url":', headers: { 'Content-Type': 'application/json' } })).status).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/api/v1/reports', {
+          form: { url: 'https://example.com/good', privacy: '2', password: 'pw' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await call(t, 'POST', '/api/v1/reports', { json: { url: 'https://example.com/bad', privacy: 1 } }))
+        .status,
+    ).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/reports', { form: { url: 'nope', privacy: '2' } })).status).toBe(
+      422,
+    );
+    expect(
+      (await call(t, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/missing' } })).status,
+    ).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/api/v1/reports', {
+          body: '{"url":',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(422);
     const small = createTestApp({ config: { bodyLimitBytes: 16 } });
-    expect((await call(small, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(413);
+    expect(
+      (await call(small, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status,
+    ).toBe(413);
     const busy = createTestApp({
       analyser: async () => {
         throw new AnalysisBusyError(7);
       },
     });
-    expect((await call(busy, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(503);
+    expect(
+      (await call(busy, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status,
+    ).toBe(503);
     const late = createTestApp({ runReportWork: async () => ({ ok: false, reason: 'timeout' }) });
-    expect((await call(late, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status).toBe(504);
+    expect(
+      (await call(late, 'POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } })).status,
+    ).toBe(504);
     await keyedRefusals('POST', '/api/v1/reports', { form: { url: 'https://example.com/good' } });
   },
   showReport: async () => {
     const t = createTestApp();
     const id = await stored(t);
     expect((await call(t, 'GET', `/api/v1/reports/${id}`)).status).toBe(200);
-    for (const unknown of ['999', 'abc', '0']) expect((await call(t, 'GET', `/api/v1/reports/${unknown}`)).status).toBe(404);
+    for (const unknown of ['999', 'abc', '0'])
+      expect((await call(t, 'GET', `/api/v1/reports/${unknown}`)).status).toBe(404);
     await keyedRefusals('GET', `/api/v1/reports/${id}`);
   },
   updateReport: updateCases('PUT'),
@@ -324,12 +422,19 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     await stored(t, { url: 'https://shop.example/good' });
     const path = '/api/v1/projects/shop.example/schedule';
-    expect((await call(t, 'PUT', path, { form: { every: 'weekly', hour: '7', weekday: '1', drop: '5' } })).status).toBe(200);
+    expect(
+      (await call(t, 'PUT', path, { form: { every: 'weekly', hour: '7', weekday: '1', drop: '5' } })).status,
+    ).toBe(200);
     expect((await call(t, 'PUT', path, { json: { every: 'daily', hour: 23 } })).status).toBe(200);
     expect((await call(t, 'PUT', path, { form: { every: 'hourly', hour: '24' } })).status).toBe(422);
-    expect((await call(t, 'PUT', '/api/v1/projects/nowhere.example/schedule', { form: { every: 'off' } })).status).toBe(404);
+    expect(
+      (await call(t, 'PUT', '/api/v1/projects/nowhere.example/schedule', { form: { every: 'off' } })).status,
+    ).toBe(404);
     const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
-    expect((await call(small, 'PUT', path, { form: { every: 'weekly', hour: '7', weekday: '1', drop: '50' } })).status).toBe(413);
+    expect(
+      (await call(small, 'PUT', path, { form: { every: 'weekly', hour: '7', weekday: '1', drop: '50' } }))
+        .status,
+    ).toBe(413);
     await keyedRefusals('PUT', path, { form: { every: 'off' } });
   },
   runSchedule: async () => {
@@ -361,10 +466,14 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   markAlertsRead: async () => {
     const t = createTestApp();
     expect((await call(t, 'POST', '/api/v1/alerts/read')).status).toBe(200);
-    expect((await call(t, 'POST', '/api/v1/alerts/read', { form: { project: 'shop.example' } })).status).toBe(200);
+    expect((await call(t, 'POST', '/api/v1/alerts/read', { form: { project: 'shop.example' } })).status).toBe(
+      200,
+    );
     expect((await call(t, 'POST', '/api/v1/alerts/read', { json: { project: 7 } })).status).toBe(422);
     const small = createTestApp({ config: { bodyLimitBytes: 16 } });
-    expect((await call(small, 'POST', '/api/v1/alerts/read', { form: { project: 'x'.repeat(32) } })).status).toBe(413);
+    expect(
+      (await call(small, 'POST', '/api/v1/alerts/read', { form: { project: 'x'.repeat(32) } })).status,
+    ).toBe(413);
     await keyedRefusals('POST', '/api/v1/alerts/read');
   },
   patchAlert: async () => {
@@ -381,12 +490,70 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       now: new Date(),
     });
     expect((await call(t, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } })).status).toBe(200);
-    expect((await call(t, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: 'maybe' } })).status).toBe(422);
+    expect((await call(t, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: 'maybe' } })).status).toBe(
+      422,
+    );
     expect((await call(t, 'PATCH', '/api/v1/alerts/999', { form: { read: '1' } })).status).toBe(404);
     expect((await call(t, 'PATCH', '/api/v1/alerts/abc', { form: { read: '1' } })).status).toBe(404);
     const small = createTestApp({ config: { bodyLimitBytes: 8 }, storage: t.storage });
-    expect((await call(small, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1'.repeat(16) } })).status).toBe(413);
+    expect(
+      (await call(small, 'PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1'.repeat(16) } })).status,
+    ).toBe(413);
     await keyedRefusals('PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } });
+  },
+  listProblems: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'GET', '/api/v1/problems')).status).toBe(200);
+    await stored(t, { url: 'https://shop.example/bad' });
+    for (const query of [
+      '',
+      '?project=shop.example&state=all&sort_by=pages&sort=asc',
+      '?search=bad&result=bad&per_page=10&page=2',
+    ]) {
+      expect((await call(t, 'GET', `/api/v1/problems${query}`)).status).toBe(200);
+    }
+    expect((await call(t, 'GET', '/api/v1/problems?search=%7F')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/problems');
+  },
+  listCheckSettings: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/bad' });
+    await call(t, 'PUT', '/api/v1/projects/shop.example/checks/title', {
+      form: { state: 'ignored', note: 'Fine' },
+    });
+    for (const query of ['', '?per_page=10&page=2'])
+      expect((await call(t, 'GET', `/api/v1/projects/shop.example/checks${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example/checks')).status).toBe(404);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/checks?page=%7F')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/checks');
+  },
+  updateCheckSetting: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/bad' });
+    const path = '/api/v1/projects/shop.example/checks/https_encryption';
+    expect(
+      (await call(t, 'PUT', path, { form: { state: 'ignored', importance: 'low', note: 'Intranet' } }))
+        .status,
+    ).toBe(200);
+    expect((await call(t, 'PUT', path, { json: { state: 'open' } })).status).toBe(200);
+    expect((await call(t, 'PUT', path, { form: { state: 'closed' } })).status).toBe(422);
+    expect(
+      (await call(t, 'PUT', '/api/v1/projects/shop.example/checks/nothing', { form: { state: 'open' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(t, 'PUT', '/api/v1/projects/nowhere.example/checks/title', { form: { state: 'open' } }))
+        .status,
+    ).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect(
+      (
+        await call(small, 'PUT', path, {
+          form: { state: 'ignored', note: 'A note longer than sixteen bytes' },
+        })
+      ).status,
+    ).toBe(413);
+    await keyedRefusals('PUT', path, { form: { state: 'open' } });
   },
   listWebhooks: async () => {
     const t = createTestApp();
@@ -399,11 +566,27 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   addWebhook: async () => {
     const t = createTestApp();
     await stored(t, { url: 'https://shop.example/good' });
-    expect((await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook', project: 'shop.example' } })).status).toBe(201);
-    expect((await call(t, 'POST', '/api/v1/webhooks', { json: { url: 'https://93.184.216.34/all' } })).status).toBe(201);
-    expect((await call(t, 'POST', '/api/v1/webhooks', { form: { url: 'http://127.0.0.1/hook', project: 'nowhere.example' } })).status).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/api/v1/webhooks', {
+          form: { url: 'https://93.184.216.34/hook', project: 'shop.example' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await call(t, 'POST', '/api/v1/webhooks', { json: { url: 'https://93.184.216.34/all' } })).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(t, 'POST', '/api/v1/webhooks', {
+          form: { url: 'http://127.0.0.1/hook', project: 'nowhere.example' },
+        })
+      ).status,
+    ).toBe(422);
     const small = createTestApp({ config: { bodyLimitBytes: 16 } });
-    expect((await call(small, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } })).status).toBe(413);
+    expect(
+      (await call(small, 'POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } })).status,
+    ).toBe(413);
     await keyedRefusals('POST', '/api/v1/webhooks', { form: { url: 'https://93.184.216.34/hook' } });
   },
   deleteWebhook: async () => {
@@ -442,7 +625,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const hidden = await stored(t, { url: 'https://example.com/good', privacy: '1' });
     expect((await call(t, 'GET', `/r/${open}`, { key: null })).status).toBe(200);
     expect((await call(t, 'GET', `/r/${locked}`, { key: null })).status).toBe(200);
-    for (const id of [hidden, 999, 'abc']) expect((await call(t, 'GET', `/r/${id}`, { key: null })).status).toBe(404);
+    for (const id of [hidden, 999, 'abc'])
+      expect((await call(t, 'GET', `/r/${id}`, { key: null })).status).toBe(404);
     const { broken } = refusals();
     expect((await call(broken, 'GET', `/r/${open}`, { key: null })).status).toBe(500);
   },
@@ -504,7 +688,9 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
     await once(upstream, 'listening');
     try {
       const { port } = upstream.address() as AddressInfo;
-      const res = await createProxyApp({ upstreamUrl: `http://127.0.0.1:${port}` }).request('/api/v1/openapi.json');
+      const res = await createProxyApp({ upstreamUrl: `http://127.0.0.1:${port}` }).request(
+        '/api/v1/openapi.json',
+      );
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: 'upstream: /api/v1/openapi.json', status: 404 });
     } finally {
@@ -513,17 +699,26 @@ describe('the OpenAPI document at /api/v1/openapi.json', () => {
   });
 
   it('has one scenario here per operation', () => {
-    const ids = Object.values(doc.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    const ids = Object.values(doc.paths).flatMap((operations) =>
+      Object.values(operations).map((operation) => operation.operationId),
+    );
     expect(Object.keys(SCENARIOS).sort()).toEqual(ids.sort());
   });
 });
 
 describe('real answers match the document', () => {
-  it.each(Object.keys(SCENARIOS))('%s: every answer is documented, and every documented status was answered', async (operationId) => {
-    await SCENARIOS[operationId]!();
-    const operation = Object.values(doc.paths).flatMap((operations) => Object.values(operations)).find((op) => op.operationId === operationId)!;
-    expect([...(seen.get(operationId) ?? [])].sort()).toEqual(Object.keys(operation.responses).map(Number).sort());
-  });
+  it.each(Object.keys(SCENARIOS))(
+    '%s: every answer is documented, and every documented status was answered',
+    async (operationId) => {
+      await SCENARIOS[operationId]!();
+      const operation = Object.values(doc.paths)
+        .flatMap((operations) => Object.values(operations))
+        .find((op) => op.operationId === operationId)!;
+      expect([...(seen.get(operationId) ?? [])].sort()).toEqual(
+        Object.keys(operation.responses).map(Number).sort(),
+      );
+    },
+  );
 
   it('answers a known path with an undocumented method 405, Allow naming exactly the documented methods', async () => {
     const t = createTestApp();
@@ -535,14 +730,23 @@ describe('real answers match the document', () => {
         const res = await t.call(method, path);
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.headers.get('Allow')?.split(', ').sort(), `${method} ${path}`).toEqual(allowed.sort());
-        if (path.startsWith('/api/v1/')) await expectMatches(res, doc.components.responses.MethodNotAllowed!, `${method} ${path}`);
+        if (path.startsWith('/api/v1/'))
+          await expectMatches(res, doc.components.responses.MethodNotAllowed!, `${method} ${path}`);
       }
     }
   });
 
   it('answers an unknown path under /api/v1 as the document’s NotFound, and without a key as Unauthenticated', async () => {
     const t = createTestApp();
-    await expectMatches(await t.call('GET', '/api/v1/nowhere'), doc.components.responses.NotFound!, 'GET /api/v1/nowhere');
-    await expectMatches(await t.call('GET', '/api/v1/nowhere', { key: null }), doc.components.responses.Unauthenticated!, 'no key');
+    await expectMatches(
+      await t.call('GET', '/api/v1/nowhere'),
+      doc.components.responses.NotFound!,
+      'GET /api/v1/nowhere',
+    );
+    await expectMatches(
+      await t.call('GET', '/api/v1/nowhere', { key: null }),
+      doc.components.responses.Unauthenticated!,
+      'no key',
+    );
   });
 });

@@ -229,8 +229,12 @@ function projectSchedule(value: unknown): ProjectSchedule | undefined {
   if (!isRecord(value)) return undefined;
   const every = typeof value.every === 'string' ? value.every.trim().toLowerCase() : '';
   const hour = Number(value.hour);
-  if ((every !== 'daily' && every !== 'weekly') || !Number.isInteger(hour) || hour < 0 || hour > 23) return undefined;
-  const weekday = every === 'weekly' && value.weekday != null && Number.isInteger(Number(value.weekday)) ? Number(value.weekday) : null;
+  if ((every !== 'daily' && every !== 'weekly') || !Number.isInteger(hour) || hour < 0 || hour > 23)
+    return undefined;
+  const weekday =
+    every === 'weekly' && value.weekday != null && Number.isInteger(Number(value.weekday))
+      ? Number(value.weekday)
+      : null;
   const next = typeof value.next_run_at === 'string' ? parseTimestamp(value.next_run_at) : null;
   return { every, hour, weekday, nextRunAt: next };
 }
@@ -292,7 +296,6 @@ export function pageSchema<T extends z.ZodMiniType>(item: T) {
 export const reportPageSchema = pageSchema(reportSchema);
 export const projectPageSchema = pageSchema(projectSchema);
 
-
 /** `{data: Report}` of show, store and update. */
 export const reportEnvelopeSchema = z.pipe(
   z.object({ data: reportSchema }),
@@ -329,6 +332,8 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   alerts: false,
   webhooks: false,
   failing_filter: false,
+  problems: false,
+  check_settings: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

@@ -3,11 +3,16 @@
 // Laravel's wording, which is what clients of the real service already show.
 import * as z from 'zod';
 import {
+  CHECK_NOTE_MAX,
+  CHECK_SETTING_STATES,
   DEFAULT_PER_PAGE,
+  IMPORTANCE,
   PASSWORD_MAX_LENGTH,
   passwordLength,
   PER_PAGE_VALUES,
   PRIVACY_VALUES,
+  PROBLEM_SORT_KEYS,
+  PROBLEM_STATES,
   PROJECT_SEARCH_BY,
   PROJECT_SORT_KEYS,
   REPORT_SEARCH_BY,
@@ -67,7 +72,9 @@ const page = z
 const sort = z.enum(SORT_ORDERS).default('desc').catch('desc');
 
 export const reportListQuerySchema = z.object({
-  search: text.meta({ description: 'Case-insensitive substring of the search_by field; % and _ are literal.' }),
+  search: text.meta({
+    description: 'Case-insensitive substring of the search_by field; % and _ are literal.',
+  }),
   search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
   project: text.meta({ description: 'Only the reports of this project.' }),
   result: z.enum(RESULTS).optional().catch(undefined),
@@ -87,12 +94,18 @@ export const reportListQuerySchema = z.object({
     .optional()
     .transform((value) => (value === '' ? undefined : value))
     .catch(undefined)
-    .meta({ description: 'An extension: only the reports whose newest results fail this check key (an unknown key: 422). Empty: no filter.' }),
+    .meta({
+      description:
+        'An extension: only the reports whose newest results fail this check key (an unknown key: 422). Empty: no filter.',
+    }),
   sort_by: z
     .enum(SERVER_REPORT_SORT_KEYS)
     .default('id')
     .catch('id')
-    .meta({ description: '`score` (an extension): highest first when descending; ties by id. An invalid value is `id`.' }),
+    .meta({
+      description:
+        '`score` (an extension): highest first when descending; ties by id. An invalid value is `id`.',
+    }),
   sort,
   per_page: perPage,
   page,
@@ -132,17 +145,19 @@ export const projectParamSchema = z.object({
 // ---- Bodies (form-urlencoded, or the same fields as JSON). A field that is absent, null or empty
 // is not given, as for an empty form field; the server drops those before these schemas see them.
 
-
 const passwordSchema = z
   .string({ error: REQUEST_MESSAGES.passwordString })
-  .refine((password) => passwordLength(password) <= PASSWORD_MAX_LENGTH, { error: REQUEST_MESSAGES.passwordMax });
+  .refine((password) => passwordLength(password) <= PASSWORD_MAX_LENGTH, {
+    error: REQUEST_MESSAGES.passwordMax,
+  });
 
 // Checked only where it counts (the privacy that results is 2), so it is declared loosely and
 // described as what a client sends.
 const passwordField = z.unknown().optional().meta({
   type: 'string',
   maxLength: PASSWORD_MAX_LENGTH,
-  description: 'Required when the privacy that results is 2 (unless one is stored already); ignored otherwise. Write-only.',
+  description:
+    'Required when the privacy that results is 2 (unless one is stored already); ignored otherwise. Write-only.',
 });
 
 // A form field is text; in JSON the same values may come as numbers.
@@ -154,9 +169,13 @@ const privacyField = z
   .meta({ description: '0 public, 1 private, 2 password.' });
 
 const resultsField = z
-  .union([z.enum(['0', '1', 'true', 'false']), z.literal([0, 1]), z.boolean()], { error: REQUEST_MESSAGES.results })
+  .union([z.enum(['0', '1', 'true', 'false']), z.literal([0, 1]), z.boolean()], {
+    error: REQUEST_MESSAGES.results,
+  })
   .transform((value) => value === 1 || value === '1' || value === true || value === 'true')
-  .meta({ description: '1: fetch and analyse the page again, updating score, result, results and generated_at.' });
+  .meta({
+    description: '1: fetch and analyse the page again, updating score, result, results and generated_at.',
+  });
 
 function isHttpUrl(url: string): boolean {
   // The URL parser would quietly drop tabs and newlines and encode the rest; stored as given, they
@@ -173,10 +192,14 @@ function isHttpUrl(url: string): boolean {
 }
 
 const urlField = z
-  .string({ error: (issue) => (issue.input === undefined ? REQUEST_MESSAGES.urlRequired : REQUEST_MESSAGES.urlString) })
+  .string({
+    error: (issue) => (issue.input === undefined ? REQUEST_MESSAGES.urlRequired : REQUEST_MESSAGES.urlString),
+  })
   // In characters (code points): counted only when the UTF-16 length is over, since a discover
   // checks up to 50,000 URLs and spreading each into an array was most of its garbage.
-  .refine((url) => url.length <= URL_MAX_LENGTH || [...url].length <= URL_MAX_LENGTH, { error: REQUEST_MESSAGES.urlMax })
+  .refine((url) => url.length <= URL_MAX_LENGTH || [...url].length <= URL_MAX_LENGTH, {
+    error: REQUEST_MESSAGES.urlMax,
+  })
   .refine(isHttpUrl, { error: REQUEST_MESSAGES.urlFormat })
   .meta({ format: 'uri', maxLength: URL_MAX_LENGTH, description: 'The page’s absolute http or https URL.' });
 
@@ -214,7 +237,8 @@ function passwordWhenPrivacy2(stored: StoredPrivacy | null) {
     if (privacy && !privacy.success) return;
     if ((privacy?.data ?? stored?.privacy ?? 0) !== 2) return;
     if (body.password === undefined) {
-      if (!stored?.hasPassword) ctx.addIssue({ code: 'custom', path: ['password'], message: REQUEST_MESSAGES.passwordRequired });
+      if (!stored?.hasPassword)
+        ctx.addIssue({ code: 'custom', path: ['password'], message: REQUEST_MESSAGES.passwordRequired });
       return;
     }
     const password = passwordSchema.safeParse(body.password);
@@ -223,7 +247,9 @@ function passwordWhenPrivacy2(stored: StoredPrivacy | null) {
 }
 
 // The rule runs even when another field failed, so that every field's message comes at once.
-const always = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+const always = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
 
 const storeReportFields = z.object(
   { url: urlField, privacy: privacyField.default(0), password: passwordField },
@@ -233,7 +259,11 @@ const storeReportFields = z.object(
 /** `POST /reports`. */
 export const storeReportBodySchema = storeReportFields
   .superRefine(passwordWhenPrivacy2(null), always)
-  .transform(({ url, privacy, password }) => ({ url, privacy, password: privacy === 2 ? (password as string) : null }));
+  .transform(({ url, privacy, password }) => ({
+    url,
+    privacy,
+    password: privacy === 2 ? (password as string) : null,
+  }));
 
 /** The fields of `PUT`/`PATCH /reports/{id}`, as documented; what is needed depends on the report (updateReportBodySchema). */
 export const updateReportFields = z.object(
@@ -243,17 +273,19 @@ export const updateReportFields = z.object(
 
 /** `PUT`/`PATCH /reports/{id}` of a report that has `stored`: privacy 2 needs a password given now or stored. */
 export function updateReportBodySchema(stored: StoredPrivacy) {
-  return updateReportFields.superRefine(passwordWhenPrivacy2(stored), always).transform(({ privacy, password, results }) => {
-    const effective = privacy ?? stored.privacy;
-    return {
-      privacy,
-      /** A new password to store (only when the resulting privacy is 2). */
-      password: effective === 2 ? (password as string | undefined) : undefined,
-      /** Whether to discard the stored password (the resulting privacy is not 2). */
-      discardPassword: effective !== 2 && stored.hasPassword,
-      reanalyse: results ?? false,
-    };
-  });
+  return updateReportFields
+    .superRefine(passwordWhenPrivacy2(stored), always)
+    .transform(({ privacy, password, results }) => {
+      const effective = privacy ?? stored.privacy;
+      return {
+        privacy,
+        /** A new password to store (only when the resulting privacy is 2). */
+        password: effective === 2 ? (password as string | undefined) : undefined,
+        /** Whether to discard the stored password (the resulting privacy is not 2). */
+        discardPassword: effective !== 2 && stored.hasPassword,
+        reanalyse: results ?? false,
+      };
+    });
 }
 
 /** The public report page's password form (`POST /r/{id}`): anything else than a string is no password. */
@@ -279,11 +311,19 @@ export const WATCH_MESSAGES = {
 
 /** A whole number from a form field (text) or JSON (a number) within min-max. */
 function wholeNumber(min: number, max: number, message: string) {
-  return z
-    // The regex's own message too: a string that fails it is the union's closest match, whose message zod would give.
-    .union([z.string().regex(/^\d{1,3}$/, { error: message }), z.number()], { error: message })
-    .transform(Number)
-    .pipe(z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message }));
+  return (
+    z
+      // The regex's own message too: a string that fails it is the union's closest match, whose message zod would give.
+      .union([z.string().regex(/^\d{1,3}$/, { error: message }), z.number()], { error: message })
+      .transform(Number)
+      .pipe(
+        z
+          .number({ error: message })
+          .int({ error: message })
+          .min(min, { error: message })
+          .max(max, { error: message }),
+      )
+  );
 }
 
 /** `PUT /projects/{project}/schedule`: every field at once; `weekday` only for weekly. */
@@ -295,13 +335,22 @@ export const scheduleBodySchema = z
           error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
         })
         .meta({ description: 'off, daily or weekly.' }),
-      hour: wholeNumber(0, 23, WATCH_MESSAGES.hour).default(6).meta({ type: 'integer', description: 'The hour of the run, 0-23, UTC (6 by default).' }),
+      hour: wholeNumber(0, 23, WATCH_MESSAGES.hour)
+        .default(6)
+        .meta({ type: 'integer', description: 'The hour of the run, 0-23, UTC (6 by default).' }),
       weekday: wholeNumber(0, 6, WATCH_MESSAGES.weekday)
         .optional()
-        .meta({ type: 'integer', description: 'The day of a weekly run, 0 (Sunday) to 6, UTC; required for weekly, ignored otherwise.' }),
+        .meta({
+          type: 'integer',
+          description:
+            'The day of a weekly run, 0 (Sunday) to 6, UTC; required for weekly, ignored otherwise.',
+        }),
       drop: wholeNumber(1, 100, WATCH_MESSAGES.drop)
         .default(10)
-        .meta({ type: 'integer', description: 'The score drop, in points, that raises an alert (10 by default).' }),
+        .meta({
+          type: 'integer',
+          description: 'The score drop, in points, that raises an alert (10 by default).',
+        }),
     },
     { error: REQUEST_MESSAGES.bodyObject },
   )
@@ -361,9 +410,12 @@ export const webhookBodySchema = z.object(
     url: urlField.meta({
       format: 'uri',
       maxLength: URL_MAX_LENGTH,
-      description: 'The receiver’s absolute http or https URL; the same address rules as an analysis (no loopback or private address).',
+      description:
+        'The receiver’s absolute http or https URL; the same address rules as an analysis (no loopback or private address).',
     }),
-    project: projectField.optional().meta({ description: 'Only this project’s alerts; absent: every project’s.' }),
+    project: projectField
+      .optional()
+      .meta({ description: 'Only this project’s alerts; absent: every project’s.' }),
   },
   { error: REQUEST_MESSAGES.bodyObject },
 );
@@ -375,3 +427,76 @@ export const deliveryListQuerySchema = z.object({ per_page: perPage, page });
 
 /** The webhooks, oldest first: only the page is chosen. */
 export const webhookListQuerySchema = z.object({ per_page: perPage, page });
+
+// ---- Problems (wave 4): the checks failing across pages, and a project's settings of a check.
+
+export const problemListQuerySchema = z.object({
+  project: text.meta({ description: 'Only the reports of this project.' }),
+  search: text.meta({
+    description: 'Only the reports whose URL holds this text (case-insensitive; % and _ are literal).',
+  }),
+  result: z
+    .enum(RESULTS)
+    .optional()
+    .catch(undefined)
+    .meta({ description: 'Only the reports of this result.' }),
+  state: z
+    .enum(PROBLEM_STATES)
+    .default('open')
+    .catch('open')
+    .meta({
+      description:
+        '`open` (the default): what no project ignores; `ignored`: what a project ignores, on its pages; `all`: both.',
+    }),
+  sort_by: z
+    .enum(PROBLEM_SORT_KEYS)
+    .default('impact')
+    .catch('impact')
+    .meta({
+      description:
+        '`impact` (the default): importance weight x pages failing; `pages`: pages failing; `check`: the check key. Ties by check key.',
+    }),
+  sort,
+  per_page: perPage,
+  page,
+});
+
+export const CHECK_SETTING_MESSAGES = {
+  state: 'The selected state is invalid.',
+  importance: 'The selected importance is invalid.',
+  noteString: 'The note must be a string.',
+  noteMax: `The note must not be greater than ${CHECK_NOTE_MAX} characters.`,
+} as const;
+
+/** `/projects/{project}/checks/{check}`: an unknown check is answered 404, as an unknown project is. */
+export const checkSettingParamSchema = z.object({
+  project: z.string().min(1).meta({ description: 'The project’s name (percent-encoded in the path).' }),
+  check: z.string().min(1).meta({ description: 'A check key, such as `https_encryption`.' }),
+});
+
+export const checkSettingBodySchema = z.object(
+  {
+    state: z
+      .enum(CHECK_SETTING_STATES, { error: CHECK_SETTING_MESSAGES.state })
+      .default('open')
+      .meta({
+        description:
+          '`ignored`: left out of the project’s problems, Fix first and alerts; `open` (the default): counted.',
+      }),
+    importance: z
+      .enum(IMPORTANCE, { error: CHECK_SETTING_MESSAGES.importance })
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({ description: 'high, medium or low; absent or empty: the analysis’ own.' }),
+    note: z
+      .string({ error: CHECK_SETTING_MESSAGES.noteString })
+      .max(CHECK_NOTE_MAX, { error: CHECK_SETTING_MESSAGES.noteMax })
+      .optional()
+      .transform((value) => (value === undefined || value.trim() === '' ? null : value))
+      .meta({ description: `Why, in at most ${CHECK_NOTE_MAX} characters; absent or empty: none.` }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** A project's check settings: only the page is chosen. */
+export const checkSettingListQuerySchema = z.object({ per_page: perPage, page });

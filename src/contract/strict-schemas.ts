@@ -1,61 +1,78 @@
 // What the API contract promises, exactly. The reference server's tests parse its answers with
 // these; the client's lenient schemas (api/lenient-schemas.ts) accept these and the contract's Tolerance list.
 import * as z from 'zod';
-import { ALERT_KINDS, IMPORTANCE, RESULTS, SCHEDULE_EVERY } from './values';
+import {
+  ALERT_KINDS,
+  CATEGORIES,
+  CHECK_KEYS,
+  CHECK_NOTE_MAX,
+  CHECK_SETTING_STATES,
+  IMPORTANCE,
+  RESULTS,
+  SCHEDULE_EVERY,
+} from './values';
 
 const timestamp = z.iso.datetime({ precision: 6 });
 // The ids name these schemas' components in the server's OpenAPI document.
 const jsonValue = z.json().meta({ id: 'JsonValue' });
 
-export const strictCheckSchema = z.strictObject({
-  passed: z.boolean(),
-  importance: z.enum(IMPORTANCE),
-  value: jsonValue,
-  errors: z.record(z.string(), jsonValue).optional(),
-}).meta({ id: 'Check' });
+export const strictCheckSchema = z
+  .strictObject({
+    passed: z.boolean(),
+    importance: z.enum(IMPORTANCE),
+    value: jsonValue,
+    errors: z.record(z.string(), jsonValue).optional(),
+  })
+  .meta({ id: 'Check' });
 
-export const strictReportSchema = z.strictObject({
-  id: z.number().int().positive(),
-  url: z.url({ protocol: /^https?$/ }),
-  project: z.string().min(1),
-  privacy: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  password: z.boolean(),
-  result: z.enum(RESULTS),
-  score: z.number().int().min(0).max(100),
-  results: z.record(z.string(), strictCheckSchema),
-  generated_at: timestamp,
-  created_at: timestamp,
-  updated_at: timestamp,
-  // The reference server's extensions: the report's public page; how many analyses are kept as
-  // runs, and the scores of the newest (at most 10, oldest first).
-  page_url: z.url({ protocol: /^https?$/ }),
-  runs: z.number().int().positive(),
-  recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
-}).meta({ id: 'Report' });
+export const strictReportSchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    url: z.url({ protocol: /^https?$/ }),
+    project: z.string().min(1),
+    privacy: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    password: z.boolean(),
+    result: z.enum(RESULTS),
+    score: z.number().int().min(0).max(100),
+    results: z.record(z.string(), strictCheckSchema),
+    generated_at: timestamp,
+    created_at: timestamp,
+    updated_at: timestamp,
+    // The reference server's extensions: the report's public page; how many analyses are kept as
+    // runs, and the scores of the newest (at most 10, oldest first).
+    page_url: z.url({ protocol: /^https?$/ }),
+    runs: z.number().int().positive(),
+    recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
+  })
+  .meta({ id: 'Report' });
 
 /** One kept analysis of a report (`GET /reports/{id}/runs`, the reference server's extension). */
-export const strictRunSchema = z.strictObject({
-  generated_at: timestamp,
-  score: z.number().int().min(0).max(100),
-  result: z.enum(RESULTS),
-  results: z.record(z.string(), strictCheckSchema),
-}).meta({ id: 'Run' });
+export const strictRunSchema = z
+  .strictObject({
+    generated_at: timestamp,
+    score: z.number().int().min(0).max(100),
+    result: z.enum(RESULTS),
+    results: z.record(z.string(), strictCheckSchema),
+  })
+  .meta({ id: 'Run' });
 
-export const strictProjectSchema = z.strictObject({
-  project: z.string().min(1),
-  reports: z.number().int().nonnegative(),
-  created_at: timestamp,
-  // The reference server's extension (Schedules): a watched project's schedule, so that a list shows
-  // which projects are watched without a request per project; absent when the project is not watched.
-  schedule: z
-    .strictObject({
-      every: z.enum(['daily', 'weekly']),
-      hour: z.number().int().min(0).max(23),
-      weekday: z.number().int().min(0).max(6).nullable(),
-      next_run_at: timestamp.nullable(),
-    })
-    .optional(),
-}).meta({ id: 'Project' });
+export const strictProjectSchema = z
+  .strictObject({
+    project: z.string().min(1),
+    reports: z.number().int().nonnegative(),
+    created_at: timestamp,
+    // The reference server's extension (Schedules): a watched project's schedule, so that a list shows
+    // which projects are watched without a request per project; absent when the project is not watched.
+    schedule: z
+      .strictObject({
+        every: z.enum(['daily', 'weekly']),
+        hour: z.number().int().min(0).max(23),
+        weekday: z.number().int().min(0).max(6).nullable(),
+        next_run_at: timestamp.nullable(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'Project' });
 
 const strictMetaSchema = z.strictObject({
   current_page: z.number().int().positive(),
@@ -106,7 +123,17 @@ export const strictProjectDeletedSchema = z.strictObject({
 
 export const strictErrorSchema = z.strictObject({
   message: z.string().min(1),
-  status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(405), z.literal(413), z.literal(429), z.literal(500), z.literal(503), z.literal(504)]),
+  status: z.union([
+    z.literal(401),
+    z.literal(403),
+    z.literal(404),
+    z.literal(405),
+    z.literal(413),
+    z.literal(429),
+    z.literal(500),
+    z.literal(503),
+    z.literal(504),
+  ]),
 });
 
 export const strictValidationErrorSchema = z.strictObject({
@@ -132,10 +159,17 @@ export const strictCapabilitiesSchema = z.strictObject({
   webhooks: z.boolean(),
   /** `failing=<check>` on GET /reports (wave 4, Problems). */
   failing_filter: z.boolean(),
+  /** GET /problems: the checks failing across pages. */
+  problems: z.boolean(),
+  /** GET /projects/{project}/checks and PUT /projects/{project}/checks/{check}. */
+  check_settings: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
-export const strictCapabilitiesEnvelope = z.strictObject({ data: strictCapabilitiesSchema, status: z.literal(200) });
+export const strictCapabilitiesEnvelope = z.strictObject({
+  data: strictCapabilitiesSchema,
+  status: z.literal(200),
+});
 
 /** POST /discover (an extension): the page URLs a site's sitemaps list, and what was read to find them. */
 export const strictDiscoverSourceSchema = z.strictObject({
@@ -160,15 +194,17 @@ export const strictDiscoverEnvelope = z.strictObject({ data: strictDiscoverSchem
 export { ALERT_KINDS, SCHEDULE_EVERY };
 
 /** A project's schedule (`GET /projects/{project}/schedule`); times in UTC. */
-export const strictScheduleSchema = z.strictObject({
-  project: z.string().min(1),
-  every: z.enum(SCHEDULE_EVERY),
-  hour: z.number().int().min(0).max(23),
-  weekday: z.number().int().min(0).max(6).nullable(),
-  drop: z.number().int().min(1).max(100),
-  next_run_at: timestamp.nullable(),
-  last_run_at: timestamp.nullable(),
-}).meta({ id: 'Schedule' });
+export const strictScheduleSchema = z
+  .strictObject({
+    project: z.string().min(1),
+    every: z.enum(SCHEDULE_EVERY),
+    hour: z.number().int().min(0).max(23),
+    weekday: z.number().int().min(0).max(6).nullable(),
+    drop: z.number().int().min(1).max(100),
+    next_run_at: timestamp.nullable(),
+    last_run_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Schedule' });
 
 export const strictScheduleEnvelope = z.strictObject({ data: strictScheduleSchema, status: z.literal(200) });
 
@@ -184,18 +220,20 @@ const strictAlertSideSchema = z.strictObject({
   generated_at: timestamp,
 });
 
-export const strictAlertSchema = z.strictObject({
-  id: z.number().int().positive(),
-  report_id: z.number().int().positive(),
-  url: z.string().min(1),
-  project: z.string().min(1),
-  kind: z.enum(ALERT_KINDS),
-  before: strictAlertSideSchema,
-  after: strictAlertSideSchema,
-  checks: z.array(z.string()),
-  created_at: timestamp,
-  read: z.boolean(),
-}).meta({ id: 'Alert' });
+export const strictAlertSchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    report_id: z.number().int().positive(),
+    url: z.string().min(1),
+    project: z.string().min(1),
+    kind: z.enum(ALERT_KINDS),
+    before: strictAlertSideSchema,
+    after: strictAlertSideSchema,
+    checks: z.array(z.string()),
+    created_at: timestamp,
+    read: z.boolean(),
+  })
+  .meta({ id: 'Alert' });
 
 export const strictAlertListSchema = z.strictObject({
   data: z.array(strictAlertSchema),
@@ -233,33 +271,69 @@ export const strictWebhookListSchema = strictListSchema(strictWebhookSchema);
 
 /** `POST /webhooks`: the one answer that carries the signing secret. */
 export const strictWebhookCreatedEnvelope = z.strictObject({
-  data: z.strictObject({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/) }).meta({ id: 'NewWebhook' }),
+  data: z
+    .strictObject({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/) })
+    .meta({ id: 'NewWebhook' }),
   status: z.literal(201),
 });
 
 export const strictWebhookDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('webhook') });
 
 /** One attempt to deliver a message to a webhook (`GET /webhooks/{id}/deliveries`). */
-export const strictDeliverySchema = z.strictObject({
-  id: z.number().int().positive(),
-  /** The Standard Webhooks message id (`webhook-id`), the same for every attempt of a message. */
-  message_id: z.string().min(1),
-  event: z.string().min(1),
-  attempt: z.number().int().positive(),
-  status: z.enum(DELIVERY_STATUSES),
-  /** When it is (or was) due. */
-  next_attempt_at: timestamp,
-  attempted_at: timestamp.nullable(),
-  /** The receiver's HTTP status, when it answered. */
-  answer_status: z.number().int().min(100).max(599).nullable(),
-  /** Why it failed, in words (network error, timeout, refused address, status). */
-  error: z.string().min(1).nullable(),
-}).meta({ id: 'WebhookDelivery' });
+export const strictDeliverySchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    /** The Standard Webhooks message id (`webhook-id`), the same for every attempt of a message. */
+    message_id: z.string().min(1),
+    event: z.string().min(1),
+    attempt: z.number().int().positive(),
+    status: z.enum(DELIVERY_STATUSES),
+    /** When it is (or was) due. */
+    next_attempt_at: timestamp,
+    attempted_at: timestamp.nullable(),
+    /** The receiver's HTTP status, when it answered. */
+    answer_status: z.number().int().min(100).max(599).nullable(),
+    /** Why it failed, in words (network error, timeout, refused address, status). */
+    error: z.string().min(1).nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
 
 export const strictDeliveryListSchema = strictListSchema(strictDeliverySchema);
 
 /** `POST /webhooks/{id}/test`: the test message is queued. */
-export const strictWebhookTestEnvelope = z.strictObject({ data: strictDeliverySchema, status: z.literal(202) });
+export const strictWebhookTestEnvelope = z.strictObject({
+  data: strictDeliverySchema,
+  status: z.literal(202),
+});
 
 export type StrictWebhook = z.infer<typeof strictWebhookSchema>;
 export type StrictDelivery = z.infer<typeof strictDeliverySchema>;
+
+/** GET /problems (an extension): one item per check failing on a report in scope. */
+export const strictProblemSchema = z.strictObject({
+  check: z.enum(CHECK_KEYS),
+  category: z.enum(CATEGORIES),
+  importance: z.enum(IMPORTANCE),
+  failing: z.number().int().min(1),
+  analysed: z.number().int().min(1),
+  projects: z.number().int().min(1),
+  site_wide: z.boolean(),
+  new_7d: z.number().int().min(0),
+  fixed_7d: z.number().int().min(0),
+  state: z.enum(['open', 'ignored', 'mixed']),
+});
+export const strictProblemListSchema = strictListSchema(strictProblemSchema);
+
+/** A project's setting of one check (GET /projects/{project}/checks). */
+export const strictCheckSettingSchema = z.strictObject({
+  check: z.enum(CHECK_KEYS),
+  state: z.enum(CHECK_SETTING_STATES),
+  importance: z.enum(IMPORTANCE).nullable(),
+  note: z.string().min(1).max(CHECK_NOTE_MAX).nullable(),
+  updated_at: timestamp,
+});
+export const strictCheckSettingListSchema = strictListSchema(strictCheckSettingSchema);
+export const strictCheckSettingEnvelope = z.strictObject({
+  data: strictCheckSettingSchema,
+  status: z.literal(200),
+});

@@ -123,6 +123,28 @@ export const CHECK_CATEGORIES = {
 export type CheckKey = keyof typeof CHECK_CATEGORIES;
 export const CHECK_KEYS = Object.keys(CHECK_CATEGORIES) as CheckKey[];
 
+/** GET /problems `state`: open problems (the default), those a project ignores, or both. */
+export const PROBLEM_STATES = ['open', 'ignored', 'all'] as const;
+export type ProblemState = (typeof PROBLEM_STATES)[number];
+/** GET /problems `sort_by`: impact (importance weight x pages failing, the default), pages failing, check key. */
+export const PROBLEM_SORT_KEYS = ['impact', 'pages', 'check'] as const;
+export type ProblemSortKey = (typeof PROBLEM_SORT_KEYS)[number];
+/** A project's setting of one check: ignored, or open (its importance re-weighted, or only noted). */
+export const CHECK_SETTING_STATES = ['open', 'ignored'] as const;
+export type CheckSettingState = (typeof CHECK_SETTING_STATES)[number];
+/** A check setting's note, in characters. */
+export const CHECK_NOTE_MAX = 500;
+/**
+ * A problem is site-wide (one server setting, fixed once) when it fails on at least this share of
+ * the analysed pages of every project it fails in, and on SITE_WIDE_MIN_PAGES pages or more.
+ */
+export const SITE_WIDE_SHARE = 0.9;
+export const SITE_WIDE_MIN_PAGES = 5;
+
+export function isCheckKey(key: string): key is CheckKey {
+  return Object.hasOwn(CHECK_CATEGORIES, key);
+}
+
 export function categoryOf(key: string): Category {
   return (CHECK_CATEGORIES as Record<string, Category>)[key] ?? 'other';
 }

@@ -1,8 +1,10 @@
 // `npm run bench:server`: list-request latency of the reference server over 100,000 reports.
-// Not a test: it prints a table to compare against the target (p95 <= 15 ms per list request).
+// Not a test: it prints a table to compare against the target (p95 <= 15 ms per list request),
+// and the Problems figures (GET /problems p95 <= 150 ms; failing= within 1.5x of the plain list).
 //
 // Options (environment): BENCH_REPORTS (default 100000), BENCH_RUNS (default 60 per case),
-// BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_KEEP=1 keeps the database file,
+// BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_PROJECTS (default 200), BENCH_ONLY=problems
+// (the Problems figures alone), BENCH_KEEP=1 keeps the database file,
 // BENCH_DB=<file> measures a kept database again without loading; DATABASE_URL=postgres://…
 // measures the PostgreSQL storage on that database instead, loading it when it has no reports
 // and measuring what it has otherwise (a second run measures again without loading). (The
@@ -63,7 +65,9 @@ if (!reuse && reportsThere === 0) {
       `in ${loaded.seconds.toFixed(1)} s; database ${(loaded.bytes / 1024 / 1024).toFixed(0)} MB ${pgUrl ? 'in PostgreSQL' : `at ${dbFile}`}`,
   );
 } else if (pgUrl) {
-  console.log(`Measuring the ${reportsThere.toLocaleString('en')} reports already in the PostgreSQL database (no load).`);
+  console.log(
+    `Measuring the ${reportsThere.toLocaleString('en')} reports already in the PostgreSQL database (no load).`,
+  );
 }
 
 // --- Start ------------------------------------------------------------------------------------
@@ -79,7 +83,9 @@ if (pgUrl) {
   const early = createSqliteStorage(await openDatabase(dbFile));
   const t0 = performance.now();
   await early.listReports({ search: 'shop', sortBy: 'url', sort: 'asc', limit: 100, offset: 0 });
-  console.log(`first search at once after opening, before the background build: ${(performance.now() - t0).toFixed(1)} ms`);
+  console.log(
+    `first search at once after opening, before the background build: ${(performance.now() - t0).toFixed(1)} ms`,
+  );
   await early.close();
 
   const opened = performance.now();
@@ -114,16 +120,23 @@ interface Case {
 }
 const cases: Case[] = [];
 for (const sortBy of REPORT_SORT_KEYS) {
-  for (const sort of SORT_ORDERS) cases.push({ name: `sort ${sortBy} ${sort}`, query: `sort_by=${sortBy}&sort=${sort}` });
+  for (const sort of SORT_ORDERS)
+    cases.push({ name: `sort ${sortBy} ${sort}`, query: `sort_by=${sortBy}&sort=${sort}` });
 }
 for (const sortBy of REPORT_SORT_KEYS) {
   for (const sort of SORT_ORDERS) {
-    cases.push({ name: `search "shop", ${sortBy} ${sort}`, query: `search=shop&sort_by=${sortBy}&sort=${sort}` });
+    cases.push({
+      name: `search "shop", ${sortBy} ${sort}`,
+      query: `search=shop&sort_by=${sortBy}&sort=${sort}`,
+    });
   }
 }
 cases.push(
   { name: 'search "größe" (non-ASCII)', query: `search=${encodeURIComponent('größe')}` },
-  { name: 'search "ZÜRICH" (case-folded)', query: `search=${encodeURIComponent('ZÜRICH')}&sort_by=url&sort=asc` },
+  {
+    name: 'search "ZÜRICH" (case-folded)',
+    query: `search=${encodeURIComponent('ZÜRICH')}&sort_by=url&sort=asc`,
+  },
   { name: 'search with no match', query: 'search=no-such-page-anywhere' },
   { name: 'search "e" (matches all)', query: 'search=e&sort_by=generated_at&sort=desc' },
   { name: 'search "example" (matches all), url desc', query: 'search=example&sort_by=url&sort=desc' },
@@ -131,7 +144,10 @@ cases.push(
   { name: 'search "sh" page 50, generated_at asc', query: 'search=sh&page=50&sort_by=generated_at&sort=asc' },
 );
 for (const sortBy of REPORT_SORT_KEYS) {
-  cases.push({ name: `project, ${sortBy} desc`, query: `project=${encodeURIComponent(sampleProject)}&sort_by=${sortBy}&sort=desc` });
+  cases.push({
+    name: `project, ${sortBy} desc`,
+    query: `project=${encodeURIComponent(sampleProject)}&sort_by=${sortBy}&sort=desc`,
+  });
 }
 for (const sortBy of REPORT_SORT_KEYS) {
   cases.push({ name: `result=good, ${sortBy} asc`, query: `result=good&sort_by=${sortBy}&sort=asc` });
@@ -139,7 +155,10 @@ for (const sortBy of REPORT_SORT_KEYS) {
 cases.push(
   { name: 'result=bad, generated_at desc', query: 'result=bad&sort_by=generated_at&sort=desc' },
   { name: 'project + result=decent', query: `project=${encodeURIComponent(sampleProject)}&result=decent` },
-  { name: 'project + search "products"', query: `project=${encodeURIComponent(sampleProject)}&search=products` },
+  {
+    name: 'project + search "products"',
+    query: `project=${encodeURIComponent(sampleProject)}&search=products`,
+  },
   { name: 'search "shop" + result=bad, url asc', query: 'search=shop&result=bad&sort_by=url&sort=asc' },
   { name: 'page 2', query: 'page=2' },
   { name: `last page (${lastPage}), id desc`, query: `page=${lastPage}` },
@@ -202,28 +221,106 @@ async function measure(name: string, path: string): Promise<Row> {
 
 // The first request of a kind pays for what later ones reuse (statements, caches); shown apart,
 // because warm-up hides it from the table.
-for (const [name, query] of [['first list', 'sort_by=url&sort=asc'], ['first search', 'search=shop&sort_by=url']] as const) {
+for (const [name, query] of [
+  ['first list', 'sort_by=url&sort=asc'],
+  ['first search', 'search=shop&sort_by=url'],
+] as const) {
   const t0 = performance.now();
   const res = await app.request(`/api/v1/reports?per_page=100&${query}`, { headers });
   await res.text();
   console.log(`${name} after the start: ${(performance.now() - t0).toFixed(1)} ms`);
 }
 
+// BENCH_ONLY=problems measures the Problems figures alone (and no throughput).
+const problemsOnly = process.env.BENCH_ONLY === 'problems';
 const rows: Row[] = [];
-for (const c of cases) rows.push(await measure(c.name, `/api/v1/reports?per_page=100&${c.query}`));
+for (const c of problemsOnly ? [] : cases)
+  rows.push(await measure(c.name, `/api/v1/reports?per_page=100&${c.query}`));
 // Project lists, for completeness: the projects table is small, so these are cheap.
-for (const query of ['sort_by=created_at&sort=desc', 'sort_by=project&sort=asc', 'search=shop', `search=${encodeURIComponent('bäck')}`]) {
-  rows.push(await measure(`projects: ${decodeURIComponent(query)}`, `/api/v1/projects?per_page=100&${query}`));
+for (const query of problemsOnly
+  ? []
+  : [
+      'sort_by=created_at&sort=desc',
+      'sort_by=project&sort=asc',
+      'search=shop',
+      `search=${encodeURIComponent('bäck')}`,
+    ]) {
+  rows.push(
+    await measure(`projects: ${decodeURIComponent(query)}`, `/api/v1/projects?per_page=100&${query}`),
+  );
+}
+
+// Problems (issue 45): GET /problems p95 <= PROBLEMS_TARGET_MS, and the failing-check filter within
+// FAILING_RATIO of the same list without it.
+const PROBLEMS_TARGET_MS = 150;
+const FAILING_RATIO = 1.5;
+const problemRows: Row[] = [];
+for (const [name, query] of [
+  ['every problem', ''],
+  ['problems, state=all, by pages', 'state=all&sort_by=pages'],
+  ['problems of one project', `project=${encodeURIComponent(sampleProject)}`],
+  ['problems, search "shop"', 'search=shop'],
+  ['problems, result=bad', 'result=bad'],
+] as const) {
+  problemRows.push(await measure(name, `/api/v1/problems?per_page=100&${query}`));
+}
+const failingPairs: { failing: Row; plain: Row }[] = [];
+for (const [check, query] of [
+  ['meta_description', 'sort_by=id&sort=desc'],
+  ['meta_description', 'sort_by=url&sort=asc'],
+  ['https_encryption', 'sort_by=score&sort=asc'],
+  ['load_time', `project=${encodeURIComponent(sampleProject)}&sort_by=generated_at&sort=desc`],
+  ['title', 'page=50&sort_by=id&sort=desc'],
+] as const) {
+  const plain = await measure(`plain: ${query}`, `/api/v1/reports?per_page=100&${query}`);
+  const failing = await measure(
+    `failing=${check}: ${query}`,
+    `/api/v1/reports?per_page=100&failing=${check}&${query}`,
+  );
+  failingPairs.push({ failing, plain });
 }
 
 const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
+if (problemsOnly) rows.length = 0;
 const fmt = (n: number) => n.toFixed(2).padStart(7);
-console.log(`\nList requests on ${pgUrl ? 'PostgreSQL' : 'SQLite'}, per_page=100, ${RUNS} runs each after ${WARMUP} warm-up, through app.request() (ms):\n`);
-console.log(`| ${'case'.padEnd(nameWidth)} | matches |   p50   |   p95   |   p99   | CPU p50 | CPU p95 | body KB | p95 <= ${TARGET_P95_MS} |`);
-console.log(`|${'-'.repeat(nameWidth + 2)}|--------:|--------:|--------:|--------:|--------:|--------:|--------:|:---------:|`);
+console.log(
+  `\nList requests on ${pgUrl ? 'PostgreSQL' : 'SQLite'}, per_page=100, ${RUNS} runs each after ${WARMUP} warm-up, through app.request() (ms):\n`,
+);
+console.log(
+  `| ${'case'.padEnd(nameWidth)} | matches |   p50   |   p95   |   p99   | CPU p50 | CPU p95 | body KB | p95 <= ${TARGET_P95_MS} |`,
+);
+console.log(
+  `|${'-'.repeat(nameWidth + 2)}|--------:|--------:|--------:|--------:|--------:|--------:|--------:|:---------:|`,
+);
 for (const r of rows) {
   console.log(
     `| ${r.name.padEnd(nameWidth)} | ${String(r.total).padStart(7)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.cpu50)} | ${fmt(r.cpu95)} | ${r.kb.toFixed(0).padStart(7)} | ${r.p95 <= TARGET_P95_MS ? '   yes   ' : ' **NO**  '} |`,
+  );
+}
+
+const problemWidth = Math.max(
+  ...problemRows.map((r) => r.name.length),
+  ...failingPairs.map((p) => p.failing.name.length),
+);
+console.log(`\nProblems (GET /problems, ${RUNS} runs each after ${WARMUP} warm-up, ms):\n`);
+console.log(
+  `| ${'case'.padEnd(problemWidth)} | items |   p50   |   p95   | CPU p95 | p95 <= ${PROBLEMS_TARGET_MS} |`,
+);
+console.log(`|${'-'.repeat(problemWidth + 2)}|------:|--------:|--------:|--------:|:----------:|`);
+for (const r of problemRows) {
+  console.log(
+    `| ${r.name.padEnd(problemWidth)} | ${String(r.total).padStart(5)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.cpu95)} | ${r.p95 <= PROBLEMS_TARGET_MS ? '    yes    ' : '  **NO**   '}|`,
+  );
+}
+console.log(`\nThe failing-check filter against the same list without it (per_page=100, p95 ms):\n`);
+console.log(
+  `| ${'case'.padEnd(problemWidth)} | matches | p95 failing | p95 plain | ratio | <= ${FAILING_RATIO}x |`,
+);
+console.log(`|${'-'.repeat(problemWidth + 2)}|--------:|------------:|----------:|------:|:------:|`);
+for (const { failing, plain } of failingPairs) {
+  const ratio = failing.p95 / plain.p95;
+  console.log(
+    `| ${failing.name.padEnd(problemWidth)} | ${String(failing.total).padStart(7)} | ${fmt(failing.p95).padStart(11)} | ${fmt(plain.p95).padStart(9)} | ${ratio.toFixed(2).padStart(5)} | ${ratio <= FAILING_RATIO ? '  yes ' : '**NO**'} |`,
   );
 }
 
@@ -232,7 +329,13 @@ for (const r of rows) {
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const mix = cases.filter((c) => !c.name.startsWith('page past')).map((c) => `${base}/api/v1/reports?per_page=100&${c.query}`);
+const mix = [
+  ...cases
+    .filter((c) => !c.name.startsWith('page past'))
+    .map((c) => `${base}/api/v1/reports?per_page=100&${c.query}`),
+  `${base}/api/v1/problems`,
+  `${base}/api/v1/reports?per_page=100&failing=meta_description`,
+];
 
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -258,7 +361,10 @@ const { urls, clients, seconds, headers } = workerData;
 })();
 `;
 const result = await new Promise<{ times: number[]; errors: number; elapsed: number }>((resolve, reject) => {
-  const worker = new Worker(workerSource, { eval: true, workerData: { urls: mix, clients: CLIENTS, seconds: SECONDS, headers } });
+  const worker = new Worker(workerSource, {
+    eval: true,
+    workerData: { urls: mix, clients: CLIENTS, seconds: SECONDS, headers },
+  });
   worker.once('message', resolve);
   worker.once('error', reject);
 });
@@ -272,6 +378,17 @@ console.log(
 await new Promise((resolve) => server.close(resolve));
 await storage.close();
 const missed = rows.filter((r) => r.p95 > TARGET_P95_MS);
-console.log(missed.length === 0 ? `\nEvery case meets p95 <= ${TARGET_P95_MS} ms.` : `\n${missed.length} case(s) miss p95 <= ${TARGET_P95_MS} ms: ${missed.map((r) => r.name).join('; ')}`);
-if (dir && process.env.BENCH_KEEP === '1') console.log(`Database kept at ${dbFile} (BENCH_DB=${dbFile} reuses it)`);
+const missedProblems = [
+  ...problemRows.filter((r) => r.p95 > PROBLEMS_TARGET_MS).map((r) => r.name),
+  ...failingPairs.filter((p) => p.failing.p95 > FAILING_RATIO * p.plain.p95).map((p) => p.failing.name),
+];
+if (missedProblems.length > 0)
+  console.log(`\nProblems case(s) missing their target: ${missedProblems.join('; ')}`);
+console.log(
+  missed.length === 0
+    ? `\nEvery case meets p95 <= ${TARGET_P95_MS} ms.`
+    : `\n${missed.length} case(s) miss p95 <= ${TARGET_P95_MS} ms: ${missed.map((r) => r.name).join('; ')}`,
+);
+if (dir && process.env.BENCH_KEEP === '1')
+  console.log(`Database kept at ${dbFile} (BENCH_DB=${dbFile} reuses it)`);
 else if (dir) rmSync(dir, { recursive: true, force: true });

@@ -34,12 +34,13 @@ const SEGMENTS = [
   'post', 'article', 'guide', 'checkout', 'cart', 'search', 'faq', 'events', 'team', 'zürich',
 ];
 const CHECK_IMPORTANCE: Importance[] = ['high', 'medium', 'low'];
-const PROJECTS = 200;
+/** Projects (hosts): BENCH_PROJECTS, 200 unless told (the Problems figures of issue 45 use 500). */
+const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 200);
 
 export interface SyntheticGenerator {
   random: () => number;
   pick: <T>(items: readonly T[]) => T;
-  /** About 200 hosts (projects); the first numbers drawn from the seed, so they depend on it alone. */
+  /** BENCH_PROJECTS hosts (projects, 200 by default); the first numbers drawn from the seed, so they depend on it alone. */
   hosts: string[];
   makeUrl(): string;
   makeResults(): { score: number; results: Record<string, StrictCheck> };
@@ -50,7 +51,7 @@ export function createGenerator(seed: number): SyntheticGenerator {
   const random = rng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
-  // About 200 projects, some reached with www. and some with an upper-case host, as people paste them.
+  // The projects, some reached with www. and some with an upper-case host, as people paste them.
   const hosts = Array.from({ length: PROJECTS }, (_, i) => `${pick(BRANDS)}-${i}.example.${pick(TLDS)}`);
 
   function makeUrl(): string {
@@ -174,13 +175,36 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
       /** Copies a table of the same name and columns COPY_ROWS rows at a time, each column as one array parameter of its type. */
       async function copy(table: string, columns: [name: string, type: string][]) {
         const names = columns.map(([name]) => name);
-        const read = source.prepare(`SELECT rowid AS row_key, ${names.join(', ')} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+        const read = source.prepare(
+          `SELECT rowid AS row_key, ${names.join(', ')} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+        );
         const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-        for (let last = 0; ; ) {
+        for (let last = 0; ;) {
           const rows = read.all(last, COPY_ROWS) as Record<string, unknown>[];
           if (rows.length === 0) break;
-          await pool.query(`INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${arrays})`, names.map((name) => rows.map((row) => row[name])));
+          await pool.query(
+            `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${arrays})`,
+            names.map((name) => rows.map((row) => row[name])),
+          );
           last = rows.at(-1)?.row_key as number;
+        }
+      }
+      /** The same for a table without rowid, in the order of its key (report_id, check_key). */
+      async function copyByCheck(table: string, columns: [name: string, type: string][]) {
+        const names = columns.map(([name]) => name);
+        const read = source.prepare(
+          `SELECT ${names.join(', ')} FROM ${table} WHERE (report_id, check_key) > (?, ?) ORDER BY report_id, check_key LIMIT ?`,
+        );
+        const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+        for (let last: [number, string] = [0, '']; ;) {
+          const rows = read.all(...last, COPY_ROWS) as Record<string, unknown>[];
+          const final = rows.at(-1);
+          if (!final) break;
+          await pool.query(
+            `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${arrays})`,
+            names.map((name) => rows.map((row) => row[name])),
+          );
+          last = [final.report_id as number, final.check_key as string];
         }
       }
       // prettier-ignore
@@ -189,18 +213,41 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
         ['result', 'text'], ['score', 'smallint'], ['generated_at', 'timestamptz'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
         ['runs', 'integer'], ['recent_scores', 'text'],
       ]);
-      await copy('report_results', [['report_id', 'bigint'], ['results', 'json']]);
+      await copy('report_results', [
+        ['report_id', 'bigint'],
+        ['results', 'json'],
+      ]);
       // prettier-ignore
       await copy('report_runs', [
         ['id', 'bigint'], ['report_id', 'bigint'], ['generated_at', 'timestamptz'], ['score', 'smallint'], ['result', 'text'], ['results', 'json'],
       ]);
       await pool.query(`INSERT INTO projects (project, project_search, reports, created_at)
         SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project`);
+      // What the Problems extension reads, as the storage layer wrote it.
+      // prettier-ignore
+      await copyByCheck('report_failures', [['report_id', 'bigint'], ['check_key', 'text'], ['project', 'text'], ['importance', 'text'], ['since', 'timestamptz']]);
+      await copyByCheck('report_fixes', [
+        ['report_id', 'bigint'],
+        ['check_key', 'text'],
+        ['project', 'text'],
+        ['fixed_at', 'timestamptz'],
+      ]);
+      await copyByCheck('report_unchecked', [
+        ['report_id', 'bigint'],
+        ['check_key', 'text'],
+        ['project', 'text'],
+      ]);
       for (const table of ['reports', 'report_runs']) {
-        await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
+        await pool.query(
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`,
+        );
       }
-      await pool.query('VACUUM ANALYZE reports, report_results, report_runs, projects');
-      const { rows } = await pool.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
+      await pool.query(
+        'VACUUM ANALYZE reports, report_results, report_runs, projects, report_failures, report_fixes, report_unchecked',
+      );
+      const { rows } = await pool.query<{ bytes: number }>(
+        'SELECT pg_database_size(current_database()) AS bytes',
+      );
       return { ...outcome, seconds: (performance.now() - started) / 1000, bytes: rows[0]?.bytes ?? 0 };
     } finally {
       source.close();

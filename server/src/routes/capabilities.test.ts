@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { strictCapabilitiesEnvelope, strictDiscoverEnvelope, strictReportListSchema } from '../../../src/contract/strict-schemas';
+import {
+  strictCapabilitiesEnvelope,
+  strictDiscoverEnvelope,
+  strictReportListSchema,
+} from '../../../src/contract/strict-schemas';
 import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks and discover', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems and check settings', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(strictCapabilitiesEnvelope.parse(await res.json())).toEqual({
-      data: { runs: true, url_filter: true, url_filter_many: true, sort_by_score: true, discover: true, schedules: true, alerts: true, webhooks: true, failing_filter: true },
+      data: {
+        runs: true,
+        url_filter: true,
+        url_filter_many: true,
+        sort_by_score: true,
+        discover: true,
+        schedules: true,
+        alerts: true,
+        webhooks: true,
+        failing_filter: true,
+        problems: true,
+        check_settings: true,
+      },
       status: 200,
     });
   });
@@ -19,13 +35,21 @@ describe('GET /api/v1/capabilities', () => {
     for (const url of ['https://shop.example/good', 'https://shop.example/bad']) {
       expect((await t.call('POST', '/api/v1/reports', { form: { url } })).status).toBe(201);
     }
-    const { data } = strictCapabilitiesEnvelope.parse(await (await t.call('GET', '/api/v1/capabilities')).json());
+    const { data } = strictCapabilitiesEnvelope.parse(
+      await (await t.call('GET', '/api/v1/capabilities')).json(),
+    );
     const ids = async (query: string) =>
-      strictReportListSchema.parse(await (await t.call('GET', `/api/v1/reports${query}`)).json()).data.map((r) => r.id);
+      strictReportListSchema
+        .parse(await (await t.call('GET', `/api/v1/reports${query}`)).json())
+        .data.map((r) => r.id);
     expect(data.runs).toBe((await t.call('GET', '/api/v1/reports/1/runs')).status === 200);
-    expect(data.url_filter).toBe((await ids(`?url=${encodeURIComponent('https://SHOP.example:443/bad#x')}`)).join() === '2');
+    expect(data.url_filter).toBe(
+      (await ids(`?url=${encodeURIComponent('https://SHOP.example:443/bad#x')}`)).join() === '2',
+    );
     expect(data.sort_by_score).toBe((await ids('?sort_by=score&sort=asc')).join() === '2,1');
-    expect(data.schedules).toBe((await t.call('GET', '/api/v1/projects/shop.example/schedule')).status === 200);
+    expect(data.schedules).toBe(
+      (await t.call('GET', '/api/v1/projects/shop.example/schedule')).status === 200,
+    );
     expect(data.alerts).toBe((await t.call('GET', '/api/v1/alerts')).status === 200);
     const sitemap = await startTestServer({
       '/sitemap.xml': (_req, res) => {
@@ -35,8 +59,13 @@ describe('GET /api/v1/capabilities', () => {
     });
     try {
       const local = createTestApp({ config: { allowPrivateUrls: true } });
-      const res = await local.call('POST', '/api/v1/discover', { form: { url: `${sitemap.origin}/sitemap.xml` } });
-      expect(data.discover).toBe(res.status === 200 && strictDiscoverEnvelope.parse(await res.json()).data.urls.join() === 'https://shop.example/good');
+      const res = await local.call('POST', '/api/v1/discover', {
+        form: { url: `${sitemap.origin}/sitemap.xml` },
+      });
+      expect(data.discover).toBe(
+        res.status === 200 &&
+          strictDiscoverEnvelope.parse(await res.json()).data.urls.join() === 'https://shop.example/good',
+      );
     } finally {
       await sitemap.close();
     }

@@ -7,7 +7,7 @@ import { errors, ok } from '../http/openapi';
  * The extensions of wave 3 this server has, each true only once it is served: runs
  * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=, also repeated: url_filter_many), sort_by=score, schedules
  * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover);
- * of wave 4, the failing-check filter (GET /reports?failing=).
+ * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems) and check settings (GET/PUT /projects/{project}/checks).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -19,6 +19,8 @@ export const CAPABILITIES: Capabilities = {
   alerts: true,
   webhooks: true,
   failing_filter: true,
+  problems: true,
+  check_settings: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */
@@ -30,7 +32,10 @@ export function capabilitiesRouter(): Hono {
       operationId: 'showCapabilities',
       summary: 'The extensions this server has (an extension itself: a deployment without any answers 404)',
       tags: ['Capabilities'],
-      responses: { 200: ok('The extensions, each true when the server has it.', strictCapabilitiesEnvelope), ...errors(401, 429) },
+      responses: {
+        200: ok('The extensions, each true when the server has it.', strictCapabilitiesEnvelope),
+        ...errors(401, 429),
+      },
     }),
     (c) => c.json({ data: CAPABILITIES, status: 200 as const }, 200),
   );

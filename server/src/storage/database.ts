@@ -177,6 +177,28 @@ export interface ReportFixesTable {
   fixed_at: Timestamp;
 }
 
+export interface ReportUncheckedTable {
+  report_id: number;
+  check_key: string;
+  project: string;
+}
+
+export interface ProblemCountsTable {
+  project: string;
+  check_key: string;
+  importance: string;
+  failing: number;
+}
+
+export interface CheckSettingsTable {
+  project: string;
+  check_key: string;
+  state: 'open' | 'ignored';
+  importance: 'high' | 'medium' | 'low' | null;
+  note: string | null;
+  updated_at: Timestamp;
+}
+
 /** Every table, for Kysely's types (PostgreSQL's rate_limit_counts is used by http/pg-rate-limit.ts alone). */
 export interface Database {
   reports: ReportsTable;
@@ -193,6 +215,9 @@ export interface Database {
   webhook_outbox: WebhookOutboxTable;
   report_failures: ReportFailuresTable;
   report_fixes: ReportFixesTable;
+  report_unchecked: ReportUncheckedTable;
+  check_settings: CheckSettingsTable;
+  problem_counts: ProblemCountsTable;
 }
 
 export type Db = BetterSqlite3.Database;
@@ -200,7 +225,9 @@ export type PgPool = pg.Pool;
 export type Engine = 'sqlite' | 'postgres';
 
 /** Kysely over one engine, with the engine's own handle for what only that engine has. */
-export type Connection = { engine: 'sqlite'; db: Kysely<Database>; sqlite: Db } | { engine: 'postgres'; db: Kysely<Database>; pool: PgPool };
+export type Connection =
+  | { engine: 'sqlite'; db: Kysely<Database>; sqlite: Db }
+  | { engine: 'postgres'; db: Kysely<Database>; pool: PgPool };
 
 // How long a statement waits for another connection's write lock before it fails.
 const LOCK_WAIT_MS = 5000;
@@ -235,8 +262,13 @@ class ReportsSqliteDriver extends SqliteDriver {
   // Kysely begins every SQLite transaction with a deferred BEGIN: a write transaction then takes
   // the write lock at its first write and fails at once when another connection wrote since it
   // first read. BEGIN IMMEDIATE takes the lock first, waiting its turn.
-  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate'));
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings?: TransactionSettings,
+  ): Promise<void> {
+    await connection.executeQuery(
+      CompiledQuery.raw(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate'),
+    );
   }
 }
 
@@ -287,7 +319,11 @@ function preparingOnce(sqlite: Db): SqliteDatabase {
 
 /** Kysely over an open SQLite database; destroying it closes the database. */
 export function sqliteConnection(sqlite: Db): Connection {
-  return { engine: 'sqlite', sqlite, db: new Kysely<Database>({ dialect: new ReportsSqliteDialect({ database: preparingOnce(sqlite) }) }) };
+  return {
+    engine: 'sqlite',
+    sqlite,
+    db: new Kysely<Database>({ dialect: new ReportsSqliteDialect({ database: preparingOnce(sqlite) }) }),
+  };
 }
 
 /** Kysely over a pool from openPostgres(); destroying it ends the pool. */
@@ -305,8 +341,15 @@ async function migrate(connection: Connection, options: MigrateOptions): Promise
   const migrations = migrationsFor(connection.engine);
   // Kysely looks for its own tables in every schema unless told which: in the one queries use.
   const schema =
-    connection.engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(connection.db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db: connection.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
+    connection.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(connection.db)).rows[0]
+          ?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: connection.db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
   let outcome;
   if (options.before === undefined) {
     outcome = await migrator.migrateToLatest();
@@ -318,7 +361,9 @@ async function migrate(connection: Connection, options: MigrateOptions): Promise
   }
   if (outcome.error) {
     const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    throw new Error(`The database's schema could not be brought up to date: ${reason}`, { cause: outcome.error });
+    throw new Error(`The database's schema could not be brought up to date: ${reason}`, {
+      cause: outcome.error,
+    });
   }
 }
 

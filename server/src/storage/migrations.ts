@@ -6,7 +6,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from '
 import { urlKey } from '../../../src/contract/url-key';
 import type { Engine } from './database';
 import { TRIM_ABOVE_BYTES, trimmedResults } from './trim-evidence';
-import { failuresOf } from './check-failures';
+import { failuresOf, uncheckedOf } from './check-failures';
 
 export const RUNS_MIGRATION = '005-runs';
 export const TRIM_MIGRATION = '006-evidence-trimmed';
@@ -15,6 +15,7 @@ export const WATCH_MIGRATION = '009-schedules-and-alerts';
 export const WEBHOOKS_MIGRATION = '010-webhooks';
 export const WEBHOOK_OUTBOX_MIGRATION = '011-webhook-outbox';
 export const FAILURES_MIGRATION = '012-check-failures';
+export const CHECK_SETTINGS_MIGRATION = '013-check-settings';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -35,7 +36,8 @@ function typesOf(engine: Engine) {
     pg,
     /** A table's own id: an identity on PostgreSQL, SQLite's rowid with AUTOINCREMENT (ids never reused). */
     id: pg ? 'bigint' : 'integer',
-    identity: (column: ColumnDefinitionBuilder) => (pg ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement()),
+    identity: (column: ColumnDefinitionBuilder) =>
+      pg ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement(),
     /** Another table's id. */
     ref: pg ? 'bigint' : 'integer',
     /** Text that is sorted or compared: byte order on PostgreSQL whatever the database's locale, as SQLite sorts. */
@@ -48,14 +50,45 @@ function typesOf(engine: Engine) {
 }
 
 /** Trims the stored results over TRIM_ABOVE_BYTES of `table`, a row at a time. */
-async function trimStoredResults(db: AnyDb, table: 'report_results' | 'report_runs', key: 'report_id' | 'id'): Promise<void> {
-  const rows = await db.selectFrom(table).select(`${key} as id`).where(sql`octet_length(cast(results as text))`, '>', TRIM_ABOVE_BYTES).execute();
+async function trimStoredResults(
+  db: AnyDb,
+  table: 'report_results' | 'report_runs',
+  key: 'report_id' | 'id',
+): Promise<void> {
+  const rows = await db
+    .selectFrom(table)
+    .select(`${key} as id`)
+    .where(sql`octet_length(cast(results as text))`, '>', TRIM_ABOVE_BYTES)
+    .execute();
   for (const { id } of rows as { id: number }[]) {
-    const row = (await db.selectFrom(table).select(sql<string>`cast(results as text)`.as('results')).where(key, '=', id).executeTakeFirst()) as
-      | { results: string }
-      | undefined;
+    const row = (await db
+      .selectFrom(table)
+      .select(sql<string>`cast(results as text)`.as('results'))
+      .where(key, '=', id)
+      .executeTakeFirst()) as { results: string } | undefined;
     const trimmed = trimmedResults(row?.results ?? '{}');
     if (trimmed !== null) await db.updateTable(table).set({ results: trimmed }).where(key, '=', id).execute();
+  }
+}
+
+/** Hands every report's id, project and results (as text) to `handle`, URL_KEY_BATCH reports at a time, in id order. */
+async function eachReportsResults(
+  db: AnyDb,
+  handle: (rows: { id: number; project: string; results: string }[]) => Promise<void>,
+): Promise<void> {
+  for (let after = 0; ;) {
+    const rows = (await db
+      .selectFrom('reports as r')
+      .innerJoin('report_results as rr', 'rr.report_id', 'r.id')
+      .select(['r.id', 'r.project', sql<string>`cast(rr.results as text)`.as('results')])
+      .where('r.id', '>', after)
+      .orderBy('r.id')
+      .limit(URL_KEY_BATCH)
+      .execute()) as { id: number; project: string; results: string }[];
+    const last = rows.at(-1);
+    if (!last) return;
+    await handle(rows);
+    after = Number(last.id);
   }
 }
 
@@ -85,9 +118,16 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('url', t.sortedText, (c) => c.notNull())
           .addColumn('url_search', t.sortedText, (c) => c.notNull())
           .addColumn('project', t.sortedText, (c) => c.notNull())
-          .addColumn('privacy', t.small, (c) => c.notNull().defaultTo(0).check(sql`privacy in (0, 1, 2)`))
+          .addColumn('privacy', t.small, (c) =>
+            c
+              .notNull()
+              .defaultTo(0)
+              .check(sql`privacy in (0, 1, 2)`),
+          )
           .addColumn('password_hash', 'text')
-          .addColumn('result', t.sortedText, (c) => c.notNull().check(sql`result in ('good', 'decent', 'bad')`))
+          .addColumn('result', t.sortedText, (c) =>
+            c.notNull().check(sql`result in ('good', 'decent', 'bad')`),
+          )
           .addColumn('score', t.small, (c) => c.notNull().check(sql`score between 0 and 100`))
           .addColumn('generated_at', t.time, (c) => c.notNull())
           .addColumn('created_at', t.time, (c) => c.notNull())
@@ -116,10 +156,17 @@ function stepsFor(engine: Engine): Record<string, Step> {
         ];
         // SQLite: deep pages in id order skip their offset over this instead of over whole rows.
         if (!t.pg) indexes.push(['reports_id', ['id']]);
-        for (const [name, columns] of indexes) await db.schema.createIndex(name).on('reports').columns(columns).execute();
+        for (const [name, columns] of indexes)
+          await db.schema.createIndex(name).on('reports').columns(columns).execute();
         // PostgreSQL: substring search, LIKE '%text%', over trigrams instead of reading every URL.
         // (SQLite searches a copy in memory: search-index.ts.)
-        if (t.pg) await db.schema.createIndex('reports_url_search_trgm').on('reports').using('gin').expression(sql`url_search gin_trgm_ops`).execute();
+        if (t.pg)
+          await db.schema
+            .createIndex('reports_url_search_trgm')
+            .on('reports')
+            .using('gin')
+            .expression(sql`url_search gin_trgm_ops`)
+            .execute();
 
         // Derived from reports and kept in step with them in the same transactions, so that
         // listing projects does not group every report on each request.
@@ -131,9 +178,24 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('created_at', t.time, (c) => c.notNull())
           .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
           .execute();
-        await db.schema.createIndex('projects_created').on('projects').columns(['created_at', 'project']).execute();
-        if (t.pg) await db.schema.createIndex('projects_search_trgm').on('projects').using('gin').expression(sql`project_search gin_trgm_ops`).execute();
-        else await db.schema.createIndex('projects_search').on('projects').columns(['project_search', 'project']).execute();
+        await db.schema
+          .createIndex('projects_created')
+          .on('projects')
+          .columns(['created_at', 'project'])
+          .execute();
+        if (t.pg)
+          await db.schema
+            .createIndex('projects_search_trgm')
+            .on('projects')
+            .using('gin')
+            .expression(sql`project_search gin_trgm_ops`)
+            .execute();
+        else
+          await db.schema
+            .createIndex('projects_search')
+            .on('projects')
+            .columns(['project_search', 'project'])
+            .execute();
 
         await db.schema
           .createTable('api_keys')
@@ -172,7 +234,12 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // write's transaction: a count read in a snapshot stays right while this has not moved.
         await db.schema
           .createTable('report_changes')
-          .addColumn('only_row', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`only_row`))
+          .addColumn('only_row', 'boolean', (c) =>
+            c
+              .primaryKey()
+              .defaultTo(true)
+              .check(sql`only_row`),
+          )
           .addColumn('version', 'bigint', (c) => c.notNull())
           .execute();
         await db.insertInto('report_changes').values({ version: 0 }).execute();
@@ -188,10 +255,15 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // "sh" by date). Kysely's index builder has no INCLUDE.
         if (!t.pg) return;
         await sql`create index reports_id_search on reports (id) include (url_search)`.execute(db);
-        await sql`create index reports_generated_id_search on reports (generated_at, id) include (url_search)`.execute(db);
+        await sql`create index reports_generated_id_search on reports (generated_at, id) include (url_search)`.execute(
+          db,
+        );
         await sql`create index reports_url_id_search on reports (url, id) include (url_search)`.execute(db);
-        await sql`create index reports_result_id_search on reports (result, id) include (url_search)`.execute(db);
-        for (const name of ['reports_generated_id', 'reports_url_id', 'reports_result_id']) await db.schema.dropIndex(name).execute();
+        await sql`create index reports_result_id_search on reports (result, id) include (url_search)`.execute(
+          db,
+        );
+        for (const name of ['reports_generated_id', 'reports_url_id', 'reports_result_id'])
+          await db.schema.dropIndex(name).execute();
       },
     },
 
@@ -202,18 +274,32 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // report. The id orders the runs of a report by when they were written.
         await db.schema
           .createTable('report_runs')
-          .addColumn('id', t.id, (c) => (t.pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey()))
+          .addColumn('id', t.id, (c) =>
+            t.pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey(),
+          )
           .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
           .addColumn('generated_at', t.time, (c) => c.notNull())
           .addColumn('score', t.small, (c) => c.notNull().check(sql`score between 0 and 100`))
-          .addColumn('result', t.sortedText, (c) => c.notNull().check(sql`result in ('good', 'decent', 'bad')`))
+          .addColumn('result', t.sortedText, (c) =>
+            c.notNull().check(sql`result in ('good', 'decent', 'bad')`),
+          )
           .addColumn('results', t.json, (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('report_runs_report_generated_id').on('report_runs').columns(['report_id', 'generated_at', 'id']).execute();
+        await db.schema
+          .createIndex('report_runs_report_generated_id')
+          .on('report_runs')
+          .columns(['report_id', 'generated_at', 'id'])
+          .execute();
         // Kept in step with report_runs at each write, so that a list shows them without reading
         // runs; recent_scores is the JSON text of the newest runs' scores (at most 10), oldest first.
-        await db.schema.alterTable('reports').addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-        await db.schema.alterTable('reports').addColumn('recent_scores', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+        await db.schema
+          .alterTable('reports')
+          .addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('reports')
+          .addColumn('recent_scores', 'text', (c) => c.notNull().defaultTo('[]'))
+          .execute();
         // Each report so far has had one analysis that is still known: its current one.
         await db
           .insertInto('report_runs')
@@ -222,7 +308,13 @@ function stepsFor(engine: Engine): Record<string, Step> {
             eb
               .selectFrom('reports as r')
               .leftJoin('report_results as rr', 'rr.report_id', 'r.id')
-              .select(['r.id', 'r.generated_at', 'r.score', 'r.result', eb.fn.coalesce('rr.results', sql.lit('{}')).as('results')])
+              .select([
+                'r.id',
+                'r.generated_at',
+                'r.score',
+                'r.result',
+                eb.fn.coalesce('rr.results', sql.lit('{}')).as('results'),
+              ])
               .orderBy('r.id'),
           )
           .execute();
@@ -249,10 +341,21 @@ function stepsFor(engine: Engine): Record<string, Step> {
       async up(db) {
         // sort_by=score (an extension), read in order from an index like the other sort keys; on
         // PostgreSQL with the searched text included, as in 004.
-        if (t.pg) await sql`create index reports_score_id_search on reports (score, id) include (url_search)`.execute(db);
+        if (t.pg)
+          await sql`create index reports_score_id_search on reports (score, id) include (url_search)`.execute(
+            db,
+          );
         else await db.schema.createIndex('reports_score_id').on('reports').columns(['score', 'id']).execute();
-        await db.schema.createIndex('reports_result_score_id').on('reports').columns(['result', 'score', 'id']).execute();
-        await db.schema.createIndex('reports_project_score_id').on('reports').columns(['project', 'score', 'id']).execute();
+        await db.schema
+          .createIndex('reports_result_score_id')
+          .on('reports')
+          .columns(['result', 'score', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('reports_project_score_id')
+          .on('reports')
+          .columns(['project', 'score', 'id'])
+          .execute();
       },
     },
 
@@ -260,9 +363,18 @@ function stepsFor(engine: Engine): Record<string, Step> {
       previously: 'url_key: the exact-URL filter',
       async up(db) {
         // urlKeyOf(url): what the exact-URL filter (GET /reports?url=…) compares.
-        await db.schema.alterTable('reports').addColumn('url_key', t.sortedText, (c) => c.notNull().defaultTo('')).execute();
-        for (let after = 0; ; ) {
-          const rows = (await db.selectFrom('reports').select(['id', 'url']).where('id', '>', after).orderBy('id').limit(URL_KEY_BATCH).execute()) as {
+        await db.schema
+          .alterTable('reports')
+          .addColumn('url_key', t.sortedText, (c) => c.notNull().defaultTo(''))
+          .execute();
+        for (let after = 0; ;) {
+          const rows = (await db
+            .selectFrom('reports')
+            .select(['id', 'url'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(URL_KEY_BATCH)
+            .execute()) as {
             id: number;
             url: string;
           }[];
@@ -290,7 +402,9 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // A project's schedule (the Schedules extension); gone with its project.
         await db.schema
           .createTable('schedules')
-          .addColumn('project', t.sortedText, (c) => c.primaryKey().references('projects.project').onDelete('cascade'))
+          .addColumn('project', t.sortedText, (c) =>
+            c.primaryKey().references('projects.project').onDelete('cascade'),
+          )
           .addColumn('every', 'text', (c) => c.notNull().check(sql`every in ('off', 'daily', 'weekly')`))
           .addColumn('hour', t.small, (c) => c.notNull().check(sql`hour between 0 and 23`))
           .addColumn('weekday', t.small, (c) => c.check(sql`weekday between 0 and 6`))
@@ -311,9 +425,17 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('run_at', t.time, (c) => c.notNull())
           .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
           .addColumn('taken_at', t.time)
-          .addUniqueConstraint('schedule_items_project_run_at_report_id_key', ['project', 'run_at', 'report_id'])
+          .addUniqueConstraint('schedule_items_project_run_at_report_id_key', [
+            'project',
+            'run_at',
+            'report_id',
+          ])
           .execute();
-        await db.schema.createIndex('schedule_items_taken').on('schedule_items').columns(['taken_at', 'id']).execute();
+        await db.schema
+          .createIndex('schedule_items_taken')
+          .on('schedule_items')
+          .columns(['taken_at', 'id'])
+          .execute();
         // Alerts (the Alerts extension); gone with their report.
         await db.schema
           .createTable('alerts')
@@ -321,7 +443,9 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
           .addColumn('project', t.sortedText, (c) => c.notNull())
           .addColumn('url', 'text', (c) => c.notNull())
-          .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('result_worse', 'score_drop', 'check_failing', 'recovered')`))
+          .addColumn('kind', 'text', (c) =>
+            c.notNull().check(sql`kind in ('result_worse', 'score_drop', 'check_failing', 'recovered')`),
+          )
           .addColumn('before_score', t.small, (c) => c.notNull())
           .addColumn('before_result', 'text', (c) => c.notNull())
           .addColumn('before_generated_at', t.time, (c) => c.notNull())
@@ -332,11 +456,20 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('checks', 'text', (c) => c.notNull())
           .addColumn('created_at', t.time, (c) => c.notNull())
           .addColumn('read', t.pg ? 'boolean' : 'integer', (c) =>
-            t.pg ? c.notNull().defaultTo(false) : c.notNull().defaultTo(0).check(sql`read in (0, 1)`),
+            t.pg
+              ? c.notNull().defaultTo(false)
+              : c
+                  .notNull()
+                  .defaultTo(0)
+                  .check(sql`read in (0, 1)`),
           )
           .execute();
         await db.schema.createIndex('alerts_project_id').on('alerts').columns(['project', 'id']).execute();
-        await db.schema.createIndex('alerts_unread_project').on('alerts').columns(['read', 'project']).execute();
+        await db.schema
+          .createIndex('alerts_unread_project')
+          .on('alerts')
+          .columns(['read', 'project'])
+          .execute();
         await db.schema.createIndex('alerts_report_id').on('alerts').columns(['report_id', 'id']).execute();
       },
     },
@@ -373,15 +506,25 @@ function stepsFor(engine: Engine): Record<string, Step> {
           // When the message was first queued: retries end 24 hours after it.
           .addColumn('first_at', t.time, (c) => c.notNull())
           .addColumn('next_attempt_at', t.time, (c) => c.notNull())
-          .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`))
+          .addColumn('status', 'text', (c) =>
+            c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`),
+          )
           .addColumn('answer_status', 'integer')
           .addColumn('error', 'text')
           .addColumn('attempted_at', t.time)
           .addColumn('taken_at', t.time)
           .addUniqueConstraint('webhook_deliveries_message_id_attempt_key', ['message_id', 'attempt'])
           .execute();
-        await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at', 'id']).execute();
-        await db.schema.createIndex('webhook_deliveries_webhook_id').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
+        await db.schema
+          .createIndex('webhook_deliveries_due')
+          .on('webhook_deliveries')
+          .columns(['status', 'next_attempt_at', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('webhook_deliveries_webhook_id')
+          .on('webhook_deliveries')
+          .columns(['webhook_id', 'id'])
+          .execute();
       },
     },
 
@@ -400,7 +543,11 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('created_at', t.time, (c) => c.notNull())
           .execute();
         // How many of a webhook's messages wait (the cap on pending messages counts them).
-        await db.schema.createIndex('webhook_deliveries_webhook_status').on('webhook_deliveries').columns(['webhook_id', 'status']).execute();
+        await db.schema
+          .createIndex('webhook_deliveries_webhook_status')
+          .on('webhook_deliveries')
+          .columns(['webhook_id', 'status'])
+          .execute();
       },
     },
 
@@ -421,8 +568,16 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
           .execute();
         // The reports failing a check (the failing= filter); a project's failing checks (problems).
-        await db.schema.createIndex('report_failures_check_report').on('report_failures').columns(['check_key', 'report_id']).execute();
-        await db.schema.createIndex('report_failures_project_check').on('report_failures').columns(['project', 'check_key']).execute();
+        await db.schema
+          .createIndex('report_failures_check_report')
+          .on('report_failures')
+          .columns(['check_key', 'report_id'])
+          .execute();
+        await db.schema
+          .createIndex('report_failures_project_check')
+          .on('report_failures')
+          .columns(['project', 'check_key'])
+          .execute();
         // Checks a report's newest run passes that its run before failed (fixed_7d), until one fails it again.
         await db.schema
           .createTable('report_fixes')
@@ -433,25 +588,104 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addPrimaryKeyConstraint('report_fixes_pkey', ['report_id', 'check_key'])
           .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
           .execute();
-        await db.schema.createIndex('report_fixes_project_check').on('report_fixes').columns(['project', 'check_key', 'fixed_at']).execute();
+        await db.schema
+          .createIndex('report_fixes_project_check')
+          .on('report_fixes')
+          .columns(['project', 'check_key', 'fixed_at'])
+          .execute();
         // The reports there are: their newest results' failures, failing since their first analysis as far as is known.
-        for (let after = 0; ; ) {
-          const rows = (await db
-            .selectFrom('reports as r')
-            .innerJoin('report_results as rr', 'rr.report_id', 'r.id')
-            .select(['r.id', 'r.project', sql<string>`cast(rr.results as text)`.as('results')])
-            .where('r.id', '>', after)
-            .orderBy('r.id')
-            .limit(URL_KEY_BATCH)
-            .execute()) as { id: number; project: string; results: string }[];
-          const last = rows.at(-1);
-          if (!last) break;
+        await eachReportsResults(db, async (rows) => {
           const failures = rows.flatMap((row) =>
-            failuresOf(row.results).map((failure) => ({ report_id: row.id, check_key: failure.check, project: row.project, importance: failure.importance, since: null })),
+            failuresOf(row.results).map((failure) => ({
+              report_id: row.id,
+              check_key: failure.check,
+              project: row.project,
+              importance: failure.importance,
+              since: null,
+            })),
           );
-          for (let start = 0; start < failures.length; start += 1000) await db.insertInto('report_failures').values(failures.slice(start, start + 1000)).execute();
-          after = Number(last.id);
-        }
+          for (let start = 0; start < failures.length; start += 1000)
+            await db
+              .insertInto('report_failures')
+              .values(failures.slice(start, start + 1000))
+              .execute();
+        });
+      },
+    },
+    [CHECK_SETTINGS_MIGRATION]: {
+      async up(db) {
+        // The Problems extension's own tables. The checks this server runs that a report's newest
+        // results lack (none, for a report it analysed itself): a problem's `analysed` is the reports
+        // in scope less these.
+        await db.schema
+          .createTable('report_unchecked')
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('check_key', t.sortedText, (c) => c.notNull())
+          .addColumn('project', t.sortedText, (c) => c.notNull())
+          .addPrimaryKeyConstraint('report_unchecked_pkey', ['report_id', 'check_key'])
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        await db.schema
+          .createIndex('report_unchecked_project_check')
+          .on('report_unchecked')
+          .columns(['project', 'check_key'])
+          .execute();
+        // How many of each project's reports fail each check, by the importance the analysis gave it:
+        // what GET /problems reads without a search or result filter (500 projects x 31 checks at
+        // most, not every report's failures). Kept in step by check-failures.ts; gone with its project.
+        await db.schema
+          .createTable('problem_counts')
+          .addColumn('project', t.sortedText, (c) =>
+            c.notNull().references('projects.project').onDelete('cascade'),
+          )
+          .addColumn('check_key', t.sortedText, (c) => c.notNull())
+          .addColumn('importance', 'text', (c) => c.notNull())
+          .addColumn('failing', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('problem_counts_pkey', ['project', 'check_key', 'importance'])
+          .execute();
+        await sql`insert into problem_counts (project, check_key, importance, failing)
+          select project, check_key, importance, count(*) from report_failures group by project, check_key, importance`.execute(
+          db,
+        );
+        // What began failing or was fixed lately (new_7d, fixed_7d): a range of recent times, with
+        // the project and check (read from the index alone).
+        await db.schema
+          .createIndex('report_failures_since')
+          .on('report_failures')
+          .columns(['since', 'project', 'check_key'])
+          .execute();
+        await db.schema
+          .createIndex('report_fixes_fixed_at')
+          .on('report_fixes')
+          .columns(['fixed_at', 'project', 'check_key'])
+          .execute();
+        // A project's settings of a check (ignored, its importance, a note); gone with its project.
+        await db.schema
+          .createTable('check_settings')
+          .addColumn('project', t.sortedText, (c) =>
+            c.notNull().references('projects.project').onDelete('cascade'),
+          )
+          .addColumn('check_key', t.sortedText, (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('open', 'ignored')`))
+          .addColumn('importance', 'text', (c) => c.check(sql`importance in ('high', 'medium', 'low')`))
+          .addColumn('note', 'text')
+          .addColumn('updated_at', t.time, (c) => c.notNull())
+          .addPrimaryKeyConstraint('check_settings_pkey', ['project', 'check_key'])
+          .execute();
+        await eachReportsResults(db, async (rows) => {
+          const unchecked = rows.flatMap((row) =>
+            uncheckedOf(row.results).map((check) => ({
+              report_id: row.id,
+              check_key: check,
+              project: row.project,
+            })),
+          );
+          for (let start = 0; start < unchecked.length; start += 1000)
+            await db
+              .insertInto('report_unchecked')
+              .values(unchecked.slice(start, start + 1000))
+              .execute();
+        });
       },
     },
   };
@@ -462,7 +696,9 @@ async function previouslyApplied(db: AnyDb, engine: Engine): Promise<Set<string>
   const exists =
     engine === 'postgres'
       ? sql<{ found: boolean }>`select to_regclass('schema_migrations') is not null as found`
-      : sql<{ found: number }>`select count(*) as found from sqlite_master where type = 'table' and name = 'schema_migrations'`;
+      : sql<{
+          found: number;
+        }>`select count(*) as found from sqlite_master where type = 'table' and name = 'schema_migrations'`;
   const [row] = (await exists.execute(db)).rows;
   if (!row?.found) return new Set();
   const rows = (await db.selectFrom('schema_migrations').select('name').execute()) as { name: string }[];

@@ -36,15 +36,30 @@ export function matches(column: 'r.url_search' | 'project_search', pattern: stri
 }
 
 /** `qb` narrowed to the reports that pass the filters. */
-export function filterReports<O>(qb: SelectQueryBuilder<ReportsDb, 'r', O>, filters: ReportFilters): SelectQueryBuilder<ReportsDb, 'r', O> {
-  return qb
-    .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
-    .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
-    .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
-    .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
-    .$if(filters.failing !== undefined, (q) =>
-      q.where('r.id', 'in', (eb) => eb.selectFrom('report_failures as f').select('f.report_id').where('f.check_key', '=', filters.failing as string)),
-    );
+export function filterReports<O>(
+  qb: SelectQueryBuilder<ReportsDb, 'r', O>,
+  filters: ReportFilters,
+): SelectQueryBuilder<ReportsDb, 'r', O> {
+  return (
+    qb
+      .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
+      .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
+      .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
+      .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
+      // Tested per report, by the failures' key (report_id, check_key): a page in any order reads
+      // only as many reports as it needs, where `id in (every failing report)` built the whole set first.
+      .$if(filters.failing !== undefined, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('report_failures as f')
+              .select('f.report_id')
+              .whereRef('f.report_id', '=', 'r.id')
+              .where('f.check_key', '=', filters.failing as string),
+          ),
+        ),
+      )
+  );
 }
 
 /**
@@ -53,7 +68,9 @@ export function filterReports<O>(qb: SelectQueryBuilder<ReportsDb, 'r', O>, filt
  * filterReports() the slots in their place. Null with the exact-URL filter, whose number of keys
  * changes the SQL, and with the failing-check filter (built each time: it is asked less often).
  */
-export function preparedFilters(filters: ReportFilters): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
+export function preparedFilters(
+  filters: ReportFilters,
+): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
   if (filters.urlKeys !== undefined || filters.failing !== undefined) return null;
   const { project, result, pattern } = filters;
   return {
@@ -72,13 +89,22 @@ export function preparedFilters(filters: ReportFilters): { shape: string; values
 // worst first and the (result, id) index serves it. Every report has a score (NOT NULL), so
 // "reports without a score last" holds without a NULLS clause, which would keep the (score, id)
 // index from serving the order.
-const SORT_COLUMNS = { id: 'r.id', generated_at: 'r.generated_at', url: 'r.url', result: 'r.result', score: 'r.score' } as const;
+const SORT_COLUMNS = {
+  id: 'r.id',
+  generated_at: 'r.generated_at',
+  url: 'r.url',
+  result: 'r.result',
+  score: 'r.score',
+} as const;
 
 /**
  * `qb` in the list's order. Ties are broken by id in the sort's own direction, so that a
  * descending list is the exact reverse of the ascending one.
  */
-export function orderReports<DB extends { r: Pick<ReportsTable, 'id' | 'generated_at' | 'url' | 'result' | 'score'> }, O>(
+export function orderReports<
+  DB extends { r: Pick<ReportsTable, 'id' | 'generated_at' | 'url' | 'result' | 'score'> },
+  O,
+>(
   qb: SelectQueryBuilder<DB, 'r', O>,
   query: Pick<ReportListQuery, 'sortBy' | 'sort'>,
 ): SelectQueryBuilder<DB, 'r', O> {

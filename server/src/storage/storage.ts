@@ -4,12 +4,35 @@
 // search-index.ts; PostgreSQL's trigram plan, trigram-search.ts), how a page's ids are bound (the
 // factories at the end), and the row locks PostgreSQL takes (a SQLite write transaction holds
 // the whole database: BEGIN IMMEDIATE, database.ts).
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import {
+  sql,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { Privacy } from '../../../src/contract/values';
-import { postgresConnection, sqliteConnection, type Connection, type Database, type Db, type PgPool } from './database';
+import {
+  postgresConnection,
+  sqliteConnection,
+  type Connection,
+  type Database,
+  type Db,
+  type PgPool,
+} from './database';
 import { urlKeyOf } from './migrations';
 import { PreparedQueries, type Bind } from './prepared';
-import { containsPattern, filterReports, matches, orderReports, preparedFilters, type FindReports, type ReportFilters, type ReportsDb } from './report-queries';
+import {
+  containsPattern,
+  filterReports,
+  matches,
+  orderReports,
+  preparedFilters,
+  type FindReports,
+  type ReportFilters,
+  type ReportsDb,
+} from './report-queries';
 import { createSearchIndex, type SearchIndex } from './search-index';
 import { searchForm, toTimestamp } from './text';
 import { findByTrigrams } from './trigram-search';
@@ -17,8 +40,9 @@ import { DEFAULT_RUNS_KEPT } from '../config';
 import { RECENT_SCORES } from './types';
 import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
 import { createWatchStorage } from './watch-storage';
+import { createProblemStorage } from './problem-storage';
 import { createWebhookStorage } from './webhook-storage';
-import { writeFailures } from './check-failures';
+import { forgetFailures, writeFailures } from './check-failures';
 
 // Distinct lists whose counts are kept; past that the cache starts again.
 const COUNT_CACHE_SIZE = 1000;
@@ -90,13 +114,27 @@ function toReport(row: ReportRow): ReportRecord {
 
 const KEY_COLUMNS = ['id', 'prefix', 'label', 'created_at', 'revoked_at'] as const;
 
-function toApiKey(row: { id: number; prefix: string; label: string | null; created_at: string; revoked_at: string | null }): ApiKeyRecord {
-  return { id: row.id, prefix: row.prefix, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
+function toApiKey(row: {
+  id: number;
+  prefix: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}): ApiKeyRecord {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
 }
 
 // Runs newest first; runs of one report are written one at a time (the report's row is locked
 // or the database is), so a larger id is a later write and breaks a tie on generated_at.
-function newestRunsFirst<Q extends { orderBy: (column: 'generated_at' | 'id', direction: 'desc') => Q }>(qb: Q): Q {
+function newestRunsFirst<Q extends { orderBy: (column: 'generated_at' | 'id', direction: 'desc') => Q }>(
+  qb: Q,
+): Q {
   return qb.orderBy('generated_at', 'desc').orderBy('id', 'desc');
 }
 
@@ -113,7 +151,10 @@ interface EngineParts {
   searchCopy?: SearchIndex;
 }
 
-function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineParts, options: StorageOptions): Storage {
+function createStorage(
+  { connection, find, idIn, idsValue, searchCopy }: EngineParts,
+  options: StorageOptions,
+): Storage {
   const { db } = connection;
   // What every list request asks, compiled once (prepared.ts).
   const prepared = new PreparedQueries();
@@ -136,13 +177,20 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
     });
 
   async function readReport(trx: Kysely<Database>, id: number): Promise<ReportRecord | null> {
-    const [row] = await prepared.rows(trx, 'report', (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)), [id]);
+    const [row] = await prepared.rows(
+      trx,
+      'report',
+      (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)),
+      [id],
+    );
     return row ? toReport(row) : null;
   }
 
   async function readPage(trx: Kysely<Database>, ids: number[]): Promise<ReportRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await prepared.rows(trx, 'page', (bind) => selectReports(trx).where(idIn(bind(0))), [idsValue(ids)]);
+    const rows = await prepared.rows(trx, 'page', (bind) => selectReports(trx).where(idIn(bind(0))), [
+      idsValue(ids),
+    ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -171,19 +219,54 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
   const counts = new Map<string, { version: number; total: number }>();
   async function countReports(trx: Kysely<Database>, filters: ReportFilters): Promise<number> {
     // Without a search, result or URL filter the count is in the projects table, kept in step.
-    if (filters.pattern === undefined && filters.result === undefined && filters.urlKeys === undefined && filters.failing === undefined) {
+    if (
+      filters.pattern === undefined &&
+      filters.result === undefined &&
+      filters.urlKeys === undefined &&
+      filters.failing === undefined
+    ) {
       return sumOfProjects(trx, filters.project);
     }
-    const key = JSON.stringify([filters.project, filters.result, filters.urlKeys, filters.pattern, filters.failing]);
-    const [changes] = await prepared.rows(trx, 'version', () => trx.selectFrom('report_changes').select('version'), []);
+    const key = JSON.stringify([
+      filters.project,
+      filters.result,
+      filters.urlKeys,
+      filters.pattern,
+      filters.failing,
+    ]);
+    const [changes] = await prepared.rows(
+      trx,
+      'version',
+      () => trx.selectFrom('report_changes').select('version'),
+      [],
+    );
     const version = Number(changes?.version);
     const cached = counts.get(key);
     if (cached?.version === version) return cached.total;
-    const countAll = (qb: SelectQueryBuilder<ReportsDb, 'r', object>) => qb.select((eb) => eb.fn.countAll<number>().as('count'));
+    const countAll = (qb: SelectQueryBuilder<ReportsDb, 'r', object>) =>
+      qb.select((eb) => eb.fn.countAll<number>().as('count'));
     const slots = preparedFilters(filters);
-    const [counted] = slots
-      ? await prepared.rows(trx, `count ${slots.shape}`, (bind) => filterReports(countAll(trx.selectFrom('reports as r')), slots.slotted(bind)), slots.values)
-      : await filterReports(countAll(trx.selectFrom('reports as r')), filters).execute();
+    // The failing-check filter alone (of a project or not) is counted from the failures' own index.
+    const failingOnly =
+      filters.failing !== undefined &&
+      filters.pattern === undefined &&
+      filters.result === undefined &&
+      filters.urlKeys === undefined;
+    const [counted] = failingOnly
+      ? await trx
+          .selectFrom('report_failures')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('check_key', '=', filters.failing as string)
+          .$if(filters.project !== undefined, (qb) => qb.where('project', '=', filters.project as string))
+          .execute()
+      : slots
+        ? await prepared.rows(
+            trx,
+            `count ${slots.shape}`,
+            (bind) => filterReports(countAll(trx.selectFrom('reports as r')), slots.slotted(bind)),
+            slots.values,
+          )
+        : await filterReports(countAll(trx.selectFrom('reports as r')), filters).execute();
     const total = Number(counted?.count);
     if (counts.size >= COUNT_CACHE_SIZE) counts.clear();
     counts.set(key, { version, total });
@@ -207,15 +290,31 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
       .executeTakeFirst();
 
   /** Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the report's summary of them. */
-  async function addRun(trx: Kysely<Database>, id: number, analysis: AnalysisFields, resultsJson: string, generatedAt: string): Promise<void> {
+  async function addRun(
+    trx: Kysely<Database>,
+    id: number,
+    analysis: AnalysisFields,
+    resultsJson: string,
+    generatedAt: string,
+  ): Promise<void> {
     await trx
       .insertInto('report_runs')
-      .values({ report_id: id, generated_at: generatedAt, score: analysis.score, result: analysis.result, results: resultsJson })
+      .values({
+        report_id: id,
+        generated_at: generatedAt,
+        score: analysis.score,
+        result: analysis.result,
+        results: resultsJson,
+      })
       .execute();
     await trx
       .deleteFrom('report_runs')
       .where('report_id', '=', id)
-      .where('id', 'not in', (eb) => newestRunsFirst(eb.selectFrom('report_runs').select('id').where('report_id', '=', id)).limit(runsKept))
+      .where('id', 'not in', (eb) =>
+        newestRunsFirst(eb.selectFrom('report_runs').select('id').where('report_id', '=', id)).limit(
+          runsKept,
+        ),
+      )
       .execute();
     const newest = await newestRunsFirst(
       trx
@@ -227,7 +326,10 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
       .execute();
     await trx
       .updateTable('reports')
-      .set({ runs: Number(newest[0]?.runs ?? 0), recent_scores: JSON.stringify(newest.map((run) => run.score).reverse()) })
+      .set({
+        runs: Number(newest[0]?.runs ?? 0),
+        recent_scores: JSON.stringify(newest.map((run) => run.score).reverse()),
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -235,27 +337,35 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
   return {
     watch: createWatchStorage(db),
     webhooks: createWebhookStorage(db, connection.engine),
+    problems: createProblemStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {
         // An empty exact-URL filter matches no report; nor does text with a NUL, which no URL or
         // project has (and PostgreSQL's text cannot hold).
         const search = query.search ? searchForm(query.search) : undefined;
-        if (query.urlKeys?.length === 0 || search?.includes('\u0000') || query.project?.includes('\u0000')) return { items: [], total: 0 };
-        const filters: ReportFilters = { ...query, pattern: search === undefined ? undefined : containsPattern(search) };
+        if (query.urlKeys?.length === 0 || search?.includes('\u0000') || query.project?.includes('\u0000'))
+          return { items: [], total: 0 };
+        const filters: ReportFilters = {
+          ...query,
+          pattern: search === undefined ? undefined : containsPattern(search),
+        };
         const plain = {
           count: () => countReports(trx, filters),
           // Ids first, from an index, so a deep page skips its offset over index entries only.
           ids: async () => {
             const page = (forFilters: ReportFilters, limit: number, offset: number) =>
-              orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query).limit(limit).offset(offset);
+              orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query)
+                .limit(limit)
+                .offset(offset);
             const slots = preparedFilters(filters);
             const rows = slots
-              ? await prepared.rows(trx, `ids ${slots.shape} ${query.sortBy} ${query.sort}`, (bind) => page(slots.slotted(bind), bind(3), bind(4)), [
-                  ...slots.values,
-                  query.limit,
-                  query.offset,
-                ])
+              ? await prepared.rows(
+                  trx,
+                  `ids ${slots.shape} ${query.sortBy} ${query.sort}`,
+                  (bind) => page(slots.slotted(bind), bind(3), bind(4)),
+                  [...slots.values, query.limit, query.offset],
+                )
               : await page(filters, query.limit, query.offset).execute();
             return rows.map((row) => row.id);
           },
@@ -276,7 +386,8 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
     getReport: (id) => readReport(db, id),
 
     getPasswordHash: async (id) =>
-      (await db.selectFrom('reports').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash ?? null,
+      (await db.selectFrom('reports').select('password_hash').where('id', '=', id).executeTakeFirst())
+        ?.password_hash ?? null,
 
     createReport: (report) =>
       write(
@@ -302,10 +413,14 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
           const resultsJson = JSON.stringify(report.results);
           await trx.insertInto('report_results').values({ report_id: id, results: resultsJson }).execute();
           await addRun(trx, id, report, resultsJson, now);
-          await writeFailures(trx, { id, project: report.project, results: report.results, at: now, first: true });
           await trx
             .insertInto('projects')
-            .values({ project: report.project, project_search: searchForm(report.project), reports: 1, created_at: now })
+            .values({
+              project: report.project,
+              project_search: searchForm(report.project),
+              reports: 1,
+              created_at: now,
+            })
             .onConflict((conflict) =>
               conflict.column('project').doUpdateSet((eb) => ({
                 reports: eb('projects.reports', '+', 1),
@@ -318,12 +433,26 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
               })),
             )
             .execute();
+          // After the project's row: its problem counts refer to it.
+          await writeFailures(trx, {
+            id,
+            project: report.project,
+            results: report.results,
+            at: now,
+            first: true,
+          });
           await changed(trx);
           const created = await readReport(trx, id);
           if (!created) throw new Error('The report just stored could not be read back.');
           return created;
         },
-        (created) => searchCopy?.added({ id: created.id, urlSearch: searchForm(created.url), project: created.project, result: created.result }),
+        (created) =>
+          searchCopy?.added({
+            id: created.id,
+            urlSearch: searchForm(created.url),
+            project: created.project,
+            result: created.result,
+          }),
       ),
 
     updateReport: (id, changes) =>
@@ -345,9 +474,19 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
             .execute();
           if (analysis) {
             const resultsJson = JSON.stringify(analysis.results);
-            await trx.updateTable('report_results').set({ results: resultsJson }).where('report_id', '=', id).execute();
+            await trx
+              .updateTable('report_results')
+              .set({ results: resultsJson })
+              .where('report_id', '=', id)
+              .execute();
             await addRun(trx, id, analysis, resultsJson, now);
-            await writeFailures(trx, { id, project: locked.project, results: analysis.results, at: now, first: false });
+            await writeFailures(trx, {
+              id,
+              project: locked.project,
+              results: analysis.results,
+              at: now,
+              first: false,
+            });
             await changed(trx);
           }
           return readReport(trx, id);
@@ -364,13 +503,21 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         const total = report.runs;
         if (query.offset >= total) return { items: [], total };
         const rows = await newestRunsFirst(
-          trx.selectFrom('report_runs').select(['generated_at', 'score', 'result', 'results']).where('report_id', '=', id),
+          trx
+            .selectFrom('report_runs')
+            .select(['generated_at', 'score', 'result', 'results'])
+            .where('report_id', '=', id),
         )
           .limit(query.limit)
           .offset(query.offset)
           .execute();
         return {
-          items: rows.map((row) => ({ generatedAt: row.generated_at, score: row.score, result: row.result, resultsJson: row.results })),
+          items: rows.map((row) => ({
+            generatedAt: row.generated_at,
+            score: row.score,
+            result: row.result,
+            resultsJson: row.results,
+          })),
           total,
         };
       }),
@@ -378,7 +525,9 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
     deleteReport: (id) =>
       write(
         async (trx) => {
-          const project = (await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst())?.project;
+          const project = (
+            await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst()
+          )?.project;
           if (project === undefined) return false;
           // The project's row is locked before its reports change, so that every writer of one
           // project takes its turn and the counts below see what the writers before committed.
@@ -388,7 +537,8 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
             .where('project', '=', project)
             .$if(locksRows, (qb) => qb.forUpdate())
             .execute();
-          // Its results, runs, schedule items and alerts go with it (ON DELETE CASCADE).
+          await forgetFailures(trx, id, project);
+          // Its results, runs, schedule items, alerts and failures go with it (ON DELETE CASCADE).
           const { numDeletedRows } = await trx.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
           if (numDeletedRows === 0n) return false;
           await trx.deleteFrom('projects').where('project', '=', project).where('reports', '<=', 1).execute();
@@ -397,7 +547,10 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
             .set((eb) => ({
               reports: eb('reports', '-', 1),
               created_at: eb.fn.coalesce(
-                eb.selectFrom('reports').select((inner) => inner.fn.min('created_at').as('earliest')).where('project', '=', project),
+                eb
+                  .selectFrom('reports')
+                  .select((inner) => inner.fn.min('created_at').as('earliest'))
+                  .where('project', '=', project),
                 eb.ref('created_at'),
               ),
             }))
@@ -412,7 +565,15 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         },
       ),
 
-    countReports: async () => Number((await db.selectFrom('reports').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count),
+    countReports: async () =>
+      Number(
+        (
+          await db
+            .selectFrom('reports')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow()
+        ).count,
+      ),
 
     listProjects: (query) =>
       read(async (trx) => {
@@ -420,9 +581,21 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         if (search?.includes('\u0000')) return { items: [], total: 0 };
         // Slot 0 the search's pattern, 1 and 2 the page's limit and offset.
         const filtered = search === undefined ? '-' : '+';
-        const projects = (bind: Bind) => trx.selectFrom('projects').$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))));
-        const values = [search === undefined ? undefined : containsPattern(search), query.limit, query.offset];
-        const [counted] = await prepared.rows(trx, `projects count ${filtered}`, (bind) => projects(bind).select((eb) => eb.fn.countAll<number>().as('count')), values);
+        const projects = (bind: Bind) =>
+          trx
+            .selectFrom('projects')
+            .$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))));
+        const values = [
+          search === undefined ? undefined : containsPattern(search),
+          query.limit,
+          query.offset,
+        ];
+        const [counted] = await prepared.rows(
+          trx,
+          `projects count ${filtered}`,
+          (bind) => projects(bind).select((eb) => eb.fn.countAll<number>().as('count')),
+          values,
+        );
         const total = Number(counted?.count);
         if (query.offset >= total) return { items: [], total };
         const column = query.sortBy === 'project' ? 'project' : 'created_at';
@@ -438,7 +611,14 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
               .offset(bind<number>(2)),
           values,
         );
-        return { items: rows.map((row) => ({ project: row.project, reports: row.reports, createdAt: row.created_at })), total };
+        return {
+          items: rows.map((row) => ({
+            project: row.project,
+            reports: row.reports,
+            createdAt: row.created_at,
+          })),
+          total,
+        };
       }),
 
     deleteProject: async (project) => {
@@ -448,7 +628,10 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
         async (trx) => {
           // Its schedule and webhooks go with it, and the reports' results, runs and alerts with them (ON DELETE CASCADE).
           await trx.deleteFrom('projects').where('project', '=', project).execute();
-          const deleted = Number((await trx.deleteFrom('reports').where('project', '=', project).executeTakeFirst()).numDeletedRows);
+          const deleted = Number(
+            (await trx.deleteFrom('reports').where('project', '=', project).executeTakeFirst())
+              .numDeletedRows,
+          );
           if (deleted > 0) await changed(trx);
           return deleted;
         },
@@ -467,15 +650,27 @@ function createStorage({ connection, find, idIn, idsValue, searchCopy }: EngineP
           .executeTakeFirstOrThrow(),
       ),
 
-    listApiKeys: async () => (await db.selectFrom('api_keys').select(KEY_COLUMNS).orderBy('id').execute()).map(toApiKey),
+    listApiKeys: async () =>
+      (await db.selectFrom('api_keys').select(KEY_COLUMNS).orderBy('id').execute()).map(toApiKey),
 
     // Asked on every request (the key check): compiled once.
     activeApiKeyHashes: () =>
-      prepared.rows(db, 'active keys', () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null), []),
+      prepared.rows(
+        db,
+        'active keys',
+        () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null),
+        [],
+      ),
 
     revokeApiKey: async (id, now) =>
-      (await db.updateTable('api_keys').set({ revoked_at: toTimestamp(now) }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst())
-        .numUpdatedRows > 0n,
+      (
+        await db
+          .updateTable('api_keys')
+          .set({ revoked_at: toTimestamp(now) })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst()
+      ).numUpdatedRows > 0n,
 
     close: async () => {
       searchCopy?.stop();
@@ -506,7 +701,15 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
 /** The storage over a pool from openPostgres(). */
 export function createPostgresStorage(pool: PgPool, options: StorageOptions = {}): PostgresStorage {
   return {
-    ...createStorage({ connection: postgresConnection(pool), find: findByTrigrams, idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])`, idsValue: (ids) => ids }, options),
+    ...createStorage(
+      {
+        connection: postgresConnection(pool),
+        find: findByTrigrams,
+        idIn: (ids) => sql<SqlBool>`r.id = any(${ids}::bigint[])`,
+        idsValue: (ids) => ids,
+      },
+      options,
+    ),
     pool,
   };
 }

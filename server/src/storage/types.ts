@@ -1,7 +1,14 @@
-import type { Privacy, ProjectSortKey, Result, ServerReportSortKey, SortOrder } from '../../../src/contract/values';
+import type {
+  Privacy,
+  ProjectSortKey,
+  Result,
+  ServerReportSortKey,
+  SortOrder,
+} from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
 import type { WatchStorage } from './watch-storage';
 import type { WebhookStorage } from './webhook-storage';
+import type { ProblemStorage } from './problem-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -125,6 +132,8 @@ export interface Storage {
   watch: WatchStorage;
   /** Webhooks and their deliveries (the Webhooks extension). */
   webhooks: WebhookStorage;
+  /** Problems across reports and each project's check settings (the Problems extension). */
+  problems: ProblemStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

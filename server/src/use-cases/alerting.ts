@@ -8,7 +8,11 @@ import type { AlertRecord } from '../storage/watch-storage';
 
 /** The comparable part of a stored report. */
 export function summaryOf(report: ReportRecord): AnalysisSummary {
-  return { score: report.score, result: report.result, results: JSON.parse(report.resultsJson) as AnalysisSummary['results'] };
+  return {
+    score: report.score,
+    result: report.result,
+    results: JSON.parse(report.resultsJson) as AnalysisSummary['results'],
+  };
 }
 
 /** The project's alert threshold: its schedule's drop (10 by default). */
@@ -20,27 +24,54 @@ export async function dropOf(storage: Storage, project: string): Promise<number>
  * Raises what the change from `before` (the report as it was) to `after` (as the analysis left it)
  * calls for: an alert of the first kind that applies, or a recovery of its open alert; none else.
  */
-export async function raiseAlerts(storage: Storage, before: ReportRecord, after: ReportRecord, now: Date): Promise<AlertRecord | null> {
+export async function raiseAlerts(
+  storage: Storage,
+  before: ReportRecord,
+  after: ReportRecord,
+  now: Date,
+): Promise<AlertRecord | null> {
   const alert = await storeAlert(storage, before, after, now);
   // Each webhook it concerns (account-wide, or the project's) gets it, sent by the webhook worker.
   if (alert) await storage.webhooks.queueForProject(alert.project, alertEvent(alert, now));
   return alert;
 }
 
-async function storeAlert(storage: Storage, before: ReportRecord, after: ReportRecord, now: Date): Promise<AlertRecord | null> {
+async function storeAlert(
+  storage: Storage,
+  before: ReportRecord,
+  after: ReportRecord,
+  now: Date,
+): Promise<AlertRecord | null> {
   const drop = await dropOf(storage, after.project);
+  const settings = await storage.problems.checkSettingsOf(after.project);
   const afterSummary: AnalysisSummary = summaryOf(after);
-  const regression = findRegression(summaryOf(before), afterSummary, drop);
-  const side = (report: ReportRecord) => ({ score: report.score, result: report.result, generatedAt: report.generatedAt });
+  const regression = findRegression(summaryOf(before), afterSummary, drop, settings);
+  const side = (report: ReportRecord) => ({
+    score: report.score,
+    result: report.result,
+    generatedAt: report.generatedAt,
+  });
   const common = { reportId: after.id, project: after.project, url: after.url, now };
   if (regression) {
-    return storage.watch.insertAlert({ ...common, kind: regression.kind, checks: regression.checks, before: side(before), after: side(after) });
+    return storage.watch.insertAlert({
+      ...common,
+      kind: regression.kind,
+      checks: regression.checks,
+      before: side(before),
+      after: side(after),
+    });
   }
   const open = await storage.watch.openAlert(after.id);
   if (!open) return null;
   const beforeAlert = await analysisBefore(storage, open);
-  if (!beforeAlert || !hasRecovered(beforeAlert, afterSummary, drop)) return null;
-  return storage.watch.insertAlert({ ...common, kind: 'recovered', checks: [], before: open.after, after: side(after) });
+  if (!beforeAlert || !hasRecovered(beforeAlert, afterSummary, drop, settings)) return null;
+  return storage.watch.insertAlert({
+    ...common,
+    kind: 'recovered',
+    checks: [],
+    before: open.after,
+    after: side(after),
+  });
 }
 
 /** What the report was before the alert, as far as a comparison needs (its checks from the kept run). */
@@ -52,6 +83,14 @@ async function analysisBefore(storage: Storage, alert: AlertRecord): Promise<Ana
 }
 
 /** Whether an analysis of a scheduled run is worse than the report before it (and so wants confirming). */
-export function looksWorse(before: ReportRecord, analysis: AnalysisFields, drop: number): boolean {
-  return findRegression(summaryOf(before), analysis, drop) !== null;
+export async function looksWorse(
+  storage: Storage,
+  before: ReportRecord,
+  analysis: AnalysisFields,
+): Promise<boolean> {
+  const [drop, settings] = await Promise.all([
+    dropOf(storage, before.project),
+    storage.problems.checkSettingsOf(before.project),
+  ]);
+  return findRegression(summaryOf(before), analysis, drop, settings) !== null;
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { findRegression, hasRecovered } from './regression';
 import type { AnalysisSummary } from './regression';
 
-const analysis = (score: number, result: AnalysisSummary['result'], failing: string[] = []): AnalysisSummary => ({
+const analysis = (
+  score: number,
+  result: AnalysisSummary['result'],
+  failing: string[] = [],
+): AnalysisSummary => ({
   score,
   result,
   results: {
@@ -20,7 +24,10 @@ describe('findRegression', () => {
   });
 
   it('a result down a band is result_worse, whatever the score did', () => {
-    expect(findRegression(analysis(81, 'good'), analysis(79, 'decent'), 10)).toEqual({ kind: 'result_worse', checks: [] });
+    expect(findRegression(analysis(81, 'good'), analysis(79, 'decent'), 10)).toEqual({
+      kind: 'result_worse',
+      checks: [],
+    });
   });
 
   it('a score down by the drop or more is score_drop; the drop is the project’s', () => {
@@ -30,13 +37,39 @@ describe('findRegression', () => {
   });
 
   it('a high-importance check newly failing is check_failing; a lower one alone is not', () => {
-    expect(findRegression(analysis(84, 'good'), analysis(83, 'good', ['title']), 10)).toEqual({ kind: 'check_failing', checks: ['title'] });
+    expect(findRegression(analysis(84, 'good'), analysis(83, 'good', ['title']), 10)).toEqual({
+      kind: 'check_failing',
+      checks: ['title'],
+    });
     expect(findRegression(analysis(84, 'good'), analysis(83, 'good', ['meta_description']), 10)).toBeNull();
   });
 
   it('the first kind that applies names it, and checks lists every newly failing check', () => {
-    const regression = findRegression(analysis(84, 'good', ['image_alt']), analysis(40, 'bad', ['title', 'meta_description', 'image_alt']), 10);
+    const regression = findRegression(
+      analysis(84, 'good', ['image_alt']),
+      analysis(40, 'bad', ['title', 'meta_description', 'image_alt']),
+      10,
+    );
     expect(regression).toEqual({ kind: 'result_worse', checks: ['title', 'meta_description'] });
+  });
+
+  it('a check the project ignores is no failing check; one it sets to high importance is check_failing', () => {
+    const ignored = new Map([['title', { state: 'ignored' as const, importance: null }]]);
+    expect(findRegression(analysis(84, 'good'), analysis(83, 'good', ['title']), 10, ignored)).toBeNull();
+    // The score and result it took with it raise nothing either.
+    expect(findRegression(analysis(84, 'good'), analysis(60, 'decent', ['title']), 10, ignored)).toBeNull();
+    expect(
+      findRegression(analysis(84, 'good'), analysis(40, 'bad', ['title', 'image_alt']), 10, ignored),
+    ).toEqual({ kind: 'result_worse', checks: ['image_alt'] });
+    const raised = new Map([['meta_description', { state: 'open' as const, importance: 'high' as const }]]);
+    expect(
+      findRegression(analysis(84, 'good'), analysis(83, 'good', ['meta_description']), 10, raised),
+    ).toEqual({
+      kind: 'check_failing',
+      checks: ['meta_description'],
+    });
+    const lowered = new Map([['title', { state: 'open' as const, importance: 'low' as const }]]);
+    expect(findRegression(analysis(84, 'good'), analysis(83, 'good', ['title']), 10, lowered)).toBeNull();
   });
 
   it('a check the previous run did not have is not newly failing', () => {

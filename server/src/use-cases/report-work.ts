@@ -1,7 +1,7 @@
 import type { Privacy } from '../../../src/contract/values';
 import { projectFromUrl } from '../net/host-name';
 import type { AnalysisFields, Storage } from '../storage/types';
-import { dropOf, looksWorse, raiseAlerts } from './alerting';
+import { looksWorse, raiseAlerts } from './alerting';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
@@ -43,7 +43,10 @@ export interface ReportWorkDeps {
  * Does the work: analyses the page, then stores the report or applies the refresh with every other
  * change in one write, so that a failed analysis saves nothing. Unexpected errors are thrown.
  */
-export async function doReportWork(work: ReportWork, { analyser, storage, now }: ReportWorkDeps): Promise<WorkOutcome> {
+export async function doReportWork(
+  work: ReportWork,
+  { analyser, storage, now }: ReportWorkDeps,
+): Promise<WorkOutcome> {
   const before = work.kind === 'refresh' ? await storage.getReport(work.id) : null;
   const url = work.kind === 'create' ? work.url : before?.url;
   if (url === undefined) return { ok: false, reason: 'gone' };
@@ -54,7 +57,8 @@ export async function doReportWork(work: ReportWork, { analyser, storage, now }:
       return { score, result, results };
     } catch (error) {
       if (error instanceof AnalysisError) return { ok: false, reason: 'page', message: error.message };
-      if (error instanceof AnalysisBusyError) return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
+      if (error instanceof AnalysisBusyError)
+        return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
       throw error;
     }
   };
@@ -63,12 +67,19 @@ export async function doReportWork(work: ReportWork, { analyser, storage, now }:
 
   if (work.kind === 'create') {
     const { privacy, passwordHash } = work;
-    const report = await storage.createReport({ url, project: projectFromUrl(url), privacy, passwordHash, ...analysis, now: now() });
+    const report = await storage.createReport({
+      url,
+      project: projectFromUrl(url),
+      privacy,
+      passwordHash,
+      ...analysis,
+      now: now(),
+    });
     return { ok: true, id: report.id };
   }
   // A scheduled run keeps a drop only once a second analysis shows it too: a page whose score
   // wobbles between runs raises nothing.
-  if (work.scheduled && before && looksWorse(before, analysis, await dropOf(storage, before.project))) {
+  if (work.scheduled && before && (await looksWorse(storage, before, analysis))) {
     analysis = await analyse();
     if ('ok' in analysis) return analysis;
   }
@@ -76,6 +87,9 @@ export async function doReportWork(work: ReportWork, { analyser, storage, now }:
   const updated = await storage.updateReport(work.id, { privacy, passwordHash, analysis, now: now() });
   if (!updated) return { ok: false, reason: 'gone' };
   // The analysis is kept whatever happens to its alert: a failed alert write is told, not answered.
-  if (before) await raiseAlerts(storage, before, updated, now()).catch((error: unknown) => console.error(`Alert not stored for report ${updated.id}:`, error));
+  if (before)
+    await raiseAlerts(storage, before, updated, now()).catch((error: unknown) =>
+      console.error(`Alert not stored for report ${updated.id}:`, error),
+    );
   return { ok: true, id: updated.id };
 }

@@ -1,0 +1,421 @@
+// What the Problems extension reads and keeps, on either engine (api-contract.md, Problems): the
+// checks failing across the reports in scope, counted from report_failures, report_fixes and
+// report_unchecked (kept in step with every analysis by check-failures.ts), and each project's
+// settings of a check (check_settings).
+import { type Kysely, type Transaction } from 'kysely';
+import {
+  categoryOf,
+  IMPORTANCE_WEIGHTS,
+  SITE_WIDE_MIN_PAGES,
+  SITE_WIDE_SHARE,
+  type Category,
+  type CheckSettingState,
+  type Importance,
+  type ProblemState,
+  type Result,
+} from '../../../src/contract/values';
+import type { Database } from './database';
+import { filterReports } from './report-queries';
+import { toTimestamp } from './text';
+
+export interface ProblemQuery {
+  project?: string;
+  /** containsPattern() of a search of the reports' URLs. */
+  pattern?: string;
+  result?: Result;
+  state: ProblemState;
+  /** new_7d and fixed_7d count what changed from this time on. */
+  since: Date;
+}
+
+export interface ProblemRecord {
+  check: string;
+  category: Category;
+  /** The highest effective importance among the projects counted (a project's setting wins over the analysis'). */
+  importance: Importance;
+  failing: number;
+  analysed: number;
+  projects: number;
+  siteWide: boolean;
+  new7d: number;
+  fixed7d: number;
+  state: 'open' | 'ignored' | 'mixed';
+  /** Σ over the projects counted of the effective importance's weight x pages failing there. */
+  impact: number;
+}
+
+export interface CheckSetting {
+  state: CheckSettingState;
+  /** null: the analysis' own. */
+  importance: Importance | null;
+  note: string | null;
+}
+
+export interface CheckSettingRecord extends CheckSetting {
+  project: string;
+  check: string;
+  updatedAt: string;
+}
+
+export interface ProblemStorage {
+  /** Every check failing on a report in scope (in no order: there are at most as many as checks). */
+  listProblems(query: ProblemQuery): Promise<ProblemRecord[]>;
+  /** A page of the project's settings, by check key; null when there is no such project. */
+  listCheckSettings(
+    project: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: CheckSettingRecord[]; total: number } | null>;
+  /** Sets one (every field at once); null when there is no such project. */
+  setCheckSetting(
+    project: string,
+    check: string,
+    setting: CheckSetting,
+    now: Date,
+  ): Promise<CheckSettingRecord | null>;
+  /** The project's settings by check key, for the alerts of its analyses. */
+  checkSettingsOf(project: string): Promise<Map<string, CheckSetting>>;
+}
+
+const IMPORTANCE_RANK: Record<Importance, number> = { low: 0, medium: 1, high: 2 };
+const IMPORTANCE_BY_RANK: Record<number, Importance> = { 1: 'low', 2: 'medium', 3: 'high' };
+
+function importanceOf(value: string): Importance {
+  return value === 'high' || value === 'medium' ? value : 'low';
+}
+
+/** A pair's key in the maps below: project and check, by a character neither holds (check keys are [a-z0-9_]). */
+const pairKey = (project: string, check: string) => `${check}\u0000${project}`;
+
+function toSettingRecord(row: Database['check_settings']): CheckSettingRecord {
+  return {
+    project: row.project,
+    check: row.check_key,
+    state: row.state,
+    importance: row.importance,
+    note: row.note,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Rows of (project, check) as counts of each pair. */
+function countPairs(
+  rows: { project: string; check_key: string }[],
+): { project: string; check_key: string; count: number }[] {
+  const counted = new Map<string, { project: string; check_key: string; count: number }>();
+  for (const row of rows) {
+    const key = pairKey(row.project, row.check_key);
+    const entry = counted.get(key) ?? { project: row.project, check_key: row.check_key, count: 0 };
+    entry.count += 1;
+    counted.set(key, entry);
+  }
+  return [...counted.values()];
+}
+
+interface Tally {
+  failing: number;
+  analysed: number;
+  new7d: number;
+  fixed7d: number;
+  impact: number;
+  importance: Importance;
+  projects: number;
+  ignoredProjects: number;
+  siteWide: boolean;
+}
+
+export function createProblemStorage(db: Kysely<Database>): ProblemStorage {
+  const read = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+    db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+
+  const projectExists = async (trx: Kysely<Database>, project: string) =>
+    (await trx.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !==
+    undefined;
+
+  return {
+    listProblems: (query) =>
+      read(async (trx) => {
+        if (query.project?.includes('\u0000') || query.pattern?.includes('\u0000')) return [];
+        const since = toTimestamp(query.since);
+        // The reports' own filters (search, result) need the reports; a project alone is in each table.
+        const reportFilters = query.pattern !== undefined || query.result !== undefined;
+        const project = query.project;
+        let failures: { project: string; check_key: string; importance: string; failing: number | string }[];
+        let recent: { project: string; check_key: string; count: number | string }[];
+        let fixes: typeof recent;
+        let unchecked: typeof recent;
+        let pages: { project: string; pages: number | string }[];
+        if (!reportFilters) {
+          // Without the reports' own filters: the kept counts, and the few recent changes by their time.
+          // One row per project and check (in the key's order: no sort), with its highest importance.
+          failures = (
+            await trx
+              .selectFrom('problem_counts')
+              .select((eb) => [
+                'project',
+                'check_key',
+                eb.fn.sum<number>('failing').as('failing'),
+                eb.fn
+                  .max(
+                    eb
+                      .case()
+                      .when('importance', '=', 'high')
+                      .then(3)
+                      .when('importance', '=', 'medium')
+                      .then(2)
+                      .else(1)
+                      .end(),
+                  )
+                  .as('rank'),
+              ])
+              .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+              .groupBy(['project', 'check_key'])
+              .execute()
+          ).map((row) => ({ ...row, importance: IMPORTANCE_BY_RANK[Number(row.rank)] ?? 'low' }));
+          // Rows, not groups: grouped, SQLite reads every failure in the order of the grouping rather
+          // than the few recent ones by the time index.
+          recent = countPairs(
+            await trx
+              .selectFrom('report_failures')
+              .select(['project', 'check_key'])
+              .where('since', '>=', since)
+              .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+              .execute(),
+          );
+          fixes = countPairs(
+            await trx
+              .selectFrom('report_fixes')
+              .select(['project', 'check_key'])
+              .where('fixed_at', '>=', since)
+              .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+              .execute(),
+          );
+          unchecked = await trx
+            .selectFrom('report_unchecked')
+            .select((eb) => ['project', 'check_key', eb.fn.countAll<number>().as('count')])
+            .groupBy(['project', 'check_key'])
+            .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+            .execute();
+          pages = await trx
+            .selectFrom('projects')
+            .select(['project', 'reports as pages'])
+            .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+            .execute();
+        } else {
+          // The reports in scope first, then each one's rows by its key (report_id leads every key).
+          const inScope = trx.with('scope', (db) =>
+            filterReports(db.selectFrom('reports as r'), {
+              pattern: query.pattern,
+              result: query.result,
+              project: query.project,
+            }).select(['r.id', 'r.project']),
+          );
+          failures = await inScope
+            .selectFrom('scope')
+            .innerJoin('report_failures as f', 'f.report_id', 'scope.id')
+            .select((eb) => [
+              'f.project',
+              'f.check_key',
+              'f.importance',
+              eb.fn.countAll<number>().as('failing'),
+            ])
+            .groupBy(['f.project', 'f.check_key', 'f.importance'])
+            .execute();
+          recent = await inScope
+            .selectFrom('scope')
+            .innerJoin('report_failures as f', 'f.report_id', 'scope.id')
+            .select((eb) => ['f.project', 'f.check_key', eb.fn.countAll<number>().as('count')])
+            .where('f.since', '>=', since)
+            .groupBy(['f.project', 'f.check_key'])
+            .execute();
+          fixes = await inScope
+            .selectFrom('scope')
+            .innerJoin('report_fixes as x', 'x.report_id', 'scope.id')
+            .select((eb) => ['x.project', 'x.check_key', eb.fn.countAll<number>().as('count')])
+            .where('x.fixed_at', '>=', since)
+            .groupBy(['x.project', 'x.check_key'])
+            .execute();
+          unchecked = await inScope
+            .selectFrom('scope')
+            .innerJoin('report_unchecked as u', 'u.report_id', 'scope.id')
+            .select((eb) => ['u.project', 'u.check_key', eb.fn.countAll<number>().as('count')])
+            .groupBy(['u.project', 'u.check_key'])
+            .execute();
+          pages = await inScope
+            .selectFrom('scope')
+            .select((eb) => ['scope.project', eb.fn.countAll<number>().as('pages')])
+            .groupBy('scope.project')
+            .execute();
+        }
+        if (failures.length === 0) return [];
+        const settings = await trx
+          .selectFrom('check_settings')
+          .select(['project', 'check_key', 'state', 'importance'])
+          .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+          .execute();
+
+        const pagesOf = new Map(pages.map((row) => [row.project, Number(row.pages)]));
+        const lackingOf = new Map(
+          unchecked.map((row) => [pairKey(row.project, row.check_key), Number(row.count)]),
+        );
+        const fixedOf = new Map(fixes.map((row) => [pairKey(row.project, row.check_key), Number(row.count)]));
+        const newOf = new Map(recent.map((row) => [pairKey(row.project, row.check_key), Number(row.count)]));
+        const settingOf = new Map(settings.map((row) => [pairKey(row.project, row.check_key), row]));
+        const ignored = (project: string, check: string) =>
+          settingOf.get(pairKey(project, check))?.state === 'ignored';
+        const counted = (project: string, check: string) =>
+          query.state === 'all' || (query.state === 'ignored') === ignored(project, check);
+
+        // One (project, check) pair per project a check fails in; a check's analysis may have
+        // written more than one importance (not this server's), so pairs are merged first.
+        const pairs = new Map<
+          string,
+          { project: string; check: string; failing: number; new7d: number; importance: Importance }
+        >();
+        for (const row of failures) {
+          if (!counted(row.project, row.check_key)) continue;
+          const key = pairKey(row.project, row.check_key);
+          const pair = pairs.get(key) ?? {
+            project: row.project,
+            check: row.check_key,
+            failing: 0,
+            new7d: 0,
+            importance: 'low' as Importance,
+          };
+          pair.failing += Number(row.failing);
+          pair.new7d = newOf.get(key) ?? 0;
+          const own = importanceOf(row.importance);
+          if (IMPORTANCE_RANK[own] > IMPORTANCE_RANK[pair.importance]) pair.importance = own;
+          pairs.set(key, pair);
+        }
+
+        const tallies = new Map<string, Tally>();
+        for (const pair of pairs.values()) {
+          const key = pairKey(pair.project, pair.check);
+          const importance = settingOf.get(key)?.importance ?? pair.importance;
+          const analysed = Math.max(
+            pair.failing,
+            (pagesOf.get(pair.project) ?? 0) - (lackingOf.get(key) ?? 0),
+          );
+          const tally = tallies.get(pair.check) ?? {
+            failing: 0,
+            analysed: 0,
+            new7d: 0,
+            fixed7d: 0,
+            impact: 0,
+            importance: 'low' as Importance,
+            projects: 0,
+            ignoredProjects: 0,
+            siteWide: true,
+          };
+          tally.failing += pair.failing;
+          tally.new7d += pair.new7d;
+          tally.fixed7d += fixedOf.get(key) ?? 0;
+          tally.impact += IMPORTANCE_WEIGHTS[importance] * pair.failing;
+          if (IMPORTANCE_RANK[importance] > IMPORTANCE_RANK[tally.importance]) tally.importance = importance;
+          tally.projects += 1;
+          if (ignored(pair.project, pair.check)) tally.ignoredProjects += 1;
+          tally.siteWide &&= pair.failing >= SITE_WIDE_SHARE * analysed;
+          tallies.set(pair.check, tally);
+        }
+        // A check's pages analysed: in every project in scope it is counted in (failing there or not).
+        for (const [project, count] of pagesOf) {
+          for (const [check, tally] of tallies) {
+            if (counted(project, check))
+              tally.analysed += Math.max(0, count - (lackingOf.get(pairKey(project, check)) ?? 0));
+          }
+        }
+
+        return [...tallies].map(([check, tally]) => ({
+          check,
+          category: categoryOf(check),
+          importance: tally.importance,
+          failing: tally.failing,
+          analysed: Math.max(tally.analysed, tally.failing),
+          projects: tally.projects,
+          siteWide: tally.siteWide && tally.failing >= SITE_WIDE_MIN_PAGES,
+          new7d: tally.new7d,
+          fixed7d: tally.fixed7d,
+          state:
+            tally.ignoredProjects === 0
+              ? 'open'
+              : tally.ignoredProjects === tally.projects
+                ? 'ignored'
+                : 'mixed',
+          impact: tally.impact,
+        }));
+      }),
+
+    listCheckSettings: (project, page) =>
+      read(async (trx) => {
+        if (project.includes('\u0000') || !(await projectExists(trx, project))) return null;
+        const [counted] = await trx
+          .selectFrom('check_settings')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('project', '=', project)
+          .execute();
+        const total = Number(counted?.count ?? 0);
+        const rows =
+          page.offset >= total
+            ? []
+            : await trx
+                .selectFrom('check_settings')
+                .selectAll()
+                .where('project', '=', project)
+                .orderBy('check_key')
+                .limit(page.limit)
+                .offset(page.offset)
+                .execute();
+        return { items: rows.map(toSettingRecord), total };
+      }),
+
+    setCheckSetting: async (project, check, setting, now) => {
+      if (project.includes('\u0000')) return null;
+      return db.transaction().execute(async (trx) => {
+        if (!(await projectExists(trx, project))) return null;
+        const row = {
+          project,
+          check_key: check,
+          state: setting.state,
+          importance: setting.importance,
+          note: setting.note,
+          updated_at: toTimestamp(now),
+        };
+        // The default (counted, the analysis' importance, no note) is no setting: the list shows only what differs.
+        if (setting.state === 'open' && setting.importance === null && setting.note === null) {
+          await trx
+            .deleteFrom('check_settings')
+            .where('project', '=', project)
+            .where('check_key', '=', check)
+            .execute();
+          return toSettingRecord(row);
+        }
+        // The project may be deleted meanwhile: the reference then fails, and the setting goes with it.
+        const saved = await trx
+          .insertInto('check_settings')
+          .values(row)
+          .onConflict((conflict) =>
+            conflict.columns(['project', 'check_key']).doUpdateSet({
+              state: setting.state,
+              importance: setting.importance,
+              note: setting.note,
+              updated_at: row.updated_at,
+            }),
+          )
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toSettingRecord(saved);
+      });
+    },
+
+    checkSettingsOf: async (project) => {
+      const rows = await db
+        .selectFrom('check_settings')
+        .select(['check_key', 'state', 'importance', 'note'])
+        .where('project', '=', project)
+        .execute();
+      return new Map(
+        rows.map((row) => [row.check_key, { state: row.state, importance: row.importance, note: row.note }]),
+      );
+    },
+  };
+}
