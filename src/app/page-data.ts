@@ -28,6 +28,7 @@ import {
   reportListViewFor,
 } from '@/features/reports-list/report-list-view';
 import { FILTER_PROJECTS, alertListParams, alertsView } from '@/features/watch/alerts-view';
+import { problemListParams, problemsView } from '@/features/problems/problems-view';
 import { parseReportId } from '@/lib/report-id';
 import { parseUrlState } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
@@ -51,6 +52,7 @@ function withCapabilities(queryClient: QueryClient, then: (capabilities: Capabil
  */
 const loadProjectHealth = () => import('@/api/project-health');
 const loadWatch = () => import('@/api/watch');
+const loadProblems = () => import('@/api/problems');
 
 function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
   // A chunk that fails to load fails the page's own import too, which its error boundary shows.
@@ -80,8 +82,7 @@ function prefetchReportList(
  * ask nothing as they open.
  */
 const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
-  reports: (queryClient, { search }) =>
-    prefetchReportList(queryClient, search, reportListViewFor),
+  reports: (queryClient, { search }) => prefetchReportList(queryClient, search, reportListViewFor),
   report: (queryClient, { params }) => {
     const id = parseReportId(params.id);
     if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
@@ -104,6 +105,17 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
       if (!capabilities?.alerts) return;
       const params = alertListParams(parseUrlState(alertsView, search));
       withModule(loadWatch, ({ watchQueries }) => queryClient.prefetchQuery(watchQueries.alertList(params)));
+      void queryClient.prefetchQuery(projectQueries.list(FILTER_PROJECTS));
+    }),
+  problems: (queryClient, { search }) =>
+    withCapabilities(queryClient, (capabilities) => {
+      const params = problemListParams(
+        parseUrlState(problemsView, search),
+        capabilities?.check_settings === true,
+      );
+      withModule(loadProblems, ({ problemQueries }) =>
+        queryClient.prefetchQuery(problemQueries.list(params, capabilities?.problems === true)),
+      );
       void queryClient.prefetchQuery(projectQueries.list(FILTER_PROJECTS));
     }),
   // Whether the server reads sitemaps (Add many), has webhooks (Settings).

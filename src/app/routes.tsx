@@ -17,6 +17,7 @@ const PAGES: Record<PageId, () => Promise<{ Component: ComponentType }>> = {
   reports: () => import('@/features/reports-list/reports-page'),
   project: () => import('./project-route'),
   projects: () => import('@/features/projects/projects-page'),
+  problems: () => import('@/features/problems/problems-page'),
   report: () => import('@/features/report/report-page'),
   alerts: () => import('@/features/watch/alerts-page'),
   import: () => import('@/features/import/import-page'),

@@ -6,7 +6,7 @@ const pages = PAGE_IDS.map((id): PageRoute => PAGE_ROUTES[id]);
 
 describe('the route table', () => {
   it('has every route of ui-contract.md that this dashboard serves, with its title', () => {
-    // ui-contract.md, "Routes" (the Problems page and the Overview at `/` belong to a later wave).
+    // ui-contract.md, "Routes" (the Overview at `/` comes with issue 46).
     expect(Object.fromEntries(PAGE_IDS.map((id) => [PAGE_ROUTES[id].path, PAGE_ROUTES[id].title]))).toEqual({
       '/reports': 'Reports',
       '/reports/new': 'New report',
@@ -14,6 +14,7 @@ describe('the route table', () => {
       '/reports/:id': 'Report',
       '/projects': 'Projects',
       '/projects/:project': 'Project',
+      '/problems': 'Problems',
       '/alerts': 'Alerts',
       '/settings': 'Settings',
       '*': 'Page not found',
@@ -26,6 +27,7 @@ describe('the route table', () => {
     expect(pages.flatMap((page) => (page.nav ? [page.nav.label] : []))).toEqual([
       'Reports',
       'Projects',
+      'Problems',
       'Alerts',
       'Settings',
     ]);
@@ -38,6 +40,7 @@ describe('the route table', () => {
     expect(pageAt('/reports/import')).toBe('import');
     expect(pageAt('/reports/12')).toBe('report');
     expect(pageAt('/projects/shop.example/')).toBe('project');
+    expect(pageAt('/problems')).toBe('problems');
     expect(pageAt('/reports/12/extra')).toBe('notFound');
     expect(pageAt('/settingsx')).toBe('notFound');
   });

@@ -35,6 +35,12 @@ export const PAGE_ROUTES = {
     title: 'Projects',
     nav: { label: 'Projects' },
   },
+  problems: {
+    path: '/problems',
+    module: 'src/features/problems/problems-page.tsx',
+    title: 'Problems',
+    nav: { label: 'Problems' },
+  },
   report: { path: '/reports/:id', module: 'src/features/report/report-page.tsx', title: 'Report' },
   alerts: {
     path: '/alerts',

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useCapabilities } from '@/api/capabilities';
 import { projectHealthQueries } from '@/api/project-health';
+import { useCheckTreatment } from '@/api/problems';
 import { CHECK_KEYS } from '@/contract/values';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -50,7 +51,15 @@ function failingListHref(project: string, check: string): string {
   return `/reports?${new URLSearchParams({ project, failing: check }).toString()}`;
 }
 
-function FailureItem({ failure, project, listed }: { failure: SiteFailure; project: string; listed: boolean }) {
+function FailureItem({
+  failure,
+  project,
+  listed,
+}: {
+  failure: SiteFailure;
+  project: string;
+  listed: boolean;
+}) {
   const summary = `fails on ${failure.failing.length.toLocaleString('en')} of ${pages(failure.checked)}`;
   return (
     <li>
@@ -78,7 +87,13 @@ function FailureItem({ failure, project, listed }: { failure: SiteFailure; proje
         <PageLinks refs={failure.failing} label={`Pages where ${failure.name} fails`} />
         {listed && (CHECK_KEYS as readonly string[]).includes(failure.key) && (
           // Every page of the project failing it, as the reports list: select, refresh, export.
-          <Anchor component={Link} to={failingListHref(project, failure.key)} size="sm" className="tap-target" w="fit-content">
+          <Anchor
+            component={Link}
+            to={failingListHref(project, failure.key)}
+            size="sm"
+            className="tap-target"
+            w="fit-content"
+          >
             Open the pages failing {failure.name} in the reports list
           </Anchor>
         )}
@@ -98,7 +113,11 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
   const { data, error, isPending, isError, isFetching, refetch } = useQuery(
     projectHealthQueries.newestReports(project),
   );
-  const failures = useMemo(() => (data ? rankSiteFailures(data) : []), [data]);
+  const ranked = useMemo(() => (data ? rankSiteFailures(data) : []), [data]);
+  // The checks the project ignores (the Problems extension) are left out, counted apart.
+  const { ignored } = useCheckTreatment(project).treatment;
+  const failures = ranked.filter((failure) => !ignored.has(failure.key));
+  const ignoredFailures = ranked.filter((failure) => ignored.has(failure.key));
   const worst = useMemo(() => (data ? worstPages(data, WORST_SHOWN) : []), [data]);
   const [allFailures, setAllFailures] = useState(false);
   const listed = useCapabilities().capabilities?.failing_filter === true;
@@ -133,14 +152,33 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
             : `From all ${pages(used)} of the project.`}{' '}
           Most important first, then by the share of pages.
         </Text>
+        <Anchor
+          component={Link}
+          to={`/problems?${new URLSearchParams({ project }).toString()}`}
+          size="sm"
+          className="tap-target"
+          w="fit-content"
+        >
+          See this project’s problems
+        </Anchor>
         {failures.length === 0 ? (
-          <Text>No check fails on any of these pages.</Text>
+          <Text>
+            {ignoredFailures.length === 0
+              ? 'No check fails on any of these pages.'
+              : 'No check the project counts fails on any of these pages.'}
+          </Text>
         ) : (
           <Stack component="ol" gap="lg" m={0} p={0} style={{ listStyle: 'none' }}>
             {shown.map((failure) => (
               <FailureItem key={failure.key} failure={failure} project={project} listed={listed} />
             ))}
           </Stack>
+        )}
+        {ignoredFailures.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {ignoredFailures.length.toLocaleString('en')} ignored:{' '}
+            {ignoredFailures.map((failure) => failure.name).join(', ')}.
+          </Text>
         )}
         {failures.length > FAILURES_SHOWN && (
           <Button variant="default" size="xs" w="fit-content" onClick={() => setAllFailures(!allFailures)}>

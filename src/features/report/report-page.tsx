@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { isApiError } from '@/api/http/errors';
+import { useCheckTreatment } from '@/api/problems';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { ErrorState } from '@/components/error-state';
@@ -63,6 +64,8 @@ function ReportView({ report }: { report: Report }) {
   // Where the server keeps runs, what changed is the history's comparison of the newest two: it
   // survives a reload. Elsewhere it is the before and after of this visit's refresh.
   const hasHistory = keepsHistory(report);
+  // How its project treats its checks (ignored, re-weighted, site-wide), where the deployment says.
+  const { treatment, settings } = useCheckTreatment(report.project);
   // Once the report is deleted, leaving must not ask about unsaved changes to it.
   const allowLeave = useRef(false);
   useEffect(() => {
@@ -86,7 +89,7 @@ function ReportView({ report }: { report: Report }) {
 
       <div className={classes.layout}>
         <div className={classes.fix}>
-          <FixFirst results={report.results} />
+          <FixFirst results={report.results} treatment={treatment} project={report.project} />
         </div>
         <div className={classes.side}>
           <Suspense fallback={<LoadingRows rows={4} height={40} label="Loading the report settings" />}>
@@ -114,7 +117,11 @@ function ReportView({ report }: { report: Report }) {
           </div>
         )}
         <div className={classes.results}>
-          <ReportResults results={report.results} adviceAbove={adviceInFixFirst(report.results)} />
+          <ReportResults
+            results={report.results}
+            adviceAbove={adviceInFixFirst(report.results, treatment)}
+            settings={settings ? { project: report.project, byCheck: settings } : null}
+          />
         </div>
       </div>
     </Stack>

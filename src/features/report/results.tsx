@@ -18,11 +18,12 @@ import {
 } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { Suspense, lazy, useDeferredValue, useEffect, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { Importance } from '@/contract/values';
 import type { Check } from '@/contract/domain';
+import type { CheckSetting } from '@/api/problems';
 import { EmptyState } from '@/components/empty-state';
 import { checkAdvice, checkName } from '@/checks/check-info';
 import { formatEvidence, formatNumber } from '@/checks/evidence-format';
@@ -30,6 +31,17 @@ import { describeProblems } from '@/checks/problem-sentences';
 import type { Shown } from '@/checks/evidence-format';
 import { checkAnchor, fixFirstAnchor, groupResults } from '@/checks/group-results';
 import classes from './report-page.module.css';
+
+/** A project's check settings by check key (the Problems extension), for the controls that change them. */
+export interface ProjectCheckSettings {
+  project: string;
+  byCheck: ReadonlyMap<string, CheckSetting>;
+}
+
+// Only where the deployment keeps check settings: loaded with the first of them.
+const CheckSettingControls = lazy(() =>
+  import('@/components/check-setting-controls').then((m) => ({ default: m.CheckSettingControls })),
+);
 
 export const IMPORTANCE_TEXT: Record<Importance, string> = {
   high: 'High importance',
@@ -115,12 +127,15 @@ export function CheckItem({
   check,
   collapsed = false,
   adviceAbove = false,
+  settings = null,
 }: {
   checkKey: string;
   check: Check;
   collapsed?: boolean;
   /** Fix first shows this check's advice: a link to it, not the advice again. */
   adviceAbove?: boolean;
+  /** The project's check settings, where the deployment keeps them: a failed or set check gets its controls. */
+  settings?: ProjectCheckSettings | null;
 }) {
   const name = checkName(checkKey);
   const problems = check.passed ? [] : describeProblems(checkKey, check.errors);
@@ -169,7 +184,12 @@ export function CheckItem({
             {adviceAbove ? (
               <>
                 see{' '}
-                <Anchor href={`#${fixFirstAnchor(checkKey)}`} onClick={toAdvice} inherit className="tap-target">
+                <Anchor
+                  href={`#${fixFirstAnchor(checkKey)}`}
+                  onClick={toAdvice}
+                  inherit
+                  className="tap-target"
+                >
                   {name} in Fix first
                 </Anchor>
                 .
@@ -180,6 +200,15 @@ export function CheckItem({
           </Text>
         )}
         <ShownValue shown={formatEvidence(checkKey, check.value)} />
+        {settings && (!check.passed || settings.byCheck.has(checkKey)) && (
+          <Suspense fallback={null}>
+            <CheckSettingControls
+              check={checkKey}
+              project={settings.project}
+              setting={settings.byCheck.get(checkKey)}
+            />
+          </Suspense>
+        )}
       </Stack>
     </Box>
   );
@@ -193,13 +222,15 @@ export function CheckItem({
 export function ReportResults({
   results,
   adviceAbove,
+  settings = null,
 }: {
   results: Record<string, Check>;
   /** The checks whose advice Fix first shows. */
   adviceAbove: ReadonlySet<string>;
+  settings?: ProjectCheckSettings | null;
 }) {
   const shown = useDeferredValue<Record<string, Check> | null>(results, null);
-  return shown === null ? null : <Results results={shown} adviceAbove={adviceAbove} />;
+  return shown === null ? null : <Results results={shown} adviceAbove={adviceAbove} settings={settings} />;
 }
 
 const SHOW_PASSED_KEY = 'report-show-passed';
@@ -207,9 +238,11 @@ const SHOW_PASSED_KEY = 'report-show-passed';
 function Results({
   results,
   adviceAbove,
+  settings,
 }: {
   results: Record<string, Check>;
   adviceAbove: ReadonlySet<string>;
+  settings: ProjectCheckSettings | null;
 }) {
   const groups = groupResults(results);
   // Remembered on this device: someone who wants every check sees them on every report.
@@ -291,6 +324,7 @@ function Results({
                     check={check}
                     collapsed={check.passed && !expanded}
                     adviceAbove={adviceAbove.has(key)}
+                    settings={settings}
                   />
                 ))}
               </Box>
