@@ -237,13 +237,16 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
         ['check_key', 'text'],
         ['project', 'text'],
       ]);
+      // The counts the storage keeps with each analysis, as migration 013 fills them.
+      await pool.query(`INSERT INTO problem_counts (project, check_key, importance, failing)
+        SELECT project, check_key, importance, count(*) FROM report_failures GROUP BY project, check_key, importance`);
       for (const table of ['reports', 'report_runs']) {
         await pool.query(
           `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`,
         );
       }
       await pool.query(
-        'VACUUM ANALYZE reports, report_results, report_runs, projects, report_failures, report_fixes, report_unchecked',
+        'VACUUM ANALYZE reports, report_results, report_runs, projects, report_failures, report_fixes, report_unchecked, problem_counts',
       );
       const { rows } = await pool.query<{ bytes: number }>(
         'SELECT pg_database_size(current_database()) AS bytes',
