@@ -5,8 +5,8 @@ import type { PerPage } from '@/contract/values';
 import { anySignal } from './http/http';
 import { fetchReports } from './reports';
 import type { ReportListParams } from './reports';
-import type { Report } from '@/contract/domain';
-import { CancelledError, isCancelled } from './http/scheduler';
+import type { Page, Report } from '@/contract/domain';
+import { CancelledError, createScheduler, isCancelled } from './http/scheduler';
 import type { RequestScheduler } from './http/scheduler';
 
 export interface CollectProgress {
@@ -16,6 +16,8 @@ export interface CollectProgress {
   /** Distinct reports collected so far, of `total` (the view's count, or the limit when smaller). */
   reports: number;
   total: number;
+  /** How many reports the view has in all, whatever the limit. */
+  matching: number;
 }
 
 // The fewer pages, the fewer requests counted against the rate limit.
@@ -56,7 +58,9 @@ export async function collectReports(
     const byPage: Report[][] = [first.items];
     const seen = new Set(first.items.map((report) => report.id));
     let pagesDone = 1;
-    const progress = () => onProgress?.({ pagesDone, pages, reports: Math.min(seen.size, limit), total });
+    const matching = first.meta.total;
+    const progress = () =>
+      onProgress?.({ pagesDone, pages, reports: Math.min(seen.size, limit), total, matching });
     progress();
 
     await Promise.all(
@@ -78,4 +82,32 @@ export async function collectReports(
     controller.abort(new CancelledError());
     throw isCancelled(error) ? new CancelledError(undefined, { cause: error }) : error;
   }
+}
+
+// The newest reports' collections (newest-reports.ts) go through one queue of their own, at the pace
+// the rate limit allows.
+const newestScheduler = createScheduler();
+
+/** The newest `limit` reports of `params` (sorted newest first), as one page of them all. */
+export async function collectNewestReports(
+  params: Omit<ReportListParams, 'sort_by' | 'sort' | 'page' | 'per_page'>,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Page<Report>> {
+  let total = 0;
+  const items = await collectReports(
+    { ...params, sort_by: 'id', sort: 'desc' },
+    { scheduler: newestScheduler, limit, signal, onProgress: (progress) => (total = progress.matching) },
+  );
+  return {
+    items,
+    meta: {
+      currentPage: 1,
+      lastPage: 1,
+      perPage: Math.max(1, items.length),
+      total: Math.max(total, items.length),
+      from: items.length > 0 ? 1 : null,
+      to: items.length > 0 ? items.length : null,
+    },
+  };
 }

@@ -1,6 +1,6 @@
 // Problems: the checks failing across pages. Where the deployment has the Problems extension
 // (capabilities.problems) they come from GET /problems; elsewhere they are counted here, in the
-// browser, over at most the newest PROBLEM_REPORTS_LIMIT reports (fetched through the scheduler).
+// browser, over the newest reports (newest-reports.ts: at most NEWEST_REPORTS_LIMIT, through a scheduler).
 // A project's check settings (capabilities.check_settings) are read and written here too; the
 // writes' cache work is in problems-mutations.ts.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
@@ -21,18 +21,13 @@ import type {
   ProblemState,
   SortOrder,
 } from '@/contract/values';
-import type { Report } from '@/contract/domain';
+import type { Page, Report } from '@/contract/domain';
 import { checkName } from '@/checks/check-info';
 import { NO_TREATMENT } from '@/checks/fix-first';
 import type { CheckTreatment } from '@/checks/fix-first';
 import { useCapabilities } from './capabilities';
-import { collectReports } from './fetch-every-page';
 import { apiRequest } from './http/http';
-import { createScheduler } from './http/scheduler';
 import { pageSchema, parseTimestamp } from './lenient-schemas';
-
-/** Without the extension, problems are counted over at most this many of the newest reports. */
-export const PROBLEM_REPORTS_LIMIT = 2000;
 
 export type ProblemRowState = 'open' | 'ignored' | 'mixed';
 
@@ -235,27 +230,16 @@ export async function fetchProblems(params: ProblemListParams, signal?: AbortSig
   return { items: page.items, sample: null };
 }
 
-// The browser's count fetches up to 20 pages: one queue, at the pace the rate limit allows.
-const problemScheduler = createScheduler();
-
-/** The problems of the newest PROBLEM_REPORTS_LIMIT reports (of `project`), counted here. */
-export async function countNewestProblems(
-  params: ProblemListParams,
-  signal?: AbortSignal,
-): Promise<ProblemList> {
-  let total = 0;
-  const reports = await collectReports(
-    { project: params.project, sort_by: 'id', sort: 'desc' },
-    {
-      scheduler: problemScheduler,
-      limit: PROBLEM_REPORTS_LIMIT,
-      signal,
-      onProgress: (progress) => (total = progress.total),
-    },
-  );
+/**
+ * The problems of a deployment without the extension, counted over its newest reports (of the project
+ * in view: newestReportsQuery), sorted as asked. Nothing is ignored there, so `state=ignored` finds none.
+ */
+export function countedProblemList(newest: Page<Report>, params: ProblemListParams): ProblemList {
+  const p = normalise(params);
+  const items = p.state === 'ignored' ? [] : countProblems(newest.items);
   return {
-    items: countProblems(reports),
-    sample: { reports: reports.length, total: Math.max(total, reports.length) },
+    items: sortProblems(items, p.sort_by ?? 'impact', p.sort ?? 'desc'),
+    sample: { reports: newest.items.length, total: newest.meta.total },
   };
 }
 
@@ -301,25 +285,17 @@ function normalise(params: ProblemListParams): ProblemListParams {
 
 export const problemQueries = {
   ...problemKeys,
-  /**
-   * The problems in scope, sorted. `byServer`: the deployment has the extension; otherwise they are
-   * counted in the browser (where nothing is ignored, so `state=ignored` finds none), and sorted here.
-   */
-  list: (params: ProblemListParams, byServer: boolean) => {
+  /** The problems in scope, sorted (GET /problems, where the deployment has the extension). */
+  list: (params: ProblemListParams) => {
     const p = normalise(params);
     return queryOptions({
-      queryKey: [...problemKeys.lists(), byServer ? 'server' : 'browser', p] as const,
+      queryKey: [...problemKeys.lists(), p] as const,
       queryFn: async ({ signal }) => {
-        if (byServer) {
-          const listed = await fetchProblems(p, signal);
-          // The server orders by check key; the page shows names.
-          return p.sort_by === 'check'
-            ? { ...listed, items: sortProblems(listed.items, 'check', p.sort ?? 'desc') }
-            : listed;
-        }
-        if (p.state === 'ignored') return { items: [], sample: null };
-        const counted = await countNewestProblems({ project: p.project }, signal);
-        return { ...counted, items: sortProblems(counted.items, p.sort_by ?? 'impact', p.sort ?? 'desc') };
+        const listed = await fetchProblems(p, signal);
+        // The server orders by check key; the page shows names.
+        return p.sort_by === 'check'
+          ? { ...listed, items: sortProblems(listed.items, 'check', p.sort ?? 'desc') }
+          : listed;
       },
       placeholderData: keepPreviousData,
     });
@@ -353,7 +329,7 @@ export function useCheckTreatment(project: string): {
     staleTime: TREATMENT_STALE_MS,
   });
   const problems = useQuery({
-    ...problemQueries.list({ project }, true),
+    ...problemQueries.list({ project }),
     enabled: capabilities?.problems === true,
     staleTime: TREATMENT_STALE_MS,
   });

@@ -13,6 +13,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { matchRoutes } from 'react-router-dom';
 import type { DataRouter, Location } from 'react-router-dom';
 import { capabilitiesQuery } from '@/api/capabilities';
+import { newestReportsQuery } from '@/api/newest-reports';
 import type { Capabilities } from '@/api/capabilities';
 import { signInReason } from '@/api/http/connection';
 import { projectQueries } from '@/api/projects';
@@ -21,8 +22,10 @@ import type { PageId } from '@/contract/routes';
 import { projectListParams, projectListView } from '@/features/projects/project-list-view';
 import type { ListExtensions, ReportListView } from '@/features/reports-list/report-list-view';
 import {
+  failingInBrowser,
   listExtensions,
   needsCapabilities,
+  newestFiltersOf,
   projectReportListView,
   reportListParams,
   reportListViewFor,
@@ -69,10 +72,11 @@ function prefetchReportList(
   search: URLSearchParams,
   spec: (extensions: ListExtensions) => UrlStateSpec<ReportListView>,
 ) {
-  const prefetch = (extensions: ListExtensions) =>
-    void queryClient.prefetchQuery(
-      reportQueries.list(reportListParams(parseUrlState(spec(extensions), search))),
-    );
+  const prefetch = (extensions: ListExtensions) => {
+    const state = parseUrlState(spec(extensions), search);
+    if (failingInBrowser(state, extensions)) void queryClient.prefetchQuery(newestReportsQuery(newestFiltersOf(state)));
+    else void queryClient.prefetchQuery(reportQueries.list(reportListParams(state)));
+  };
   if (!needsCapabilities(search)) prefetch(listExtensions(null));
   else withCapabilities(queryClient, (capabilities) => prefetch(listExtensions(capabilities)));
 }
@@ -113,9 +117,10 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
         parseUrlState(problemsView, search),
         capabilities?.check_settings === true,
       );
-      withModule(loadProblems, ({ problemQueries }) =>
-        queryClient.prefetchQuery(problemQueries.list(params, capabilities?.problems === true)),
-      );
+      if (capabilities?.problems)
+        withModule(loadProblems, ({ problemQueries }) => queryClient.prefetchQuery(problemQueries.list(params)));
+      // Elsewhere the page counts them over the newest reports.
+      else void queryClient.prefetchQuery(newestReportsQuery({ project: params.project }));
       void queryClient.prefetchQuery(projectQueries.list(FILTER_PROJECTS));
     }),
   // Whether the server reads sitemaps (Add many), has webhooks (Settings).

@@ -160,4 +160,31 @@ describe('Problems', () => {
     expect(screen.queryByRole('switch', { name: 'Show ignored' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Ignore on/ })).toBeNull();
   });
+
+  it('against a deployment without the extension: a row leads to its pages picked here from the same newest reports, nothing asked again', async () => {
+    await withProblems();
+    server.use(noCapabilities());
+    const lists: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      if (url.pathname === '/api/v1/reports') lists.push(url.search);
+    });
+    const app = renderApp('/problems?project=shop.example');
+    await waitFor(() => expect(checksShown()).toHaveLength(3));
+    const asked = lists.length;
+    await userEvent.click(within(rowOf('Title')!).getByRole('link', { name: 'Title' }));
+    await waitFor(() => expect(app.address()).toBe('/reports?project=shop.example&failing=title'));
+    const reports = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() =>
+      expect(
+        within(reports)
+          .getAllByRole('link')
+          .map((link) => link.textContent)
+          .filter((text) => text?.startsWith('https://')),
+      ).toEqual(['https://shop.example/b', 'https://shop.example/a']),
+    );
+    expect(screen.getByRole('note')).toHaveTextContent('Picked in this browser from all 5 reports');
+    expect(lists).toHaveLength(asked);
+    server.events.removeAllListeners();
+  });
 });

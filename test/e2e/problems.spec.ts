@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, setDemoVariant, signIn } from './support';
@@ -114,6 +115,7 @@ test('from Problems to the pages failing a check: select all, refresh, and the c
 });
 
 test('ignore a check on a project: it leaves Fix first, counted apart, and comes back', async ({ page }) => {
+  test.setTimeout(60_000);
   await setDemoVariant('shop-home-regressed', true);
   try {
     const response = await api.patch(`/api/v1/reports/${created[0]}`, {
@@ -151,4 +153,61 @@ test('ignore a check on a project: it leaves Fix first, counted apart, and comes
   await page.getByRole('button', { name: 'Stop ignoring Meta description on shop.example' }).click();
   await expect(fixFirst.getByRole('link', { name: 'Meta description' })).toBeVisible();
   await expect(fixFirst.getByText(/ignored on shop\.example/)).toHaveCount(0);
+});
+
+test('a deployment without the Problems extensions: counted here, and a row leads to its pages picked here, to select and export', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await setDemoVariant('shop-home-regressed', true);
+  try {
+    const response = await api.patch(`/api/v1/reports/${created[1]}`, { headers: auth, form: { results: '1' } });
+    expect(response.status()).toBe(200);
+  } finally {
+    await setDemoVariant('shop-home-regressed', false);
+  }
+  // As the service itself answers: GET /capabilities is not found.
+  await page.route('**/api/v1/capabilities', (route) =>
+    route.fulfill({
+      status: 404,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Resource not found.', status: 404 }),
+    }),
+  );
+  const failingAsked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).searchParams.has('failing')) failingAsked.push(request.url());
+  });
+  await signIn(page);
+  await page.goto('/problems?project=shop.example');
+  await expect(page.getByText(/^Counted in this browser from the newest \d+ of \d+ reports/)).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Show ignored' })).toHaveCount(0);
+  const { failing } = await failingOf(page, 'Meta description');
+  expect(failing).toBeGreaterThanOrEqual(1);
+
+  await rowOf(page, 'Meta description').getByRole('link', { name: 'Meta description' }).click();
+  await expect(page).toHaveURL('/reports?project=shop.example&failing=meta_description');
+  await expect(page.getByRole('note')).toContainText('Picked in this browser from all');
+  await expect(page.getByText(new RegExp(`^1–\\d+ of ${failing} reports?$`))).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/reports-failing-in-browser-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  const toolbar = page.getByRole('toolbar', { name: 'Selection' });
+  const selectAll = toolbar.getByRole('button', { name: `Select all ${failing} matching` });
+  if (await selectAll.isVisible()) await selectAll.click();
+  await expect(toolbar).toContainText(`${failing} selected`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  const csv = readFileSync(await download.path(), 'utf8');
+  // A header and one line per report failing it.
+  expect(csv.trim().split('\r\n')).toHaveLength(failing + 1);
+  expect(csv).toContain(URLS[1]!);
+  expect(failingAsked).toEqual([]);
 });

@@ -9,13 +9,14 @@ import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Badge.css';
 import { Anchor, Badge, Group, NativeSelect, Stack, Switch, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useMemo } from 'react';
+import { Suspense, lazy } from 'react';
 import { Link } from 'react-router-dom';
 import { CATEGORY_LABELS, CHECK_KEYS } from '@/contract/values';
 import type { Importance, ProblemSortKey } from '@/contract/values';
 import type { ProjectListParams } from '@/api/projects';
 import { useCapabilities } from '@/api/capabilities';
-import { PROBLEM_REPORTS_LIMIT, problemQueries } from '@/api/problems';
+import { NEWEST_REPORTS_LIMIT, newestReportsQuery } from '@/api/newest-reports';
+import { countedProblemList, problemQueries } from '@/api/problems';
 import type { CheckSetting, Problem } from '@/api/problems';
 import { projectQueries } from '@/api/projects';
 import { checkName } from '@/checks/check-info';
@@ -64,12 +65,10 @@ function StateBadge({ state }: { state: Problem['state'] }) {
 function ProblemRow({
   problem,
   project,
-  listed,
   settings,
 }: {
   problem: Problem;
   project: string;
-  listed: boolean;
   settings: Map<string, CheckSetting> | null;
 }) {
   const name = checkName(problem.check);
@@ -79,7 +78,7 @@ function ProblemRow({
     <tr>
       <th scope="row" style={{ fontWeight: 400 }}>
         <Stack gap={4} align="flex-start">
-          {listed && known ? (
+          {known ? (
             <Anchor component={Link} to={failingHref(problem.check, project)} fw={600} className="tap-target">
               {name}
             </Anchor>
@@ -154,13 +153,22 @@ function ProblemRow({
 }
 
 function ProblemsPage() {
+  // Compiled (vite.config.ts): the count over the newest reports runs again only when they or the view change.
+  'use memo';
   const { capabilities, isPending: capabilitiesPending } = useCapabilities();
   const [view, setView] = useUrlState(problemsView);
   const byServer = capabilities?.problems === true;
   const withSettings = capabilities?.check_settings === true;
-  const listed = capabilities?.failing_filter === true;
-  const params = useMemo(() => problemListParams(view, withSettings), [view, withSettings]);
-  const query = useQuery({ ...problemQueries.list(params, byServer), enabled: !capabilitiesPending });
+  const params = problemListParams(view, withSettings);
+  const served = useQuery({ ...problemQueries.list(params), enabled: !capabilitiesPending && byServer });
+  // Without the extension: counted here over the newest reports, which the list of a row's pages
+  // then filters again (one collection for both).
+  const newest = useQuery({
+    ...newestReportsQuery({ project: view.project }),
+    enabled: !capabilitiesPending && !byServer,
+  });
+  const counted = newest.data ? countedProblemList(newest.data, params) : undefined;
+  const query = byServer ? served : { ...newest, data: counted };
   const projects = useQuery(projectQueries.list(FILTER_PROJECTS));
   const settings = useQuery({
     ...problemQueries.settings(view.project),
@@ -185,8 +193,8 @@ function ProblemsPage() {
           <Text size="sm">
             Counted in this browser from the newest {sample.reports.toLocaleString('en')} of{' '}
             {sample.total.toLocaleString('en')} reports
-            {sample.total > PROBLEM_REPORTS_LIMIT
-              ? ` (at most ${PROBLEM_REPORTS_LIMIT.toLocaleString('en')})`
+            {sample.total > NEWEST_REPORTS_LIMIT
+              ? ` (at most ${NEWEST_REPORTS_LIMIT.toLocaleString('en')})`
               : ''}
             : the connected service does not list problems itself. New and fixed in 7 days, and ignoring a
             check, come with this dashboard’s reference server.
@@ -225,7 +233,6 @@ function ProblemsPage() {
                   key={problem.check}
                   problem={problem}
                   project={view.project}
-                  listed={listed}
                   settings={settingsShown}
                 />
               ))}

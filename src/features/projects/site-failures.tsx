@@ -4,7 +4,6 @@ import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useCapabilities } from '@/api/capabilities';
 import { projectHealthQueries } from '@/api/project-health';
 import { useCheckTreatment } from '@/api/problems';
 import { CHECK_KEYS } from '@/contract/values';
@@ -51,15 +50,7 @@ function failingListHref(project: string, check: string): string {
   return `/reports?${new URLSearchParams({ project, failing: check }).toString()}`;
 }
 
-function FailureItem({
-  failure,
-  project,
-  listed,
-}: {
-  failure: SiteFailure;
-  project: string;
-  listed: boolean;
-}) {
+function FailureItem({ failure, project }: { failure: SiteFailure; project: string }) {
   const summary = `fails on ${failure.failing.length.toLocaleString('en')} of ${pages(failure.checked)}`;
   return (
     <li>
@@ -85,8 +76,9 @@ function FailureItem({
         </Group>
         {failure.advice !== null && <Text size="sm">{failure.advice}</Text>}
         <PageLinks refs={failure.failing} label={`Pages where ${failure.name} fails`} />
-        {listed && (CHECK_KEYS as readonly string[]).includes(failure.key) && (
-          // Every page of the project failing it, as the reports list: select, refresh, export.
+        {(CHECK_KEYS as readonly string[]).includes(failure.key) && (
+          // Every page of the project failing it, as the reports list: select, refresh, export (picked
+          // in the browser where the deployment cannot filter by a failing check).
           <Anchor
             component={Link}
             to={failingListHref(project, failure.key)}
@@ -120,7 +112,6 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
   const ignoredFailures = ranked.filter((failure) => ignored.has(failure.key));
   const worst = useMemo(() => (data ? worstPages(data, WORST_SHOWN) : []), [data]);
   const [allFailures, setAllFailures] = useState(false);
-  const listed = useCapabilities().capabilities?.failing_filter === true;
 
   let failing;
   let lowest;
@@ -170,7 +161,7 @@ export function ProjectSite({ project, total }: ProjectSiteProps) {
         ) : (
           <Stack component="ol" gap="lg" m={0} p={0} style={{ listStyle: 'none' }}>
             {shown.map((failure) => (
-              <FailureItem key={failure.key} failure={failure} project={project} listed={listed} />
+              <FailureItem key={failure.key} failure={failure} project={project} />
             ))}
           </Stack>
         )}

@@ -1,6 +1,7 @@
 // The reports table's view as the URL holds it, under the API's own parameter names.
 import { CHECK_KEYS, DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
 import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import type { NewestReportsFilters } from '@/api/newest-reports';
 import type { ReportListParams } from '@/api/reports';
 import { listParams, nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
@@ -10,7 +11,10 @@ export type ReportListView = {
   search_by: (typeof REPORT_SEARCH_BY)[number];
   project: string;
   result: Result | undefined;
-  /** Only the reports failing this check: where the deployment filters so (`failing_filter`). */
+  /**
+   * Only the reports failing this check: filtered by the deployment where it can (`failing_filter`),
+   * elsewhere in the browser over the newest reports (failingInBrowser).
+   */
   failing: CheckKey | undefined;
   /** `score` only where the deployment sorts by score. */
   sort_by: ServerReportSortKey;
@@ -27,7 +31,7 @@ export interface ListExtensions {
   failing: boolean;
 }
 
-function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], failing: boolean) {
+function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]]) {
   const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
   // In this order in the address: the filters, then the sort and the page.
   return {
@@ -35,7 +39,7 @@ function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSo
     search_by,
     project: urlParam.text(),
     result: urlParam.oneOf(RESULTS),
-    failing: failing ? urlParam.oneOf(CHECK_KEYS as [CheckKey, ...CheckKey[]]) : urlParam.ignored(),
+    failing: urlParam.oneOf(CHECK_KEYS as [CheckKey, ...CheckKey[]]),
     ...sortAndPage,
   };
 }
@@ -52,19 +56,28 @@ const DEFAULTS: ReportListView = {
   page: 1,
 };
 
-/** The view of a deployment without extensions: `sort_by=score` and `failing=` are invalid values there, dropped. */
-export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, false), defaults: DEFAULTS };
+/** The view of a deployment without extensions: `sort_by=score` is an invalid value there, dropped. */
+export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS), defaults: DEFAULTS };
 
 /** The view where the deployment sorts by score (`sort_by_score`): `sort_by=score` is valid there. */
-export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, false), defaults: DEFAULTS };
-
-const reportListViewFailing: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, true), defaults: DEFAULTS };
-const reportListViewByScoreFailing: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, true), defaults: DEFAULTS };
+export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS), defaults: DEFAULTS };
 
 /** The view for a deployment's extensions (the same object for the same ones). */
-export function reportListViewFor({ byScore, failing }: ListExtensions): UrlStateSpec<ReportListView> {
-  if (failing) return byScore ? reportListViewByScoreFailing : reportListViewFailing;
+export function reportListViewFor({ byScore }: ListExtensions): UrlStateSpec<ReportListView> {
   return byScore ? reportListViewByScore : reportListView;
+}
+
+/**
+ * Whether the view is filtered by a failing check here, over the newest reports, rather than by the
+ * deployment: one without `failing_filter` would ignore the parameter.
+ */
+export function failingInBrowser(state: ReportListView, extensions: ListExtensions): boolean {
+  return state.failing !== undefined && !extensions.failing;
+}
+
+/** What the deployment filters of a view filtered by a failing check here: the newest reports of these. */
+export function newestFiltersOf(state: ReportListView): NewestReportsFilters {
+  return { project: state.project, search: state.search, result: state.result };
 }
 
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
@@ -76,7 +89,10 @@ export function projectReportListView(project: string, extensions: ListExtension
   };
 }
 
-/** Whether an address asks for something only some deployments take: the view waits for their capabilities. */
+/**
+ * Whether an address asks for something only some deployments take (a sort by score; a failing
+ * check, filtered by the deployment or here): the view waits for their capabilities.
+ */
 export function needsCapabilities(search: URLSearchParams): boolean {
   return search.get('sort_by') === 'score' || search.has('failing');
 }
@@ -109,6 +125,6 @@ export const NO_FILTERS = { search: '', project: '', result: undefined, failing:
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
-  const search = serialiseUrlState(reportListViewByScoreFailing, nextUrlState(state, patch)).toString();
+  const search = serialiseUrlState(reportListViewByScore, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }

@@ -1,10 +1,27 @@
 // The failing-check filter (`failing=` where the deployment announces `failing_filter`): from the
-// address, from the Failing check field, shown as a removable "Failing: <check>"; dropped, never
-// sent, against a deployment without it.
+// address, from the Failing check field, shown as a removable "Failing: <check>"; against a
+// deployment without it, picked here from the newest reports, never sent.
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { noCapabilities, realApi, server } from '../../../test/msw';
-import { recordListRequests, renderReportsPage as renderReports, withReports } from '../../../test/reports-list-kit';
+import {
+  TWELVE_URLS,
+  recordListRequests,
+  renderReportsPage as renderReports,
+  withReports,
+} from '../../../test/reports-list-kit';
+
+/** The Blobs handed to the browser for saving (jsdom follows no download link). */
+function captureDownloads() {
+  const blobs: Blob[] = [];
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    blobs.push(blob as Blob);
+    return `blob:http://localhost/${blobs.length}`;
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  return { blobs };
+}
 
 beforeAll(async () => {
   await realApi().backend();
@@ -12,6 +29,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   server.events.removeAllListeners();
+  vi.restoreAllMocks();
 });
 
 // The kit's analyser fails the title of pages scoring 50 or less: the blog's home page here.
@@ -57,15 +75,62 @@ describe('Reports: failing a check', () => {
     await waitFor(() => expect(page.urls()).toHaveLength(3));
   });
 
-  it('against a deployment without it: no Failing check field, and failing= is dropped, never sent', async () => {
+  it('against a deployment without it: picked here from the newest reports, sorted and selectable, says so, and failing= is never sent', async () => {
+    // Every other page of the twelve fails the title.
+    await withReports(TWELVE_URLS, (url) => {
+      const failing = Number(url.slice(-2)) % 2 === 0;
+      return Promise.resolve({
+        score: failing ? 40 : 90,
+        result: failing ? 'bad' : 'good',
+        results: { title: { passed: !failing, importance: 'high', value: 'A page' } },
+      });
+    });
+    server.use(noCapabilities());
+    const requests = recordListRequests();
+    const downloads = captureDownloads();
+    const page = renderReports('/reports?failing=title&sort_by=url&sort=desc');
+    const even = ['12', '10', '08', '06', '04', '02'].map((n) => `https://docs.example/page-${n}`);
+    await waitFor(() => expect(page.urls()).toEqual(even));
+    expect(page.search()).toBe('?failing=title&sort_by=url');
+    expect(screen.getByText('1–6 of 6 reports', { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Picked in this browser from all 12 reports matching the other filters: the connected service does not filter by a failing check itself.',
+    );
+    expect(screen.getByText('Failing: Title')).toBeInTheDocument();
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((request) => !('failing' in request))).toBe(true);
+
+    // Sorted here too, without asking again.
+    const asked = requests.length;
+    await page.user.click(screen.getByRole('button', { name: /^URL/ }));
+    await waitFor(() => expect(page.urls()).toEqual([...even].reverse()));
+    expect(requests).toHaveLength(asked);
+
+    // Select all matching picks the six; Export CSV saves them, nothing fetched.
+    await page.user.click(page.box(even[0]!));
+    const toolbar = await screen.findByRole('toolbar', { name: 'Selection' });
+    await page.user.click(await within(toolbar).findByRole('button', { name: 'Select all 6 matching' }));
+    expect(await within(page.toolbar()).findByText('6 selected')).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1));
+    const csv = await downloads.blobs[0]!.text();
+    expect(csv.trim().split('\r\n')).toHaveLength(7);
+    for (const url of even) expect(csv).toContain(url);
+    expect(csv).not.toContain('page-01');
+    expect(requests).toHaveLength(asked);
+  });
+
+  it('against a deployment without it, the other filters are the deployment’s: the newest reports matching them', async () => {
     await withReports(URLS);
     server.use(noCapabilities());
     const requests = recordListRequests();
-    const page = renderReports('/reports?failing=title&result=bad');
+    const page = renderReports('/reports?failing=title&search=blog');
     await waitFor(() => expect(page.urls()).toEqual(['https://blog.example/']));
-    expect(page.search()).toBe('?result=bad');
+    expect(requests).toEqual([expect.objectContaining({ search: 'blog', sort_by: 'id', sort: 'desc', per_page: '100' })]);
+    expect(screen.getByRole('note')).toHaveTextContent('from all 1 reports matching the other filters');
+    await page.user.click(screen.getByRole('button', { name: 'Remove the filter Failing: Title' }));
+    await waitFor(() => expect(page.search()).toBe('?search=blog'));
+    await waitFor(() => expect(screen.queryByRole('note')).not.toBeInTheDocument());
     expect(requests.every((request) => !('failing' in request))).toBe(true);
-    expect(screen.queryByRole('combobox', { name: 'Failing check' })).not.toBeInTheDocument();
-    expect(within(screen.getByRole('search', { name: 'Filter reports' })).queryByText(/Failing:/)).not.toBeInTheDocument();
   });
 });

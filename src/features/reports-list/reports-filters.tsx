@@ -85,7 +85,7 @@ function ProjectField({ value, onChange }: { value: string; onChange: (project: 
   );
 }
 
-// The Failing check filter (where the deployment has it): its select loads as the Project filter's does.
+// The Failing check filter (by the deployment, or here over its newest reports): its select loads as the Project filter's does.
 const loadCheckFilter = () => import('./reports-filters-check');
 const CheckFilter = lazy(() => loadCheckFilter().then((module) => ({ default: module.CheckFilter })));
 
@@ -131,8 +131,6 @@ export interface ReportsFiltersProps {
   onClear?: () => void;
   /** The deployment sorts by score: Sort by offers Score. */
   scoreSorts?: boolean;
-  /** The deployment filters by a failing check: the Failing check field. */
-  failingFilter?: boolean;
 }
 
 const RESULT_OPTIONS = [
@@ -191,7 +189,7 @@ export function filtersSet(state: ReportListView, projectFixed = false): number 
  * Search, the filters and the sort of the reports table; every change goes to the URL. On a phone
  * the filters and the sort fold behind **Filters**, which says how many are set.
  */
-export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts, failingFilter }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts }: ReportsFiltersProps) {
   // Compiled (vite.config.ts): a sort or a page renders again only the fields whose value changed.
   'use memo';
   const onSearch = (search: string) => onChange({ search });
@@ -208,7 +206,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       onProject={onProject}
       scoreSorts={scoreSorts}
       // On a phone the field is in the fold; on a wide screen it comes with the chip, below.
-      failingFilter={failingFilter && folds}
+      withCheck={folds}
     />
   );
   const chip = state.failing !== undefined && <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />;
@@ -216,7 +214,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
   // its own for the field would push the table's first rows off the first screen. So the field shows
   // once a failing check filters the list (from a project's failing checks, an address or a saved
   // view), beside its chip, to change it. Choosing one from scratch there is for the Problems page.
-  const checkRow = failingFilter && state.failing !== undefined && (
+  const checkRow = state.failing !== undefined && (
     <div className={classes.checkRow}>
       <div className={classes.checkField}>
         <CheckField value={state.failing} onChange={(failing) => onChange({ failing })} />
@@ -278,16 +276,18 @@ function ClearFilters({ onClear }: { onClear: () => void }) {
   );
 }
 
-/** Project (unless fixed), Result, Sort by, Order, Per page, and Failing check (where the deployment has it). */
+/** Project (unless fixed), Result, Sort by, Order, Per page, and Failing check (on a phone). */
 function FilterFields({
   state,
   onChange,
   projectFixed,
   onProject,
   scoreSorts,
-  failingFilter,
-}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts' | 'failingFilter'> & {
+  withCheck,
+}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts'> & {
   onProject: (project: string) => void;
+  /** The Failing check field among them (on a phone; a wide screen has it beside its chip). */
+  withCheck: boolean;
 }) {
   'use memo';
   return (
@@ -325,7 +325,7 @@ function FilterFields({
         toPatch={perPagePatch}
         onChange={onChange}
       />
-      {failingFilter && (
+      {withCheck && (
         <div className={classes.check}>
           <CheckField value={state.failing} onChange={(failing) => onChange({ failing })} />
         </div>

@@ -24,7 +24,8 @@ import { useLatestCallback } from '@/lib/use-latest-callback';
 import type { ServerReportSortKey } from '@/contract/values';
 import type { Report } from '@/contract/domain';
 import { checkName } from '@/checks/check-info';
-import type { ReportListView } from './report-list-view';
+import type { ListExtensions, ReportListView } from './report-list-view';
+import type { ReportListParams } from '@/api/reports';
 import {
   NO_FILTERS,
   hasFilters,
@@ -34,7 +35,9 @@ import {
   listExtensions,
   needsCapabilities,
   reportListViewFor,
+  failingInBrowser,
 } from './report-list-view';
+import { useFailingInBrowser } from './failing-in-browser';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsEmpty } from './reports-empty';
 import { FiltersLine } from './filters-line';
@@ -55,6 +58,20 @@ function printSummary(state: ReportListView, project: string | undefined): strin
   if (state.failing !== undefined) parts.push(`failing check ${checkName(state.failing)}`);
   const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
   return `${filters}; sorted by ${REPORT_SORT_LABELS[state.sort_by]}, ${SORT_ORDER_LABELS[state.sort].toLowerCase()}; page ${state.page}.`;
+}
+
+/** Where the list is filtered by a failing check here: over what, and why. */
+function FailingInBrowserNote({ check, sample }: { check: string; sample: { reports: number; total: number } }) {
+  const all = sample.reports >= sample.total;
+  const count = (n: number) => n.toLocaleString('en');
+  return (
+    <Text size="sm" role="note">
+      {all
+        ? `Picked in this browser from all ${count(sample.total)} reports matching the other filters: the connected service does not filter by a failing check itself.`
+        : `Picked in this browser from the newest ${count(sample.reports)} of ${count(sample.total)} reports matching the other filters: the connected service does not filter by a failing check itself, so older reports failing ${checkName(check)} are not listed.`}{' '}
+      Filtering every report by a failing check comes with this dashboard’s reference server.
+    </Text>
+  );
 }
 
 // Offered only when an Add many run did not finish: its code loads then.
@@ -100,22 +117,49 @@ function ReportKeys({ reports, selection }: { reports: Report[]; selection: Sele
   );
 }
 
+/**
+ * The view's rows: the deployment's page, or (filtered by a failing check the deployment cannot
+ * filter by) the page picked here from its newest reports. Once the deployment's page has settled
+ * and is on screen, the likeliest next click's, "next page", is fetched (an effect after a click's
+ * commit still runs before the paint).
+ */
+function useListRows(state: ReportListView, params: ReportListParams, extensions: ListExtensions) {
+  const queryClient = useQueryClient();
+  const inBrowser = failingInBrowser(state, extensions);
+  const served = useQuery({ ...reportQueries.list(params), enabled: !inBrowser });
+  const picked = useFailingInBrowser(state, inBrowser);
+  const { data, isFetching, isPlaceholderData } = served;
+  const nextPage =
+    !inBrowser && data !== undefined && !isPlaceholderData && !isFetching && state.page < data.meta.lastPage
+      ? state.page + 1
+      : null;
+  useEffect(() => {
+    if (nextPage === null) return;
+    return afterNextPaint(() => void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage })));
+  }, [queryClient, params, nextPage]);
+  return { inBrowser, picked, rows: inBrowser ? { ...picked.query, data: picked.page } : served };
+}
+
 function ReportsList({ project, byScore, failingFilter }: { project?: string; byScore: boolean; failingFilter: boolean }) {
   // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
   // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
   // (docs/benchmarks.md, issue 27).
   'use memo';
   const queryClient = useQueryClient();
-  const spec = useMemo(() => {
-    const extensions = { byScore, failing: failingFilter };
-    return project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions);
-  }, [project, byScore, failingFilter]);
+  const extensions = useMemo(() => ({ byScore, failing: failingFilter }), [byScore, failingFilter]);
+  const spec = useMemo(
+    () => (project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions)),
+    [project, extensions],
+  );
   const columns = useColumns();
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
-  const prefetchView = (patch: Partial<ReportListView>) =>
-    void queryClient.prefetchQuery(reportQueries.list(reportListParams(nextUrlState(state, patch))));
+  // (A view filtered by a failing check here reads the newest reports, fetched as it renders.)
+  const prefetchView = (patch: Partial<ReportListView>) => {
+    const next = nextUrlState(state, patch);
+    if (!failingInBrowser(next, extensions)) void queryClient.prefetchQuery(reportQueries.list(reportListParams(next)));
+  };
   // The same functions across renders: the filters, the pager and the headers keep their elements
   // when only the rows change (a sort, a page).
   const setState = useLatestCallback((patch: Partial<ReportListView>, options?: { replace?: boolean }) => {
@@ -123,23 +167,13 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
     setUrlState(patch, options);
   });
   const params = useMemo(() => reportListParams(state), [state]);
-  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery(
-    reportQueries.list(params),
-  );
+  const { inBrowser, picked, rows } = useListRows(state, params, extensions);
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = rows;
 
   // The data on screen is this view's own (not the previous view's, kept while this one loads).
   const current = data !== undefined && !isPlaceholderData ? data : undefined;
   const onPage = (page: number, options?: { replace?: boolean }) => setState({ page }, options);
   useClampPage(state.page, current?.meta, onPage);
-
-  // The likeliest next click is "next page": fetch it once this page has settled and is on screen
-  // (an effect after a click's commit still runs before the paint).
-  const nextPage =
-    current !== undefined && !isFetching && state.page < current.meta.lastPage ? state.page + 1 : null;
-  useEffect(() => {
-    if (nextPage === null) return;
-    return afterNextPaint(() => void queryClient.prefetchQuery(reportQueries.list({ ...params, page: nextPage })));
-  }, [queryClient, params, nextPage]);
 
   const onSort = useLatestCallback((key: ServerReportSortKey) => setState(sortAfterClick(state, key)));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
@@ -172,10 +206,10 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
     setPage: (picked: boolean) => selection.setPage(pageReports, picked),
   };
 
-  const exportCsv = useExportCsv({ params, total: current?.meta.total });
+  const exportCsv = useExportCsv({ params, total: current?.meta.total, reports: inBrowser ? picked.matching : undefined });
 
   let body;
-  if (isPending) {
+  if (isPending || (data === undefined && !isError)) {
     body = <LoadingRows rows={Math.min(state.per_page, 10)} height={40} label="Loading reports" />;
   } else if (isError && data === undefined) {
     body = (
@@ -186,6 +220,8 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
         title="The reports could not be loaded"
       />
     );
+  } else if (data === undefined) {
+    body = null;
   } else if (data.meta.total === 0) {
     body = <ReportsEmpty filtered={filtered} onClearFilters={clearFilters} />;
   } else if (data.items.length === 0) {
@@ -232,8 +268,10 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
         projectFixed={project !== undefined}
         onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
         scoreSorts={byScore}
-        failingFilter={failingFilter}
       />
+      {inBrowser && picked.sample && state.failing !== undefined && (
+        <FailingInBrowserNote check={state.failing} sample={picked.sample} />
+      )}
 
       <Paper
         withBorder
@@ -249,6 +287,7 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
             selection={selection}
             total={current?.meta.total}
             params={params}
+            matching={inBrowser ? picked.matching : undefined}
           />
           {isError && data !== undefined && (
             <ErrorState

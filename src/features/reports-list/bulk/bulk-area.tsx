@@ -8,6 +8,7 @@ import { useLocation } from 'react-router-dom';
 import { useDeleteRuns } from '@/workflows/bulk-deletes';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
+import type { Report } from '@/contract/domain';
 import { formatClock } from '@/lib/dates';
 import type { Selection } from '../selection';
 import { BulkProgress } from '@/components/bulk-progress';
@@ -23,12 +24,14 @@ export interface BulkAreaProps {
   total: number | undefined;
   /** The current view: Select all matching collects its reports, all pages. */
   params: ReportListParams;
+  /** Every report of the view where it was filtered here (not by the deployment): Select all matching picks them. */
+  matching?: readonly Report[];
   /** What the strip shows without a selection (the list's range). */
   range: ReactNode;
 }
 
 /** Select all N matching: every report of the view, collected page by page through the scheduler. */
-function useSelectAllMatching(selection: Selection, params: ReportListParams) {
+function useSelectAllMatching(selection: Selection, params: ReportListParams, matching: readonly Report[] | undefined) {
   const collector = useCollectReports();
   // Other filters make what is being collected another selection's: it stops, as on leaving the page.
   // (Another sort or page leaves the same reports matching.)
@@ -37,18 +40,19 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams) {
   useEffect(() => cancel, [filters, cancel]);
   return {
     collecting: collector.collecting,
-    start: () => collector.collect(params, (reports) => selection.replace(reports)),
+    start: () =>
+      matching ? selection.replace(matching) : collector.collect(params, (reports) => selection.replace(reports)),
     cancel,
   };
 }
 
-export function BulkArea({ selection, total, params, range }: BulkAreaProps) {
+export function BulkArea({ selection, total, params, matching: matchingHere, range }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
   // Delete selected's runs: they outlive this list, and every list shows them.
   const deleteRuns = useDeleteRuns();
   const queryClient = useQueryClient();
   const location = useLocation();
-  const matching = useSelectAllMatching(selection, params);
+  const matching = useSelectAllMatching(selection, params, matchingHere);
   const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
   const count = selection.items.size;
   const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));

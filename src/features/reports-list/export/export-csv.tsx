@@ -9,6 +9,7 @@ import type { RefObject } from 'react';
 import { collectReports } from '@/api/fetch-every-page';
 import type { CollectProgress } from '@/api/fetch-every-page';
 import type { ReportListParams } from '@/api/reports';
+import type { Report } from '@/contract/domain';
 import { formatClock } from '@/lib/dates';
 import { createScheduler } from '@/api/http/scheduler';
 import type { RequestScheduler } from '@/api/http/scheduler';
@@ -28,15 +29,18 @@ const reportCount = (n: number) => `${numberFormat.format(n)} report${n === 1 ? 
 
 export interface ExportCsvProps {
   params: ReportListParams;
+  /** The view's reports where it was filtered here: exported as they are, nothing fetched. */
+  reports?: readonly Report[];
   onRunningChange: (running: boolean) => void;
   /** The Export CSV button: it gets the focus back when Cancel, which had it, goes away. */
   trigger: RefObject<HTMLButtonElement | null>;
 }
 
 /** Starts exporting `params` when mounted; shows the progress with Cancel, then the outcome. */
-export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) {
+export function ExportCsv({ params, reports: given, onRunningChange, trigger }: ExportCsvProps) {
   // The view of the click: a filter changed meanwhile does not change the file, and Retry repeats it.
   const [view] = useState(params);
+  const [picked] = useState(given);
   const [state, setState] = useState<ExportState>({ status: 'running', progress: null });
   // While the scheduler sits out the service's rate limit: when it goes on (epoch ms).
   const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
@@ -60,10 +64,12 @@ export function ExportCsv({ params, onRunningChange, trigger }: ExportCsvProps) 
     void (async () => {
       let outcome: ExportState;
       try {
-        const reports = await collectReports(view, {
-          scheduler,
-          onProgress: (progress) => live() && setState({ status: 'running', progress }),
-        });
+        const reports = picked
+          ? [...picked]
+          : await collectReports(view, {
+              scheduler,
+              onProgress: (progress) => live() && setState({ status: 'running', progress }),
+            });
         if (!live()) return;
         if (reports.length === 0) {
           outcome = { status: 'empty' };

@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { ReportListParams } from '@/api/reports';
+import type { Report } from '@/contract/domain';
 
 // Only this button comes with the reports page: the export (Papa Parse, the request scheduler, the
 // progress UI) loads on the first click, or as soon as a pointer or the focus reaches the button.
@@ -16,13 +17,15 @@ export interface ExportCsvOptions {
   params: ReportListParams;
   /** How many reports the view has, when known: none makes the button say "Nothing to export". */
   total?: number;
+  /** Every report of the view where it was filtered here (not by the deployment): those are exported. */
+  reports?: readonly Report[];
 }
 
 /**
  * Export CSV of every report of the view: the button, and its progress, Cancel and outcome, which the
  * page places below its row of header buttons.
  */
-export function useExportCsv({ params, total }: ExportCsvOptions): { button: ReactNode; panel: ReactNode } {
+export function useExportCsv({ params, total, reports }: ExportCsvOptions): { button: ReactNode; panel: ReactNode } {
   // Compiled (vite.config.ts): the button is rendered again only when its state changes, not with the view.
   'use memo';
   const [run, setRun] = useState(0);
@@ -52,7 +55,7 @@ export function useExportCsv({ params, total }: ExportCsvOptions): { button: Rea
   );
   const panel = run > 0 && (
     <Suspense fallback={null}>
-      <ExportCsv key={run} params={params} onRunningChange={setRunning} trigger={trigger} />
+      <ExportCsv key={run} params={params} reports={reports} onRunningChange={setRunning} trigger={trigger} />
     </Suspense>
   );
   return { button, panel };
