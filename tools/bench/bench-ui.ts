@@ -90,7 +90,9 @@ type Expectation =
   | { kind: 'first-url-changed' }
   | { kind: 'rows'; count: number }
   | { kind: 'heading'; rowIndex: number }
-  | { kind: 'picked'; rowIndex: number };
+  | { kind: 'picked'; rowIndex: number }
+  /** A page's table (by its accessible name) with its first row: a page opened from the navigation. */
+  | { kind: 'table'; label: string };
 
 interface BenchHarness {
   /** `mark`: spin 1 ms in named functions at both ends, so that a CPU profile shows the interval. */
@@ -181,14 +183,16 @@ function installHarness() {
             : expectation.kind === 'picked'
               ? // The row's look follows its data-picked flag (the checkbox itself the browser ticks at once).
                 () => (pickRow?.hasAttribute('data-picked') ?? false) !== pickedBefore
-              : () => Array.from(document.querySelectorAll('h1')).some((h) => h.textContent === target);
+              : expectation.kind === 'table'
+                ? () => document.querySelector(`table[aria-label="${expectation.label}"] tbody tr`) !== null
+                : () => Array.from(document.querySelectorAll('h1')).some((h) => h.textContent === target);
       const fillsWindow = () => {
         const last = reportLinks().at(-1);
         return last !== undefined && last.getBoundingClientRect().bottom >= window.innerHeight;
       };
       // Complete: every row of the new view is there and the table no longer says it is busy.
       const complete: () => boolean =
-        expectation.kind === 'heading' || expectation.kind === 'picked'
+        expectation.kind === 'heading' || expectation.kind === 'picked' || expectation.kind === 'table'
           ? () => onScreen() === true
           : expectation.kind === 'rows'
             ? () => settled() && reportLinks().length === expectation.count
@@ -403,6 +407,18 @@ const CASES: Case[] = [
     // One frame: the row shows its tick in the frame after the click.
     target: { commitP50: 16 },
   },
+  // Issue 45: opening Problems from the navigation no slower than opening Projects (compare the two p50s).
+  ...(['Problems', 'Projects'] as const).map(
+    (label): Case => ({
+      name: `open ${label} (navigation)`,
+      start: '/reports',
+      startRows: 10,
+      eventType: 'click',
+      expectation: () => ({ kind: 'table', label }),
+      act: (page) => clickLikeAPerson(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true })),
+      target: {},
+    }),
+  ),
 ];
 
 // --- Run --------------------------------------------------------------------------------------
