@@ -42,6 +42,9 @@ export function deleteProject(name: string, signal?: AbortSignal): Promise<void>
   return apiRequest({ method: 'DELETE', path: ['projects', name], signal }, deletedSchema);
 }
 
+/** The projects a page's Project filter offers (Problems, Alerts): the first hundred by name. */
+export const FILTER_PROJECTS: ProjectListParams = { per_page: 100, sort_by: 'project', sort: 'asc' };
+
 export const projectQueries = {
   ...projectKeys,
   list: (params: ProjectListParams = {}) => {

@@ -16,7 +16,7 @@ import { capabilitiesQuery } from '@/api/capabilities';
 import { newestReportsQuery } from '@/api/newest-reports';
 import type { Capabilities } from '@/api/capabilities';
 import { signInReason } from '@/api/http/connection';
-import { projectQueries } from '@/api/projects';
+import { FILTER_PROJECTS, projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import type { PageId } from '@/contract/routes';
 import { projectListParams, projectListView } from '@/features/projects/project-list-view';
@@ -30,7 +30,7 @@ import {
   reportListParams,
   reportListViewFor,
 } from '@/features/reports-list/report-list-view';
-import { FILTER_PROJECTS, alertListParams, alertsView } from '@/features/watch/alerts-view';
+import { alertListParams, alertsView } from '@/features/watch/alerts-view';
 import { problemListParams, problemsView } from '@/features/problems/problems-view';
 import { parseReportId } from '@/lib/report-id';
 import { parseUrlState } from '@/lib/url-state';

@@ -13,14 +13,13 @@ import { Suspense, lazy } from 'react';
 import { Link } from 'react-router-dom';
 import { CATEGORY_LABELS, CHECK_KEYS } from '@/contract/values';
 import type { Importance, ProblemSortKey } from '@/contract/values';
-import type { ProjectListParams } from '@/api/projects';
 import { useCapabilities } from '@/api/capabilities';
 import { NEWEST_REPORTS_LIMIT, newestReportsQuery } from '@/api/newest-reports';
 import { countedProblemList, problemQueries } from '@/api/problems';
 import type { CheckSetting, Problem } from '@/api/problems';
-import { projectQueries } from '@/api/projects';
 import { checkName } from '@/checks/check-info';
 import { DataTable } from '@/components/data-table';
+import { ProjectFilter } from '@/components/project-filter';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -34,8 +33,6 @@ const CheckSettingControls = lazy(() =>
   import('@/components/check-setting-controls').then((m) => ({ default: m.CheckSettingControls })),
 );
 
-/** The projects of the Project filter: the first hundred by name. */
-const FILTER_PROJECTS: ProjectListParams = { per_page: 100, sort_by: 'project', sort: 'asc' };
 const SORT_TEXT: Record<ProblemSortKey, string> = {
   impact: 'Most impact first: importance × pages failing.',
   pages: 'Most pages failing first.',
@@ -169,18 +166,11 @@ function ProblemsPage() {
   });
   const counted = newest.data ? countedProblemList(newest.data, params) : undefined;
   const query = byServer ? served : { ...newest, data: counted };
-  const projects = useQuery(projectQueries.list(FILTER_PROJECTS));
   const settings = useQuery({
     ...problemQueries.settings(view.project),
     enabled: withSettings && view.project !== '',
   });
 
-  const names = projects.data?.items.map((project) => project.name) ?? [];
-  if (view.project && !names.includes(view.project)) names.unshift(view.project);
-  const projectOptions = [
-    { value: '', label: 'All projects' },
-    ...names.map((name) => ({ value: name, label: name })),
-  ];
   const settingsShown =
     withSettings && view.project !== '' ? (settings.data ?? new Map<string, CheckSetting>()) : null;
 
@@ -266,13 +256,7 @@ function ProblemsPage() {
         </Text>
       </div>
       <Group gap="md" align="flex-end" wrap="wrap">
-        <NativeSelect
-          label="Project"
-          data={projectOptions}
-          value={view.project}
-          onChange={(event) => setView({ project: event.currentTarget.value })}
-          style={{ flex: '0 1 18rem' }}
-        />
+        <ProjectFilter value={view.project} onChange={(project) => setView({ project })} />
         <NativeSelect
           label="Sort by"
           data={SORT_OPTIONS}

@@ -5,7 +5,7 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Badge.css';
-import { Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChecks } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,7 +15,6 @@ import { RESULT_LABELS } from '@/contract/values';
 import type { AlertKind } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { errorMessage } from '@/api/http/errors';
-import { projectQueries } from '@/api/projects';
 import { watchQueries } from '@/api/watch';
 import type { Alert, AlertSide } from '@/api/watch';
 import { useMarkAlert, useMarkAllAlerts } from '@/api/watch-mutations';
@@ -28,7 +27,8 @@ import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { compareHref } from '@/lib/compare-runs';
 import { useUrlState } from '@/lib/url-state';
-import { FILTER_PROJECTS, alertListParams, alertsView } from './alerts-view';
+import { alertListParams, alertsView } from './alerts-view';
+import { ProjectFilter } from '@/components/project-filter';
 
 const KIND_LABELS: Record<AlertKind, { label: string; color: string }> = {
   result_worse: { label: 'Result worse', color: 'red' },
@@ -116,16 +116,12 @@ function AlertsList() {
   const [view, setView] = useUrlState(alertsView);
   const params = useMemo(() => alertListParams(view), [view]);
   const query = useQuery(watchQueries.alertList(params));
-  const projects = useQuery(projectQueries.list(FILTER_PROJECTS));
   const meta = query.isPlaceholderData ? undefined : query.data?.meta;
   const onPage = useCallback<PageChange>((page, options) => setView({ page }, options), [setView]);
   useClampPage(view.page, meta, onPage);
   const markOne = useMarkAlert();
   const markAll = useMarkAllAlerts();
 
-  const names = projects.data?.items.map((project) => project.name) ?? [];
-  if (view.project && !names.includes(view.project)) names.unshift(view.project);
-  const projectOptions = [{ value: '', label: 'All projects' }, ...names.map((name) => ({ value: name, label: name }))];
   const unread = query.data?.unread ?? 0;
 
   const open = (alert: Alert) => {
@@ -191,13 +187,7 @@ function AlertsList() {
         </Button>
       </Group>
       <Group gap="md" align="flex-end" wrap="wrap">
-        <NativeSelect
-          label="Project"
-          data={projectOptions}
-          value={view.project}
-          onChange={(event) => setView({ project: event.currentTarget.value })}
-          style={{ flex: '0 1 18rem' }}
-        />
+        <ProjectFilter value={view.project} onChange={(project) => setView({ project })} />
         <Switch
           label="Unread only"
           checked={view.unread === '1'}

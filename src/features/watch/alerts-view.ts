@@ -3,7 +3,6 @@
 // same cache entries.
 import { PER_PAGE_VALUES } from '@/contract/values';
 import type { PerPage } from '@/contract/values';
-import type { ProjectListParams } from '@/api/projects';
 import type { AlertListParams } from '@/api/watch';
 import { urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
@@ -28,6 +27,3 @@ export function alertListParams(view: AlertsView): AlertListParams {
     page: view.page,
   };
 }
-
-/** The projects of the Project filter: the first hundred by name. */
-export const FILTER_PROJECTS: ProjectListParams = { per_page: 100, sort_by: 'project', sort: 'asc' };
