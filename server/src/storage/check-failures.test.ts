@@ -66,6 +66,17 @@ describe.each(STORAGE_ENGINES)('failing checks on $name', (engine) => {
       total: 4,
     });
     expect(await list(storage, { failing: 'title', urlKeys: ['https://shop.example/b', 'https://shop.example/a'] })).toEqual({ urls: ['https://shop.example/b'], total: 1 });
+    // In id order (read from the failures' own key), either way, past an offset, of a project.
+    expect(await list(storage, { failing: 'load_time', sort: 'desc', limit: 2, offset: 1 })).toEqual({
+      urls: ['https://blog.example/a', 'https://shop.example/c'],
+      total: 4,
+    });
+    expect(await list(storage, { failing: 'load_time', limit: 2, offset: 3 })).toEqual({ urls: ['https://blog.example/b'], total: 4 });
+    expect(await list(storage, { failing: 'meta_description', project: 'blog.example', sort: 'desc' })).toEqual({
+      urls: ['https://blog.example/b', 'https://blog.example/a'],
+      total: 2,
+    });
+    expect(await list(storage, { failing: 'meta_description', project: 'news.example' })).toEqual({ urls: [], total: 0 });
     // A check no report fails, and one that is no check at all: no report.
     expect(await list(storage, { failing: 'gsb' })).toEqual({ urls: [], total: 0 });
   });

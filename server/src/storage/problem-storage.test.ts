@@ -127,6 +127,7 @@ describe.each(STORAGE_ENGINES)('problems on $name', (engine) => {
     const all = await problems(storage);
     expect(counts(all.title!)).toMatchObject({ failing: 7, analysed: 8 });
     expect(counts(all.https_encryption!)).toMatchObject({ failing: 7, analysed: 7, siteWide: true });
+    expect(await problems(storage, { pattern: '%' })).toEqual(all);
   });
 
   it('counts pages newly failing and fixed in the last 7 days', async () => {
@@ -149,6 +150,16 @@ describe.each(STORAGE_ENGINES)('problems on $name', (engine) => {
     });
     expect(counts(all.title!)).toMatchObject({ failing: 6, new7d: 1, fixed7d: 0 });
     expect(counts(all.meta_description!)).toMatchObject({ failing: 5, new7d: 0, fixed7d: 0 });
+    // Counted over the reports (a search matching all, a result), the same.
+    expect(await problems(storage, { pattern: '%' })).toEqual(all);
+    expect(counts((await problems(storage, { result: 'bad' })).title!)).toMatchObject({
+      failing: 6,
+      new7d: 1,
+    });
+    expect(counts((await problems(storage, { pattern: '%shop%' })).https_encryption!)).toMatchObject({
+      failing: 5,
+      fixed7d: 1,
+    });
   });
 
   it('leaves a check a project ignores out of its open problems, and counts it apart', async () => {

@@ -47,6 +47,16 @@ import { forgetFailures, writeFailures } from './check-failures';
 // Distinct lists whose counts are kept; past that the cache starts again.
 const COUNT_CACHE_SIZE = 1000;
 
+/** The failing-check filter, of a project or not, and no other: report_failures alone answers it. */
+function failingAlone(filters: ReportFilters): filters is ReportFilters & { failing: string } {
+  return (
+    filters.failing !== undefined &&
+    filters.pattern === undefined &&
+    filters.result === undefined &&
+    filters.urlKeys === undefined
+  );
+}
+
 export interface StorageOptions {
   /** How many runs each report keeps (RUNS_KEPT); older ones go when a new one is written. */
   runsKept?: number;
@@ -247,12 +257,7 @@ function createStorage(
       qb.select((eb) => eb.fn.countAll<number>().as('count'));
     const slots = preparedFilters(filters);
     // The failing-check filter alone (of a project or not) is counted from the failures' own index.
-    const failingOnly =
-      filters.failing !== undefined &&
-      filters.pattern === undefined &&
-      filters.result === undefined &&
-      filters.urlKeys === undefined;
-    const [counted] = failingOnly
+    const [counted] = failingAlone(filters)
       ? await trx
           .selectFrom('report_failures')
           .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -337,7 +342,7 @@ function createStorage(
   return {
     watch: createWatchStorage(db),
     webhooks: createWebhookStorage(db, connection.engine),
-    problems: createProblemStorage(db),
+    problems: createProblemStorage(db, connection.engine),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {
@@ -354,6 +359,28 @@ function createStorage(
           count: () => countReports(trx, filters),
           // Ids first, from an index, so a deep page skips its offset over index entries only.
           ids: async () => {
+            // The failing-check filter alone in id order: the page is read from the failures' own
+            // key (check_key, report_id; with the project before them on SQLite), a deep page
+            // skipping its offset over index entries, where the reports' order tested every report
+            // it skipped for the check (each failure's project is its report's).
+            if (failingAlone(filters) && query.sortBy === 'id') {
+              const project = filters.project;
+              const rows = await prepared.rows(
+                trx,
+                `failing ids ${project === undefined ? '-' : '+'} ${query.sort}`,
+                (bind) =>
+                  trx
+                    .selectFrom('report_failures')
+                    .select('report_id as id')
+                    .where('check_key', '=', bind<string>(0))
+                    .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(1)))
+                    .orderBy('report_id', query.sort)
+                    .limit(bind<number>(2))
+                    .offset(bind<number>(3)),
+                [filters.failing, project, query.limit, query.offset],
+              );
+              return rows.map((row) => row.id);
+            }
             const page = (forFilters: ReportFilters, limit: number, offset: number) =>
               orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query)
                 .limit(limit)
