@@ -79,8 +79,8 @@ describe('unknown paths and methods', () => {
     ['POST', '/api/v1/reports/1/runs', 'GET, HEAD'],
     ['DELETE', '/api/v1/reports/1/runs', 'GET, HEAD'],
     ['POST', '/api/v1/projects', 'GET, HEAD'],
-    ['GET', '/api/v1/projects/example.com', 'DELETE'],
-    ['PATCH', '/api/v1/projects/example.com', 'DELETE'],
+    ['POST', '/api/v1/projects/example.com', 'GET, HEAD, PATCH, DELETE'],
+    ['PUT', '/api/v1/projects/example.com', 'GET, HEAD, PATCH, DELETE'],
   ])('answers 405 with Allow for %s %s', async (method, path, allow) => {
     const t = createTestApp();
     const res = await t.call(method, path);

@@ -24,6 +24,7 @@ import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
 import { checkSettingsRouter, problemsRouter } from './routes/problems';
+import { clientsRouter, projectClientRouter } from './routes/clients';
 import { webhooksRouter } from './routes/webhooks';
 import { discoverRouter } from './routes/discover';
 import { projectsRouter } from './routes/projects';
@@ -108,7 +109,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
   app.route(`${API_PREFIX}/projects`, checkSettingsRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, projectClientRouter(resolved));
   app.route(`${API_PREFIX}/problems`, problemsRouter(resolved));
+  app.route(`${API_PREFIX}/clients`, clientsRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());

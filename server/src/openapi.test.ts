@@ -411,6 +411,92 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'DELETE', '/api/v1/projects/shop.example')).status).toBe(404);
     await keyedRefusals('DELETE', '/api/v1/projects/shop.example');
   },
+  showProject: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    await call(t, 'PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily' } });
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example')).status).toBe(404);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example');
+  },
+  updateProject: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    const path = '/api/v1/projects/shop.example';
+    expect((await call(t, 'PATCH', path, { form: { label: 'Main shop' } })).status).toBe(200);
+    expect((await call(t, 'PATCH', path, { json: { label: '' } })).status).toBe(200);
+    expect((await call(t, 'PATCH', path, { form: { label: 'x'.repeat(81) } })).status).toBe(422);
+    expect(
+      (await call(t, 'PATCH', '/api/v1/projects/nowhere.example', { form: { label: 'A' } })).status,
+    ).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect(
+      (await call(small, 'PATCH', path, { form: { label: 'A label longer than 16 bytes' } })).status,
+    ).toBe(413);
+    await keyedRefusals('PATCH', path, { form: { label: 'A' } });
+  },
+  setProjectClient: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    await call(t, 'POST', '/api/v1/clients', { form: { name: 'Acme' } });
+    const path = '/api/v1/projects/shop.example/client';
+    expect((await call(t, 'PUT', path, { form: { client_id: '1' } })).status).toBe(200);
+    expect((await call(t, 'PUT', path, { json: { client_id: null } })).status).toBe(200);
+    expect((await call(t, 'PUT', path, { form: { client_id: '999' } })).status).toBe(422);
+    expect(
+      (await call(t, 'PUT', '/api/v1/projects/nowhere.example/client', { form: { client_id: '1' } })).status,
+    ).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect((await call(small, 'PUT', path, { form: { client_id: '1'.repeat(32) } })).status).toBe(413);
+    await keyedRefusals('PUT', path, { form: { client_id: '' } });
+  },
+  listClients: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'GET', '/api/v1/clients')).status).toBe(200);
+    await call(t, 'POST', '/api/v1/clients', { form: { name: 'Acme' } });
+    await stored(t, { url: 'https://shop.example/good' });
+    await call(t, 'PUT', '/api/v1/projects/shop.example/client', { form: { client_id: '1' } });
+    for (const query of ['', '?per_page=25&page=2'])
+      expect((await call(t, 'GET', `/api/v1/clients${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/clients?page=%7F')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/clients');
+  },
+  addClient: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'POST', '/api/v1/clients', { form: { name: 'Acme' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/clients', { json: { name: 'Beta' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/clients', { form: { name: 'ACME' } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/clients', { form: {} })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect(
+      (await call(small, 'POST', '/api/v1/clients', { form: { name: 'A name longer than 16 bytes' } }))
+        .status,
+    ).toBe(413);
+    await keyedRefusals('POST', '/api/v1/clients', { form: { name: 'Acme' } });
+  },
+  updateClient: async () => {
+    const t = createTestApp();
+    await call(t, 'POST', '/api/v1/clients', { form: { name: 'Acme' } });
+    await call(t, 'POST', '/api/v1/clients', { form: { name: 'Beta' } });
+    expect((await call(t, 'PATCH', '/api/v1/clients/1', { form: { name: 'Acme Ltd' } })).status).toBe(200);
+    expect((await call(t, 'PATCH', '/api/v1/clients/1', { form: { name: 'beta' } })).status).toBe(422);
+    expect((await call(t, 'PATCH', '/api/v1/clients/999', { form: { name: 'Gamma' } })).status).toBe(404);
+    expect((await call(t, 'PATCH', '/api/v1/clients/abc', { form: { name: 'Gamma' } })).status).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect(
+      (await call(small, 'PATCH', '/api/v1/clients/1', { form: { name: 'A name longer than 16 bytes' } }))
+        .status,
+    ).toBe(413);
+    await keyedRefusals('PATCH', '/api/v1/clients/1', { form: { name: 'Acme' } });
+  },
+  deleteClient: async () => {
+    const t = createTestApp();
+    await call(t, 'POST', '/api/v1/clients', { form: { name: 'Acme' } });
+    expect((await call(t, 'DELETE', '/api/v1/clients/1')).status).toBe(200);
+    expect((await call(t, 'DELETE', '/api/v1/clients/1')).status).toBe(404);
+    expect((await call(t, 'DELETE', '/api/v1/clients/abc')).status).toBe(404);
+    await keyedRefusals('DELETE', '/api/v1/clients/1');
+  },
   showSchedule: async () => {
     const t = createTestApp();
     await stored(t, { url: 'https://shop.example/good' });

@@ -334,6 +334,8 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   failing_filter: false,
   problems: false,
   check_settings: false,
+  project_labels: false,
+  clients: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

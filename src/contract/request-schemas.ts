@@ -5,6 +5,7 @@ import * as z from 'zod';
 import {
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
+  CLIENT_NAME_MAX,
   DEFAULT_PER_PAGE,
   IMPORTANCE,
   PASSWORD_MAX_LENGTH,
@@ -13,6 +14,7 @@ import {
   PRIVACY_VALUES,
   PROBLEM_SORT_KEYS,
   PROBLEM_STATES,
+  PROJECT_LABEL_MAX,
   PROJECT_SEARCH_BY,
   PROJECT_SORT_KEYS,
   REPORT_SEARCH_BY,
@@ -500,3 +502,98 @@ export const checkSettingBodySchema = z.object(
 
 /** A project's check settings: only the page is chosen. */
 export const checkSettingListQuerySchema = z.object({ per_page: perPage, page });
+
+// ---- Labels and clients (wave 4): a project's label, the clients and which client a project is for.
+
+export const CLIENT_MESSAGES = {
+  labelString: 'The label must be a string.',
+  labelMax: `The label must not be greater than ${PROJECT_LABEL_MAX} characters.`,
+  labelControl: 'The label must not contain control characters.',
+  nameRequired: 'The name field is required.',
+  nameString: 'The name must be a string.',
+  nameMax: `The name must not be greater than ${CLIENT_NAME_MAX} characters.`,
+  nameControl: 'The name must not contain control characters.',
+  nameTaken: 'The name has already been taken.',
+  clientId: 'The selected client id is invalid.',
+} as const;
+
+/**
+ * Text of at most `max` characters (code points, after the server's trimming) and no control
+ * character (PostgreSQL's text cannot hold NUL, and no name needs one).
+ */
+function shortText(
+  max: number,
+  messages: { string: string; required?: string; max: string; control: string },
+) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined && messages.required ? messages.required : messages.string,
+    })
+    .refine((value) => [...value].length <= max, { error: messages.max })
+    .refine((value) => !/\p{Cc}/u.test(value), { error: messages.control });
+}
+
+/** `PATCH /projects/{project}`: the project's label. */
+export const projectLabelBodySchema = z.object(
+  {
+    label: shortText(PROJECT_LABEL_MAX, {
+      string: CLIENT_MESSAGES.labelString,
+      max: CLIENT_MESSAGES.labelMax,
+      control: CLIENT_MESSAGES.labelControl,
+    })
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({
+        maxLength: PROJECT_LABEL_MAX,
+        description: `At most ${PROJECT_LABEL_MAX} characters, trimmed; absent or empty: none (clears it).`,
+      }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** `POST /clients` and `PATCH /clients/{id}`. */
+export const clientBodySchema = z.object(
+  {
+    name: shortText(CLIENT_NAME_MAX, {
+      string: CLIENT_MESSAGES.nameString,
+      required: CLIENT_MESSAGES.nameRequired,
+      max: CLIENT_MESSAGES.nameMax,
+      control: CLIENT_MESSAGES.nameControl,
+    }).meta({
+      maxLength: CLIENT_NAME_MAX,
+      description: `At most ${CLIENT_NAME_MAX} characters, trimmed; no other client may have it, whatever its case.`,
+    }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+export const clientIdParamSchema = idParam('The client’s id.');
+
+/** The clients, by name: only the page is chosen. */
+export const clientListQuerySchema = z.object({ per_page: perPage, page });
+
+/** `PUT /projects/{project}/client`: a form field is text; in JSON the id may come as a number. */
+export const projectClientBodySchema = z.object(
+  {
+    client_id: z
+      .union([z.string().regex(/^[1-9]\d{0,15}$/, { error: CLIENT_MESSAGES.clientId }), z.number()], {
+        error: CLIENT_MESSAGES.clientId,
+      })
+      .transform(Number)
+      .pipe(
+        z
+          .number({ error: CLIENT_MESSAGES.clientId })
+          .int({ error: CLIENT_MESSAGES.clientId })
+          .min(1, { error: CLIENT_MESSAGES.clientId })
+          .max(Number.MAX_SAFE_INTEGER, { error: CLIENT_MESSAGES.clientId }),
+      )
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({
+        type: 'integer',
+        description: 'A client’s id (an unknown one: 422); absent or empty: no client.',
+      }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);

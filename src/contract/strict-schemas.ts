@@ -7,7 +7,9 @@ import {
   CHECK_KEYS,
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
+  CLIENT_NAME_MAX,
   IMPORTANCE,
+  PROJECT_LABEL_MAX,
   RESULTS,
   SCHEDULE_EVERY,
 } from './values';
@@ -72,7 +74,41 @@ export const strictProjectSchema = z
       })
       .optional(),
   })
+  .meta({
+    description: 'A project as a deployment returns it; the reference server’s adds label and client.',
+  });
+
+/** Text of 1 to `max` characters, counted as code points (as JSON Schema's maxLength counts them). */
+const shortText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .refine((text) => [...text].length <= max)
+    .meta({ maxLength: max });
+
+/** A project's client, as a project carries it. */
+const strictClientRefSchema = z.strictObject({
+  id: z.number().int().positive(),
+  name: shortText(CLIENT_NAME_MAX),
+});
+
+/**
+ * A project as the reference server answers it (GET /projects, GET /projects/{project}): the
+ * contract's project and, of wave 4 (labels and clients), its `label` and `client`, null when it has
+ * none. A deployment sends neither, which is why strictProjectSchema, the lenient schema's model,
+ * does not have them.
+ */
+export const strictLabelledProjectSchema = strictProjectSchema
+  .extend({
+    label: shortText(PROJECT_LABEL_MAX).nullable(),
+    client: strictClientRefSchema.nullable(),
+  })
   .meta({ id: 'Project' });
+
+export const strictLabelledProjectEnvelope = z.strictObject({
+  data: strictLabelledProjectSchema,
+  status: z.literal(200),
+});
 
 const strictMetaSchema = z.strictObject({
   current_page: z.number().int().positive(),
@@ -101,7 +137,7 @@ export function strictListSchema<T extends z.ZodType>(item: T) {
 }
 
 export const strictReportListSchema = strictListSchema(strictReportSchema);
-export const strictProjectListSchema = strictListSchema(strictProjectSchema);
+export const strictProjectListSchema = strictListSchema(strictLabelledProjectSchema);
 export const strictRunListSchema = strictListSchema(strictRunSchema);
 
 export const strictReportEnvelope = (status: 200 | 201) =>
@@ -163,6 +199,10 @@ export const strictCapabilitiesSchema = z.strictObject({
   problems: z.boolean(),
   /** GET /projects/{project}/checks and PUT /projects/{project}/checks/{check}. */
   check_settings: z.boolean(),
+  /** A project's `label` (PATCH /projects/{project}), in every project answer. */
+  project_labels: z.boolean(),
+  /** GET/POST /clients, PATCH/DELETE /clients/{id}, PUT /projects/{project}/client; a project's `client`. */
+  clients: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -337,3 +377,19 @@ export const strictCheckSettingEnvelope = z.strictObject({
   data: strictCheckSettingSchema,
   status: z.literal(200),
 });
+
+// ---- Clients (wave 4): the clients projects are for.
+
+/** A client (GET /clients): `projects`, how many projects are for it. */
+export const strictClientSchema = z
+  .strictObject({
+    ...strictClientRefSchema.shape,
+    projects: z.number().int().nonnegative(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Client' });
+export const strictClientListSchema = strictListSchema(strictClientSchema);
+export const strictClientEnvelope = (status: 200 | 201) =>
+  z.strictObject({ data: strictClientSchema, status: z.literal(status) });
+export const strictClientDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('client') });
+export type StrictClient = z.infer<typeof strictClientSchema>;

@@ -141,6 +141,11 @@ export const CHECK_NOTE_MAX = 500;
 export const SITE_WIDE_SHARE = 0.9;
 export const SITE_WIDE_MIN_PAGES = 5;
 
+/** A project's label (PATCH /projects/{project}), in characters (code points) after trimming. */
+export const PROJECT_LABEL_MAX = 80;
+/** A client's name, in characters (code points) after trimming; unique whatever its case. */
+export const CLIENT_NAME_MAX = 80;
+
 export function isCheckKey(key: string): key is CheckKey {
   return Object.hasOwn(CHECK_CATEGORIES, key);
 }

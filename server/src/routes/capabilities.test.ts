@@ -8,7 +8,7 @@ import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems and check settings', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems, check settings, project labels and clients', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
@@ -25,6 +25,8 @@ describe('GET /api/v1/capabilities', () => {
         failing_filter: true,
         problems: true,
         check_settings: true,
+        project_labels: true,
+        clients: true,
       },
       status: 200,
     });
@@ -70,6 +72,10 @@ describe('GET /api/v1/capabilities', () => {
       await sitemap.close();
     }
     expect(data.webhooks).toBe((await t.call('GET', '/api/v1/webhooks')).status === 200);
+    expect(data.project_labels).toBe(
+      (await t.call('PATCH', '/api/v1/projects/shop.example', { form: { label: 'Shop' } })).status === 200,
+    );
+    expect(data.clients).toBe((await t.call('GET', '/api/v1/clients')).status === 200);
   });
 
   it('needs a key, like every API route', async () => {

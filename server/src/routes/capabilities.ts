@@ -7,7 +7,8 @@ import { errors, ok } from '../http/openapi';
  * The extensions of wave 3 this server has, each true only once it is served: runs
  * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=, also repeated: url_filter_many), sort_by=score, schedules
  * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover);
- * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems) and check settings (GET/PUT /projects/{project}/checks).
+ * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems), check settings (GET/PUT /projects/{project}/checks),
+ * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -21,6 +22,8 @@ export const CAPABILITIES: Capabilities = {
   failing_filter: true,
   problems: true,
   check_settings: true,
+  project_labels: true,
+  clients: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

@@ -1,14 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   strictErrorSchema,
+  strictLabelledProjectEnvelope,
   strictProjectDeletedSchema,
   strictProjectListSchema,
   strictReportListSchema,
+  strictValidationErrorSchema,
 } from '../../../src/contract/strict-schemas';
 import type { Storage } from '../storage/types';
 import { createTestApp, GOOD } from '../../../test/server/test-app';
 
 const BASE = Date.parse('2026-11-01T00:00:00.000Z');
+// A project without a label or a client (wave 4: every project answer carries both).
+const UNLABELLED = { label: null, client: null };
 
 /** Stores a report under an explicit project name, created `at` seconds after BASE. */
 async function add(storage: Storage, project: string, at: number, url = 'https://example.com/') {
@@ -34,9 +38,9 @@ describe('GET /api/v1/projects', () => {
     await add(t.storage, 'c.example', 20);
     const body = await list(t);
     expect(body.data).toEqual([
-      { project: 'c.example', reports: 1, created_at: '2026-11-01T00:00:20.000000Z' },
-      { project: 'a.example', reports: 1, created_at: '2026-11-01T00:00:10.000000Z' },
-      { project: 'b.example', reports: 2, created_at: '2026-11-01T00:00:05.000000Z' },
+      { project: 'c.example', reports: 1, created_at: '2026-11-01T00:00:20.000000Z', ...UNLABELLED },
+      { project: 'a.example', reports: 1, created_at: '2026-11-01T00:00:10.000000Z', ...UNLABELLED },
+      { project: 'b.example', reports: 2, created_at: '2026-11-01T00:00:05.000000Z', ...UNLABELLED },
     ]);
     expect(body.meta).toEqual({
       current_page: 1,
@@ -62,17 +66,19 @@ describe('GET /api/v1/projects', () => {
     expect((await put('c.example', { every: 'off' })).status).toBe(200);
     const body = await list(t);
     expect(body.data).toEqual([
-      { project: 'c.example', reports: 1, created_at: '2026-11-01T00:00:30.000000Z' },
+      { project: 'c.example', reports: 1, created_at: '2026-11-01T00:00:30.000000Z', ...UNLABELLED },
       {
         project: 'b.example',
         reports: 1,
         created_at: '2026-11-01T00:00:20.000000Z',
+        ...UNLABELLED,
         schedule: { every: 'weekly', hour: 23, weekday: 0, next_run_at: '2026-11-08T23:00:00.000000Z' },
       },
       {
         project: 'a.example',
         reports: 1,
         created_at: '2026-11-01T00:00:10.000000Z',
+        ...UNLABELLED,
         schedule: { every: 'daily', hour: 6, weekday: null, next_run_at: '2026-11-03T06:00:00.000000Z' },
       },
     ]);
@@ -84,7 +90,7 @@ describe('GET /api/v1/projects', () => {
     await add(t.storage, 'a.example', 40);
     await add(t.storage, 'a.example', 25);
     await t.call('DELETE', `/api/v1/reports/${first.id}`);
-    expect((await list(t)).data).toEqual([{ project: 'a.example', reports: 2, created_at: '2026-11-01T00:00:25.000000Z' }]);
+    expect((await list(t)).data).toEqual([{ project: 'a.example', reports: 2, created_at: '2026-11-01T00:00:25.000000Z', ...UNLABELLED }]);
   });
 
   it.each([
@@ -195,6 +201,112 @@ describe('DELETE /api/v1/projects/{project}', () => {
     expect(strictErrorSchema.parse(await res.json())).toEqual({ message: 'Server error.', status: 500 });
     expect(logError).toHaveBeenCalledOnce();
     expect(await t.storage.countReports()).toBe(2);
-    expect((await list(t)).data).toEqual([{ project: 'shop.example.com', reports: 2, created_at: '2026-11-01T00:00:01.000000Z' }]);
+    expect((await list(t)).data).toEqual([{ project: 'shop.example.com', reports: 2, created_at: '2026-11-01T00:00:01.000000Z', ...UNLABELLED }]);
+  });
+});
+
+describe('GET and PATCH /api/v1/projects/{project}: the project and its label', () => {
+  const show = async (t: ReturnType<typeof createTestApp>, project: string) => {
+    const res = await t.call('GET', `/api/v1/projects/${encodeURIComponent(project)}`);
+    expect(res.status).toBe(200);
+    return strictLabelledProjectEnvelope.parse(await res.json()).data;
+  };
+  const label = (t: ReturnType<typeof createTestApp>, project: string, value: string) =>
+    t.call('PATCH', `/api/v1/projects/${encodeURIComponent(project)}`, { form: { label: value } });
+
+  it('shows a project as the list has it, its schedule included; 404 for an unknown one', async () => {
+    const t = createTestApp({ now: () => new Date('2026-11-02T09:30:00.000Z') });
+    await add(t.storage, 'a b.example', 10);
+    expect(await show(t, 'a b.example')).toEqual({
+      project: 'a b.example',
+      reports: 1,
+      created_at: '2026-11-01T00:00:10.000000Z',
+      ...UNLABELLED,
+    });
+    await t.call('PUT', '/api/v1/projects/a%20b.example/schedule', { form: { every: 'daily', hour: '6' } });
+    expect((await show(t, 'a b.example')).schedule).toEqual({
+      every: 'daily',
+      hour: 6,
+      weekday: null,
+      next_run_at: '2026-11-03T06:00:00.000000Z',
+    });
+    expect((await list(t)).data).toEqual([await show(t, 'a b.example')]);
+    for (const unknown of ['nope.example', 'A B.EXAMPLE']) {
+      const res = await t.call('GET', `/api/v1/projects/${encodeURIComponent(unknown)}`);
+      expect(res.status).toBe(404);
+      strictErrorSchema.parse(await res.json());
+    }
+  });
+
+  it('sets a label (trimmed), shows it in the list, and clears it when empty', async () => {
+    const t = createTestApp();
+    await add(t.storage, 'shop.example', 1);
+    await add(t.storage, 'blog.example', 2);
+    const set = await label(t, 'shop.example', '  Main shop ');
+    expect(set.status).toBe(200);
+    expect(strictLabelledProjectEnvelope.parse(await set.json())).toEqual({
+      data: {
+        project: 'shop.example',
+        reports: 1,
+        created_at: '2026-11-01T00:00:01.000000Z',
+        label: 'Main shop',
+        client: null,
+      },
+      status: 200,
+    });
+    expect((await list(t, '?sort_by=project&sort=asc')).data.map((p) => [p.project, p.label])).toEqual([
+      ['blog.example', null],
+      ['shop.example', 'Main shop'],
+    ]);
+    // 80 characters, counted as code points, is the most.
+    const longest = '😀'.repeat(80);
+    expect(
+      (await t.call('PATCH', '/api/v1/projects/shop.example', { json: { label: longest } })).status,
+    ).toBe(200);
+    expect((await show(t, 'shop.example')).label).toBe(longest);
+    for (const empty of ['', '   ']) {
+      await label(t, 'shop.example', 'Again');
+      const cleared = await label(t, 'shop.example', empty);
+      expect(cleared.status).toBe(200);
+      expect(strictLabelledProjectEnvelope.parse(await cleared.json()).data.label).toBeNull();
+    }
+  });
+
+  it('refuses a label too long or with a control character (422), and answers 404 for an unknown project', async () => {
+    const t = createTestApp();
+    await add(t.storage, 'shop.example', 1);
+    await label(t, 'shop.example', 'Kept');
+    for (const [value, message] of [
+      ['x'.repeat(81), 'The label must not be greater than 80 characters.'],
+      ['a\u0000b', 'The label must not contain control characters.'],
+    ] as const) {
+      const res = await label(t, 'shop.example', value);
+      expect(res.status).toBe(422);
+      expect(strictValidationErrorSchema.parse(await res.json()).message).toEqual({ label: [message] });
+    }
+    const typed = await t.call('PATCH', '/api/v1/projects/shop.example', { json: { label: 7 } });
+    expect(strictValidationErrorSchema.parse(await typed.json()).message).toEqual({
+      label: ['The label must be a string.'],
+    });
+    expect((await show(t, 'shop.example')).label).toBe('Kept');
+    const unknown = await label(t, 'nope.example', 'Label');
+    expect(unknown.status).toBe(404);
+    strictErrorSchema.parse(await unknown.json());
+  });
+
+  it('drops the label with its project: deleted, or when its last report goes', async () => {
+    const t = createTestApp();
+    await add(t.storage, 'shop.example', 1);
+    await label(t, 'shop.example', 'Main shop');
+    await t.call('DELETE', '/api/v1/projects/shop.example');
+    await add(t.storage, 'shop.example', 2);
+    expect((await show(t, 'shop.example')).label).toBeNull();
+
+    await label(t, 'shop.example', 'Main shop');
+    const only = strictReportListSchema.parse(await (await t.call('GET', '/api/v1/reports')).json()).data[0]!;
+    expect((await t.call('DELETE', `/api/v1/reports/${only.id}`)).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/projects/shop.example')).status).toBe(404);
+    await add(t.storage, 'shop.example', 3);
+    expect((await show(t, 'shop.example')).label).toBeNull();
   });
 });

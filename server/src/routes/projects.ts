@@ -1,17 +1,45 @@
 import { Hono } from 'hono';
 import { describeRoute, validator } from 'hono-openapi';
-import { projectListQuerySchema, projectParamSchema } from '../../../src/contract/request-schemas';
-import { strictProjectDeletedSchema, strictProjectListSchema } from '../../../src/contract/strict-schemas';
+import {
+  projectLabelBodySchema,
+  projectListQuerySchema,
+  projectParamSchema,
+} from '../../../src/contract/request-schemas';
+import {
+  strictLabelledProjectEnvelope,
+  strictProjectDeletedSchema,
+  strictProjectListSchema,
+} from '../../../src/contract/strict-schemas';
 import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
-import { errors, KEYED_ERRORS, ok } from '../http/openapi';
+import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
-import { notFoundUnlessValid } from '../http/validation';
+import { formBody, notFoundUnlessValid } from '../http/validation';
+import type { LabelledProjectRecord, ProjectLabels } from '../storage/client-storage';
+import type { Storage } from '../storage/types';
+import type { ScheduleRecord } from '../storage/watch-storage';
 import { projectBody } from './serialise';
 import { projectScheduleJson } from './watch';
 
+// A project deleted between the page's read and its labels' has none.
+const NO_LABELS: ProjectLabels = { label: null, client: null };
+
+/** A project as the list and the project's own routes answer it: a watched one with its schedule. */
+function projectJson(project: LabelledProjectRecord, schedule: ScheduleRecord | null | undefined) {
+  return schedule && schedule.every !== 'off'
+    ? { ...projectBody(project), schedule: projectScheduleJson({ ...schedule, every: schedule.every }) }
+    : projectBody(project);
+}
+
+/** `{data: project, status: 200}` as GET /projects/{project} answers it. */
+export async function projectResponse(storage: Storage, project: LabelledProjectRecord) {
+  const schedule = await storage.watch.getSchedule(project.project);
+  return { data: projectJson(project, schedule), status: 200 as const };
+}
+
 export function projectsRouter(deps: Required<AppDeps>) {
   const { storage } = deps;
+  const projectParam = validator('param', projectParamSchema, notFoundUnlessValid);
   return new Hono()
     .get(
       '/',
@@ -19,7 +47,10 @@ export function projectsRouter(deps: Required<AppDeps>) {
         operationId: 'listProjects',
         summary: 'List projects',
         tags: ['Projects'],
-        responses: { 200: ok('A page of projects.', strictProjectListSchema), ...errors(...KEYED_ERRORS, 422) },
+        responses: {
+          200: ok('A page of projects.', strictProjectListSchema),
+          ...errors(...KEYED_ERRORS, 422),
+        },
       }),
       validator('query', projectListQuerySchema),
       async (c) => {
@@ -32,17 +63,65 @@ export function projectsRouter(deps: Required<AppDeps>) {
           offset: (q.page - 1) * q.per_page,
         });
         // Every watched project at once (few, one query), so the list says which are watched.
-        const watched = new Map((await storage.watch.activeSchedules()).map((schedule) => [schedule.project, schedule]));
-        const item = (project: (typeof page.items)[number]) => {
-          const schedule = watched.get(project.project);
-          return schedule && schedule.every !== 'off'
-            ? { ...projectBody(project), schedule: projectScheduleJson({ ...schedule, every: schedule.every }) }
-            : projectBody(project);
-        };
+        const watched = new Map(
+          (await storage.watch.activeSchedules()).map((schedule) => [schedule.project, schedule]),
+        );
+        const labels = await storage.clients.labelsOf(page.items.map((project) => project.project));
+        const item = (project: (typeof page.items)[number]) =>
+          projectJson(
+            { ...project, ...(labels.get(project.project) ?? NO_LABELS) },
+            watched.get(project.project),
+          );
         return c.json(
-          { data: page.items.map(item), ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length), status: 200 },
+          {
+            data: page.items.map(item),
+            ...pageEnvelope(c.req.url, q.page, q.per_page, page.total, page.items.length),
+            status: 200,
+          },
           200,
         );
+      },
+    )
+    .get(
+      '/:project',
+      describeRoute({
+        operationId: 'showProject',
+        summary: 'A project, as the list has it (an extension)',
+        tags: ['Projects'],
+        responses: {
+          200: ok('The project.', strictLabelledProjectEnvelope),
+          ...errors(...KEYED_ERRORS, 404),
+        },
+      }),
+      projectParam,
+      async (c) => {
+        const project = await storage.clients.getProject(c.req.valid('param').project);
+        if (!project) return errorResponse(c, 404);
+        return c.json(await projectResponse(storage, project), 200);
+      },
+    )
+    .patch(
+      '/:project',
+      describeRoute({
+        operationId: 'updateProject',
+        summary: 'Set or clear a project’s label (an extension)',
+        description: 'The label goes with the project: when it is deleted, or its last report is.',
+        tags: ['Projects'],
+        requestBody: formRequestBody(projectLabelBodySchema, 'The label; empty clears it.'),
+        responses: {
+          200: ok('The project as it is now.', strictLabelledProjectEnvelope),
+          ...errors(...KEYED_ERRORS, 404, 413, 422),
+        },
+      }),
+      projectParam,
+      formBody(projectLabelBodySchema),
+      async (c) => {
+        const project = await storage.clients.setLabel(
+          c.req.valid('param').project,
+          c.req.valid('form').label,
+        );
+        if (!project) return errorResponse(c, 404);
+        return c.json(await projectResponse(storage, project), 200);
       },
     )
     .delete(
@@ -51,9 +130,12 @@ export function projectsRouter(deps: Required<AppDeps>) {
         operationId: 'destroyProject',
         summary: 'Delete a project: every report of it, at once',
         tags: ['Projects'],
-        responses: { 200: ok('The project is deleted.', strictProjectDeletedSchema), ...errors(...KEYED_ERRORS, 404) },
+        responses: {
+          200: ok('The project is deleted.', strictProjectDeletedSchema),
+          ...errors(...KEYED_ERRORS, 404),
+        },
       }),
-      validator('param', projectParamSchema, notFoundUnlessValid),
+      projectParam,
       async (c) => {
         // Hono has already percent-decoded the segment: `a%2Fb` arrives as `a/b`.
         const { project } = c.req.valid('param');

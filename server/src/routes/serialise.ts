@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { publicPageUrl } from '../public-page/page-url';
+import type { ProjectLabels } from '../storage/client-storage';
 import type { ProjectRecord, ReportRecord, RunRecord } from '../storage/types';
 
 // Report bodies are written as text rather than built as objects for c.json(): the results map
@@ -70,6 +71,13 @@ function jsonText(c: Context, body: string, status: 200 | 201): Response {
   return c.body(body, status, { 'Content-Type': 'application/json' });
 }
 
-export function projectBody(project: ProjectRecord) {
-  return { project: project.project, reports: project.reports, created_at: project.createdAt };
+/** A project as the contract returns it, with its label and client (wave 4). */
+export function projectBody(project: ProjectRecord & ProjectLabels) {
+  return {
+    project: project.project,
+    reports: project.reports,
+    created_at: project.createdAt,
+    label: project.label,
+    client: project.client && { id: project.client.id, name: project.client.name },
+  };
 }

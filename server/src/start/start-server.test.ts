@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { strictListSchema, strictReportSchema, strictProjectSchema, strictRunListSchema } from '../../../src/contract/strict-schemas';
+import { strictLabelledProjectSchema, strictListSchema, strictReportSchema, strictRunListSchema } from '../../../src/contract/strict-schemas';
 import { loadConfig } from '../config';
 import type { Logger } from './logger';
 import { startServer } from './start-server';
@@ -138,7 +138,7 @@ describe('startServer', () => {
       headers: { Authorization: 'Bearer configured-key-2', Accept: 'application/json' },
     });
     expect(res.status).toBe(200);
-    expect(strictListSchema(strictProjectSchema).parse(await res.json()).meta.total).toBe(0);
+    expect(strictListSchema(strictLabelledProjectSchema).parse(await res.json()).meta.total).toBe(0);
   });
 
   it('seeds demo reports across several projects once, from the demo pages it serves, one with a history', async () => {
@@ -147,7 +147,7 @@ describe('startServer', () => {
     const headers = { Authorization: 'Bearer demo-test-key', Accept: 'application/json' };
 
     const first = await start(env, capture());
-    const projects = strictListSchema(strictProjectSchema).parse(
+    const projects = strictListSchema(strictLabelledProjectSchema).parse(
       await (await fetch(`${first.origin}/api/v1/projects?per_page=100`, { headers })).json(),
     );
     expect(projects.data.length).toBeGreaterThanOrEqual(3);

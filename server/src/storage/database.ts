@@ -78,6 +78,17 @@ export interface ProjectsTable {
   project_search: string;
   reports: number;
   created_at: Timestamp;
+  /** Its label (wave 4), trimmed, never empty. */
+  label: string | null;
+  client_id: number | null;
+}
+
+export interface ClientsTable {
+  id: Generated<number>;
+  name: string;
+  /** searchForm(name): unique, so that no two clients' names differ only in case. */
+  name_key: string;
+  created_at: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -218,6 +229,7 @@ export interface Database {
   report_unchecked: ReportUncheckedTable;
   check_settings: CheckSettingsTable;
   problem_counts: ProblemCountsTable;
+  clients: ClientsTable;
 }
 
 export type Db = BetterSqlite3.Database;

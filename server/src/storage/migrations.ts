@@ -16,6 +16,7 @@ export const WEBHOOKS_MIGRATION = '010-webhooks';
 export const WEBHOOK_OUTBOX_MIGRATION = '011-webhook-outbox';
 export const FAILURES_MIGRATION = '012-check-failures';
 export const CHECK_SETTINGS_MIGRATION = '013-check-settings';
+export const CLIENTS_MIGRATION = '014-clients-and-labels';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -686,6 +687,32 @@ function stepsFor(engine: Engine): Record<string, Step> {
               .values(unchecked.slice(start, start + 1000))
               .execute();
         });
+      },
+    },
+    [CLIENTS_MIGRATION]: {
+      async up(db) {
+        // The clients projects are for (wave 4); a name is unique whatever its case: name_key is
+        // searchForm(name), and orders the list.
+        await db.schema
+          .createTable('clients')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', t.sortedText, (c) => c.notNull().unique())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .execute();
+        // A project's label and client are on its own row, so they go with it: with the project,
+        // or with its last report. A client deleted leaves its projects without one.
+        await db.schema.alterTable('projects').addColumn('label', 'text').execute();
+        await db.schema
+          .alterTable('projects')
+          .addColumn('client_id', t.ref, (c) => c.references('clients.id').onDelete('set null'))
+          .execute();
+        // A client's projects: how many (the list), and the foreign key's work when it is deleted.
+        await db.schema
+          .createIndex('projects_client')
+          .on('projects')
+          .columns(['client_id', 'project'])
+          .execute();
       },
     },
   };

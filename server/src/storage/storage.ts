@@ -41,6 +41,7 @@ import { RECENT_SCORES } from './types';
 import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
 import { createWatchStorage } from './watch-storage';
 import { createProblemStorage } from './problem-storage';
+import { createClientStorage } from './client-storage';
 import { createWebhookStorage } from './webhook-storage';
 import { forgetFailures, writeFailures } from './check-failures';
 
@@ -343,6 +344,7 @@ function createStorage(
     watch: createWatchStorage(db),
     webhooks: createWebhookStorage(db, connection.engine),
     problems: createProblemStorage(db, connection.engine),
+    clients: createClientStorage(db, connection.engine),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

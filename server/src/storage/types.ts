@@ -9,6 +9,7 @@ import type { StrictCheck } from '../../../src/contract/strict-schemas';
 import type { WatchStorage } from './watch-storage';
 import type { WebhookStorage } from './webhook-storage';
 import type { ProblemStorage } from './problem-storage';
+import type { ClientStorage } from './client-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -134,6 +135,8 @@ export interface Storage {
   webhooks: WebhookStorage;
   /** Problems across reports and each project's check settings (the Problems extension). */
   problems: ProblemStorage;
+  /** The clients, and each project's label and client (wave 4). */
+  clients: ClientStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
