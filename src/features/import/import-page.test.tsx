@@ -240,7 +240,7 @@ describe('Add many: the run', () => {
     await view.user.click(await screen.findByRole('button', { name: 'Create 3 reports' }));
     expect(await screen.findByRole('progressbar', { name: 'Adding 3 reports: progress' })).toBeInTheDocument();
     expect(await screen.findByText('Finished: 3 done, 0 failed, 0 skipped.')).toBeInTheDocument();
-    await view.user.click(screen.getByRole('button', { name: 'Show all 3 URLs' }));
+    await view.user.click(await screen.findByRole('button', { name: 'Show all 3 URLs' }));
     await waitFor(() => expect(view.statuses()).toEqual(urls.map((url) => `${url}: Done`)));
     expect(await storedUrls()).toEqual(urls);
     expect(loadImport()).toBeNull();
