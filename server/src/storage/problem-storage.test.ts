@@ -200,6 +200,10 @@ describe.each(STORAGE_ENGINES)('problems on $name', (engine) => {
       state: 'mixed',
     });
     expect(all.title).toMatchObject({ state: 'open' });
+    // The kept counts (pairs with a setting one by one, the others summed per check) agree with a
+    // count over the reports (a search matching all), in every state.
+    for (const state of ['open', 'ignored', 'all'] as const)
+      expect(await problems(storage, { state })).toEqual(await problems(storage, { state, pattern: '%' }));
     // Ignored everywhere: no open problem at all.
     await storage.problems.setCheckSetting(
       'blog.example',
@@ -226,6 +230,10 @@ describe.each(STORAGE_ENGINES)('problems on $name', (engine) => {
     const all = await problems(storage);
     // shop's 5 pages at high (10), blog's one at the analysis' low (2).
     expect(all.image_keywords).toMatchObject({ importance: 'high', impact: 5 * 10 + 2 });
+    expect(all).toEqual(await problems(storage, { pattern: '%' }));
+    expect(await problems(storage, { project: 'shop.example' })).toEqual(
+      await problems(storage, { project: 'shop.example', pattern: '%' }),
+    );
   });
 
   it('keeps a project’s settings that differ from the default, and forgets them with the project', async () => {
