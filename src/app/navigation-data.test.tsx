@@ -2,7 +2,7 @@
 // still on its way (the previous page stays on screen meanwhile), and is asked once, not again when
 // the page renders.
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
 import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
@@ -32,13 +32,18 @@ beforeEach(() => {
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
 });
 
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
 function renderApp(route: string) {
   const requests = recordRequests();
   const queryClient = createTestQueryClient();
   const app = renderWithProviders(createRoutes(), {
     route,
     queryClient,
-    withRouter: (router) => startPageData(router, queryClient),
+    withRouter: (router) => stops.push(startPageData(router, queryClient)),
   });
   return { ...app, requests };
 }

@@ -164,6 +164,70 @@ describe('a page’s data starts with the navigation to it, the first visit’s 
   });
 });
 
+/** A press on a link to `href` (a mouse's main button unless told), as the browser dispatches it. */
+function press(href: string, init: { pointerType?: string; ctrlKey?: boolean; target?: string } = {}) {
+  const a = document.createElement('a');
+  a.setAttribute('href', href);
+  if (init.target) a.target = init.target;
+  a.innerHTML = '<span>Projects</span>';
+  document.body.append(a);
+  const event = new MouseEvent('pointerdown', { bubbles: true, button: 0, ctrlKey: init.ctrlKey ?? false });
+  Object.defineProperty(event, 'pointerType', { value: init.pointerType ?? 'mouse' });
+  a.firstElementChild!.dispatchEvent(event);
+  a.remove();
+}
+
+describe('a mouse pressing a link to another page starts that page’s data before the click', () => {
+  beforeEach(() => {
+    useRealApi();
+    signIn();
+  });
+
+  it('asks as the press comes, and the click’s navigation finds it on its way: one request', async () => {
+    const requests = recordRequests();
+    const { queryClient, router } = visit('/reports', 'at once');
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    const list = projectQueries.list({ sort_by: 'project', sort: 'asc', per_page: 10 });
+
+    press('/projects?sort_by=project&sort=asc');
+    expect(queryClient.getQueryState(list.queryKey)?.fetchStatus).toBe('fetching');
+    expect(router.state.location.pathname).toBe('/reports');
+    await router.navigate('/projects?sort_by=project&sort=asc');
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+
+    expect(asked(requests)).toEqual([
+      '/api/v1/reports?per_page=10&sort_by=id&sort=desc',
+      '/api/v1/projects?per_page=10&sort_by=project&sort=asc',
+    ]);
+  });
+
+  it('a report’s link: the report (a row of the reports table)', async () => {
+    const { queryClient, router } = visit('/reports', 'at once');
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+
+    press('/reports/1');
+    expect(queryClient.getQueryState(reportQueries.detail(1).queryKey)?.fetchStatus).toBe('fetching');
+    expect(router.state.location.pathname).toBe('/reports');
+  });
+
+  it('not for a touch (it may start a scroll), a modified press, another tab, another site or the page in view', async () => {
+    const requests = recordRequests();
+    const { queryClient, router } = visit('/reports', 'at once');
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+
+    press('/projects', { pointerType: 'touch' });
+    press('/projects', { ctrlKey: true });
+    press('/projects', { target: '_blank' });
+    press('//elsewhere.example/projects');
+    press('/reports?result=bad');
+    expect(queryClient.isFetching()).toBe(0);
+    expect(asked(requests)).toEqual(['/api/v1/reports?per_page=10&sort_by=id&sort=desc']);
+  });
+});
+
 describe('without a usable key', () => {
   it('asks nothing without a usable key: the sign-in panel stands in for the page', async () => {
     useRealApi();

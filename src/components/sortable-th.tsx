@@ -1,13 +1,9 @@
 import { Group, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import type { CSSProperties, PointerEvent, ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { SortOrder } from '@/contract/values';
+import { isMousePress } from '@/lib/mouse-press';
 import classes from './sortable-th.module.css';
-
-/** A press of the main mouse button (or a pen): its click follows. Not touch, which may start a scroll. */
-export function isMousePress(event: PointerEvent): boolean {
-  return event.button === 0 && (event.pointerType === 'mouse' || event.pointerType === 'pen');
-}
 
 export interface SortableThProps<K extends string> {
   column: K;

@@ -730,7 +730,7 @@ try {
         'longer busy; API = the request as the browser saw it (start to last byte), TTFB = request sent to ' +
         'first byte (about the server time; "—": none in the interval, e.g. started on the press); from press = ' +
         'from the mouse press of the click to the new view on screen (the press comes 50 ms before the click ' +
-        'here; sort and open report start their request on the press); long task = the longest ' +
+        'here; a sort and every in-app link start their request on the press); long task = the longest ' +
         'main-thread task in the interval (p95).\n',
     );
     console.log(

@@ -188,24 +188,6 @@ describe('Reports: loading starts with the press', () => {
     return seen;
   }
 
-  it('a mouse pressing a report link asks for the report before the click; a touch does not', async () => {
-    await withReports(TWELVE_URLS.slice(0, 2));
-    const page = renderReports();
-    await waitFor(() => expect(page.rows()).toHaveLength(2));
-    const gets = recordGets();
-    const [first, second] = within(page.table())
-      .getAllByRole('link')
-      .filter((link) => link.getAttribute('href')?.startsWith('/reports/'));
-
-    fireEvent.pointerDown(second!, { button: 0, pointerType: 'touch' });
-    fireEvent.pointerDown(first!, { button: 2, pointerType: 'mouse' });
-    fireEvent.pointerDown(first!, { button: 0, pointerType: 'mouse' });
-    const id = first!.getAttribute('href')!.split('/').pop();
-    await waitFor(() => expect(gets).toEqual([`/api/v1/reports/${id}`]));
-    // Nothing navigated yet: the click does that.
-    expect(page.router.state.location.pathname).toBe('/reports');
-  });
-
   it('a mouse pressing a sort header asks for the sorted view; the click then makes no second request', async () => {
     await withReports(TWELVE_URLS);
     const page = renderReports();

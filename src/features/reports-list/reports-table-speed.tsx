@@ -1,15 +1,12 @@
 // The reports table's speed helpers, apart from what the table shows. Each exists because a bench
 // measured the table slower without it (bench:ui, the UI speed guard; figures in docs/benchmarks.md,
 // docs/decisions.md and the git log of reports-table.tsx): the platform's checkbox, fixed column widths,
-// the first screenful rendered first, the report loaded on the press of its link, plain links that
-// one handler follows.
-import { useQueryClient } from '@tanstack/react-query';
+// the first screenful rendered first, plain links that one handler follows. (A report starts loading
+// on the press of its link, as every page an in-app link leads to does: page-data.ts.)
 import { startTransition, useEffect, useState } from 'react';
-import type { MouseEvent as ReactMouseEvent, PointerEvent, RefObject } from 'react';
+import type { MouseEvent as ReactMouseEvent, RefObject } from 'react';
 import { useNavigate, useNavigationType } from 'react-router-dom';
 import type { Report } from '@/contract/domain';
-import { reportQueries } from '@/api/reports';
-import { isMousePress } from '@/components/sortable-th';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import type { ReportColumn } from '@/lib/list-columns';
 import { parseReportId } from '@/lib/report-id';
@@ -134,21 +131,6 @@ export function linkedReportId(target: EventTarget): number | null {
   if (!(target instanceof Element)) return null;
   const href = target.closest('a[href^="/reports/"]')?.getAttribute('href') ?? '';
   return parseReportId(/^\/reports\/([^/?#]+)$/.exec(href)?.[1]);
-}
-
-/**
- * Pressing a report's link with a mouse starts loading the report: the click follows the press by
- * about a tenth of a second, and the report page then opens with its content instead of a loading
- * state first. Hovering only fetches the page's code (the app does, for every link): a pointer
- * passes over many links.
- */
-export function usePrefetchReportOnPress(): (event: PointerEvent<HTMLElement>) => void {
-  const queryClient = useQueryClient();
-  return (event: PointerEvent<HTMLElement>) => {
-    if (!isMousePress(event)) return;
-    const id = linkedReportId(event.target);
-    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
-  };
 }
 
 /**

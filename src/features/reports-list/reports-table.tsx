@@ -21,7 +21,6 @@ import {
   linkedReportId,
   useFirstScreenFirst,
   useFollowLinks,
-  usePrefetchReportOnPress,
 } from './reports-table-speed';
 import classes from './reports-table.module.css';
 
@@ -276,7 +275,6 @@ export function ReportsTable({
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const tableRef = useRef<HTMLTableElement>(null);
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref, tableRef, columns.compact);
-  const onPointerDown = usePrefetchReportOnPress();
   // The same function for every row and render: a tick renders only its own row.
   const onPick = useLatestCallback((index: number, range: boolean) => selection.toggle(index, range));
   const onClick = useOpenReportLinks();
@@ -305,7 +303,6 @@ export function ReportsTable({
       data-compact={columns.compact || undefined}
       stale={stale}
       busy={filling}
-      onPointerDown={onPointerDown}
       onClick={onClick}
     >
       <ColumnWidths columns={TABLE_COLUMNS.filter((column) => shown[column])} />
