@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { IMPORTANCE, RESULTS, resultForScore } from '@/contract/values';
 import type { Importance, Privacy, Result } from '@/contract/values';
-import type { Check, Page, Project, ProjectSchedule, Report } from '@/contract/domain';
+import type { Check, ClientRef, Page, Project, ProjectSchedule, Report } from '@/contract/domain';
 import type { Capabilities, strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -246,7 +246,27 @@ const projectFields = {
   schedule: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictProjectSchema.shape, z.ZodMiniType>;
 
-const projectObject = z.object({ ...projectFields, reports_count: z.nullish(integer) });
+const projectObject = z.object({
+  ...projectFields,
+  reports_count: z.nullish(integer),
+  // Extensions (labels and clients): anything unusable is none.
+  label: z.optional(z.unknown()),
+  client: z.optional(z.unknown()),
+});
+
+/** A label to show: a non-blank string; anything else is none. */
+function labelOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** A project's client: an id and a name, or none. */
+function clientRefOf(value: unknown): ClientRef | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, name } = value as { id?: unknown; name?: unknown };
+  const numeric = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+  if (typeof numeric !== 'number' || !Number.isSafeInteger(numeric) || numeric < 1) return undefined;
+  return typeof name === 'string' && name.trim() !== '' ? { id: numeric, name: name.trim() } : undefined;
+}
 
 export const projectSchema = z.pipe(
   projectObject,
@@ -255,6 +275,8 @@ export const projectSchema = z.pipe(
     reports: p.reports ?? p.reports_count ?? null,
     createdAt: p.created_at,
     schedule: projectSchedule(p.schedule),
+    label: labelOf(p.label),
+    client: clientRefOf(p.client),
   })),
 );
 

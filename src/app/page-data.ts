@@ -57,6 +57,7 @@ function withCapabilities(queryClient: QueryClient, then: (capabilities: Capabil
 const loadProjectHealth = () => import('@/api/project-health');
 const loadWatch = () => import('@/api/watch');
 const loadProblems = () => import('@/api/problems');
+const loadClients = () => import('@/api/clients');
 
 function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
   // A chunk that fails to load fails the page's own import too, which its error boundary shows.
@@ -102,6 +103,11 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     withModule(loadProjectHealth, ({ projectHealthQueries }) =>
       queryClient.prefetchQuery(projectHealthQueries.health(name)),
     );
+    // Its label and client, where the deployment keeps them.
+    withCapabilities(queryClient, (capabilities) => {
+      if (capabilities?.project_labels)
+        withModule(loadClients, ({ clientQueries }) => queryClient.prefetchQuery(clientQueries.project(name)));
+    });
     prefetchReportList(queryClient, search, (extensions) => projectReportListView(name, extensions));
   },
   alerts: (queryClient, { search }) =>

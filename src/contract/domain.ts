@@ -57,6 +57,16 @@ export interface Project {
   createdAt: Date | null;
   /** Its schedule when the project is watched and the list says so (undefined: not watched, or not said). */
   schedule?: ProjectSchedule;
+  /** Its label (an extension: project_labels); undefined: none, or a deployment without labels. */
+  label?: string;
+  /** The client it is for (an extension: clients); undefined: none, or a deployment without clients. */
+  client?: ClientRef;
+}
+
+/** A client as a project names it (an extension: clients). */
+export interface ClientRef {
+  id: number;
+  name: string;
 }
 
 export interface PageMeta {

@@ -13,6 +13,7 @@ import { NotFound } from '@/components/not-found';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { HealthBar, healthText } from './project-health';
+import { ProjectDetails } from './project-details';
 import { projectHref } from './project-list-view';
 import classes from './project-page.module.css';
 
@@ -133,6 +134,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
           <Title order={1} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Title>
+          <ProjectDetails name={name} />
         </div>
         <Group gap="sm">
           <Button

@@ -128,6 +128,7 @@ function ProjectsPage() {
           onSort={(key) => setView(sortAfterClick(view, key))}
           stale={isPlaceholderData}
           watch={watchColumn}
+          clients={capabilities.capabilities?.clients === true}
           onDeleteIntent={() => void loadDeleteDialog()}
           health={(project) =>
             healthWanted ? (

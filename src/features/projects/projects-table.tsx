@@ -29,6 +29,8 @@ export interface ProjectsTableProps {
    * schedules, 'pending' while that is not known yet (its space kept), false without.
    */
   watch?: boolean | 'pending';
+  /** The Client column, where the server keeps clients. */
+  clients?: boolean;
 }
 
 /** "Daily at 06:00 UTC, next in 3 hours", or "Off". */
@@ -63,6 +65,7 @@ export function ProjectsTable({
   onDeleteIntent,
   health,
   watch = false,
+  clients = false,
 }: ProjectsTableProps) {
   const withCounts = projects.some((project) => project.reports !== null);
   const sortable = { sortBy, sort, onSort };
@@ -76,6 +79,11 @@ export function ProjectsTable({
           <SortableTh column="created_at" {...sortable} className={classes.fromXs}>
             Created
           </SortableTh>
+          {clients && (
+            <th scope="col" className={classes.fromXs}>
+              Client
+            </th>
+          )}
           {withCounts && (
             <Box component="th" scope="col" ta="right" className={classes.fromXs}>
               Reports
@@ -103,7 +111,17 @@ export function ProjectsTable({
                 fw={500}
                 className="tap-target"
               >
-                {project.name}
+                {project.label ? (
+                  // The label first, the host name beside it: both in the link's name.
+                  <>
+                    {project.label}{' '}
+                    <Text span size="sm" c="dimmed" fw={400}>
+                      {project.name}
+                    </Text>
+                  </>
+                ) : (
+                  project.name
+                )}
               </Anchor>
               {/* On a phone the date goes under the name, leaving the name the width it needs. */}
               <Box hiddenFrom="xs" c="dimmed">
@@ -118,6 +136,17 @@ export function ProjectsTable({
             <Box component="td" visibleFrom="xs">
               <DateText date={project.createdAt} />
             </Box>
+            {clients && (
+              <td className={classes.fromXs} style={{ overflowWrap: 'anywhere' }}>
+                {project.client ? (
+                  project.client.name
+                ) : (
+                  <Text span size="sm" c="dimmed">
+                    —
+                  </Text>
+                )}
+              </td>
+            )}
             {withCounts && (
               <Box
                 component="td"

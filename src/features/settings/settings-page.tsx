@@ -49,6 +49,27 @@ function WebhooksArea() {
   );
 }
 
+// Only where the deployment has clients (an extension), loaded with its first showing.
+const ClientsSection = lazy(() => import('./clients-section'));
+
+function ClientsArea() {
+  const { capabilities } = useCapabilities();
+  if (!capabilities) return null;
+  if (!capabilities.clients) {
+    return (
+      <Text size="sm" c="dimmed">
+        The connected service keeps no clients: grouping projects by client comes with the reference server’s
+        extensions.
+      </Text>
+    );
+  }
+  return (
+    <Suspense fallback={null}>
+      <ClientsSection />
+    </Suspense>
+  );
+}
+
 // Shown only after a test has run, so it loads with the test rather than with the page.
 const ConnectionCheckResultAlert = lazy(() =>
   import('@/components/connection-check-result').then((m) => ({ default: m.ConnectionCheckResultAlert })),
@@ -250,12 +271,13 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   );
 }
 
-/** /settings: the connection, and the webhooks where the deployment has them (with a key to ask it). */
+/** /settings: the connection, and the clients and webhooks where the deployment has them (with a key to ask it). */
 function SettingsRoute() {
   const connection = useConnection();
   return (
     <Stack gap="lg" maw={720}>
       <SettingsPage />
+      {connection.apiKey !== null && <ClientsArea />}
       {connection.apiKey !== null && <WebhooksArea />}
     </Stack>
   );
