@@ -74,7 +74,8 @@ function NameForm({ client, onDone }: { client?: Client; onDone?: () => void }) 
           autoFocus={client !== undefined}
           {...register('name')}
         />
-        <Group gap="xs" mt={25}>
+        {/* Beside the field from the width where both fit (level with the input), under it on a phone. */}
+        <Group gap="xs" mt={{ base: 0, xs: 25 }}>
           <Button type="submit" loading={saving.isPending}>
             {client ? 'Save' : 'Add client'}
           </Button>
@@ -122,7 +123,7 @@ function ClientRow({ client }: { client: Client }) {
       </Table.Td>
       <Table.Td style={{ fontVariantNumeric: 'tabular-nums' }}>{plural(client.projects, 'project', 'projects')}</Table.Td>
       <Table.Td>
-        <Group gap="xs" justify="flex-end" wrap="nowrap">
+        <Group gap="xs" justify="flex-end">
           {!renaming && (
             <Button
               ref={renameButton}
@@ -207,7 +208,7 @@ export default function ClientsSection() {
           </Text>
         ) : (
           <>
-            <Table.ScrollContainer minWidth={360}>
+            <Table.ScrollContainer minWidth={280}>
               <Table aria-label="Clients" verticalSpacing="xs">
                 <Table.Thead>
                   <Table.Tr>

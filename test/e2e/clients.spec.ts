@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_API_KEY, expectNoSeriousA11yViolations, signIn } from './support';
+
+// Labels and clients (issue 46): a client added in Settings, two demo projects put in it from their
+// pages, one of them labelled, and the projects table showing both. The spec gives the projects back
+// as it found them (no label, no client) and deletes its client.
+const CLIENT = `Acme ${Date.now().toString(36)}`;
+const PROJECTS = ['blog.example', 'docs.example'];
+const LABEL = 'Acme’s <b>blog</b>';
+const SHOTS = process.env.E2E_SHOTS_DIR;
+const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+
+let api: APIRequestContext;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+});
+
+test.afterAll(async () => {
+  for (const project of PROJECTS) {
+    await api.patch(`/api/v1/projects/${project}`, { headers: auth, form: { label: '' } });
+    await api.put(`/api/v1/projects/${project}/client`, { headers: auth, form: { client_id: '' } });
+  }
+  const clients = (await (await api.get('/api/v1/clients?per_page=100', { headers: auth })).json()) as {
+    data: { id: number; name: string }[];
+  };
+  for (const client of clients.data.filter((c) => c.name === CLIENT))
+    await api.delete(`/api/v1/clients/${client.id}`, { headers: auth });
+  await api.dispose();
+});
+
+/** Axe in both schemes, and (with E2E_SHOTS_DIR) screenshots at 1366 and 390 px. */
+async function lookAt(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page);
+    if (SHOTS) {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: true });
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function giveClient(page: Page, project: string, label?: string) {
+  await page.goto(`/projects/${project}`);
+  await expect(page.getByRole('heading', { level: 1, name: project })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit label and client' }).click();
+  const dialog = page.getByRole('dialog', { name: `Label and client of ${project}` });
+  if (label) await dialog.getByRole('textbox', { name: /Label/ }).fill(label);
+  await expect(dialog.getByRole('combobox', { name: /Client/ }).getByRole('option', { name: CLIENT })).toBeAttached();
+  await dialog.getByRole('combobox', { name: /Client/ }).selectOption({ label: CLIENT });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('link', { name: `Client: ${CLIENT}` })).toBeVisible();
+}
+
+test('a client added in Settings, two projects put in it, one labelled: the projects table shows them', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Clients' });
+  await section.getByRole('textbox', { name: 'Client name' }).fill(CLIENT);
+  await section.getByRole('button', { name: 'Add client' }).click();
+  await expect(section.getByRole('table', { name: 'Clients' }).getByRole('row', { name: new RegExp(`^${CLIENT}\\s+0 projects`) })).toBeVisible();
+  await page.mouse.move(0, 0);
+  await lookAt(page, 'settings-clients');
+
+  await giveClient(page, 'blog.example', LABEL);
+  // HTML in a label is text.
+  await expect(page.getByText(LABEL, { exact: true })).toBeVisible();
+  await lookAt(page, 'project-labelled');
+  await giveClient(page, 'docs.example');
+
+  await page.goto('/projects?sort_by=project&sort=asc&per_page=100');
+  const table = page.getByRole('table', { name: 'Projects' });
+  const blog = table.getByRole('row').filter({ has: page.getByRole('link', { name: `${LABEL} blog.example` }) });
+  await expect(blog.getByRole('cell', { name: CLIENT })).toBeVisible();
+  const docs = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'docs.example', exact: true }) });
+  await expect(docs.getByRole('cell', { name: CLIENT })).toBeVisible();
+  await page.mouse.move(0, 0);
+  await lookAt(page, 'projects-clients');
+
+  await page.goto('/settings');
+  await expect(
+    page.getByRole('table', { name: 'Clients' }).getByRole('row', { name: new RegExp(`^${CLIENT}\\s+2 projects`) }),
+  ).toBeVisible();
+});
