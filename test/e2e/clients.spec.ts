@@ -85,6 +85,10 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await page.mouse.move(0, 0);
   await lookAt(page, 'projects-clients');
 
+  // The Project filters name it by its label too.
+  await page.goto('/problems');
+  await expect(page.getByRole('combobox', { name: 'Project' }).getByRole('option', { name: `${LABEL} (blog.example)` })).toBeAttached();
+
   await page.goto('/settings');
   await expect(
     page.getByRole('table', { name: 'Clients' }).getByRole('row', { name: new RegExp(`^${CLIENT}\\s+2 projects`) }),

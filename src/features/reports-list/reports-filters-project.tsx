@@ -49,8 +49,12 @@ export function ProjectFilter({ value, onChange, autoFocus = false }: ProjectFil
   });
 
   const counts = new Map<string, number | null>();
+  const labels = new Map<string, string>();
   if (value !== ALL) counts.set(value, null);
-  for (const project of data?.items ?? []) counts.set(project.name, project.reports);
+  for (const project of data?.items ?? []) {
+    counts.set(project.name, project.reports);
+    if (project.label) labels.set(project.name, project.label);
+  }
   const options = [
     { value: ALL, label: ALL_LABEL },
     ...[...counts.keys()].map((name) => ({ value: name, label: name })),
@@ -86,10 +90,11 @@ export function ProjectFilter({ value, onChange, autoFocus = false }: ProjectFil
       rightSection={isFetching ? <Loader size={14} aria-label="Loading projects" /> : undefined}
       renderOption={({ option }) => {
         const count = counts.get(option.value);
+        const label = labels.get(option.value);
         return (
           <Group justify="space-between" wrap="nowrap" gap="xs" w="100%">
             <Text size="sm" truncate>
-              {option.label}
+              {label ? `${label} (${option.label})` : option.label}
             </Text>
             {count != null && (
               // The report count is a visual hint; the option's name stays the project's name.
