@@ -14,6 +14,7 @@ import { Link } from 'react-router-dom';
 import { RESULT_LABELS } from '@/contract/values';
 import type { AlertKind } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
+import { FILTER_PROJECTS, projectQueries } from '@/api/projects';
 import { errorMessage } from '@/api/http/errors';
 import { watchQueries } from '@/api/watch';
 import type { Alert, AlertSide } from '@/api/watch';
@@ -55,7 +56,7 @@ function changeText(alert: Alert): string {
   return parts.length > 0 ? parts.join('; ') : `${sideText(before)} → ${sideText(after)}`;
 }
 
-function AlertItem({ alert, onOpen }: { alert: Alert; onOpen: (alert: Alert) => void }) {
+function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onOpen: (alert: Alert) => void }) {
   const kind = alert.kind ? KIND_LABELS[alert.kind] : { label: 'Changed', color: 'gray' };
   const href = compareHref(alert.reportId, alert.before.generatedAt, alert.after.generatedAt);
   return (
@@ -72,7 +73,7 @@ function AlertItem({ alert, onOpen }: { alert: Alert; onOpen: (alert: Alert) => 
             </Badge>
           )}
           <Text size="sm" c="dimmed">
-            {alert.project}
+            {label ? `${label} (${alert.project})` : alert.project}
           </Text>
           <Text size="sm" c="dimmed" ml="auto">
             <DateText date={alert.createdAt} />
@@ -121,6 +122,9 @@ function AlertsList() {
   useClampPage(view.page, meta, onPage);
   const markOne = useMarkAlert();
   const markAll = useMarkAllAlerts();
+  // The projects' labels, from the Project filter's list (the same query: no request of its own).
+  const projects = useQuery(projectQueries.list(FILTER_PROJECTS));
+  const labels = new Map((projects.data?.items ?? []).flatMap((project) => (project.label ? [[project.name, project.label] as const] : [])));
 
   const unread = query.data?.unread ?? 0;
 
@@ -155,7 +159,7 @@ function AlertsList() {
       ) : (
         <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none', opacity: query.isPlaceholderData ? 0.6 : 1 }} aria-label="Alerts, newest first">
           {items.map((alert) => (
-            <AlertItem key={alert.id} alert={alert} onOpen={open} />
+            <AlertItem key={alert.id} alert={alert} label={labels.get(alert.project)} onOpen={open} />
           ))}
         </Stack>
       );
