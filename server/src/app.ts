@@ -27,6 +27,7 @@ import { checkSettingsRouter, problemsRouter } from './routes/problems';
 import { clientsRouter, projectClientRouter } from './routes/clients';
 import { webhooksRouter } from './routes/webhooks';
 import { discoverRouter } from './routes/discover';
+import { overviewRouter, projectHealthRouter } from './routes/health';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
@@ -110,6 +111,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
   app.route(`${API_PREFIX}/projects`, checkSettingsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectClientRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, projectHealthRouter(resolved));
+  app.route(`${API_PREFIX}/overview`, overviewRouter(resolved));
   app.route(`${API_PREFIX}/problems`, problemsRouter(resolved));
   app.route(`${API_PREFIX}/clients`, clientsRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));

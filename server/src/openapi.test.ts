@@ -258,10 +258,12 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       '?result=bad&search=example',
       '?page=9',
       '?per_page=7&sort=up',
+      '?client=1&search=example&sort_by=url',
     ]) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/reports?search=a%00b')).status).toBe(422);
+    expect((await call(t, 'GET', '/api/v1/reports?client=abc')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/reports');
   },
   showCapabilities: async () => {
@@ -398,10 +400,19 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const t = createTestApp();
     await stored(t, { url: 'https://shop.example/good' });
     await stored(t, { url: 'https://blog.example/bad' });
-    for (const query of ['', '?sort_by=project&sort=asc&per_page=50', '?search=shop', '?page=3']) {
+    await call(t, 'PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily' } });
+    for (const query of [
+      '',
+      '?sort_by=project&sort=asc&per_page=50',
+      '?search=shop',
+      '?page=3',
+      '?with=health&sort_by=health',
+      '?with=health&client=1&sort_by=alerts&sort=asc',
+    ]) {
       expect((await call(t, 'GET', `/api/v1/projects${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/projects?search=%00')).status).toBe(422);
+    expect((await call(t, 'GET', '/api/v1/projects?client=abc')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/projects');
   },
   destroyProject: async () => {
@@ -434,6 +445,26 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       (await call(small, 'PATCH', path, { form: { label: 'A label longer than 16 bytes' } })).status,
     ).toBe(413);
     await keyedRefusals('PATCH', path, { form: { label: 'A' } });
+  },
+  showProjectHealth: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    for (const query of ['', '?days=365', '?days=1'])
+      expect((await call(t, 'GET', `/api/v1/projects/shop.example/health${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/health?days=0')).status).toBe(422);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example/health')).status).toBe(404);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/health');
+  },
+  showOverview: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'GET', '/api/v1/overview')).status).toBe(200);
+    const id = await stored(t, { url: 'https://shop.example/good' });
+    await t.storage.updateReport(id, {
+      analysis: { score: 5, result: 'bad', results: {} },
+      now: new Date(),
+    });
+    expect((await call(t, 'GET', '/api/v1/overview')).status).toBe(200);
+    await keyedRefusals('GET', '/api/v1/overview');
   },
   setProjectClient: async () => {
     const t = createTestApp();
@@ -543,9 +574,10 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       checks: ['title'],
       now: new Date(),
     });
-    for (const query of ['', '?state=unread&project=shop.example', '?per_page=25&page=4', '?state=nope']) {
+    for (const query of ['', '?state=unread&project=shop.example', '?per_page=25&page=4', '?state=nope', '?client=1']) {
       expect((await call(t, 'GET', `/api/v1/alerts${query}`)).status).toBe(200);
     }
+    expect((await call(t, 'GET', '/api/v1/alerts?client=0')).status).toBe(422);
     expect((await call(t, 'GET', '/api/v1/alerts?project=shop.example%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/alerts');
   },
@@ -556,6 +588,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       200,
     );
     expect((await call(t, 'POST', '/api/v1/alerts/read', { json: { project: 7 } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/alerts/read', { json: { client: 3 } })).status).toBe(200);
+    expect((await call(t, 'POST', '/api/v1/alerts/read', { form: { client: 'abc' } })).status).toBe(422);
     const small = createTestApp({ config: { bodyLimitBytes: 16 } });
     expect(
       (await call(small, 'POST', '/api/v1/alerts/read', { form: { project: 'x'.repeat(32) } })).status,
@@ -595,10 +629,12 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       '',
       '?project=shop.example&state=all&sort_by=pages&sort=asc',
       '?search=bad&result=bad&per_page=10&page=2',
+      '?client=1&state=all',
     ]) {
       expect((await call(t, 'GET', `/api/v1/problems${query}`)).status).toBe(200);
     }
     expect((await call(t, 'GET', '/api/v1/problems?search=%7F')).status).toBe(422);
+    expect((await call(t, 'GET', '/api/v1/problems?client=1.5')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/problems');
   },
   listCheckSettings: async () => {

@@ -358,6 +358,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   check_settings: false,
   project_labels: false,
   clients: false,
+  overview: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

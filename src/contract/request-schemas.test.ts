@@ -27,7 +27,7 @@ const BODIES: [string, z.ZodType, Record<string, unknown>, string[]][] = [
     ['every', 'hour', 'weekday', 'drop'],
   ],
   ['PATCH /alerts/{id}', alertReadBodySchema, { read: '1' }, ['read']],
-  ['POST /alerts/read', alertsReadBodySchema, {}, ['project']],
+  ['POST /alerts/read', alertsReadBodySchema, {}, ['project', 'client']],
   ['POST /webhooks', webhookBodySchema, { url: 'https://hooks.example/in' }, ['url', 'project']],
 ];
 

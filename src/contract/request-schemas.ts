@@ -16,7 +16,9 @@ import {
   PROBLEM_STATES,
   PROJECT_LABEL_MAX,
   PROJECT_SEARCH_BY,
-  PROJECT_SORT_KEYS,
+  HEALTH_DAYS_DEFAULT,
+  HEALTH_DAYS_MAX,
+  SERVER_PROJECT_SORT_KEYS,
   REPORT_SEARCH_BY,
   RESULTS,
   SERVER_REPORT_SORT_KEYS,
@@ -34,6 +36,7 @@ export const REQUEST_MESSAGES = {
   urlFormat: 'The url format is invalid.',
   urlFilterMax: `The url filter may not have more than ${URL_FILTER_MAX} values.`,
   failingUnknown: 'The failing check must be a check the service runs, such as meta_description.',
+  client: 'The client must be a client’s id, a whole number from 1 up.',
   privacy: 'The selected privacy is invalid.',
   passwordRequired: 'The password field is required when privacy is 2.',
   passwordString: 'The password must be a string.',
@@ -73,12 +76,34 @@ const page = z
 
 const sort = z.enum(SORT_ORDERS).default('desc').catch('desc');
 
+/** A client's id as text: what `client` takes (its largest a safe integer). */
+const CLIENT_ID = /^[1-9]\d{0,15}$/;
+const isClientId = (value: string) => CLIENT_ID.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER;
+
+/**
+ * `client=<id>` (an extension, wave 4): the `what` of the client's projects. Unlike the seed's list
+ * parameters it is refused, not ignored, when it cannot be an id (422 on `client`): the whole list
+ * instead of a client's part of it would look like the client's. Empty: no filter, as `project=`.
+ */
+const clientFilter = (what: string) =>
+  z
+    .string({ error: REQUEST_MESSAGES.client })
+    .refine((value) => value === '' || isClientId(value), { error: REQUEST_MESSAGES.client })
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : Number(value)))
+    .meta({
+      type: 'string',
+      pattern: `^(?:${CLIENT_ID.source.slice(1, -1)})?$`,
+      description: `An extension: only the ${what} of the projects of this client, by its id (an unknown id: none). Anything but a whole number from 1 up is a 422 on \`client\`; empty: no filter.`,
+    });
+
 export const reportListQuerySchema = z.object({
   search: text.meta({
     description: 'Case-insensitive substring of the search_by field; % and _ are literal.',
   }),
   search_by: z.enum(REPORT_SEARCH_BY).default('url').catch('url'),
   project: text.meta({ description: 'Only the reports of this project.' }),
+  client: clientFilter('reports'),
   result: z.enum(RESULTS).optional().catch(undefined),
   url: z
     .union([z.string(), z.array(z.string())])
@@ -116,10 +141,61 @@ export const reportListQuerySchema = z.object({
 export const projectListQuerySchema = z.object({
   search: text.meta({ description: 'Case-insensitive substring of the project name; % and _ are literal.' }),
   search_by: z.enum(PROJECT_SEARCH_BY).default('project').catch('project'),
-  sort_by: z.enum(PROJECT_SORT_KEYS).default('created_at').catch('created_at'),
+  client: clientFilter('projects').meta({
+    type: 'string',
+    pattern: CLIENT_ID.source,
+    description:
+      'An extension: only the projects of this client, by its id (an unknown id: none). Anything but a whole number from 1 up is a 422 on `client`; empty: no filter.',
+  }),
+  sort_by: z
+    .enum(SERVER_PROJECT_SORT_KEYS)
+    .default('created_at')
+    .catch('created_at')
+    .meta({
+      description:
+        'Extensions (wave 4): `health` (the share of bad reports), `average_score`, `alerts` (unread) and `reports`. Ties by project name. An invalid value is `created_at`.',
+    }),
   sort,
+  with: z
+    .enum(['health'])
+    .optional()
+    .catch(undefined)
+    .meta({
+      description:
+        'An extension: `health` adds each project’s report counts per result, average score, unread alerts, schedule times and `trend` (its last 30 days).',
+    }),
   per_page: perPage,
   page,
+});
+
+export const HEALTH_MESSAGES = {
+  days: `The days must be a whole number between 1 and ${HEALTH_DAYS_MAX}.`,
+} as const;
+
+/** `GET /projects/{project}/health`: how many days, refused (422 on `days`) rather than ignored when invalid. */
+export const projectHealthQuerySchema = z.object({
+  days: z
+    .string({ error: HEALTH_MESSAGES.days })
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? String(HEALTH_DAYS_DEFAULT) : value))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,3}$/, { error: HEALTH_MESSAGES.days })
+        .transform(Number)
+        .pipe(
+          z
+            .number()
+            .int()
+            .min(1, { error: HEALTH_MESSAGES.days })
+            .max(HEALTH_DAYS_MAX, { error: HEALTH_MESSAGES.days }),
+        ),
+    )
+    .meta({
+      type: 'string',
+      pattern: '^\\d{1,3}$',
+      description: `Days of points, today (UTC) the last: 1 to ${HEALTH_DAYS_MAX}, ${HEALTH_DAYS_DEFAULT} when absent or empty; anything else is a 422 on \`days\`.`,
+    }),
 });
 
 /** A report's runs: only the page is chosen. */
@@ -365,6 +441,7 @@ export const scheduleBodySchema = z
 
 export const alertListQuerySchema = z.object({
   project: text.meta({ description: 'Only the alerts of this project (and the unread count of it).' }),
+  client: clientFilter('alerts (and the unread count of them)'),
   state: z.enum(['unread', 'all']).default('all').catch('all'),
   per_page: perPage,
   page,
@@ -400,9 +477,30 @@ const projectField = z
   .min(1)
   .refine((name) => !/\p{Cc}/u.test(name), { error: WEBHOOK_MESSAGES.projectControl });
 
-/** `POST /alerts/read`: every alert, or those of `project`. */
+/** `POST /alerts/read`: every alert, or those of `project` and of `client`'s projects. */
 export const alertsReadBodySchema = z.object(
-  { project: projectField.optional().meta({ description: 'Only the alerts of this project.' }) },
+  {
+    project: projectField.optional().meta({ description: 'Only the alerts of this project.' }),
+    // A form field is text; in JSON the id may come as a number.
+    client: z
+      .union([z.string().refine(isClientId, { error: REQUEST_MESSAGES.client }), z.number()], {
+        error: REQUEST_MESSAGES.client,
+      })
+      .transform(Number)
+      .pipe(
+        z
+          .number({ error: REQUEST_MESSAGES.client })
+          .int({ error: REQUEST_MESSAGES.client })
+          .min(1, { error: REQUEST_MESSAGES.client })
+          .max(Number.MAX_SAFE_INTEGER, { error: REQUEST_MESSAGES.client }),
+      )
+      .optional()
+      .meta({
+        type: 'integer',
+        minimum: 1,
+        description: 'An extension: only the alerts of the projects of this client, by its id (an unknown id: none).',
+      }),
+  },
   { error: REQUEST_MESSAGES.bodyObject },
 );
 
@@ -434,6 +532,7 @@ export const webhookListQuerySchema = z.object({ per_page: perPage, page });
 
 export const problemListQuerySchema = z.object({
   project: text.meta({ description: 'Only the reports of this project.' }),
+  client: clientFilter('reports'),
   search: text.meta({
     description: 'Only the reports whose URL holds this text (case-insensitive; % and _ are literal).',
   }),

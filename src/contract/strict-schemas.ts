@@ -10,8 +10,10 @@ import {
   CLIENT_NAME_MAX,
   IMPORTANCE,
   PROJECT_LABEL_MAX,
+  OVERVIEW_WEEK_ITEMS,
   RESULTS,
   SCHEDULE_EVERY,
+  TREND_DAYS,
 } from './values';
 
 const timestamp = z.iso.datetime({ precision: 6 });
@@ -138,6 +140,60 @@ export function strictListSchema<T extends z.ZodType>(item: T) {
 
 export const strictReportListSchema = strictListSchema(strictReportSchema);
 export const strictProjectListSchema = strictListSchema(strictLabelledProjectSchema);
+
+// ---- Health (wave 4, Overview): a project's reports per result over the days.
+
+const count = z.number().int().nonnegative();
+/** An average of scores, rounded to one decimal; null when nothing has a score. */
+const averageScore = z.number().min(0).max(100).nullable();
+
+/**
+ * One day of a project's health: its reports as each one's newest run as of the end of that day
+ * (UTC) had it; a report not analysed yet that day is not counted.
+ */
+export const strictHealthPointSchema = z
+  .strictObject({
+    date: z.iso.date(),
+    average_score: averageScore,
+    good: count,
+    decent: count,
+    bad: count,
+  })
+  .meta({ id: 'HealthPoint' });
+
+/** A project as `GET /projects?with=health` lists it. */
+export const strictProjectHealthSchema = strictLabelledProjectSchema
+  .extend({
+    good: count,
+    decent: count,
+    bad: count,
+    /** Reports without a result (none on this server: every analysis has one). */
+    unknown: count,
+    average_score: averageScore,
+    unread_alerts: count,
+    next_run_at: timestamp.nullable(),
+    last_run_at: timestamp.nullable(),
+    /** Its last TREND_DAYS days, oldest first, today the last. */
+    trend: z.array(strictHealthPointSchema).length(TREND_DAYS),
+  })
+  .meta({ id: 'ProjectWithHealth' });
+
+export const strictProjectHealthListSchema = strictListSchema(strictProjectHealthSchema);
+
+/** GET /projects as documented: each item with its health exactly when `with=health` asks for it. */
+export const strictAnyProjectListSchema = strictListSchema(
+  z.union([strictLabelledProjectSchema, strictProjectHealthSchema]),
+);
+
+/** `GET /projects/{project}/health`: one point a day, oldest first, today (UTC) the last. */
+export const strictProjectHealthEnvelope = z.strictObject({
+  data: z.strictObject({
+    project: z.string().min(1),
+    days: z.number().int().min(1),
+    points: z.array(strictHealthPointSchema).min(1),
+  }),
+  status: z.literal(200),
+});
 export const strictRunListSchema = strictListSchema(strictRunSchema);
 
 export const strictReportEnvelope = (status: 200 | 201) =>
@@ -203,6 +259,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   project_labels: z.boolean(),
   /** GET/POST /clients, PATCH/DELETE /clients/{id}, PUT /projects/{project}/client; a project's `client`. */
   clients: z.boolean(),
+  /** GET /overview, GET /projects/{project}/health, `with=health`, the health sort keys and `client=` on GET /projects. */
+  overview: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -393,3 +451,37 @@ export const strictClientEnvelope = (status: 200 | 201) =>
   z.strictObject({ data: strictClientSchema, status: z.literal(status) });
 export const strictClientDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('client') });
 export type StrictClient = z.infer<typeof strictClientSchema>;
+
+// ---- Overview (wave 4): the whole account at a glance.
+
+/** A report whose score fell in the last 7 days: from the highest it fell from in them to now. */
+export const strictScoreDropSchema = z.strictObject({
+  report_id: z.number().int().positive(),
+  url: z.string().min(1),
+  project: z.string().min(1),
+  before: z.number().int().min(0).max(100),
+  after: z.number().int().min(0).max(100),
+});
+
+/** GET /overview. */
+export const strictOverviewEnvelope = z.strictObject({
+  data: z.strictObject({
+    totals: z.strictObject({
+      projects: count,
+      reports: count,
+      good: count,
+      decent: count,
+      bad: count,
+      unknown: count,
+      unread_alerts: count,
+      open_problems: count,
+    }),
+    week: z.strictObject({
+      new_problems: z.array(strictProblemSchema).max(OVERVIEW_WEEK_ITEMS),
+      fixed_problems: z.array(strictProblemSchema).max(OVERVIEW_WEEK_ITEMS),
+      biggest_drops: z.array(strictScoreDropSchema).max(OVERVIEW_WEEK_ITEMS),
+    }),
+  }),
+  status: z.literal(200),
+});
+export type StrictHealthPoint = z.infer<typeof strictHealthPointSchema>;

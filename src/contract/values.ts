@@ -32,6 +32,19 @@ export const PROJECT_SORT_LABELS: Record<ProjectSortKey, string> = {
   project: 'Name',
 };
 export const PROJECT_SEARCH_BY = ['project'] as const;
+/**
+ * The project sort keys the reference server takes: the contract's and wave 4's (Overview): `health`
+ * (the share of bad reports), `average_score`, `alerts` (unread) and `reports`. The dashboard offers
+ * them only where the deployment announces `overview`.
+ */
+export const SERVER_PROJECT_SORT_KEYS = [
+  ...PROJECT_SORT_KEYS,
+  'health',
+  'average_score',
+  'alerts',
+  'reports',
+] as const;
+export type ServerProjectSortKey = (typeof SERVER_PROJECT_SORT_KEYS)[number];
 
 /**
  * The order a list starts in when sorted by `key`, by its header or its Sort by choice alike (the ui
@@ -140,6 +153,14 @@ export const CHECK_NOTE_MAX = 500;
  */
 export const SITE_WIDE_SHARE = 0.9;
 export const SITE_WIDE_MIN_PAGES = 5;
+
+/** GET /projects/{project}/health: how many daily points at most, and when `days` is not given. */
+export const HEALTH_DAYS_MAX = 365;
+export const HEALTH_DAYS_DEFAULT = 30;
+/** `GET /projects?with=health`: the days of each project's `trend`. */
+export const TREND_DAYS = 30;
+/** GET /overview: how many items each of its week's lists has at most. */
+export const OVERVIEW_WEEK_ITEMS = 5;
 
 /** A project's label (PATCH /projects/{project}), in characters (code points) after trimming. */
 export const PROJECT_LABEL_MAX = 80;

@@ -1,10 +1,13 @@
 // `npm run bench:server`: list-request latency of the reference server over 100,000 reports.
 // Not a test: it prints a table to compare against the target (p95 <= 15 ms per list request),
-// and the Problems figures (GET /problems p95 <= 150 ms; failing= within 1.5x of the plain list).
+// and the Problems figures (GET /problems p95 <= 150 ms; failing= within 1.5x of the plain list),
+// and the Overview figures (GET /projects?with=health and GET /overview p95 <= 100 ms,
+// GET /projects/{p}/health?days=365 p95 <= 50 ms).
 //
 // Options (environment): BENCH_REPORTS (default 100000), BENCH_RUNS (default 60 per case),
 // BENCH_CLIENTS (default 8), BENCH_SECONDS (default 5), BENCH_PROJECTS (default 200), BENCH_ONLY=problems
-// (the Problems figures alone), BENCH_KEEP=1 keeps the database file,
+// (the Problems figures alone), BENCH_ONLY=health (the Overview figures alone, on reports given 90
+// days of scheduled runs when it loads them; issue 46 measures them with BENCH_PROJECTS=500), BENCH_KEEP=1 keeps the database file,
 // BENCH_DB=<file> measures a kept database again without loading; DATABASE_URL=postgres://…
 // measures the PostgreSQL storage on that database instead, loading it when it has no reports
 // and measuring what it has otherwise (a second run measures again without loading). (The
@@ -58,10 +61,17 @@ if (pgUrl) {
   reportsThere = await existing.countReports();
   await existing.close();
 }
+// BENCH_ONLY=problems or health measures those figures alone (and no throughput).
+const problemsOnly = process.env.BENCH_ONLY === 'problems';
+const healthOnly = process.env.BENCH_ONLY === 'health';
+const fillOptions = healthOnly ? { historyDays: 90 } : {};
 if (!reuse && reportsThere === 0) {
-  const loaded = pgUrl ? await fillPostgres(pgUrl, REPORTS, SEED) : await fillDatabase(dbFile, REPORTS, SEED);
+  const loaded = pgUrl
+    ? await fillPostgres(pgUrl, REPORTS, SEED, fillOptions)
+    : await fillDatabase(dbFile, REPORTS, SEED, fillOptions);
   console.log(
-    `Loaded ${REPORTS.toLocaleString('en')} reports (${loaded.reanalysed.toLocaleString('en')} re-analysed) across ${HOSTS.length} projects ` +
+    `Loaded ${REPORTS.toLocaleString('en')} reports (${loaded.reanalysed.toLocaleString('en')} re-analysed` +
+      `${loaded.historyRuns === undefined ? '' : `, ${loaded.historyRuns.toLocaleString('en')} runs of the last 90 days`}) across ${HOSTS.length} projects ` +
       `in ${loaded.seconds.toFixed(1)} s; database ${(loaded.bytes / 1024 / 1024).toFixed(0)} MB ${pgUrl ? 'in PostgreSQL' : `at ${dbFile}`}`,
   );
 } else if (pgUrl) {
@@ -183,12 +193,13 @@ interface Row {
 
 // Wall time is what a client sees; CPU time of this process is the request's own cost, which
 // other programs on a shared machine do not inflate. Both are reported.
-async function measure(name: string, path: string): Promise<Row> {
+async function measure(name: string, path: string, before?: () => Promise<unknown>): Promise<Row> {
   const wall: number[] = [];
   const cpu: number[] = [];
   let matched = 0;
   let bytes = 0;
   for (let i = 0; i < WARMUP + RUNS; i++) {
+    await before?.();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const res = await app.request(path, { headers });
@@ -201,7 +212,9 @@ async function measure(name: string, path: string): Promise<Row> {
       cpu.push((used.user + used.system) / 1000);
     }
     if (i === 0) {
-      matched = (JSON.parse(text) as { meta: { total: number } }).meta.total;
+      // A list's total; an item count for the health's points (none for the overview).
+      const body = JSON.parse(text) as { meta?: { total: number }; data?: { points?: unknown[] } };
+      matched = body.meta?.total ?? body.data?.points?.length ?? 0;
       bytes = text.length;
     }
   }
@@ -231,13 +244,11 @@ for (const [name, query] of [
   console.log(`${name} after the start: ${(performance.now() - t0).toFixed(1)} ms`);
 }
 
-// BENCH_ONLY=problems measures the Problems figures alone (and no throughput).
-const problemsOnly = process.env.BENCH_ONLY === 'problems';
 const rows: Row[] = [];
-for (const c of problemsOnly ? [] : cases)
+for (const c of problemsOnly || healthOnly ? [] : cases)
   rows.push(await measure(c.name, `/api/v1/reports?per_page=100&${c.query}`));
 // Project lists, for completeness: the projects table is small, so these are cheap.
-for (const query of problemsOnly
+for (const query of problemsOnly || healthOnly
   ? []
   : [
       'sort_by=created_at&sort=desc',
@@ -255,29 +266,85 @@ for (const query of problemsOnly
 const PROBLEMS_TARGET_MS = 150;
 const FAILING_RATIO = 1.5;
 const problemRows: Row[] = [];
-for (const [name, query] of [
-  ['every problem', ''],
-  ['problems, state=all, by pages', 'state=all&sort_by=pages'],
-  ['problems of one project', `project=${encodeURIComponent(sampleProject)}`],
-  ['problems, search "shop"', 'search=shop'],
-  ['problems, result=bad', 'result=bad'],
-] as const) {
+for (const [name, query] of healthOnly
+  ? []
+  : ([
+      ['every problem', ''],
+      ['problems, state=all, by pages', 'state=all&sort_by=pages'],
+      ['problems of one project', `project=${encodeURIComponent(sampleProject)}`],
+      ['problems, search "shop"', 'search=shop'],
+      ['problems, result=bad', 'result=bad'],
+    ] as const)) {
   problemRows.push(await measure(name, `/api/v1/problems?per_page=100&${query}`));
 }
 const failingPairs: { failing: Row; plain: Row }[] = [];
-for (const [check, query] of [
-  ['meta_description', 'sort_by=id&sort=desc'],
-  ['meta_description', 'sort_by=url&sort=asc'],
-  ['https_encryption', 'sort_by=score&sort=asc'],
-  ['load_time', `project=${encodeURIComponent(sampleProject)}&sort_by=generated_at&sort=desc`],
-  ['title', 'page=50&sort_by=id&sort=desc'],
-] as const) {
+for (const [check, query] of healthOnly
+  ? []
+  : ([
+      ['meta_description', 'sort_by=id&sort=desc'],
+      ['meta_description', 'sort_by=url&sort=asc'],
+      ['https_encryption', 'sort_by=score&sort=asc'],
+      ['load_time', `project=${encodeURIComponent(sampleProject)}&sort_by=generated_at&sort=desc`],
+      ['title', 'page=50&sort_by=id&sort=desc'],
+    ] as const)) {
   const plain = await measure(`plain: ${query}`, `/api/v1/reports?per_page=100&${query}`);
   const failing = await measure(
     `failing=${check}: ${query}`,
     `/api/v1/reports?per_page=100&failing=${check}&${query}`,
   );
   failingPairs.push({ failing, plain });
+}
+
+// Overview (issue 46): the projects with their health and the overview p95 <= OVERVIEW_TARGET_MS,
+// a project's year of daily points p95 <= HEALTH_TARGET_MS.
+const OVERVIEW_TARGET_MS = 100;
+const HEALTH_TARGET_MS = 50;
+const overviewRows: { row: Row; target: number }[] = [];
+for (const [name, path, target] of [
+  ['projects with=health', '/api/v1/projects?with=health&per_page=100', OVERVIEW_TARGET_MS],
+  [
+    'projects with=health, by health',
+    '/api/v1/projects?with=health&per_page=100&sort_by=health',
+    OVERVIEW_TARGET_MS,
+  ],
+  [
+    'projects with=health, by alerts, page 3',
+    '/api/v1/projects?with=health&per_page=100&sort_by=alerts&page=3',
+    OVERVIEW_TARGET_MS,
+  ],
+  [
+    'projects with=health, by average score asc',
+    '/api/v1/projects?with=health&per_page=100&sort_by=average_score&sort=asc',
+    OVERVIEW_TARGET_MS,
+  ],
+  ['overview', '/api/v1/overview', OVERVIEW_TARGET_MS],
+  [
+    'project health, 365 days',
+    `/api/v1/projects/${encodeURIComponent(sampleProject)}/health?days=365`,
+    HEALTH_TARGET_MS,
+  ],
+  [
+    'project health, 30 days',
+    `/api/v1/projects/${encodeURIComponent(sampleProject)}/health`,
+    HEALTH_TARGET_MS,
+  ],
+] as const) {
+  if (!problemsOnly) overviewRows.push({ row: await measure(name, path), target });
+}
+// The overview keeps its week's problems and drops while no report changed: measured again with a
+// report analysed before each request (as while a scheduled run goes on), so that each one counts them.
+const analysed = await storage.getReport(1);
+if (!problemsOnly && analysed) {
+  const analysis = {
+    score: analysed.score,
+    result: analysed.result,
+    results: JSON.parse(analysed.resultsJson) as Parameters<Storage['createReport']>[0]['results'],
+  };
+  const refresh = () => storage.updateReport(analysed.id, { analysis, now: new Date() });
+  overviewRows.push({
+    row: await measure('overview, a report analysed before each', '/api/v1/overview', refresh),
+    target: OVERVIEW_TARGET_MS,
+  });
 }
 
 const nameWidth = Math.max(...rows.map((r) => r.name.length), 4);
@@ -301,6 +368,7 @@ for (const r of rows) {
 const problemWidth = Math.max(
   ...problemRows.map((r) => r.name.length),
   ...failingPairs.map((p) => p.failing.name.length),
+  4,
 );
 console.log(`\nProblems (GET /problems, ${RUNS} runs each after ${WARMUP} warm-up, ms):\n`);
 console.log(
@@ -324,6 +392,22 @@ for (const { failing, plain } of failingPairs) {
   );
 }
 
+if (overviewRows.length > 0) {
+  const width = Math.max(...overviewRows.map(({ row }) => row.name.length));
+  console.log(`\nOverview (${RUNS} runs each after ${WARMUP} warm-up, ms):\n`);
+  console.log(
+    `| ${'case'.padEnd(width)} | items |   p50   |   p95   |   p99   | CPU p95 | body KB | target |`,
+  );
+  console.log(
+    `|${'-'.repeat(width + 2)}|------:|--------:|--------:|--------:|--------:|--------:|:------:|`,
+  );
+  for (const { row: r, target } of overviewRows) {
+    console.log(
+      `| ${r.name.padEnd(width)} | ${String(r.total).padStart(5)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.cpu95)} | ${r.kb.toFixed(0).padStart(7)} | ${r.p95 <= target ? ' yes' : '**NO**'} ${String(target).padStart(3)} |`,
+    );
+  }
+}
+
 // --- Throughput over HTTP ----------------------------------------------------------------------
 // The clients run in a worker thread so that they do not take the server's event loop.
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -335,6 +419,8 @@ const mix = [
     .map((c) => `${base}/api/v1/reports?per_page=100&${c.query}`),
   `${base}/api/v1/problems`,
   `${base}/api/v1/reports?per_page=100&failing=meta_description`,
+  `${base}/api/v1/projects?with=health&per_page=100`,
+  `${base}/api/v1/overview`,
 ];
 
 const workerSource = `
@@ -384,6 +470,9 @@ const missedProblems = [
 ];
 if (missedProblems.length > 0)
   console.log(`\nProblems case(s) missing their target: ${missedProblems.join('; ')}`);
+const missedOverview = overviewRows.filter(({ row, target }) => row.p95 > target).map(({ row }) => row.name);
+if (missedOverview.length > 0)
+  console.log(`\nOverview case(s) missing their target: ${missedOverview.join('; ')}`);
 console.log(
   missed.length === 0
     ? `\nEvery case meets p95 <= ${TARGET_P95_MS} ms.`

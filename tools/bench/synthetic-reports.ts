@@ -7,8 +7,14 @@ import { performance } from 'node:perf_hooks';
 import { CHECK_CATEGORIES, IMPORTANCE_WEIGHTS, resultForScore } from '../../src/contract/values';
 import type { Importance } from '../../src/contract/values';
 import type { StrictCheck } from '../../src/contract/strict-schemas';
-import { openDatabase } from '../../server/src/storage/database';
-import { openPostgres } from '../../server/src/storage/database';
+import {
+  openDatabase,
+  openPostgres,
+  postgresConnection,
+  sqliteConnection,
+  type Db,
+} from '../../server/src/storage/database';
+import { replayHealth } from '../../server/src/storage/health-history';
 import { createSqliteStorage } from '../../server/src/storage/storage';
 import { projectFromUrl } from '../../server/src/net/host-name';
 
@@ -92,8 +98,18 @@ export function createGenerator(seed: number): SyntheticGenerator {
   return { random, pick, hosts, makeUrl, makeResults };
 }
 
+export interface FillOptions {
+  /**
+   * Days of scheduled runs to add before today (bench:server's BENCH_ONLY=health: 90): written
+   * directly, as the storage would have written them, then every project's health replayed.
+   */
+  historyDays?: number;
+}
+
 export interface FillOutcome {
   reports: number;
+  /** Runs added by `historyDays`, and unread alerts among the alerts added with them. */
+  historyRuns?: number;
   /** Reports analysed again later, so that generated_at does not follow id. */
   reanalysed: number;
   hosts: string[];
@@ -105,7 +121,12 @@ export interface FillOutcome {
  * Writes `count` synthetic reports into the SQLite file `dbFile` (created when missing), dated
  * over 2025, about 15 % re-analysed later; then checkpoints, analyses and closes the database.
  */
-export async function fillDatabase(dbFile: string, count: number, seed = 42): Promise<FillOutcome> {
+export async function fillDatabase(
+  dbFile: string,
+  count: number,
+  seed = 42,
+  options: FillOptions = {},
+): Promise<FillOutcome> {
   const { random, pick, hosts, makeUrl, makeResults } = createGenerator(seed);
   const db = await openDatabase(dbFile);
   const storage = createSqliteStorage(db);
@@ -146,12 +167,114 @@ export async function fillDatabase(dbFile: string, count: number, seed = 42): Pr
       now: at,
     });
   }
+  const historyRuns = options.historyDays
+    ? await addHistory(db, hosts, options.historyDays, seed)
+    : undefined;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.exec('ANALYZE');
   const seconds = (performance.now() - started) / 1000;
   const bytes = dbFile === ':memory:' ? 0 : statSync(dbFile).size;
   await storage.close();
-  return { reports: count, reanalysed: reanalyse.length, hosts, seconds, bytes };
+  return { reports: count, reanalysed: reanalyse.length, historyRuns, hosts, seconds, bytes };
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Runs of the last `days` days for every report, as schedules make them: 5 % of the projects daily,
+ * half weekly, the rest every two weeks, at their hour; a run's score is its run before's, changed
+ * by up to 15 points one time in four. Written straight into report_runs (their results `{}`: only
+ * scores matter here) with each run's score_before, and the reports' summary moved to their newest
+ * run, as addRun() does; with an alert for some of the drops of the last two weeks (a third of them
+ * read); then the projects' health replayed from the runs (health-history.ts), which is what the
+ * storage keeps in step with every analysis (its tests compare the two).
+ */
+async function addHistory(db: Db, hosts: string[], days: number, seed: number): Promise<number> {
+  const random = rng(seed + 1);
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const every = new Map(
+    hosts.map((host) => {
+      const draw = random();
+      return [
+        host,
+        {
+          step: draw < 0.05 ? 1 : draw < 0.55 ? 7 : 14,
+          hour: Math.floor(random() * 24),
+          offset: Math.floor(random() * 14),
+        },
+      ];
+    }),
+  );
+  const reports = db
+    .prepare('SELECT id, url, project, score, runs, recent_scores FROM reports ORDER BY id')
+    .all() as {
+    id: number;
+    url: string;
+    project: string;
+    score: number;
+    runs: number;
+    recent_scores: string;
+  }[];
+  const insertRun = db.prepare(
+    "INSERT INTO report_runs (report_id, generated_at, score, result, results, score_before) VALUES (?, ?, ?, ?, '{}', ?)",
+  );
+  const updateReport = db.prepare(
+    'UPDATE reports SET score = ?, result = ?, generated_at = ?, updated_at = ?, runs = ?, recent_scores = ? WHERE id = ?',
+  );
+  const insertAlert = db.prepare(
+    `INSERT INTO alerts (report_id, project, url, kind, before_score, before_result, before_generated_at, after_score, after_result, after_generated_at, checks, created_at, read)
+     VALUES (?, ?, ?, 'score_drop', ?, ?, ?, ?, ?, ?, '[]', ?, ?)`,
+  );
+  let runs = 0;
+  db.transaction(() => {
+    for (const report of reports) {
+      const cadence = every.get(report.project) ?? { step: 14, hour: 6, offset: 0 };
+      let score = report.score;
+      let last = '';
+      const scores = JSON.parse(report.recent_scores) as number[];
+      for (
+        let day = days - 1 - ((cadence.offset + report.id) % cadence.step);
+        day >= 0;
+        day -= cadence.step
+      ) {
+        const at = new Date(today - day * DAY_MS + cadence.hour * 3600_000 + (report.id % 3600) * 1000);
+        const time = at.toISOString().replace('Z', '000Z');
+        const before = score;
+        if (random() < 0.25) score = Math.max(0, Math.min(100, score + Math.round((random() - 0.5) * 30)));
+        insertRun.run(report.id, time, score, resultForScore(score), before);
+        if (score < before && day < 14 && random() < 0.3)
+          insertAlert.run(
+            report.id,
+            report.project,
+            report.url,
+            before,
+            resultForScore(before),
+            last || time,
+            score,
+            resultForScore(score),
+            time,
+            time,
+            random() < 0.33 ? 1 : 0,
+          );
+        scores.push(score);
+        last = time;
+        runs++;
+        report.runs++;
+      }
+      if (last)
+        updateReport.run(
+          score,
+          resultForScore(score),
+          last,
+          last,
+          report.runs,
+          JSON.stringify(scores.slice(-10)),
+          report.id,
+        );
+    }
+  })();
+  await replayHealth(sqliteConnection(db).db);
+  return runs;
 }
 
 // Rows copied per statement into PostgreSQL: each column goes in as one array parameter.
@@ -163,12 +286,17 @@ const COPY_ROWS = 5000;
  * table by table (reports, their results and runs), the projects derived from the reports, and
  * the tables vacuumed and analysed.
  */
-export async function fillPostgres(url: string, count: number, seed = 42): Promise<FillOutcome> {
+export async function fillPostgres(
+  url: string,
+  count: number,
+  seed = 42,
+  options: FillOptions = {},
+): Promise<FillOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-fill-'));
   const file = join(dir, 'reports.db');
   const started = performance.now();
   try {
-    const outcome = await fillDatabase(file, count, seed);
+    const outcome = await fillDatabase(file, count, seed, options);
     const source = await openDatabase(file);
     const pool = await openPostgres(url, { max: 1 });
     try {
@@ -220,6 +348,13 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
       // prettier-ignore
       await copy('report_runs', [
         ['id', 'bigint'], ['report_id', 'bigint'], ['generated_at', 'timestamptz'], ['score', 'smallint'], ['result', 'text'], ['results', 'json'],
+        ['score_before', 'smallint'],
+      ]);
+      // prettier-ignore
+      await copy('alerts', [
+        ['id', 'bigint'], ['report_id', 'bigint'], ['project', 'text'], ['url', 'text'], ['kind', 'text'], ['before_score', 'smallint'],
+        ['before_result', 'text'], ['before_generated_at', 'timestamptz'], ['after_score', 'smallint'], ['after_result', 'text'],
+        ['after_generated_at', 'timestamptz'], ['checks', 'text'], ['created_at', 'timestamptz'], ['read', 'boolean'],
       ]);
       await pool.query(`INSERT INTO projects (project, project_search, reports, created_at)
         SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project`);
@@ -240,13 +375,15 @@ export async function fillPostgres(url: string, count: number, seed = 42): Promi
       // The counts the storage keeps with each analysis, as migration 013 fills them.
       await pool.query(`INSERT INTO problem_counts (project, check_key, importance, failing)
         SELECT project, check_key, importance, count(*) FROM report_failures GROUP BY project, check_key, importance`);
-      for (const table of ['reports', 'report_runs']) {
+      // The projects' health, replayed from the runs as the SQLite file's was.
+      await replayHealth(postgresConnection(pool).db);
+      for (const table of ['reports', 'report_runs', 'alerts']) {
         await pool.query(
-          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`,
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT coalesce(max(id), 1) FROM ${table}))`,
         );
       }
       await pool.query(
-        'VACUUM ANALYZE reports, report_results, report_runs, projects, report_failures, report_fixes, report_unchecked, problem_counts',
+        'VACUUM ANALYZE reports, report_results, report_runs, projects, report_failures, report_fixes, report_unchecked, problem_counts, alerts, health_days',
       );
       const { rows } = await pool.query<{ bytes: number }>(
         'SELECT pg_database_size(current_database()) AS bytes',

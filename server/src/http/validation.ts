@@ -16,6 +16,22 @@ export function fieldErrors(issues: readonly { path?: readonly PropertyKey[]; me
   return fields;
 }
 
+/**
+ * For query validators of lists with a parameter refused rather than ignored (`client`): 422 in
+ * the contract's shape, each field's first message.
+ */
+export function unprocessableUnlessValid(
+  result: { success: true } | { success: false; error: readonly { path?: readonly (PropertyKey | { key: PropertyKey })[]; message: string }[] },
+  c: Context,
+): Response | undefined {
+  if (result.success) return undefined;
+  const issues = result.error.map((issue) => ({
+    message: issue.message,
+    path: issue.path?.map((segment) => (typeof segment === 'object' ? segment.key : segment)),
+  }));
+  return validationResponse(c, fieldErrors(issues));
+}
+
 /** For path validators: a path segment that fails its schema names nothing there is (404). */
 export function notFoundUnlessValid(result: { success: boolean }, c: Context): Response | undefined {
   return result.success ? undefined : errorResponse(c, 404);

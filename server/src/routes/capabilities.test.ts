@@ -8,7 +8,7 @@ import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems, check settings, project labels and clients', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems, check settings, project labels, clients and the overview', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
@@ -27,6 +27,7 @@ describe('GET /api/v1/capabilities', () => {
         check_settings: true,
         project_labels: true,
         clients: true,
+        overview: true,
       },
       status: 200,
     });
@@ -76,6 +77,11 @@ describe('GET /api/v1/capabilities', () => {
       (await t.call('PATCH', '/api/v1/projects/shop.example', { form: { label: 'Shop' } })).status === 200,
     );
     expect(data.clients).toBe((await t.call('GET', '/api/v1/clients')).status === 200);
+    expect(data.overview).toBe(
+      (await t.call('GET', '/api/v1/overview')).status === 200 &&
+        (await t.call('GET', '/api/v1/projects/shop.example/health')).status === 200 &&
+        (await t.call('GET', '/api/v1/projects?client=x')).status === 422,
+    );
   });
 
   it('needs a key, like every API route', async () => {

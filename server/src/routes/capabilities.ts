@@ -8,7 +8,8 @@ import { errors, ok } from '../http/openapi';
  * (GET /reports/{id}/runs), the exact-URL filter (GET /reports?url=, also repeated: url_filter_many), sort_by=score, schedules
  * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover);
  * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems), check settings (GET/PUT /projects/{project}/checks),
- * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client).
+ * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client), and the overview
+ * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -24,6 +25,7 @@ export const CAPABILITIES: Capabilities = {
   check_settings: true,
   project_labels: true,
   clients: true,
+  overview: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

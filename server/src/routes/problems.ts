@@ -19,7 +19,7 @@ import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
-import { formBody, notFoundUnlessValid } from '../http/validation';
+import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
 import { containsPattern } from '../storage/report-queries';
 import { searchForm } from '../storage/text';
 import type { CheckSettingRecord, ProblemRecord } from '../storage/problem-storage';
@@ -27,7 +27,8 @@ import type { CheckSettingRecord, ProblemRecord } from '../storage/problem-stora
 /** new_7d and fixed_7d: what changed in this many days. */
 const RECENT_DAYS = 7;
 
-function problemJson(problem: ProblemRecord) {
+/** A problem as GET /problems lists it (and GET /overview's week names it). */
+export function problemJson(problem: ProblemRecord) {
   return {
     check: problem.check,
     category: problem.category,
@@ -82,12 +83,13 @@ export function problemsRouter(deps: Required<AppDeps>) {
       tags: ['Problems'],
       responses: { 200: ok('A page of problems.', strictProblemListSchema), ...errors(...KEYED_ERRORS, 422) },
     }),
-    validator('query', problemListQuerySchema),
+    validator('query', problemListQuerySchema, unprocessableUnlessValid),
     async (c) => {
       const q = c.req.valid('query');
       const search = q.search === undefined ? undefined : searchForm(q.search);
       const problems = await storage.problems.listProblems({
         project: q.project,
+        client: q.client,
         pattern: search === undefined ? undefined : containsPattern(search),
         result: q.result,
         state: q.state,

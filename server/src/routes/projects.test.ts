@@ -137,7 +137,7 @@ describe('GET /api/v1/projects', () => {
     const t = createTestApp();
     for (let i = 0; i < 12; i++) await add(t.storage, `p${i}`, i);
     const defaults = await list(t);
-    for (const query of ['?per_page=11', '?sort=sideways', '?sort_by=reports', '?page=0', '?page=x', '?search_by=url&per_page=5']) {
+    for (const query of ['?per_page=11', '?sort=sideways', '?sort_by=score', '?page=0', '?page=x', '?search_by=url&per_page=5']) {
       const body = await list(t, query);
       expect(names(body)).toEqual(names(defaults));
       expect(body.meta).toMatchObject({ per_page: 10, current_page: 1, last_page: 2 });

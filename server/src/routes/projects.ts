@@ -6,20 +6,24 @@ import {
   projectParamSchema,
 } from '../../../src/contract/request-schemas';
 import {
+  strictAnyProjectListSchema,
   strictLabelledProjectEnvelope,
   strictProjectDeletedSchema,
-  strictProjectListSchema,
 } from '../../../src/contract/strict-schemas';
+import { TREND_DAYS } from '../../../src/contract/values';
 import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
-import { formBody, notFoundUnlessValid } from '../http/validation';
+import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
 import type { LabelledProjectRecord, ProjectLabels } from '../storage/client-storage';
+import { datesTo, pointsOf, type ProjectHealthRecord } from '../storage/health-storage';
+import { NO_CHANGE } from '../storage/health-history';
 import type { Storage } from '../storage/types';
 import type { ScheduleRecord } from '../storage/watch-storage';
 import { projectBody } from './serialise';
 import { projectScheduleJson } from './watch';
+import { projectHealthJson } from './health';
 
 // A project deleted between the page's read and its labels' has none.
 const NO_LABELS: ProjectLabels = { label: null, client: null };
@@ -37,8 +41,23 @@ export async function projectResponse(storage: Storage, project: LabelledProject
   return { data: projectJson(project, schedule), status: 200 as const };
 }
 
+/** The health of a project deleted between the page's read and its health's: nothing counted. */
+function noHealth(today: Date): ProjectHealthRecord {
+  return {
+    reports: 0,
+    good: 0,
+    decent: 0,
+    bad: 0,
+    unknown: 0,
+    averageScore: null,
+    unreadAlerts: 0,
+    schedule: null,
+    trend: pointsOf(NO_CHANGE, [], datesTo(today, TREND_DAYS)),
+  };
+}
+
 export function projectsRouter(deps: Required<AppDeps>) {
-  const { storage } = deps;
+  const { storage, now } = deps;
   const projectParam = validator('param', projectParamSchema, notFoundUnlessValid);
   return new Hono()
     .get(
@@ -47,16 +66,20 @@ export function projectsRouter(deps: Required<AppDeps>) {
         operationId: 'listProjects',
         summary: 'List projects',
         tags: ['Projects'],
+        description:
+          'With `with=health` (an extension) each project also has its counts per result, average score, unread alerts, ' +
+          `schedule times and \`trend\`, its last ${TREND_DAYS} days (as GET /projects/{project}/health has them).`,
         responses: {
-          200: ok('A page of projects.', strictProjectListSchema),
+          200: ok('A page of projects.', strictAnyProjectListSchema),
           ...errors(...KEYED_ERRORS, 422),
         },
       }),
-      validator('query', projectListQuerySchema),
+      validator('query', projectListQuerySchema, unprocessableUnlessValid),
       async (c) => {
         const q = c.req.valid('query');
         const page = await storage.listProjects({
           search: q.search,
+          client: q.client,
           sortBy: q.sort_by,
           sort: q.sort,
           limit: q.per_page,
@@ -66,12 +89,21 @@ export function projectsRouter(deps: Required<AppDeps>) {
         const watched = new Map(
           (await storage.watch.activeSchedules()).map((schedule) => [schedule.project, schedule]),
         );
-        const labels = await storage.clients.labelsOf(page.items.map((project) => project.project));
-        const item = (project: (typeof page.items)[number]) =>
-          projectJson(
+        const names = page.items.map((project) => project.project);
+        const labels = await storage.clients.labelsOf(names);
+        // The page's health at once (a few queries whatever the page's size), only when asked.
+        const today = now();
+        const health =
+          q.with === 'health' ? await storage.health.projectsHealth(names, TREND_DAYS, today) : null;
+        const item = (project: (typeof page.items)[number]) => {
+          const json = projectJson(
             { ...project, ...(labels.get(project.project) ?? NO_LABELS) },
             watched.get(project.project),
           );
+          return health
+            ? { ...json, ...projectHealthJson(health.get(project.project) ?? noHealth(today)) }
+            : json;
+        };
         return c.json(
           {
             data: page.items.map(item),

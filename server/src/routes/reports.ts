@@ -24,7 +24,7 @@ import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { urlKey } from '../../../src/contract/url-key';
 import { CHECK_KEYS, URL_FILTER_MAX } from '../../../src/contract/values';
 import { pageEnvelope } from '../http/pagination';
-import { formBody, notFoundUnlessValid } from '../http/validation';
+import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
 import type { ReportRecord } from '../storage/types';
 import { listResponse, reportJson, reportResponse, runJson } from './serialise';
@@ -74,7 +74,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         tags: ['Reports'],
         responses: { 200: ok('A page of reports.', strictReportListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
-      validator('query', reportListQuerySchema),
+      validator('query', reportListQuerySchema, unprocessableUnlessValid),
       async (c) => {
         const q = c.req.valid('query');
         if (q.url !== undefined && q.url.length > URL_FILTER_MAX) return validationResponse(c, { url: [REQUEST_MESSAGES.urlFilterMax] });
@@ -90,6 +90,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
             : await storage.listReports({
                 search: q.search,
                 project: q.project,
+                client: q.client,
                 result: q.result,
                 urlKeys: keys,
                 failing: q.failing,

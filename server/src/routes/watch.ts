@@ -21,7 +21,7 @@ import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { pageEnvelope } from '../http/pagination';
-import { formBody, notFoundUnlessValid } from '../http/validation';
+import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
 import { toTimestamp } from '../storage/text';
 import { nextRunAfter } from '../use-cases/schedule-time';
 import { alertJson } from '../use-cases/alert-json';
@@ -116,13 +116,14 @@ export function alertsRouter(deps: Required<AppDeps>) {
         operationId: 'listAlerts',
         summary: 'List the alerts, newest first, with the unread count (an extension)',
         tags: ['Alerts'],
-        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project filter.', strictAlertListSchema), ...errors(...KEYED_ERRORS, 422) },
+        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project and client filters.', strictAlertListSchema), ...errors(...KEYED_ERRORS, 422) },
       }),
-      validator('query', alertListQuerySchema),
+      validator('query', alertListQuerySchema, unprocessableUnlessValid),
       async (c) => {
         const q = c.req.valid('query');
         const page = await storage.watch.listAlerts({
           project: q.project,
+          client: q.client,
           unreadOnly: q.state === 'unread',
           limit: q.per_page,
           offset: (q.page - 1) * q.per_page,
@@ -135,14 +136,15 @@ export function alertsRouter(deps: Required<AppDeps>) {
       '/read',
       describeRoute({
         operationId: 'markAlertsRead',
-        summary: 'Mark every alert (of a project) read (an extension)',
+        summary: 'Mark every alert (of a project, of a client’s projects) read (an extension)',
         tags: ['Alerts'],
-        requestBody: formRequestBody(alertsReadBodySchema, 'Optional: only the alerts of this project.'),
+        requestBody: formRequestBody(alertsReadBodySchema, 'Optional: only the alerts of this project, of this client’s projects.'),
         responses: { 200: ok('How many alerts were marked.', strictAlertsReadEnvelope), ...errors(...KEYED_ERRORS, 413, 422) },
       }),
       formBody(alertsReadBodySchema),
       async (c) => {
-        const marked = await storage.watch.markAlertsRead(c.req.valid('form').project);
+        const { project, client } = c.req.valid('form');
+        const marked = await storage.watch.markAlertsRead(project, client);
         return c.json({ data: { marked }, status: 200 as const }, 200);
       },
     )

@@ -71,6 +71,8 @@ export interface ReportRunsTable {
   score: number;
   result: Result;
   results: JsonText;
+  /** The score of the run before it (null: the report's first), so that a drop is found by its index. */
+  score_before: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ProjectsTable {
@@ -81,6 +83,22 @@ export interface ProjectsTable {
   /** Its label (wave 4), trimmed, never empty. */
   label: string | null;
   client_id: number | null;
+  /** Its reports per result and the sum of their scores, by each one's newest run (health_days summed). */
+  good: Generated<number>;
+  decent: Generated<number>;
+  bad: Generated<number>;
+  score_sum: Generated<number>;
+}
+
+/** How a project's health changed on one day (UTC): its points are these summed up to that day. */
+export interface HealthDaysTable {
+  project: string;
+  /** YYYY-MM-DD. */
+  day: string;
+  good: number;
+  decent: number;
+  bad: number;
+  score_sum: number;
 }
 
 export interface ClientsTable {
@@ -230,6 +248,7 @@ export interface Database {
   check_settings: CheckSettingsTable;
   problem_counts: ProblemCountsTable;
   clients: ClientsTable;
+  health_days: HealthDaysTable;
 }
 
 export type Db = BetterSqlite3.Database;

@@ -7,6 +7,7 @@ import { urlKey } from '../../../src/contract/url-key';
 import type { Engine } from './database';
 import { TRIM_ABOVE_BYTES, trimmedResults } from './trim-evidence';
 import { failuresOf, uncheckedOf } from './check-failures';
+import { fillScoresBefore, replayHealth } from './health-history';
 
 export const RUNS_MIGRATION = '005-runs';
 export const TRIM_MIGRATION = '006-evidence-trimmed';
@@ -17,6 +18,7 @@ export const WEBHOOK_OUTBOX_MIGRATION = '011-webhook-outbox';
 export const FAILURES_MIGRATION = '012-check-failures';
 export const CHECK_SETTINGS_MIGRATION = '013-check-settings';
 export const CLIENTS_MIGRATION = '014-clients-and-labels';
+export const HEALTH_MIGRATION = '015-health-over-time';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -713,6 +715,53 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .on('projects')
           .columns(['client_id', 'project'])
           .execute();
+      },
+    },
+    [HEALTH_MIGRATION]: {
+      async up(db) {
+        // Each project's health by day (wave 4, Overview; health-history.ts): its reports per
+        // result and the sum of their scores today, on its own row, and how they changed on each
+        // day (UTC), so that a day's point is read, not replayed from the runs. Gone with the project.
+        for (const column of ['good', 'decent', 'bad', 'score_sum'])
+          await db.schema
+            .alterTable('projects')
+            .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
+        await db.schema
+          .createTable('health_days')
+          .addColumn('project', t.sortedText, (c) =>
+            c.notNull().references('projects.project').onDelete('cascade'),
+          )
+          .addColumn('day', t.sortedText, (c) => c.notNull())
+          .addColumn('good', 'integer', (c) => c.notNull())
+          .addColumn('decent', 'integer', (c) => c.notNull())
+          .addColumn('bad', 'integer', (c) => c.notNull())
+          .addColumn('score_sum', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('health_days_pkey', ['project', 'day'])
+          .$call((table) => (t.pg ? table : table.modifyEnd(sql`without rowid`)))
+          .execute();
+        // The score of the run before each run: the drops of the last days (GET /overview's
+        // biggest_drops) are read from this partial index alone, whatever the number of runs.
+        await db.schema.alterTable('report_runs').addColumn('score_before', t.small).execute();
+        await fillScoresBefore(db);
+        await db.schema
+          .createIndex('report_runs_drops')
+          .on('report_runs')
+          .columns(['generated_at', 'report_id', 'score_before', 'score'])
+          .where(sql.ref('score'), '<', sql.ref('score_before'))
+          .execute();
+        // SQLite: GET /overview's problems (and GET /problems) sum the kept counts per project and
+        // check; with their count in the index that is read from the index alone, not a row per
+        // count looked up (36 against 48 ms at 500 projects of 31 checks in 3 importances each).
+        // PostgreSQL reads the table itself in one pass.
+        if (!t.pg)
+          await db.schema
+            .createIndex('problem_counts_failing')
+            .on('problem_counts')
+            .columns(['project', 'check_key', 'importance', 'failing'])
+            .execute();
+        // The reports there are, replayed once from their runs.
+        await replayHealth(db);
       },
     },
   };

@@ -2,7 +2,7 @@
 // checks failing across the reports in scope, counted from report_failures, report_fixes and
 // report_unchecked (kept in step with every analysis by check-failures.ts), and each project's
 // settings of a check (check_settings).
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import {
   categoryOf,
   IMPORTANCE_WEIGHTS,
@@ -15,11 +15,13 @@ import {
   type Result,
 } from '../../../src/contract/values';
 import type { Database, Engine } from './database';
-import { filterReports } from './report-queries';
+import { filterReports, ofClient } from './report-queries';
 import { toTimestamp } from './text';
 
 export interface ProblemQuery {
   project?: string;
+  /** Only the reports of this client's projects; an unknown client has none. */
+  client?: number;
   /** containsPattern() of a search of the reports' URLs. */
   pattern?: string;
   result?: Result;
@@ -135,12 +137,28 @@ interface PlainTally {
   short: number | string;
 }
 
+/** The projects a query covers: one, a client's (both: the one if it is the client's), or every one. */
+type Scope = Pick<ProblemQuery, 'project' | 'client'>;
+
+/**
+ * A query over a table with a `project` column narrowed to the projects in scope: each table keeps
+ * its project, so a client is its projects' rows by their project index, as one project is.
+ */
+const inScope =
+  (scope: Scope) =>
+  <QB extends { where(expression: Expression<SqlBool>): QB }>(qb: QB): QB => {
+    let scoped = qb;
+    if (scope.project !== undefined) scoped = scoped.where(sql<SqlBool>`project = ${scope.project}`);
+    if (scope.client !== undefined) scoped = scoped.where(ofClient('project', scope.client));
+    return scoped;
+  };
+
 /** The rank of a kept count's importance (IMPORTANCE_BY_RANK). */
 const rankOf = (eb: ExpressionBuilder<Database, 'problem_counts'>) =>
   eb.case().when('importance', '=', 'high').then(3).when('importance', '=', 'medium').then(2).else(1).end();
 
 /** One row per project and check of the kept counts (in the key's order: no sort), with its highest importance's rank. */
-function keptPairs(trx: Kysely<Database>, project: string | undefined) {
+function keptPairs(trx: Kysely<Database>, scope: Scope) {
   return trx
     .selectFrom('problem_counts')
     .select((eb) => [
@@ -149,7 +167,7 @@ function keptPairs(trx: Kysely<Database>, project: string | undefined) {
       eb.fn.sum<number>('failing').as('failing'),
       eb.fn.max(rankOf(eb)).as('rank'),
     ])
-    .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+    .$call(inScope(scope))
     .groupBy(['project', 'check_key']);
 }
 
@@ -163,10 +181,10 @@ const pairValues = (pairs: readonly [string, string][]) =>
  */
 function plainTallies(
   trx: Kysely<Database>,
-  project: string | undefined,
+  scope: Scope,
   except: readonly [string, string][],
 ): Promise<PlainTally[]> {
-  const pairs = keptPairs(trx, project).$if(except.length > 0, (qb) =>
+  const pairs = keptPairs(trx, scope).$if(except.length > 0, (qb) =>
     qb.where((eb) => eb(eb.refTuple('project', 'check_key'), 'not in', pairValues(except))),
   );
   // The share as a double on both engines, compared as JavaScript compares it.
@@ -233,7 +251,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
         const since = toTimestamp(query.since);
         // The reports' own filters (search, result) need the reports; a project alone is in each table.
         const reportFilters = query.pattern !== undefined || query.result !== undefined;
-        const project = query.project;
+        const scope: Scope = { project: query.project, client: query.client };
         let failures: { project: string; check_key: string; importance: string; failing: number | string }[];
         let recent: { project: string; check_key: string; count: number | string }[];
         let fixes: typeof recent;
@@ -246,7 +264,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
         const settings = await trx
           .selectFrom('check_settings')
           .select(['project', 'check_key', 'state', 'importance'])
-          .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+          .$call(inScope(scope))
           .execute();
         if (!reportFilters) {
           // Without the reports' own filters: the kept counts, and the few recent changes by their time.
@@ -257,7 +275,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
               .selectFrom('report_failures')
               .select(['project', 'check_key'])
               .where('since', '>=', since)
-              .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+              .$call(inScope(scope))
               .execute(),
           );
           fixes = countPairs(
@@ -265,19 +283,19 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
               .selectFrom('report_fixes')
               .select(['project', 'check_key'])
               .where('fixed_at', '>=', since)
-              .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+              .$call(inScope(scope))
               .execute(),
           );
           unchecked = await trx
             .selectFrom('report_unchecked')
             .select((eb) => ['project', 'check_key', eb.fn.countAll<number>().as('count')])
             .groupBy(['project', 'check_key'])
-            .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+            .$call(inScope(scope))
             .execute();
           pages = await trx
             .selectFrom('projects')
             .select(['project', 'reports as pages'])
-            .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+            .$call(inScope(scope))
             .execute();
           // A pair (project, check) with nothing of its own (no setting, no check unanalysed on some
           // of its pages, no recent fix) counts as its kept count says, over all its project's pages:
@@ -293,13 +311,13 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
             kept =
               ownPairs.length === 0
                 ? []
-                : await keptPairs(trx, project)
+                : await keptPairs(trx, scope)
                     .where((eb) => eb(eb.refTuple('project', 'check_key'), 'in', pairValues(ownPairs)))
                     .execute();
             // Pairs without a setting are never ignored.
-            if (query.state !== 'ignored') plain = await plainTallies(trx, project, ownPairs);
+            if (query.state !== 'ignored') plain = await plainTallies(trx, scope, ownPairs);
           } else {
-            kept = await keptPairs(trx, project).execute();
+            kept = await keptPairs(trx, scope).execute();
           }
           failures = kept.map((row) => ({
             ...row,
@@ -321,6 +339,8 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
                   pattern: query.pattern,
                   result: query.result,
                   project: query.project,
+                  client: query.client,
+                  clientArray: engine === 'postgres' && query.pattern !== undefined,
                 }).select(['r.id', 'r.project']),
             )
             // Each report in scope, then its failures by their key (report_id leads it): CROSS JOIN

@@ -1,6 +1,6 @@
 // The report list's filters and orders, over `reports r`: what the storage and PostgreSQL's search
 // plan (trigram-search.ts) both build their queries from.
-import { sql, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Result } from '../../../src/contract/values';
 import type { Database, ReportsTable } from './database';
 import type { Bind, PreparedQueries } from './prepared';
@@ -12,6 +12,13 @@ export type ReportsDb = Database & { r: ReportsTable };
 
 export interface ReportFilters {
   project?: string;
+  /** Only the reports of this client's projects (ofClient()). */
+  client?: number;
+  /**
+   * PostgreSQL, with a search: the client's projects as an array read once (clientArray()). As a
+   * semi-join, the planner scanned the trigram index for the search once per project of the client.
+   */
+  clientArray?: boolean;
   result?: Result;
   urlKeys?: readonly string[];
   /** containsPattern() of the search. */
@@ -35,6 +42,35 @@ export function matches(column: 'r.url_search' | 'project_search', pattern: stri
   return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
+/**
+ * `column`, a project's name, names one of the projects of client `client` (projects.client_id):
+ * what `client=` narrows every list to (reports, problems, alerts), read from the projects' client
+ * index. `client` may be a prepared query's slot.
+ */
+export function ofClient(column: string, client: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} in (select project from projects where client_id = ${client})`;
+}
+
+/**
+ * ofClient() for PostgreSQL with a search: the projects' names read once into an array, so that
+ * the search's trigram index is read once (ANDed with the project index), not once per project.
+ * Without a search the semi-join is better: a page walks an order's index testing membership.
+ */
+export function clientArray(column: string, client: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} = any(array(select project from projects where client_id = ${client}))`;
+}
+
+/** The names of the projects of client `client`, in order (none for an unknown client). */
+export async function clientProjectNames(db: Kysely<Database>, client: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select('project')
+    .where('client_id', '=', client)
+    .orderBy('project')
+    .execute();
+  return rows.map((row) => row.project);
+}
+
 /** `qb` narrowed to the reports that pass the filters. */
 export function filterReports<O>(
   qb: SelectQueryBuilder<ReportsDb, 'r', O>,
@@ -45,6 +81,9 @@ export function filterReports<O>(
       .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
       .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
       .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
+      .$if(filters.client !== undefined, (q) =>
+        q.where((filters.clientArray ? clientArray : ofClient)('r.project', filters.client)),
+      )
       .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
       // Tested per report, by the failures' key (report_id, check_key): a page in any order reads
       // only as many reports as it needs, where `id in (every failing report)` built the whole set first.
@@ -64,22 +103,27 @@ export function filterReports<O>(
 
 /**
  * The filters as a prepared query takes them (prepared.ts): the shape names which are set, the
- * values are the project, result and pattern in that order (slots 0 to 2), and `slotted` gives
- * filterReports() the slots in their place. Null with the exact-URL filter, whose number of keys
- * changes the SQL, and with the failing-check filter (built each time: it is asked less often).
+ * values are the project, result, pattern and client in that order (slots 0 to 3; a query's own
+ * values follow from `values.length` on), and `slotted` gives filterReports() the slots in their
+ * place. Null with the exact-URL filter, whose number of keys changes the SQL, and with the
+ * failing-check filter (built each time: it is asked less often).
  */
 export function preparedFilters(
   filters: ReportFilters,
 ): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
   if (filters.urlKeys !== undefined || filters.failing !== undefined) return null;
-  const { project, result, pattern } = filters;
+  const { project, result, pattern, client, clientArray } = filters;
   return {
-    shape: [project, result, pattern].map((value) => (value === undefined ? '-' : '+')).join(''),
-    values: [project, result, pattern],
+    shape:
+      [project, result, pattern, client].map((value) => (value === undefined ? '-' : '+')).join('') +
+      (clientArray ? '[]' : ''),
+    values: [project, result, pattern, client],
     slotted: (bind) => ({
       project: project === undefined ? undefined : bind(0),
       result: result === undefined ? undefined : bind(1),
       pattern: pattern === undefined ? undefined : bind(2),
+      client: client === undefined ? undefined : bind(3),
+      clientArray,
     }),
   };
 }

@@ -31,6 +31,8 @@ export interface SearchQuery {
   /** Already in searchForm(). */
   search: string;
   project?: string;
+  /** Only the reports of these projects (a client's). */
+  projects?: ReadonlySet<string>;
   result?: Result;
   sortBy: ServerReportSortKey;
   sort: SortOrder;
@@ -264,7 +266,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       sync();
       const n = ids.length;
       const matches = new Uint8Array(n);
-      const { search, project } = query;
+      const { search, project, projects: inProjects } = query;
       const resultCode = query.result === undefined ? -2 : RESULT_CODES[query.result];
       // The signature bits a matching URL must have, as (where the word's column starts, bits)
       // pairs: the rarest bit alone first, then every word the search text sets bits in.
@@ -285,6 +287,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
         const code = codes[i];
         if (code === DELETED || (resultCode !== -2 && code !== resultCode)) continue;
         if (project !== undefined && projects[i] !== project) continue;
+        if (inProjects !== undefined && !inProjects.has(projects[i] as string)) continue;
         let possible = true;
         for (let k = 0; k < checks.length; k += 2) {
           const bits = checks[k + 1] as number;

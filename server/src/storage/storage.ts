@@ -24,9 +24,11 @@ import {
 import { urlKeyOf } from './migrations';
 import { PreparedQueries, type Bind } from './prepared';
 import {
+  clientProjectNames,
   containsPattern,
   filterReports,
   matches,
+  ofClient,
   orderReports,
   preparedFilters,
   type FindReports,
@@ -44,6 +46,15 @@ import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
 import { createWebhookStorage } from './webhook-storage';
 import { forgetFailures, writeFailures } from './check-failures';
+import { createHealthStorage } from './health-storage';
+import {
+  byReplayOrder,
+  contributions,
+  forgetHealth,
+  keptRuns,
+  writeHealth,
+  type RunState,
+} from './health-history';
 
 // Distinct lists whose counts are kept; past that the cache starts again.
 const COUNT_CACHE_SIZE = 1000;
@@ -209,16 +220,17 @@ function createStorage(
     });
   }
 
-  const sumOfProjects = async (trx: Kysely<Database>, project?: string) => {
+  const sumOfProjects = async (trx: Kysely<Database>, project?: string, client?: number) => {
     const [row] = await prepared.rows(
       trx,
-      `sum of projects ${project === undefined ? '-' : '+'}`,
+      `sum of projects ${project === undefined ? '-' : '+'}${client === undefined ? '-' : '+'}`,
       (bind) =>
         trx
           .selectFrom('projects')
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
-          .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(0))),
-      [project],
+          .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(0)))
+          .$if(client !== undefined, (qb) => qb.where('client_id', '=', bind<number>(1))),
+      [project, client],
     );
     return Number(row?.count ?? 0);
   };
@@ -236,7 +248,7 @@ function createStorage(
       filters.urlKeys === undefined &&
       filters.failing === undefined
     ) {
-      return sumOfProjects(trx, filters.project);
+      return sumOfProjects(trx, filters.project, filters.client);
     }
     const key = JSON.stringify([
       filters.project,
@@ -244,6 +256,9 @@ function createStorage(
       filters.urlKeys,
       filters.pattern,
       filters.failing,
+      // A client's projects change without a report changing (the change counter stays): its
+      // count is kept for the projects it had, read in this snapshot.
+      filters.client === undefined ? null : [filters.client, await clientProjectNames(trx, filters.client)],
     ]);
     const [changes] = await prepared.rows(
       trx,
@@ -264,6 +279,7 @@ function createStorage(
           .select((eb) => eb.fn.countAll<number>().as('count'))
           .where('check_key', '=', filters.failing as string)
           .$if(filters.project !== undefined, (qb) => qb.where('project', '=', filters.project as string))
+          .$if(filters.client !== undefined, (qb) => qb.where(ofClient('project', filters.client)))
           .execute()
       : slots
         ? await prepared.rows(
@@ -286,24 +302,47 @@ function createStorage(
       .set((eb) => ({ version: eb('version', '+', 1) }))
       .execute();
 
+  /**
+   * The project's row of report `id`, locked until the transaction ends (PostgreSQL), before the
+   * report's own: its health totals change with an analysis, and every writer of a project's rows
+   * takes them in this order (deleteReport, deleteProject), so that none waits for another in turn.
+   */
+  const lockProjectOf = async (trx: Kysely<Database>, id: number) => {
+    if (!locksRows) return;
+    const report = await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst();
+    if (report)
+      await trx
+        .selectFrom('projects')
+        .select('project')
+        .where('project', '=', report.project)
+        .forUpdate()
+        .execute();
+  };
+
   /** The report's row, locked against other writers of it until the transaction ends (PostgreSQL). */
   const lockedReport = (trx: Kysely<Database>, id: number) =>
     trx
       .selectFrom('reports')
-      .select('project')
+      .select(['project', 'created_at'])
       .where('id', '=', id)
       .$if(locksRows, (qb) => qb.forUpdate())
       .executeTakeFirst();
 
-  /** Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the report's summary of them. */
+  /**
+   * Keeps an analysis of report `id` as its newest run, drops those beyond RUNS_KEPT, and updates the
+   * report's summary of them; returns its kept runs before and after, in replay order (health-history.ts).
+   */
   async function addRun(
     trx: Kysely<Database>,
     id: number,
     analysis: AnalysisFields,
     resultsJson: string,
     generatedAt: string,
-  ): Promise<void> {
-    await trx
+  ): Promise<{ before: RunState[]; after: RunState[] }> {
+    const before = await keptRuns(trx, id);
+    // The run before it in replay order; one written at the same time earlier is before it too.
+    const previous = before.findLast((run) => run.at <= generatedAt);
+    const { id: runId } = await trx
       .insertInto('report_runs')
       .values({
         report_id: id,
@@ -311,8 +350,18 @@ function createStorage(
         score: analysis.score,
         result: analysis.result,
         results: resultsJson,
+        score_before: previous?.score ?? null,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Written with a time before a kept run's (a clock set back): it is the run before that one now.
+    const next = before.find((run) => run.at > generatedAt);
+    if (next)
+      await trx
+        .updateTable('report_runs')
+        .set({ score_before: analysis.score })
+        .where('id', '=', next.id)
+        .execute();
     await trx
       .deleteFrom('report_runs')
       .where('report_id', '=', id)
@@ -338,6 +387,8 @@ function createStorage(
       })
       .where('id', '=', id)
       .execute();
+    const added = { id: Number(runId), at: generatedAt, score: analysis.score, result: analysis.result };
+    return { before, after: [...before, added].sort(byReplayOrder).slice(-runsKept) };
   }
 
   return {
@@ -345,6 +396,7 @@ function createStorage(
     webhooks: createWebhookStorage(db, connection.engine),
     problems: createProblemStorage(db, connection.engine),
     clients: createClientStorage(db, connection.engine),
+    health: createHealthStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {
@@ -356,6 +408,7 @@ function createStorage(
         const filters: ReportFilters = {
           ...query,
           pattern: search === undefined ? undefined : containsPattern(search),
+          clientArray: connection.engine === 'postgres' && search !== undefined,
         };
         const plain = {
           count: () => countReports(trx, filters),
@@ -366,20 +419,21 @@ function createStorage(
             // skipping its offset over index entries, where the reports' order tested every report
             // it skipped for the check (each failure's project is its report's).
             if (failingAlone(filters) && query.sortBy === 'id') {
-              const project = filters.project;
+              const { project, client } = filters;
               const rows = await prepared.rows(
                 trx,
-                `failing ids ${project === undefined ? '-' : '+'} ${query.sort}`,
+                `failing ids ${project === undefined ? '-' : '+'}${client === undefined ? '-' : '+'} ${query.sort}`,
                 (bind) =>
                   trx
                     .selectFrom('report_failures')
                     .select('report_id as id')
                     .where('check_key', '=', bind<string>(0))
                     .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(1)))
+                    .$if(client !== undefined, (qb) => qb.where(ofClient('project', bind(4))))
                     .orderBy('report_id', query.sort)
                     .limit(bind<number>(2))
                     .offset(bind<number>(3)),
-                [filters.failing, project, query.limit, query.offset],
+                [filters.failing, project, query.limit, query.offset, client],
               );
               return rows.map((row) => row.id);
             }
@@ -392,7 +446,7 @@ function createStorage(
               ? await prepared.rows(
                   trx,
                   `ids ${slots.shape} ${query.sortBy} ${query.sort}`,
-                  (bind) => page(slots.slotted(bind), bind(3), bind(4)),
+                  (bind) => page(slots.slotted(bind), bind(slots.values.length), bind(slots.values.length + 1)),
                   [...slots.values, query.limit, query.offset],
                 )
               : await page(filters, query.limit, query.offset).execute();
@@ -441,7 +495,7 @@ function createStorage(
             .executeTakeFirstOrThrow();
           const resultsJson = JSON.stringify(report.results);
           await trx.insertInto('report_results').values({ report_id: id, results: resultsJson }).execute();
-          await addRun(trx, id, report, resultsJson, now);
+          const runs = await addRun(trx, id, report, resultsJson, now);
           await trx
             .insertInto('projects')
             .values({
@@ -462,7 +516,7 @@ function createStorage(
               })),
             )
             .execute();
-          // After the project's row: its problem counts refer to it.
+          // After the project's row: its problem counts and health refer to it.
           await writeFailures(trx, {
             id,
             project: report.project,
@@ -470,6 +524,7 @@ function createStorage(
             at: now,
             first: true,
           });
+          await writeHealth(trx, report.project, new Map(), contributions(runs.after, now));
           await changed(trx);
           const created = await readReport(trx, id);
           if (!created) throw new Error('The report just stored could not be read back.');
@@ -487,10 +542,11 @@ function createStorage(
     updateReport: (id, changes) =>
       write(
         async (trx) => {
+          const analysis = changes.analysis;
+          if (analysis) await lockProjectOf(trx, id);
           const locked = await lockedReport(trx, id);
           if (!locked) return null;
           const now = toTimestamp(changes.now);
-          const analysis = changes.analysis;
           await trx
             .updateTable('reports')
             .set({
@@ -508,7 +564,7 @@ function createStorage(
               .set({ results: resultsJson })
               .where('report_id', '=', id)
               .execute();
-            await addRun(trx, id, analysis, resultsJson, now);
+            const runs = await addRun(trx, id, analysis, resultsJson, now);
             await writeFailures(trx, {
               id,
               project: locked.project,
@@ -516,6 +572,12 @@ function createStorage(
               at: now,
               first: false,
             });
+            await writeHealth(
+              trx,
+              locked.project,
+              contributions(runs.before, locked.created_at),
+              contributions(runs.after, locked.created_at),
+            );
             await changed(trx);
           }
           return readReport(trx, id);
@@ -567,6 +629,7 @@ function createStorage(
             .$if(locksRows, (qb) => qb.forUpdate())
             .execute();
           await forgetFailures(trx, id, project);
+          await forgetHealth(trx, id, project);
           // Its results, runs, schedule items, alerts and failures go with it (ON DELETE CASCADE).
           const { numDeletedRows } = await trx.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
           if (numDeletedRows === 0n) return false;
@@ -608,16 +671,18 @@ function createStorage(
       read(async (trx) => {
         const search = query.search ? searchForm(query.search) : undefined;
         if (search?.includes('\u0000')) return { items: [], total: 0 };
-        // Slot 0 the search's pattern, 1 and 2 the page's limit and offset.
-        const filtered = search === undefined ? '-' : '+';
+        // Slot 0 the search's pattern, 1 and 2 the page's limit and offset, 3 the client.
+        const filtered = `${search === undefined ? '-' : '+'}${query.client === undefined ? '-' : '+'}`;
         const projects = (bind: Bind) =>
           trx
             .selectFrom('projects')
-            .$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))));
+            .$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))))
+            .$if(query.client !== undefined, (qb) => qb.where('client_id', '=', bind<number>(3)));
         const values = [
           search === undefined ? undefined : containsPattern(search),
           query.limit,
           query.offset,
+          query.client,
         ];
         const [counted] = await prepared.rows(
           trx,
@@ -627,15 +692,34 @@ function createStorage(
         );
         const total = Number(counted?.count);
         if (query.offset >= total) return { items: [], total };
-        const column = query.sortBy === 'project' ? 'project' : 'created_at';
+        const { sortBy, sort } = query;
+        // The health keys (wave 4) are the project's own columns, kept in step (health-history.ts),
+        // but for its unread alerts, each counted from their (read, project) index: 500 projects sort in
+        // well under a millisecond, so none has an index of its own. Ties by name, as the other keys.
+        const key = {
+          project: sql`projects.project`,
+          created_at: sql`projects.created_at`,
+          reports: sql`projects.reports`,
+          health: sql`cast(projects.bad as double precision) / projects.reports`,
+          average_score: sql`cast(projects.score_sum as double precision) / (projects.good + projects.decent + projects.bad)`,
+          // (SQLite reads true and false as 1 and 0.)
+          alerts: sql`(select count(*) from alerts where alerts.read = false and alerts.project = projects.project)`,
+        }[sortBy];
         const rows = await prepared.rows(
           trx,
-          `projects ${filtered} ${column} ${query.sort}`,
+          `projects ${filtered} ${sortBy} ${sort}`,
           (bind) =>
             projects(bind)
-              .select(['project', 'reports', 'created_at'])
-              .orderBy(column, query.sort)
-              .$if(column !== 'project', (qb) => qb.orderBy('project', query.sort))
+              .select(['projects.project', 'projects.reports', 'projects.created_at'])
+              // A project without a scored report (none here: every report has a score) has no
+              // average: last, whichever the order.
+              .$if(sortBy === 'average_score', (qb) =>
+                qb.orderBy(
+                  sql`case when projects.good + projects.decent + projects.bad = 0 then 1 else 0 end`,
+                ),
+              )
+              .orderBy(key, sort)
+              .$if(sortBy !== 'project', (qb) => qb.orderBy('projects.project', sort))
               .limit(bind<number>(1))
               .offset(bind<number>(2)),
           values,
@@ -717,7 +801,12 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
   const storage = createStorage(
     {
       connection: sqliteConnection(sqlite),
-      find: async (_trx, query) => searchCopy.query(query),
+      // The copy knows each report's project, so a client's is a set of project names.
+      find: async (trx, query) =>
+        searchCopy.query({
+          ...query,
+          projects: query.client === undefined ? undefined : new Set(await clientProjectNames(trx, query.client)),
+        }),
       idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${ids}))`,
       idsValue: (ids) => JSON.stringify(ids),
       searchCopy,

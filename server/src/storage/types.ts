@@ -1,7 +1,7 @@
 import type {
   Privacy,
-  ProjectSortKey,
   Result,
+  ServerProjectSortKey,
   ServerReportSortKey,
   SortOrder,
 } from '../../../src/contract/values';
@@ -10,6 +10,7 @@ import type { WatchStorage } from './watch-storage';
 import type { WebhookStorage } from './webhook-storage';
 import type { ProblemStorage } from './problem-storage';
 import type { ClientStorage } from './client-storage';
+import type { HealthStorage } from './health-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -76,6 +77,8 @@ export interface ReportChanges {
 export interface ReportListQuery {
   search?: string;
   project?: string;
+  /** Only the reports of this client's projects (wave 4); an unknown client has none. */
+  client?: number;
   result?: Result;
   /**
    * Only the reports whose url_key is one of these: urlKey() of each asked URL (the exact-URL
@@ -98,7 +101,9 @@ export interface ProjectRecord {
 
 export interface ProjectListQuery {
   search?: string;
-  sortBy: ProjectSortKey;
+  /** Only the projects of this client (wave 4); an unknown client has none. */
+  client?: number;
+  sortBy: ServerProjectSortKey;
   sort: SortOrder;
   limit: number;
   offset: number;
@@ -137,6 +142,8 @@ export interface Storage {
   problems: ProblemStorage;
   /** The clients, and each project's label and client (wave 4). */
   clients: ClientStorage;
+  /** Each project's health by day, and the overview's totals and drops (wave 4). */
+  health: HealthStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AlertKind, Result, ScheduleEvery } from '../../../src/contract/values';
 import type { AlertsTable, Database, SchedulesTable } from './database';
+import { ofClient } from './report-queries';
 import { toTimestamp } from './text';
 
 export const DEFAULT_DROP = 10;
@@ -50,6 +51,8 @@ export interface AlertRecord extends Omit<NewAlert, 'now'> {
 
 export interface AlertListQuery {
   project?: string;
+  /** Only the alerts of this client's projects (wave 4); an unknown client has none. */
+  client?: number;
   unreadOnly: boolean;
   limit: number;
   offset: number;
@@ -90,11 +93,11 @@ export interface WatchStorage {
   /** How many items each project's runs still have. */
   pendingItems(): Promise<Map<string, number>>;
   insertAlert(alert: NewAlert): Promise<AlertRecord>;
-  /** Newest first, with the unread count for the same project filter. */
+  /** Newest first, with the unread count for the same project and client filters. */
   listAlerts(query: AlertListQuery): Promise<{ items: AlertRecord[]; total: number; unread: number }>;
   setAlertRead(id: number, read: boolean): Promise<AlertRecord | null>;
-  /** Marks every alert (of `project`, when given) read; how many changed. */
-  markAlertsRead(project?: string): Promise<number>;
+  /** Marks every alert (of `project`, and of `client`'s projects, when given) read; how many changed. */
+  markAlertsRead(project?: string, client?: number): Promise<number>;
   /** The report's newest alert if it is unread and not a recovery: what a recovery would answer. */
   openAlert(reportId: number): Promise<AlertRecord | null>;
 }
@@ -146,7 +149,11 @@ function toAlert(row: Selectable<AlertsTable>): AlertRecord {
 export function createWatchStorage(db: Kysely<Database>): WatchStorage {
   const projectExists = async (project: string) =>
     (await db.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
-  const alerts = (project: string | undefined) => db.selectFrom('alerts').$if(project !== undefined, (qb) => qb.where('project', '=', project as string));
+  const alerts = (project: string | undefined, client: number | undefined) =>
+    db
+      .selectFrom('alerts')
+      .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+      .$if(client !== undefined, (qb) => qb.where(ofClient('project', client)));
 
   return {
     async getSchedule(project) {
@@ -274,14 +281,14 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
       return toAlert(row);
     },
     async listAlerts(query) {
-      const rows = await alerts(query.project)
+      const rows = await alerts(query.project, query.client)
         .select(ALERT_COLUMNS)
         .$if(query.unreadOnly, (qb) => qb.where('read', '=', 0))
         .orderBy('id', 'desc')
         .limit(query.limit)
         .offset(query.offset)
         .execute();
-      const counted = await alerts(query.project)
+      const counted = await alerts(query.project, query.client)
         .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number | null>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unread')])
         .executeTakeFirstOrThrow();
       const unread = Number(counted.unread ?? 0);
@@ -296,12 +303,13 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         .executeTakeFirst();
       return row ? toAlert(row) : null;
     },
-    async markAlertsRead(project) {
+    async markAlertsRead(project, client) {
       const { numUpdatedRows } = await db
         .updateTable('alerts')
         .set({ read: 1 })
         .where('read', '=', 0)
         .$if(project !== undefined, (qb) => qb.where('project', '=', project as string))
+        .$if(client !== undefined, (qb) => qb.where(ofClient('project', client)))
         .executeTakeFirst();
       return Number(numUpdatedRows);
     },
