@@ -53,6 +53,7 @@ const MANIFEST: Manifest = {
     css: ['assets/reports-page-D4.css'],
   },
   'src/features/settings/settings-page.tsx': { file: 'assets/settings-page-E5.js', imports: ['_odd'] },
+  'src/features/overview/overview-page.tsx': { file: 'assets/overview-page-F6.js', imports: ['_shared'] },
   _odd: { file: 'assets/odd"><script>alert(1)</script>.js' },
 };
 
@@ -112,8 +113,10 @@ describe('index.html from the web app', () => {
     const reports = await (await app.request('/reports?search=shop')).text();
     expect(reports).toContain('href="/assets/reports-page-D4.js"');
     expect(reports).not.toContain('settings-page');
+    // `/`: the overview (a deployment without it leads on to the reports list).
     const home = await (await app.request('/')).text();
-    expect(home).toContain('href="/assets/reports-page-D4.js"');
+    expect(home).toContain('href="/assets/overview-page-F6.js"');
+    expect(home).not.toContain('reports-page');
     const settings = await (await app.request('/settings')).text();
     expect(settings).toContain('href="/assets/settings-page-E5.js"');
     expect(settings).not.toContain('reports-page');

@@ -20,12 +20,21 @@ describe('app shell and routes', () => {
     server.use(noCapabilities());
   });
 
-  it('leads from / to the start page', async () => {
+  it('shows the Overview at / where the server has it', async () => {
     useRealApi();
     saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const app = renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
     expect(app.router.state.location.pathname).toBe(HOME_PATH);
+  });
+
+  it('leads from / to the reports list against a deployment without the overview', async () => {
+    useRealApi();
+    server.use(noCapabilities());
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    const app = renderApp('/?sort_by=alerts');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(app.router.state.location.pathname + app.router.state.location.search).toBe('/reports');
   });
 
   it('shows Settings with its title, its navigation entry marked current, and a skip link', async () => {
@@ -49,7 +58,7 @@ describe('app shell and routes', () => {
     expect(screen.getByText('/no/such/page')).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('link', { name: 'Go to the start page' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
   });
 
   it('skip link moves focus to the main content without touching the address', async () => {

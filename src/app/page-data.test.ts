@@ -7,10 +7,11 @@ import type { RouteObject } from 'react-router-dom';
 import { capabilitiesQuery } from '@/api/capabilities';
 import { forgetKey, saveConnection } from '@/api/http/connection';
 import { projectHealthQueries } from '@/api/project-health';
+import { portfolioQueries } from '@/api/portfolio';
 import { projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import { watchQueries } from '@/api/watch';
-import { REAL_API_KEY, recordRequests, useRealApi } from '../../test/msw';
+import { REAL_API_KEY, noCapabilities, recordRequests, server, useRealApi } from '../../test/msw';
 import { createTestQueryClient } from '../../test/render';
 import { startPageData } from './page-data';
 import { createRoutes } from './routes';
@@ -68,13 +69,30 @@ describe('a page’s data starts with the navigation to it, the first visit’s 
     expect(asked(requests)).toEqual(['/api/v1/reports?per_page=25&result=bad&sort_by=url&sort=asc&page=2']);
   });
 
+  it('/ : the capabilities, then the overview and the page of projects with their health the address says', async () => {
+    const requests = recordRequests();
+    const { queryClient } = visit('/?sort_by=alerts&page=2');
+    await waitFor(() => {
+      expect(queryClient.getQueryData(portfolioQueries.overview().queryKey)).toBeDefined();
+      expect(queryClient.getQueryData(portfolioQueries.projects({ sort_by: 'alerts', sort: 'desc', per_page: 25, page: 2 }).queryKey)).toBeDefined();
+    });
+    expect(asked(requests)).toEqual([
+      '/api/v1/capabilities',
+      '/api/v1/overview',
+      '/api/v1/projects?with=health&per_page=25&sort_by=alerts&sort=desc&page=2',
+    ]);
+  });
+
+  it('/ against a deployment without the overview: the reports list as /reports shows it', async () => {
+    server.use(noCapabilities());
+    const requests = recordRequests();
+    const { queryClient } = visit('/?page=3');
+    const list = reportQueries.list({ sort_by: 'id', sort: 'desc' });
+    await waitFor(() => expect(queryClient.getQueryData(list.queryKey)).toBeDefined());
+    expect(asked(requests)).toEqual(['/api/v1/capabilities', '/api/v1/reports?per_page=10&sort_by=id&sort=desc']);
+  });
+
   it.each([
-    {
-      what: '/ : the reports list as /reports shows it',
-      path: '/?page=3',
-      list: { sort_by: 'id', sort: 'desc' } as const,
-      asks: ['/api/v1/reports?per_page=10&sort_by=id&sort=desc'],
-    },
     {
       what: '/reports?sort_by=score: the capabilities first, then the list as the deployment can sort it',
       path: '/reports?sort_by=score',

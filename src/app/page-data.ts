@@ -32,6 +32,7 @@ import {
 } from '@/features/reports-list/report-list-view';
 import { alertListParams, alertsView } from '@/features/watch/alerts-view';
 import { problemListParams, problemsView } from '@/features/problems/problems-view';
+import { overviewListParams, overviewView } from '@/features/overview/overview-view';
 import { isMousePress } from '@/lib/mouse-press';
 import { parseReportId } from '@/lib/report-id';
 import { parseUrlState } from '@/lib/url-state';
@@ -58,6 +59,7 @@ const loadProjectHealth = () => import('@/api/project-health');
 const loadWatch = () => import('@/api/watch');
 const loadProblems = () => import('@/api/problems');
 const loadClients = () => import('@/api/clients');
+const loadPortfolio = () => import('@/api/portfolio');
 
 function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
   // A chunk that fails to load fails the page's own import too, which its error boundary shows.
@@ -88,6 +90,18 @@ function prefetchReportList(
  * ask nothing as they open.
  */
 const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
+  // The overview where the deployment has it; elsewhere `/` is the reports list, whose default view it asks for.
+  overview: (queryClient, { search }) =>
+    withCapabilities(queryClient, (capabilities) => {
+      if (!capabilities?.overview) return prefetchReportList(queryClient, new URLSearchParams(), reportListViewFor);
+      const params = overviewListParams(parseUrlState(overviewView, search));
+      withModule(loadPortfolio, ({ portfolioQueries }) =>
+        Promise.all([
+          queryClient.prefetchQuery(portfolioQueries.overview()),
+          queryClient.prefetchQuery(portfolioQueries.projects(params)),
+        ]),
+      );
+    }),
   reports: (queryClient, { search }) => prefetchReportList(queryClient, search, reportListViewFor),
   report: (queryClient, { params }) => {
     const id = parseReportId(params.id);

@@ -28,7 +28,7 @@ describe('RouteErrorBoundary', () => {
       await screen.findByRole('heading', { level: 1, name: 'Something went wrong' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to the start page' })).toHaveAttribute('href', '/reports');
+    expect(screen.getByRole('link', { name: 'Go to the start page' })).toHaveAttribute('href', '/');
   });
 
   it('explains a page whose code could not be downloaded', async () => {

@@ -1,9 +1,7 @@
 import type { ComponentType } from 'react';
-import { redirect } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import { PAGE_IDS, PAGE_ROUTES } from '@/contract/routes';
 import type { PageId, PageRoute } from '@/contract/routes';
-import { HOME_PATH } from './navigation';
 import type { RouteHandle } from './navigation';
 import { PageLoading } from './page-loading';
 import { RouteErrorBoundary } from './route-error-boundary';
@@ -14,6 +12,7 @@ import { ShellLayout } from './shell-layout';
  * names (routes.test.ts holds them to it), written out because the bundler splits only a literal import.
  */
 const PAGES: Record<PageId, () => Promise<{ Component: ComponentType }>> = {
+  overview: () => import('@/features/overview/overview-page'),
   reports: () => import('@/features/reports-list/reports-page'),
   project: () => import('./project-route'),
   projects: () => import('@/features/projects/projects-page'),
@@ -36,8 +35,8 @@ export function createRoutes(): RouteObject[] {
     const handle: RouteHandle = { title, withoutKey };
     return {
       id,
-      // Below the shell's route, whose path is `/`.
-      path: path.replace(/^\//, ''),
+      // Below the shell's route, whose path is `/` (which is the index route's).
+      ...(path === '/' ? { index: true } : { path: path.replace(/^\//, '') }),
       handle,
       // The component alone: a page module's other exports are not route properties.
       lazy: () => PAGES[id]().then(({ Component }) => ({ Component })),
@@ -53,11 +52,7 @@ export function createRoutes(): RouteObject[] {
         {
           ErrorBoundary: RouteErrorBoundary,
           HydrateFallback: PageLoading,
-          children: [
-            // The loader redirects before anything renders; the component only quiets the router's check.
-            { index: true, loader: () => redirect(HOME_PATH), Component: PageLoading },
-            ...pages,
-          ],
+          children: pages,
         },
       ],
     },

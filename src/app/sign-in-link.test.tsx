@@ -23,7 +23,7 @@ function address(): string {
 afterEach(() => visit('/'));
 
 describe('the #api_key= sign-in link', () => {
-  it('saves the key for this tab only, strips it from the address at once, says so, and leads to the reports', async () => {
+  it('saves the key for this tab only, strips it from the address at once, says so, and leads to the start page', async () => {
     useRealApi();
     saveConnection({ baseUrl: '', apiKey: 'remembered-key', remember: true });
     visit(`/settings#api_key=${REAL_API_KEY}`);
@@ -32,7 +32,7 @@ describe('the #api_key= sign-in link', () => {
     expect(applySignInLink()).toBe(true);
 
     expect(window.location.href).not.toContain(REAL_API_KEY);
-    expect(address()).toBe('/reports');
+    expect(address()).toBe('/');
     // Replaced, not pushed: Back does not lead to the address with the key.
     expect(window.history.length).toBe(historyLength);
     expect(readConnection()).toMatchObject({ apiKey: REAL_API_KEY, remember: false });
@@ -43,8 +43,8 @@ describe('the #api_key= sign-in link', () => {
     const queryClient = createTestQueryClient();
     renderWithProviders(createRoutes(), { route: address(), queryClient });
     expect(await screen.findByText('Signed in with the key from the link')).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
-    expect(await screen.findByText('No reports yet')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
+    expect(await screen.findByText('No projects yet')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
 
     // Remember on this device, in one click from the notification.
@@ -61,10 +61,10 @@ describe('the #api_key= sign-in link', () => {
     expect(applySignInLink()).toBe(true);
     expect(address()).toBe('/projects/a%20b?page=2');
 
-    // Once: the next link leads to the reports again.
+    // Once: the next link leads to the start page again.
     visit('/settings#api_key=link-key');
     applySignInLink();
-    expect(address()).toBe('/reports');
+    expect(address()).toBe('/');
   });
 
   it('on any other page stays there, keeping the rest of the fragment and the query', () => {

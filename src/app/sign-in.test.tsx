@@ -163,13 +163,13 @@ describe('without a key, the sign-in panel stands in for the page', () => {
     window.history.replaceState(null, '', '/');
   });
 
-  it('at / leads to the reports once signed in', async () => {
+  it('at / shows the Overview once signed in', async () => {
     useRealApi();
     const app = renderApp('/');
     await screen.findByRole('heading', { level: 1, name: 'Sign in' });
-    expect(app.location()).toBe('/reports');
+    expect(app.location()).toBe('/');
     await app.user.type(app.apiKey(), REAL_API_KEY);
     await app.user.click(app.save());
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
   });
 });

@@ -65,6 +65,8 @@ export const PAGE_ROUTES = {
     withoutKey: true,
     nav: { label: 'Settings' },
   },
+  // `/`: the overview where the server has `overview`, the reports list (its address) elsewhere.
+  overview: { path: '/', module: 'src/features/overview/overview-page.tsx', title: 'Overview' },
   notFound: { path: '*', module: 'src/app/not-found-page.tsx', title: 'Page not found' },
 } as const satisfies Record<string, PageRoute>;
 
@@ -72,8 +74,8 @@ export type PageId = keyof typeof PAGE_ROUTES;
 
 export const PAGE_IDS = Object.keys(PAGE_ROUTES) as PageId[];
 
-/** Where `/` leads. */
-export const HOME_PAGE: PageId = 'reports';
+/** The page at `/`. */
+export const HOME_PAGE: PageId = 'overview';
 
 /** What stands in for any page but those `withoutKey` while there is no usable key. */
 export const SIGN_IN_PANEL = { module: 'src/features/settings/sign-in-panel.tsx', title: 'Sign in' } as const;

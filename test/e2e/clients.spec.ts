@@ -84,6 +84,21 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await expect(docs.getByRole('cell', { name: CLIENT })).toBeVisible();
   await page.mouse.move(0, 0);
   await lookAt(page, 'projects-clients');
+  const projectsTotal = Number(/of (\d+) projects?$/.exec((await page.getByText(/^1–\d+ of \d+ projects?$/).textContent()) ?? '')?.[1]);
+  expect(projectsTotal).toBeGreaterThanOrEqual(2);
+
+  // The Overview's totals are the lists' totals; the labelled project is named by its label there too.
+  await page.goto('/reports?per_page=10');
+  const reportsTotal = Number(/of (\d+) reports?$/.exec((await page.getByText(/^1–\d+ of \d+ reports?$/).textContent()) ?? '')?.[1]);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  const totals = page.getByRole('region', { name: 'Every site' });
+  await expect(totals.getByRole('link', { name: `Projects: ${projectsTotal}` })).toBeVisible();
+  await expect(totals.getByRole('link', { name: `Reports: ${reportsTotal.toLocaleString('en')}` })).toBeVisible();
+  const health = page.getByRole('table', { name: 'Projects’ health' });
+  await expect(health.getByRole('link', { name: `${LABEL} blog.example` })).toBeVisible();
+  await page.mouse.move(0, 0);
+  await lookAt(page, 'overview');
 
   // The Project filters name it by its label too.
   await page.goto('/problems');

@@ -34,9 +34,9 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 const RESULT_LABEL = { good: 'Good', decent: 'Decent', bad: 'Bad' } as const;
 
 test.describe('Reports against the real server', () => {
-  test('/ leads to the table; filter, sort and page through it with the controls', async ({ page }) => {
+  test('the table: filter, sort and page through it with the controls', async ({ page }) => {
     await signIn(page);
-    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
     await expect(page).toHaveURL(/\/reports$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
     const table = reportsPage(page);

@@ -105,17 +105,17 @@ test.describe('Settings against the real server', () => {
     await expect(settingsForm(other).remember).toBeChecked();
   });
 
-  test('/ leads to Reports, and an unknown path shows Page not found with a way back', async ({ page }) => {
+  test('/ shows the Overview, and an unknown path shows Page not found with a way back', async ({ page }) => {
     await signIn(page);
     await page.goto('/');
-    await expect(page).toHaveURL(/\/reports$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await expect(page).toHaveTitle('Page not found · Webpage Reports');
     await page.getByRole('link', { name: 'Go to the start page' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   });
 
   test('the controls are reachable with the keyboard, in order', async ({ page }) => {

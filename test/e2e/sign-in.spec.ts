@@ -70,13 +70,13 @@ test.describe('Signing in', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
   });
 
-  test('the sign-in link as the server prints it leads to the reports and leaves no trace of the key', async ({
+  test('the sign-in link as the server prints it leads to the start page (the Overview) and leaves no trace of the key', async ({
     page,
   }) => {
     await page.goto(`/settings#api_key=${E2E_API_KEY}`);
     await expect(page.getByText('Signed in with the key from the link')).toBeVisible();
-    await expect(page).toHaveURL(/\/reports$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     expect(page.url()).not.toContain(E2E_API_KEY);
     expect(new URL(page.url()).hash).toBe('');
 

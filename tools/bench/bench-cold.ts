@@ -15,7 +15,7 @@
 // then the first frame after it is painted: requestAnimationFrame, then a task after that frame
 // (MessageChannel), the same "after next paint" as bench:ui. Rows: the first report link in the
 // Reports table (/reports, /reports?… with filters), the first project link in the Projects table
-// (/projects), the report's heading (its URL, on /reports/:id).
+// (/projects and the Overview's, at /), the report's heading (its URL, on /reports/:id).
 //
 // With BENCH_COLD_BASELINE_DIST=<dir> (another build) it measures both builds interleaved: each run
 // one build then the other, the order swapped every run, each build on a server of its own on a copy
@@ -156,6 +156,14 @@ function casesFor(report: { id: number; url: string }): Case[] {
       selector: reportRow,
       text: null,
       api: '/api/v1/reports\\?',
+    },
+    // Issue 46: the overview's cold first visit to its table no slower than /reports's.
+    {
+      name: '/ (Overview)',
+      path: '/',
+      selector: 'table[aria-label="Projects’ health"] tbody tr a[href^="/projects/"]',
+      text: null,
+      api: '/api/v1/projects\\?with=health',
     },
     {
       name: '/projects',

@@ -1,55 +1,24 @@
 // A project's health: how many of its reports are Good, Decent, Bad or without a result, as numbers
 // and as one bar. The projects table loads this after its rows are on screen.
-import '@mantine/core/styles/Progress.css';
-import { Box, Button, Group, Progress, Text } from '@mantine/core';
+import { Box, Button, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
-import type { Result } from '@/contract/values';
 import { projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
 import type { Project } from '@/contract/domain';
+import { HealthBar as CountsBar, healthWords } from '@/components/health-bar';
 import { HealthPending } from './health-pending';
-
-const COLORS: Record<Result | 'unknown', string> = {
-  good: 'teal',
-  decent: 'orange',
-  bad: 'red',
-  unknown: 'gray',
-};
-
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? noun : `${noun}s`}`;
-}
 
 /** "9 Good, 2 Decent, 1 Bad, 1 without a result, of 13 reports": what the bar shows, in words. */
 export function healthText(health: ProjectHealth): string {
   if (health.counts === null) return `Health unknown: the service sends no result for these reports.`;
-  const counts = health.counts;
-  const parts = RESULTS.map((result) => `${counts[result].toLocaleString('en')} ${RESULT_LABELS[result]}`);
-  if (health.unknown > 0) parts.push(`${health.unknown.toLocaleString('en')} without a result`);
-  return `${parts.join(', ')}, of ${plural(health.total, 'report')}`;
+  return healthWords({ total: health.total, counts: health.counts, unknown: health.unknown });
 }
 
-/** The bar alone; its words are its accessible name (the sections themselves say nothing). */
+/** The bar of a project's health, where it can be told. */
 export function HealthBar({ health, size = 'md' }: { health: ProjectHealth; size?: 'md' | 'xl' }) {
-  const counts = health.counts;
-  if (counts === null || health.total === 0) return null;
-  const share = (count: number) => (count / health.total) * 100;
-  return (
-    <Box role="img" aria-label={healthText(health)}>
-      <Progress.Root size={size} aria-hidden>
-        {RESULTS.map((result) => (
-          <Progress.Section
-            key={result}
-            value={share(counts[result])}
-            color={COLORS[result]}
-            withAria={false}
-          />
-        ))}
-        <Progress.Section value={share(health.unknown)} color={COLORS.unknown} withAria={false} />
-      </Progress.Root>
-    </Box>
-  );
+  if (health.counts === null) return null;
+  return <CountsBar health={{ total: health.total, counts: health.counts, unknown: health.unknown }} size={size} />;
 }
 
 /** A table cell's health: the bar and the counts, loaded through the shared scheduler and kept 5 minutes. */

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Project } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
+import { ProjectName } from '@/components/project-name';
 import { DateText } from '@/components/date-text';
 import { SortableTh } from '@/components/sortable-th';
 import type { ProjectSortKey, SortOrder } from '@/contract/values';
@@ -111,17 +112,7 @@ export function ProjectsTable({
                 fw={500}
                 className="tap-target"
               >
-                {project.label ? (
-                  // The label first, the host name beside it: both in the link's name.
-                  <>
-                    {project.label}{' '}
-                    <Text span size="sm" c="dimmed" fw={400}>
-                      {project.name}
-                    </Text>
-                  </>
-                ) : (
-                  project.name
-                )}
+                <ProjectName project={project} />
               </Anchor>
               {/* On a phone the date goes under the name, leaving the name the width it needs. */}
               <Box hiddenFrom="xs" c="dimmed">
