@@ -48,6 +48,8 @@ export interface Problem {
 
 export interface ProblemListParams {
   project?: string;
+  /** Only the problems of this client's projects (an extension: clients). */
+  client?: number;
   state?: ProblemState;
   sort_by?: ProblemSortKey;
   sort?: SortOrder;
@@ -218,6 +220,7 @@ export async function fetchProblems(params: ProblemListParams, signal?: AbortSig
       path: ['problems'],
       query: {
         project: params.project,
+        client: params.client,
         state: params.state,
         sort_by: params.sort_by,
         sort: params.sort,
@@ -277,6 +280,7 @@ export const problemKeys = {
 function normalise(params: ProblemListParams): ProblemListParams {
   const out: ProblemListParams = {};
   if (params.project) out.project = params.project;
+  if (params.client) out.client = params.client;
   if (params.state && params.state !== 'open') out.state = params.state;
   if (params.sort_by && params.sort_by !== 'impact') out.sort_by = params.sort_by;
   if (params.sort && params.sort !== 'desc') out.sort = params.sort;

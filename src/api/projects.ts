@@ -11,6 +11,8 @@ import type { Page, Project } from '@/contract/domain';
 
 export interface ProjectListParams {
   search?: string;
+  /** Only the projects of this client (an extension: clients). */
+  client?: number;
   search_by?: 'project';
   sort_by?: ProjectSortKey;
   sort?: SortOrder;
@@ -23,6 +25,7 @@ export function normaliseProjectListParams(params: ProjectListParams = {}): Proj
   const out: ProjectListParams = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
   if (params.search) out.search = params.search;
   if (params.search_by) out.search_by = params.search_by;
+  if (params.client) out.client = params.client;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
   if (params.page !== undefined && params.page > 1) out.page = params.page;

@@ -46,7 +46,7 @@ export function useMarkAlert() {
 export function useMarkAllAlerts() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (project?: string) => markAllAlerts(project),
+    mutationFn: (scope: { project?: string; client?: number } = {}) => markAllAlerts(scope.project, scope.client),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: watchKeys.alerts() }),
   });
 }

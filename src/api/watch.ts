@@ -177,6 +177,8 @@ export interface ScheduleInput {
 
 export interface AlertListParams {
   project?: string;
+  /** Only the alerts of this client's projects (an extension: clients). */
+  client?: number;
   /** Only the unread ones (`state=unread`). */
   unread?: boolean;
   per_page?: PerPage;
@@ -214,6 +216,7 @@ export function runSchedule(project: string): Promise<{ queued: number | null }>
 export function normaliseAlertListParams(params: AlertListParams = {}): AlertListParams {
   const out: AlertListParams = { per_page: params.per_page ?? 25 };
   if (params.project) out.project = params.project;
+  if (params.client) out.client = params.client;
   if (params.unread) out.unread = true;
   if (params.page !== undefined && params.page > 1) out.page = params.page;
   return out;
@@ -225,7 +228,7 @@ export function fetchAlerts(params: AlertListParams = {}, signal?: AbortSignal):
   return apiRequest(
     {
       path: ['alerts'],
-      query: { project: p.project, state: p.unread ? 'unread' : undefined, per_page: p.per_page, page: p.page },
+      query: { project: p.project, client: p.client, state: p.unread ? 'unread' : undefined, per_page: p.per_page, page: p.page },
       signal,
     },
     alertListSchema,
@@ -237,9 +240,9 @@ export function markAlert(id: number, read: boolean): Promise<Alert> {
   return apiRequest({ method: 'PATCH', path: ['alerts', id], form: { read: read ? 1 : 0 } }, alertEnvelope);
 }
 
-/** POST /alerts/read: every alert (of `project`) read; how many changed, when the server says. */
-export function markAllAlerts(project?: string): Promise<{ marked: number | null }> {
-  return apiRequest({ method: 'POST', path: ['alerts', 'read'], form: { project } }, markedEnvelope);
+/** POST /alerts/read: every alert (of `project`, of `client`'s projects) read; how many changed, when the server says. */
+export function markAllAlerts(project?: string, client?: number): Promise<{ marked: number | null }> {
+  return apiRequest({ method: 'POST', path: ['alerts', 'read'], form: { project, client: client ? String(client) : undefined } }, markedEnvelope);
 }
 
 export const watchKeys = {

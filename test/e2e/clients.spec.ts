@@ -84,6 +84,12 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await expect(docs.getByRole('cell', { name: CLIENT })).toBeVisible();
   await page.mouse.move(0, 0);
   await lookAt(page, 'projects-clients');
+  // Filtered by the client: its two projects, in the address.
+  await page.getByRole('combobox', { name: 'Client' }).selectOption({ label: CLIENT });
+  await expect(page).toHaveURL(/[?&]client=\d+/);
+  await expect(page.getByText('1–2 of 2 projects')).toBeVisible();
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await page.getByRole('combobox', { name: 'Client' }).selectOption({ label: 'All clients' });
   const projectsTotal = Number(/of (\d+) projects?$/.exec((await page.getByText(/^1–\d+ of \d+ projects?$/).textContent()) ?? '')?.[1]);
   expect(projectsTotal).toBeGreaterThanOrEqual(2);
 

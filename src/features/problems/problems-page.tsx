@@ -19,6 +19,7 @@ import { countedProblemList, problemQueries } from '@/api/problems';
 import type { CheckSetting, Problem } from '@/api/problems';
 import { checkName } from '@/checks/check-info';
 import { DataTable } from '@/components/data-table';
+import { ClientFilter } from '@/components/client-filter';
 import { ProjectFilter } from '@/components/project-filter';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -257,6 +258,7 @@ function ProblemsPage() {
       </div>
       <Group gap="md" align="flex-end" wrap="wrap">
         <ProjectFilter value={view.project} onChange={(project) => setView({ project })} />
+        <ClientFilter value={view.client} onChange={(client) => setView({ client })} />
         <NativeSelect
           label="Sort by"
           data={SORT_OPTIONS}

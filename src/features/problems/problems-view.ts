@@ -9,6 +9,8 @@ import type { UrlStateSpec } from '@/lib/url-state';
 
 export type ProblemsView = {
   project: string;
+  /** A client's id (an extension: clients), 0 for every project. */
+  client: number;
   /** `all`: Show ignored (the problems projects ignore too); empty: the open ones. */
   state: '' | 'all';
   sort_by: ProblemSortKey;
@@ -18,18 +20,20 @@ export type ProblemsView = {
 export const problemsView: UrlStateSpec<ProblemsView> = {
   params: {
     project: urlParam.text(),
+    client: urlParam.page(),
     state: urlParam.oneOf(['all']),
     sort_by: urlParam.oneOf(PROBLEM_SORT_KEYS),
     // Every problem is on one page (there are at most as many as checks).
     page: urlParam.ignored(),
   },
-  defaults: { project: '', state: '', sort_by: 'impact', page: 1 },
+  defaults: { project: '', client: 0, state: '', sort_by: 'impact', page: 1 },
 };
 
 /** What the API is asked for the view: the most impact and pages failing first, names A to Z. */
 export function problemListParams(view: ProblemsView, withSettings: boolean): ProblemListParams {
   return {
     project: view.project || undefined,
+    client: view.client || undefined,
     // Nothing is ignored where projects cannot ignore a check.
     state: withSettings && view.state === 'all' ? 'all' : 'open',
     sort_by: view.sort_by,

@@ -2,12 +2,14 @@
 import { DEFAULT_PER_PAGE, PROJECT_SEARCH_BY, PROJECT_SORT_KEYS } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
 import type { ProjectListParams } from '@/api/projects';
-import { listParams } from '@/lib/url-state';
+import { listParams, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
 export type ProjectListView = {
   search: string;
   search_by: (typeof PROJECT_SEARCH_BY)[number];
+  /** A client's id (an extension: clients); 0 for every project. */
+  client: number;
   sort_by: ProjectSortKey;
   sort: SortOrder;
   per_page: PerPage;
@@ -16,10 +18,15 @@ export type ProjectListView = {
 
 /** The service's own defaults (service-api.md), so a URL without parameters means the API's default view. */
 export const projectListView: UrlStateSpec<ProjectListView> = {
-  params: listParams(PROJECT_SEARCH_BY, PROJECT_SORT_KEYS),
+  params: (() => {
+    const { search, search_by, ...sortAndPage } = listParams(PROJECT_SEARCH_BY, PROJECT_SORT_KEYS);
+    // In this order in the address: the filters, then the sort and the page.
+    return { search, search_by, client: urlParam.page(), ...sortAndPage };
+  })(),
   defaults: {
     search: '',
     search_by: 'project',
+    client: 0,
     sort_by: 'created_at',
     sort: 'desc',
     per_page: DEFAULT_PER_PAGE,
@@ -31,6 +38,7 @@ export const projectListView: UrlStateSpec<ProjectListView> = {
 export function projectListParams(view: ProjectListView): ProjectListParams {
   return {
     ...(view.search ? { search: view.search, search_by: view.search_by } : {}),
+    ...(view.client > 0 ? { client: view.client } : {}),
     sort_by: view.sort_by,
     sort: view.sort,
     per_page: view.per_page,

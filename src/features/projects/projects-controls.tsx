@@ -10,6 +10,7 @@ import {
   firstSortOrder,
 } from '@/contract/values';
 import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
+import { ClientFilter } from '@/components/client-filter';
 import { DebouncedSearch } from '@/components/debounced-search';
 import type { ProjectListView } from './project-list-view';
 import classes from './projects-page.module.css';
@@ -38,6 +39,7 @@ export function ProjectsControls({ view, onChange }: ProjectsControlsProps) {
             focusShortcut
           />
         </div>
+        <ClientFilter value={view.client} onChange={(client) => onChange({ client })} />
         <NativeSelect
           label="Sort by"
           data={SORT_BY_OPTIONS}

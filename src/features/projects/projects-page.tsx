@@ -32,14 +32,18 @@ const loadHealth = () => import('./project-health');
 const ProjectHealthCell = lazy(() => loadHealth().then((m) => ({ default: m.ProjectHealthCell })));
 
 /** No project at all yet, or none whose name has the search. */
-function ProjectsEmpty({ search, onClearSearch }: { search: string; onClearSearch: () => void }) {
-  return search !== '' ? (
+function ProjectsEmpty({ search, client, onClear }: { search: string; client: number; onClear: () => void }) {
+  return search !== '' || client > 0 ? (
     <EmptyState
-      title="No projects match this search"
-      description={`No project name contains “${search}”.`}
+      title={search !== '' ? 'No projects match this search' : 'No projects for this client'}
+      description={
+        search !== ''
+          ? `No project name contains “${search}”${client > 0 ? ' among this client’s' : ''}.`
+          : 'No project is for this client yet: give a project its client on the project’s page.'
+      }
       action={
-        <Button variant="default" onClick={onClearSearch}>
-          Clear search
+        <Button variant="default" onClick={onClear}>
+          {client > 0 ? 'Show every project' : 'Clear search'}
         </Button>
       }
     />
@@ -106,7 +110,7 @@ function ProjectsPage() {
       />
     );
   } else if (data !== undefined && data.meta.total === 0 && !isPlaceholderData) {
-    tableArea = <ProjectsEmpty search={view.search} onClearSearch={() => setView({ search: '' })} />;
+    tableArea = <ProjectsEmpty search={view.search} client={view.client} onClear={() => setView({ search: '', client: 0 })} />;
   } else if (data !== undefined && data.items.length === 0) {
     // Past the last page (after deletions, or an old link): useClampPage is moving to it.
     tableArea = <LoadingRows rows={3} label="Loading projects" />;

@@ -29,6 +29,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { compareHref } from '@/lib/compare-runs';
 import { useUrlState } from '@/lib/url-state';
 import { alertListParams, alertsView } from './alerts-view';
+import { ClientFilter } from '@/components/client-filter';
 import { ProjectFilter } from '@/components/project-filter';
 
 const KIND_LABELS: Record<AlertKind, { label: string; color: string }> = {
@@ -132,7 +133,7 @@ function AlertsList() {
     if (!alert.read) markOne.mutate({ id: alert.id, read: true });
   };
   const markAllRead = () =>
-    markAll.mutate(view.project || undefined, {
+    markAll.mutate({ project: view.project || undefined, client: view.client || undefined }, {
       onSuccess: ({ marked }) =>
         notifications.show({
           color: 'teal',
@@ -149,7 +150,7 @@ function AlertsList() {
     list =
       items.length === 0 ? (
         <EmptyState
-          title={view.unread || view.project ? 'No alerts match' : 'No alerts yet'}
+          title={view.unread || view.project || view.client ? 'No alerts match' : 'No alerts yet'}
           description={
             view.unread
               ? 'Every alert here is read.'
@@ -192,6 +193,7 @@ function AlertsList() {
       </Group>
       <Group gap="md" align="flex-end" wrap="wrap">
         <ProjectFilter value={view.project} onChange={(project) => setView({ project })} />
+        <ClientFilter value={view.client} onChange={(client) => setView({ client })} />
         <Switch
           label="Unread only"
           checked={view.unread === '1'}

@@ -1,0 +1,76 @@
+// The Client filter (extension clients) against the real reference server: on Projects, Problems
+// and Alerts, in the URL, narrowing each list to the client's projects; absent without the extension.
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { saveConnection } from '@/api/http/connection';
+import { REAL_API_KEY, noCapabilities, realApi, recordRequests, server } from '../../test/msw';
+import { createTestQueryClient, renderWithProviders } from '../../test/render';
+import { createRoutes } from './routes';
+
+async function seed() {
+  const api = realApi();
+  server.use(...api.handlers);
+  const { storage } = await api.backend();
+  const fails = { title: { passed: false, importance: 'high' as const, value: null } };
+  for (const url of ['https://shop.example/', 'https://blog.example/', 'https://docs.example/'])
+    await storage.createReport({ url, project: new URL(url).hostname, privacy: 0, passwordHash: null, score: 60, result: 'decent', results: fails, now: new Date() });
+  const acme = await storage.clients.addClient('Acme', new Date());
+  if (acme === 'taken') throw new Error('Acme exists');
+  await storage.clients.setClient('shop.example', acme.id);
+  await storage.clients.setClient('blog.example', acme.id);
+  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+  return acme;
+}
+
+const renderApp = (route: string) => renderWithProviders(createRoutes(), { route, queryClient: createTestQueryClient() });
+
+describe('the Client filter', () => {
+  it('narrows the projects to the client’s, in the URL, and back to every project', async () => {
+    const acme = await seed();
+    const app = renderApp('/projects?sort_by=project&sort=asc');
+    const table = await screen.findByRole('table', { name: 'Projects' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    const client = await screen.findByRole('combobox', { name: 'Client' });
+    await waitFor(() => expect(within(client).getByRole('option', { name: 'Acme' })).toBeInTheDocument());
+    await app.user.selectOptions(client, 'Acme');
+    await waitFor(() => expect(app.router.state.location.search).toBe(`?client=${acme.id}&sort_by=project&sort=asc`));
+    await waitFor(() =>
+      expect(within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('link')[0]!.textContent)).toEqual([
+        'blog.example',
+        'shop.example',
+      ]),
+    );
+    await app.user.selectOptions(client, 'All clients');
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+  });
+
+  it('narrows the problems and the alerts, asking the server with client=', async () => {
+    const acme = await seed();
+    const requests = recordRequests();
+    const problems = renderApp(`/problems?client=${acme.id}`);
+    const table = await screen.findByRole('table', { name: 'Problems' });
+    // Title fails on the client's two pages, not on the third project's.
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent(/^Title.*2 of 2 \(100%\)2/);
+    expect(screen.getByRole('combobox', { name: 'Client' })).toHaveValue(String(acme.id));
+    problems.unmount();
+
+    renderApp(`/alerts?client=${acme.id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Alerts' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Client' })).toHaveValue(String(acme.id)));
+    const asked = requests.map((request) => new URL(request.url)).map((url) => `${url.pathname}${url.search}`);
+    expect(asked.some((path) => path.startsWith('/api/v1/problems?') && path.includes(`client=${acme.id}`))).toBe(true);
+    await waitFor(() => {
+      const again = requests.map((request) => new URL(request.url)).map((url) => `${url.pathname}${url.search}`);
+      expect(again.some((path) => path.startsWith('/api/v1/alerts?') && path.includes(`client=${acme.id}`))).toBe(true);
+    });
+  });
+
+  it('is not offered against a deployment without clients', async () => {
+    await seed();
+    server.use(noCapabilities());
+    renderApp('/projects');
+    await screen.findByRole('table', { name: 'Projects' });
+    expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,27 @@
+// The Client filter of a list (Projects, Problems, Alerts; ui-contract.md, Overview): All clients,
+// then the clients by name. Only where the deployment keeps clients; a client named in the address
+// but gone (deleted, or past the first hundred) is offered by its id, so the filter in effect shows.
+import { NativeSelect } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useCapabilities } from '@/api/capabilities';
+import { clientQueries } from '@/api/clients';
+
+/** `value`: the client's id, 0 for all. */
+export function ClientFilter({ value, onChange }: { value: number; onChange: (client: number) => void }) {
+  const { capabilities } = useCapabilities();
+  const withClients = capabilities?.clients === true;
+  const clients = useQuery({ ...clientQueries.list(), enabled: withClients });
+  if (!withClients) return null;
+  const options = (clients.data?.items ?? []).map((client) => ({ value: String(client.id), label: client.name }));
+  if (value > 0 && !options.some((option) => option.value === String(value)))
+    options.unshift({ value: String(value), label: clients.data ? `Client ${value} (not found)` : 'Loading…' });
+  return (
+    <NativeSelect
+      label="Client"
+      data={[{ value: '0', label: 'All clients' }, ...options]}
+      value={String(value)}
+      onChange={(event) => onChange(Number(event.currentTarget.value))}
+      style={{ flex: '0 1 14rem' }}
+    />
+  );
+}
