@@ -1,12 +1,12 @@
 // Labels and clients (api-contract.md, Overview, labels and clients; extensions `project_labels` and
-// `clients`): the clients, a project's label and client, and the writes with their cache work. Apart
-// from projects.ts, so that only the pages that show or change them download it.
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+// `clients`): the clients and a project's label and client. The writes, with their cache work, are in
+// clients-mutations.ts, so that a list's Client filter does not bring React Query's mutation code.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import type { Page, Project } from '@/contract/domain';
 import { apiRequest } from './http/http';
 import { pageSchema, projectSchema, reportFields } from './lenient-schemas';
-import { projectKeys, reportKeys } from './query-keys';
+import { projectKeys } from './query-keys';
 
 export interface Client {
   id: number;
@@ -35,15 +35,14 @@ const clientPageSchema = z.pipe(
   pageSchema(clientObject),
   z.transform((page: Page<ClientFields>): Page<Client> => ({ ...page, items: page.items.map(toClient) })),
 );
-const clientEnvelope = z.pipe(
+export const clientEnvelope = z.pipe(
   z.object({ data: clientObject }),
   z.transform(({ data }: { data: ClientFields }) => toClient(data)),
 );
-const projectEnvelope = z.pipe(
+export const projectEnvelope = z.pipe(
   z.object({ data: projectSchema }),
   z.transform(({ data }: { data: Project }) => data),
 );
-const anyBody = z.unknown();
 
 /** Clients per page of Settings' list, and how many a Client field offers (the first, by name). */
 export const CLIENTS_PER_PAGE = 100;
@@ -70,73 +69,3 @@ export const clientQueries = {
     }),
 };
 
-/**
- * After a change to clients or a project's label or client: the clients (their project counts), every
- * projects list and project (they show both) and the reports lists (filtered by client).
- */
-function useRefreshAfter() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: clientKeys.all() }),
-      queryClient.invalidateQueries({ queryKey: projectKeys.all() }),
-      queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
-      // watchKeys.all() and problemKeys.all() (filtered by client), named here so that this module
-      // does not bring those modules with it.
-      queryClient.invalidateQueries({ queryKey: ['watch'] }),
-      queryClient.invalidateQueries({ queryKey: ['problems'] }),
-    ]).then(() => undefined);
-}
-
-/** POST /clients */
-export function useAddClient() {
-  const refresh = useRefreshAfter();
-  return useMutation({
-    mutationFn: (name: string) => apiRequest({ method: 'POST', path: ['clients'], form: { name: name.trim() } }, clientEnvelope),
-    onSuccess: refresh,
-  });
-}
-
-/** PATCH /clients/{id} */
-export function useRenameClient() {
-  const refresh = useRefreshAfter();
-  return useMutation({
-    mutationFn: ({ id, name }: { id: number; name: string }) =>
-      apiRequest({ method: 'PATCH', path: ['clients', id], form: { name: name.trim() } }, clientEnvelope),
-    onSuccess: refresh,
-  });
-}
-
-/** DELETE /clients/{id}: its projects stay, without a client. */
-export function useDeleteClient() {
-  const refresh = useRefreshAfter();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest({ method: 'DELETE', path: ['clients', id] }, anyBody).then(() => undefined),
-    onSuccess: refresh,
-  });
-}
-
-export interface ProjectDetailsInput {
-  /** Empty: none. */
-  label: string;
-  /** null: in no client. undefined: left as it is (a deployment without clients). */
-  clientId?: number | null;
-}
-
-/** PATCH /projects/{project} (label) and PUT /projects/{project}/client, only what changed. */
-export function useSaveProjectDetails(project: Project) {
-  const refresh = useRefreshAfter();
-  return useMutation({
-    mutationFn: async (input: ProjectDetailsInput) => {
-      const label = input.label.trim();
-      if (label !== (project.label ?? ''))
-        await apiRequest({ method: 'PATCH', path: ['projects', project.name], form: { label } }, projectEnvelope);
-      if (input.clientId !== undefined && input.clientId !== (project.client?.id ?? null))
-        await apiRequest(
-          { method: 'PUT', path: ['projects', project.name, 'client'], form: { client_id: input.clientId === null ? '' : String(input.clientId) } },
-          projectEnvelope,
-        );
-    },
-    onSettled: refresh,
-  });
-}

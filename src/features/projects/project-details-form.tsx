@@ -13,7 +13,8 @@ import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { PROJECT_LABEL_MAX } from '@/contract/values';
 import type { Project } from '@/contract/domain';
-import { clientQueries, useSaveProjectDetails } from '@/api/clients';
+import { clientQueries } from '@/api/clients';
+import { useSaveProjectDetails } from '@/api/clients-mutations';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 
