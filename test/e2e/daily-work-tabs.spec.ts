@@ -8,7 +8,7 @@ test('a new tab gets the key from a signed-in tab, for that tab only; Remember o
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
   const first = await context.newPage();
   await first.goto(`/settings#api_key=${E2E_API_KEY}`);
-  await expect(first.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(first.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   const stored = (page: typeof first, kind: 'localStorage' | 'sessionStorage') =>
     page.evaluate((which) => Object.values(window[which]), kind);
 
@@ -44,7 +44,7 @@ test('signing out in one tab signs out the others', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
   const first = await context.newPage();
   await first.goto(`/settings#api_key=${E2E_API_KEY}`);
-  await expect(first.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(first.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   const second = await context.newPage();
   await second.goto('/projects');
   await expect(second.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
