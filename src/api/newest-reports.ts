@@ -20,6 +20,8 @@ export interface NewestReportsFilters {
   project?: string;
   search?: string;
   result?: Result;
+  /** A client's id (where the deployment keeps clients); 0 or none for every project. */
+  client?: number;
 }
 
 function normalise(filters: NewestReportsFilters) {
@@ -28,6 +30,7 @@ function normalise(filters: NewestReportsFilters) {
     ...(filters.project ? { project: filters.project } : {}),
     ...(filters.search ? { search: filters.search, search_by: 'url' as const } : {}),
     ...(filters.result ? { result: filters.result } : {}),
+    ...(filters.client ? { client: filters.client } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface ReportListParams {
   result?: Result;
   /** Only the reports failing this check (an extension, where capabilities.failing_filter). */
   failing?: string;
+  /** Only the reports of this client's projects (an extension, where capabilities.clients). */
+  client?: number;
   /** `score` only where the deployment announces `sort_by_score`. */
   sort_by?: ServerReportSortKey;
   sort?: SortOrder;
@@ -52,6 +54,7 @@ export function normaliseReportListParams(params: ReportListParams = {}): Report
   if (params.project) out.project = params.project;
   if (params.result) out.result = params.result;
   if (params.failing) out.failing = params.failing;
+  if (params.client) out.client = params.client;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
   if (params.page !== undefined && params.page > 1) out.page = params.page;

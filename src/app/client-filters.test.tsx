@@ -1,5 +1,5 @@
-// The Client filter (extension clients) against the real reference server: on Projects, Problems
-// and Alerts, in the URL, narrowing each list to the client's projects; absent without the extension.
+// The Client filter (extension clients) against the real reference server: on Projects, Reports,
+// Problems and Alerts, in the URL, narrowing each list to the client's projects; absent without the extension.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
@@ -66,11 +66,42 @@ describe('the Client filter', () => {
     });
   });
 
-  it('is not offered against a deployment without clients', async () => {
+  it('narrows the reports, in the URL, and a problem leads to its pages of the client', async () => {
+    const acme = await seed();
+    const app = renderApp('/reports');
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    const client = await screen.findByRole('combobox', { name: 'Client' });
+    await waitFor(() => expect(within(client).getByRole('option', { name: 'Acme' })).toBeInTheDocument());
+    await app.user.selectOptions(client, 'Acme');
+    await waitFor(() => expect(app.router.state.location.search).toBe(`?client=${acme.id}`));
+    const hosts = () => within(table).getAllByRole('row').slice(1).map((row) => new URL(within(row).getAllByRole('link')[0]!.textContent!).hostname);
+    await waitFor(() => expect(hosts().sort()).toEqual(['blog.example', 'shop.example']));
+    expect(screen.getByRole('button', { name: 'Clear filters' })).toBeInTheDocument();
+    app.unmount();
+
+    // From the client's problems: Title's pages, of the client's projects only.
+    const problems = renderApp(`/problems?client=${acme.id}`);
+    const problemTable = await screen.findByRole('table', { name: 'Problems' });
+    await app.user.click(await within(problemTable).findByRole('link', { name: 'Title' }));
+    await waitFor(() => expect(problems.router.state.location.search).toBe(`?failing=title&client=${acme.id}`));
+    const reports = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() => expect(within(reports).getAllByRole('row')).toHaveLength(3));
+    expect(screen.getByRole('combobox', { name: 'Client' })).toHaveValue(String(acme.id));
+  });
+
+  it('is not offered against a deployment without clients, and an address’s client is dropped', async () => {
     await seed();
     server.use(noCapabilities());
-    renderApp('/projects');
+    const projects = renderApp('/projects');
     await screen.findByRole('table', { name: 'Projects' });
+    expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
+    projects.unmount();
+
+    const app = renderApp('/reports?client=1');
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    await waitFor(() => expect(app.router.state.location.search).toBe(''));
     expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-// The Client filter of a list (Projects, Problems, Alerts; ui-contract.md, Overview): All clients,
+// The Client filter of a list (Projects, Reports, Problems, Alerts; ui-contract.md, Overview): All clients,
 // then the clients by name. Only where the deployment keeps clients; a client named in the address
 // but gone (deleted, or past the first hundred) is offered by its id, so the filter in effect shows.
 import { NativeSelect } from '@mantine/core';
@@ -6,8 +6,23 @@ import { useQuery } from '@tanstack/react-query';
 import { useCapabilities } from '@/api/capabilities';
 import { clientQueries } from '@/api/clients';
 
+/** The name of the client `id` (0: none), once the deployment's clients are known. */
+export function useClientName(id: number): string | undefined {
+  const { capabilities } = useCapabilities();
+  const clients = useQuery({ ...clientQueries.list(), enabled: id > 0 && capabilities?.clients === true });
+  return clients.data?.items.find((client) => client.id === id)?.name;
+}
+
 /** `value`: the client's id, 0 for all. */
-export function ClientFilter({ value, onChange }: { value: number; onChange: (client: number) => void }) {
+export function ClientFilter({
+  value,
+  onChange,
+  className,
+}: {
+  value: number;
+  onChange: (client: number) => void;
+  className?: string;
+}) {
   const { capabilities } = useCapabilities();
   const withClients = capabilities?.clients === true;
   const clients = useQuery({ ...clientQueries.list(), enabled: withClients });
@@ -21,7 +36,8 @@ export function ClientFilter({ value, onChange }: { value: number; onChange: (cl
       data={[{ value: '0', label: 'All clients' }, ...options]}
       value={String(value)}
       onChange={(event) => onChange(Number(event.currentTarget.value))}
-      style={{ flex: '0 1 14rem' }}
+      style={className ? undefined : { flex: '0 1 14rem' }}
+      className={className}
     />
   );
 }

@@ -90,6 +90,7 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await expect(page.getByText('1–2 of 2 projects')).toBeVisible();
   await expect(table.getByRole('row')).toHaveCount(3);
   await page.getByRole('combobox', { name: 'Client' }).selectOption({ label: 'All clients' });
+  await expect(page.getByText(/^1–\d+ of \d+ projects?$/)).not.toHaveText('1–2 of 2 projects');
   const projectsTotal = Number(/of (\d+) projects?$/.exec((await page.getByText(/^1–\d+ of \d+ projects?$/).textContent()) ?? '')?.[1]);
   expect(projectsTotal).toBeGreaterThanOrEqual(2);
 
@@ -105,6 +106,19 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await expect(health.getByRole('link', { name: `${LABEL} blog.example` })).toBeVisible();
   await page.mouse.move(0, 0);
   await lookAt(page, 'overview');
+
+  // The reports list filtered by the client: only its two projects' reports.
+  await page.goto('/reports?per_page=100');
+  await page.getByRole('combobox', { name: 'Client' }).selectOption({ label: CLIENT });
+  await expect(page).toHaveURL(/\/reports\?client=\d+&per_page=100$/);
+  const reports = page.getByRole('table', { name: 'Reports' });
+  await expect(page.getByText(/^1–\d+ of \d+ reports?$/)).not.toHaveText(`1–${Math.min(reportsTotal, 100)} of ${reportsTotal} reports`);
+  const hosts = (await reports.getByRole('row').evaluateAll((rows) => rows.slice(1).map((row) => row.querySelector('a')?.textContent ?? '')))
+    .map((url) => new URL(url).hostname);
+  expect(hosts.length).toBeGreaterThan(0);
+  expect(new Set(hosts)).toEqual(new Set(PROJECTS));
+  await page.mouse.move(0, 0);
+  await lookAt(page, 'reports-client');
 
   // The Project filters name it by its label too.
   await page.goto('/problems');

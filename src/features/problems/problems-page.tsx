@@ -45,9 +45,11 @@ const SORT_OPTIONS = [
   { value: 'check', label: 'Name' },
 ];
 
-/** The reports list of the problem's pages (of the project in view). */
-function failingHref(check: string, project: string): string {
+/** The reports list of the problem's pages (of the project or the client in view). */
+function failingHref(check: string, project: string, client: number): string {
+  // In the list's own order (report-list-view.ts): its address needs no rewriting.
   const query = new URLSearchParams(project ? { project, failing: check } : { failing: check });
+  if (client > 0) query.set('client', String(client));
   return `/reports?${query.toString()}`;
 }
 
@@ -63,10 +65,12 @@ function StateBadge({ state }: { state: Problem['state'] }) {
 function ProblemRow({
   problem,
   project,
+  client,
   settings,
 }: {
   problem: Problem;
   project: string;
+  client: number;
   settings: Map<string, CheckSetting> | null;
 }) {
   const name = checkName(problem.check);
@@ -77,7 +81,7 @@ function ProblemRow({
       <th scope="row" style={{ fontWeight: 400 }}>
         <Stack gap={4} align="flex-start">
           {known ? (
-            <Anchor component={Link} to={failingHref(problem.check, project)} fw={600} className="tap-target">
+            <Anchor component={Link} to={failingHref(problem.check, project, client)} fw={600} className="tap-target">
               {name}
             </Anchor>
           ) : (
@@ -224,6 +228,7 @@ function ProblemsPage() {
                   key={problem.check}
                   problem={problem}
                   project={view.project}
+                  client={view.client}
                   settings={settingsShown}
                 />
               ))}

@@ -16,6 +16,8 @@ export type ReportListView = {
    * elsewhere in the browser over the newest reports (failingInBrowser).
    */
   failing: CheckKey | undefined;
+  /** A client's id (an extension: `clients`), 0 for every project. */
+  client: number;
   /** `score` only where the deployment sorts by score. */
   sort_by: ServerReportSortKey;
   sort: SortOrder;
@@ -29,9 +31,11 @@ export interface ListExtensions {
   byScore: boolean;
   /** `failing=<check>` (`failing_filter`). */
   failing: boolean;
+  /** `client=<id>` (`clients`). */
+  clients: boolean;
 }
 
-function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]]) {
+function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], clients: boolean) {
   const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
   // In this order in the address: the filters, then the sort and the page.
   return {
@@ -40,6 +44,8 @@ function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSo
     project: urlParam.text(),
     result: urlParam.oneOf(RESULTS),
     failing: urlParam.oneOf(CHECK_KEYS as [CheckKey, ...CheckKey[]]),
+    // A deployment without clients would ignore it: dropped from the address there, never sent.
+    client: clients ? urlParam.page() : urlParam.ignored(),
     ...sortAndPage,
   };
 }
@@ -50,6 +56,7 @@ const DEFAULTS: ReportListView = {
   project: '',
   result: undefined,
   failing: undefined,
+  client: 0,
   sort_by: 'id',
   sort: 'desc',
   per_page: DEFAULT_PER_PAGE,
@@ -57,13 +64,18 @@ const DEFAULTS: ReportListView = {
 };
 
 /** The view of a deployment without extensions: `sort_by=score` is an invalid value there, dropped. */
-export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS), defaults: DEFAULTS };
+export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, false), defaults: DEFAULTS };
 
 /** The view where the deployment sorts by score (`sort_by_score`): `sort_by=score` is valid there. */
-export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS), defaults: DEFAULTS };
+export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, false), defaults: DEFAULTS };
+
+/** The views where the deployment keeps clients (`clients`): `client=<id>` is valid there. */
+const reportListViewWithClients: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, true), defaults: DEFAULTS };
+const reportListViewByScoreWithClients: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, true), defaults: DEFAULTS };
 
 /** The view for a deployment's extensions (the same object for the same ones). */
-export function reportListViewFor({ byScore }: ListExtensions): UrlStateSpec<ReportListView> {
+export function reportListViewFor({ byScore, clients }: ListExtensions): UrlStateSpec<ReportListView> {
+  if (clients) return byScore ? reportListViewByScoreWithClients : reportListViewWithClients;
   return byScore ? reportListViewByScore : reportListView;
 }
 
@@ -77,29 +89,36 @@ export function failingInBrowser(state: ReportListView, extensions: ListExtensio
 
 /** What the deployment filters of a view filtered by a failing check here: the newest reports of these. */
 export function newestFiltersOf(state: ReportListView): NewestReportsFilters {
-  return { project: state.project, search: state.search, result: state.result };
+  return { project: state.project, search: state.search, result: state.result, client: state.client };
 }
 
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
-export function projectReportListView(project: string, extensions: ListExtensions = { byScore: false, failing: false }): UrlStateSpec<ReportListView> {
+export function projectReportListView(project: string, extensions: ListExtensions = { byScore: false, failing: false, clients: false }): UrlStateSpec<ReportListView> {
   const spec = reportListViewFor(extensions);
   return {
-    params: { ...spec.params, project: urlParam.ignored() },
+    // Its client is the project's own: not a filter there either.
+    params: { ...spec.params, project: urlParam.ignored(), client: urlParam.ignored() },
     defaults: { ...spec.defaults, project },
   };
 }
 
 /**
  * Whether an address asks for something only some deployments take (a sort by score; a failing
- * check, filtered by the deployment or here): the view waits for their capabilities.
+ * check, filtered by the deployment or here; a client): the view waits for their capabilities.
  */
 export function needsCapabilities(search: URLSearchParams): boolean {
-  return search.get('sort_by') === 'score' || search.has('failing');
+  return search.get('sort_by') === 'score' || search.has('failing') || search.has('client');
 }
 
 /** The extensions of a deployment's capabilities (none while they are unknown). */
-export function listExtensions(capabilities: { sort_by_score: boolean; failing_filter: boolean } | undefined | null): ListExtensions {
-  return { byScore: capabilities?.sort_by_score === true, failing: capabilities?.failing_filter === true };
+export function listExtensions(
+  capabilities: { sort_by_score: boolean; failing_filter: boolean; clients: boolean } | undefined | null,
+): ListExtensions {
+  return {
+    byScore: capabilities?.sort_by_score === true,
+    failing: capabilities?.failing_filter === true,
+    clients: capabilities?.clients === true,
+  };
 }
 
 /** What the API is asked for this view: the sort always spelled out, `search_by` only with a search. */
@@ -110,6 +129,7 @@ export function reportListParams(state: ReportListView): ReportListParams {
     project: state.project || undefined,
     result: state.result,
     failing: state.failing,
+    client: state.client || undefined,
     sort_by: state.sort_by,
     sort: state.sort,
     per_page: state.per_page,
@@ -118,13 +138,15 @@ export function reportListParams(state: ReportListView): ReportListParams {
 }
 
 export function hasFilters(state: ReportListView): boolean {
-  return state.search !== '' || state.project !== '' || state.result !== undefined || state.failing !== undefined;
+  return (
+    state.search !== '' || state.project !== '' || state.result !== undefined || state.failing !== undefined || state.client !== 0
+  );
 }
 
-export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined } satisfies Partial<ReportListView>;
+export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined, client: 0 } satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
-  const search = serialiseUrlState(reportListViewByScore, nextUrlState(state, patch)).toString();
+  const search = serialiseUrlState(reportListViewByScoreWithClients, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }

@@ -16,6 +16,7 @@ import {
 import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import { checkName } from '@/checks/check-info';
 import { DebouncedSearch } from '@/components/debounced-search';
+import { ClientFilter } from '@/components/client-filter';
 import type { ReportListView } from './report-list-view';
 import classes from './reports-filters.module.css';
 
@@ -131,6 +132,8 @@ export interface ReportsFiltersProps {
   onClear?: () => void;
   /** The deployment sorts by score: Sort by offers Score. */
   scoreSorts?: boolean;
+  /** The deployment keeps clients: a Client field (never on a project's own list). */
+  clients?: boolean;
 }
 
 const RESULT_OPTIONS = [
@@ -182,14 +185,19 @@ const FOLD_QUERY = `(max-width: ${em(480)})`;
 
 /** How many filters narrow the list (besides the search, which stays in view). */
 export function filtersSet(state: ReportListView, projectFixed = false): number {
-  return (projectFixed || state.project === '' ? 0 : 1) + (state.result === undefined ? 0 : 1) + (state.failing === undefined ? 0 : 1);
+  return (
+    (projectFixed || state.project === '' ? 0 : 1) +
+    (state.client === 0 ? 0 : 1) +
+    (state.result === undefined ? 0 : 1) +
+    (state.failing === undefined ? 0 : 1)
+  );
 }
 
 /**
  * Search, the filters and the sort of the reports table; every change goes to the URL. On a phone
  * the filters and the sort fold behind **Filters**, which says how many are set.
  */
-export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts }: ReportsFiltersProps) {
+export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSorts, clients }: ReportsFiltersProps) {
   // Compiled (vite.config.ts): a sort or a page renders again only the fields whose value changed.
   'use memo';
   const onSearch = (search: string) => onChange({ search });
@@ -205,6 +213,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       projectFixed={projectFixed}
       onProject={onProject}
       scoreSorts={scoreSorts}
+      clients={clients}
       // On a phone the field is in the fold; on a wide screen it comes with the chip, below.
       withCheck={folds}
     />
@@ -259,7 +268,11 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
     );
   // A project's own list has no Project field; its columns (the wide layout's only) say so.
   return (
-    <div className={projectFixed ? `${classes.grid} ${classes.withoutProject}` : classes.grid}>
+    <div
+      className={
+        projectFixed ? `${classes.grid} ${classes.withoutProject}` : clients ? `${classes.grid} ${classes.withClient}` : classes.grid
+      }
+    >
       <div className={classes.wide}>{search}</div>
       {fields}
       {checkRow || chip}
@@ -276,15 +289,16 @@ function ClearFilters({ onClear }: { onClear: () => void }) {
   );
 }
 
-/** Project (unless fixed), Result, Sort by, Order, Per page, and Failing check (on a phone). */
+/** Project (unless fixed), Client (where kept), Result, Sort by, Order, Per page, and Failing check (on a phone). */
 function FilterFields({
   state,
   onChange,
   projectFixed,
   onProject,
   scoreSorts,
+  clients,
   withCheck,
-}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts'> & {
+}: Pick<ReportsFiltersProps, 'state' | 'onChange' | 'projectFixed' | 'scoreSorts' | 'clients'> & {
   onProject: (project: string) => void;
   /** The Failing check field among them (on a phone; a wide screen has it beside its chip). */
   withCheck: boolean;
@@ -296,6 +310,9 @@ function FilterFields({
         <div className={classes.wide}>
           <ProjectField value={state.project} onChange={onProject} />
         </div>
+      )}
+      {clients && !projectFixed && (
+        <ClientFilter value={state.client} onChange={(client) => onChange({ client })} className={classes.client} />
       )}
       <SelectFilter
         label="Result"

@@ -38,6 +38,7 @@ import {
   failingInBrowser,
 } from './report-list-view';
 import { useFailingInBrowser } from './failing-in-browser';
+import { useClientName } from '@/components/client-filter';
 import { useExportCsv } from './export/use-export-csv';
 import { ReportsEmpty } from './reports-empty';
 import { FiltersLine } from './filters-line';
@@ -50,10 +51,11 @@ import printing from './reports-print.module.css';
 import { REPORT_SORT_LABELS, RESULT_LABELS, SORT_ORDER_LABELS } from '@/contract/values';
 
 /** The view in words, for the printed page: its filters and its order. */
-function printSummary(state: ReportListView, project: string | undefined): string {
+function printSummary(state: ReportListView, project: string | undefined, clientName: string | undefined): string {
   const parts: string[] = [];
   if (state.search !== '') parts.push(`search “${state.search}”`);
   if (project === undefined && state.project !== '') parts.push(`project ${state.project}`);
+  if (state.client !== 0) parts.push(`client ${clientName ?? state.client}`);
   if (state.result !== undefined) parts.push(`result ${RESULT_LABELS[state.result]}`);
   if (state.failing !== undefined) parts.push(`failing check ${checkName(state.failing)}`);
   const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
@@ -93,8 +95,8 @@ function ReportsView({ project }: { project?: string }) {
   const [searchParams] = useSearchParams();
   if (isPending && needsCapabilities(searchParams))
     return <LoadingRows rows={10} height={40} label="Loading reports" />;
-  const { byScore, failing } = listExtensions(capabilities);
-  return <ReportsList project={project} byScore={byScore} failingFilter={failing} />;
+  const { byScore, failing, clients } = listExtensions(capabilities);
+  return <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} />;
 }
 
 /** The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report, x picks it, n creates one. */
@@ -140,13 +142,20 @@ function useListRows(state: ReportListView, params: ReportListParams, extensions
   return { inBrowser, picked, rows: inBrowser ? { ...picked.query, data: picked.page } : served };
 }
 
-function ReportsList({ project, byScore, failingFilter }: { project?: string; byScore: boolean; failingFilter: boolean }) {
+interface ReportsListProps {
+  project?: string;
+  byScore: boolean;
+  failingFilter: boolean;
+  clients: boolean;
+}
+
+function ReportsList({ project, byScore, failingFilter, clients }: ReportsListProps) {
   // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
   // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
   // (docs/benchmarks.md, issue 27).
   'use memo';
   const queryClient = useQueryClient();
-  const extensions = useMemo(() => ({ byScore, failing: failingFilter }), [byScore, failingFilter]);
+  const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients }), [byScore, failingFilter, clients]);
   const spec = useMemo(
     () => (project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions)),
     [project, extensions],
@@ -192,7 +201,7 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
   const savedImport = useSavedImport();
   // Kept for this list while a report is opened from it, so Back finds it still selected.
   const selection = useSelection(
-    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing]),
+    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing, state.client]),
     project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);
@@ -206,6 +215,7 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
     setPage: (picked: boolean) => selection.setPage(pageReports, picked),
   };
 
+  const clientName = useClientName(state.client);
   const exportCsv = useExportCsv({ params, total: current?.meta.total, reports: inBrowser ? picked.matching : undefined });
 
   let body;
@@ -260,7 +270,7 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
 
       {/* Printed, the list says what it is a list of; the filters themselves do not print. */}
       <Text size="sm" className={printing.summary}>
-        {printSummary(state, project)}
+        {printSummary(state, project, clientName)}
       </Text>
       <FiltersLine
         state={state}
@@ -268,6 +278,7 @@ function ReportsList({ project, byScore, failingFilter }: { project?: string; by
         projectFixed={project !== undefined}
         onClear={filtered && current?.meta.total !== 0 ? clearFilters : undefined}
         scoreSorts={byScore}
+        clients={clients && project === undefined}
       />
       {inBrowser && picked.sample && state.failing !== undefined && (
         <FailingInBrowserNote check={state.failing} sample={picked.sample} />
