@@ -103,6 +103,23 @@ export function recordRequests(): Request[] {
   return seen;
 }
 
+/**
+ * The real API's capabilities with `names` switched off: a deployment that lacks those extensions
+ * (its other answers are the real server's; a page that honours its capabilities never asks for them).
+ */
+export function capabilitiesWithout(api: RealApi, ...names: string[]): HttpHandler {
+  return http.get('*/api/v1/capabilities', async ({ request }) => {
+    const { app } = await api.backend();
+    const answer = (await (
+      await app.fetch(new Request(new URL('/api/v1/capabilities', request.url), { headers: request.headers }))
+    ).json()) as {
+      data: Record<string, unknown>;
+    };
+    for (const name of names) answer.data[name] = false;
+    return HttpResponse.json(answer);
+  });
+}
+
 /** A deployment of the service itself: GET /capabilities is not found, so it has none of the extensions. */
 export function noCapabilities(): HttpHandler {
   return http.get('*/api/v1/capabilities', () =>

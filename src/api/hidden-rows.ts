@@ -114,10 +114,10 @@ export function withoutHeldReportItems(reports: Report[]): Report[] {
  * `select` of a projects list query: a held project is not listed, a project counts fewer reports by
  * those held one by one, and one whose every report is held goes with them (a project is its reports).
  */
-export function withoutHeldProjects(page: Page<Project>): Page<Project> {
+export function withoutHeldProjects<P extends Project>(page: Page<P>): Page<P> {
   if (nothingHidden()) return page;
   const { projects, fewerReports } = hidden;
-  const left = (project: Project) =>
+  const left = (project: P) =>
     project.reports === null ? null : project.reports - (fewerReports.get(project.name) ?? 0);
   const shown = withoutItems(page, (project) => !projects.has(project.name) && (left(project) ?? 1) > 0);
   if (fewerReports.size === 0) return shown;

@@ -4,11 +4,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { DEFAULT_PER_PAGE, IMPORTANCE, categoryOf } from '@/contract/values';
-import type { Category, Importance, PerPage, SortOrder } from '@/contract/values';
+import type { Category, Importance, PerPage, ServerProjectSortKey, SortOrder } from '@/contract/values';
 import type { Page, Project } from '@/contract/domain';
 import { apiRequest } from './http/http';
 import { pageSchema, projectSchema } from './lenient-schemas';
 import { projectKeys } from './query-keys';
+import { hiddenRows, shareOnce, withoutHeldProjects } from './hidden-rows';
 
 /** One day of a project's (or client's) health: its reports as each one's newest run that day had it. */
 export interface HealthPoint {
@@ -130,6 +131,29 @@ const projectWithHealthSchema = z.pipe(
 
 const projectHealthPageSchema = pageSchema(projectWithHealthSchema);
 
+/**
+ * `select` of the projects with their health: those held for deletion left out, and each project's
+ * reports held one by one out of its counts too (a report whose result is not known, out of its unknown).
+ */
+function withoutHeldHealth(page: Page<ProjectWithHealth>): Page<ProjectWithHealth> {
+  const shown = withoutHeldProjects(page);
+  const { heldResults } = hiddenRows();
+  if (heldResults.size === 0) return shown;
+  return {
+    ...shown,
+    items: shown.items.map((project) => {
+      const held = heldResults.get(project.name);
+      if (!held || held.length === 0) return project;
+      const counts = { good: project.good, decent: project.decent, bad: project.bad, unknown: project.unknown };
+      for (const result of held) {
+        const from = result && counts[result] > 0 ? result : 'unknown';
+        counts[from] = Math.max(0, counts[from] - 1);
+      }
+      return { ...project, ...counts };
+    }),
+  };
+}
+
 function weekProblem(raw: unknown): WeekProblem[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const p = raw as Record<string, unknown>;
@@ -176,9 +200,11 @@ const healthSchema = z.pipe(
   z.transform(({ data }) => points(Array.isArray(data) ? data : data.points)),
 );
 
-export type HealthSortKey = 'health' | 'average_score' | 'alerts' | 'reports' | 'project';
+export type HealthSortKey = ServerProjectSortKey;
 
 export interface HealthListParams {
+  search?: string;
+  search_by?: 'project';
   client?: number;
   sort_by?: HealthSortKey;
   sort?: SortOrder;
@@ -188,6 +214,8 @@ export interface HealthListParams {
 
 function normalise(params: HealthListParams): HealthListParams {
   const out: HealthListParams = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
+  if (params.search) out.search = params.search;
+  if (params.search_by) out.search_by = params.search_by;
   if (params.client) out.client = params.client;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
@@ -219,6 +247,9 @@ export const portfolioQueries = {
       queryFn: ({ signal }): Promise<Page<ProjectWithHealth>> =>
         apiRequest({ path: ['projects'], query: { with: 'health', ...p }, signal }, projectHealthPageSchema),
       placeholderData: keepPreviousData,
+      // Projects held for deletion are left out at once, as from the plain list (hidden-rows.ts).
+      select: withoutHeldHealth,
+      structuralSharing: shareOnce,
     });
   },
   /** A project's daily health, the last `days` days, oldest first. */

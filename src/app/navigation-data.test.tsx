@@ -72,7 +72,8 @@ describe('a page’s data and the navigation', () => {
     projectsCode.arrive();
     expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    expect(listsAsked(requests, 'projects')).toEqual(['?per_page=10&sort_by=created_at&sort=desc']);
+    // The reference server has the overview: each project's health comes in the same request.
+    expect(listsAsked(requests, 'projects')).toEqual(['?with=health&per_page=10&sort_by=created_at&sort=desc']);
 
     // Back to the reports: still fresh, so shown from the cache without asking again.
     await user.click(

@@ -106,13 +106,23 @@ describe('a page’s data starts with the navigation to it, the first visit’s 
     expect(asked(requests)).toEqual(asks);
   });
 
-  it('/projects: the projects’ list of the address', async () => {
+  it('/projects: the capabilities, then the projects of the address with their health', async () => {
+    const requests = recordRequests();
+    const page = portfolioQueries.projects({ sort_by: 'health', sort: 'asc', per_page: 10, page: 1 });
+
+    const { queryClient } = visit('/projects?sort_by=health&sort=asc');
+    await waitFor(() => expect(queryClient.getQueryData(page.queryKey)).toMatchObject({ items: [] }));
+    expect(asked(requests)).toEqual(['/api/v1/capabilities', '/api/v1/projects?with=health&per_page=10&sort_by=health&sort=asc']);
+  });
+
+  it('/projects against a deployment without the overview: the plain list, its sort by health dropped', async () => {
+    server.use(noCapabilities());
     const requests = recordRequests();
     const page = projectQueries.list({ sort_by: 'project', sort: 'asc', per_page: 10, page: 1 });
 
     const { queryClient } = visit('/projects?sort_by=project&sort=asc');
     await waitFor(() => expect(queryClient.getQueryData(page.queryKey)).toMatchObject({ items: [] }));
-    expect(asked(requests)).toEqual(['/api/v1/projects?per_page=10&sort_by=project&sort=asc']);
+    expect(asked(requests)).toEqual(['/api/v1/capabilities', '/api/v1/projects?per_page=10&sort_by=project&sort=asc']);
   });
 
   it('/projects/:project: the project’s health and its reports table as the address says', async () => {
@@ -175,7 +185,8 @@ describe('a page’s data starts with the navigation to it, the first visit’s 
 
     expect(asked(requests)).toEqual([
       '/api/v1/reports?per_page=10&sort_by=id&sort=desc',
-      '/api/v1/projects?per_page=10&sort_by=created_at&sort=asc',
+      '/api/v1/capabilities',
+      '/api/v1/projects?with=health&per_page=10&sort_by=created_at&sort=asc',
       '/api/v1/reports/1',
       '/api/v1/reports/2',
     ]);
@@ -206,17 +217,20 @@ describe('a mouse pressing a link to another page starts that page’s data befo
     const { queryClient, router } = visit('/reports', 'at once');
     await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    const list = projectQueries.list({ sort_by: 'project', sort: 'asc', per_page: 10 });
+    const list = portfolioQueries.projects({ sort_by: 'project', sort: 'asc', per_page: 10 });
+    await queryClient.fetchQuery(capabilitiesQuery());
 
     press('/projects?sort_by=project&sort=asc');
-    expect(queryClient.getQueryState(list.queryKey)?.fetchStatus).toBe('fetching');
+    // As soon as the list's module is in (at once once loaded), before any click.
+    await waitFor(() => expect(queryClient.getQueryState(list.queryKey)).toBeDefined());
     expect(router.state.location.pathname).toBe('/reports');
     await router.navigate('/projects?sort_by=project&sort=asc');
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
 
     expect(asked(requests)).toEqual([
       '/api/v1/reports?per_page=10&sort_by=id&sort=desc',
-      '/api/v1/projects?per_page=10&sort_by=project&sort=asc',
+      '/api/v1/capabilities',
+      '/api/v1/projects?with=health&per_page=10&sort_by=project&sort=asc',
     ]);
   });
 

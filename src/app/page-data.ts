@@ -19,7 +19,12 @@ import { signInReason } from '@/api/http/connection';
 import { FILTER_PROJECTS, projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import type { PageId } from '@/contract/routes';
-import { projectListParams, projectListView } from '@/features/projects/project-list-view';
+import {
+  projectHealthListParams,
+  projectListParams,
+  projectListView,
+  projectListViewWithHealth,
+} from '@/features/projects/project-list-view';
 import type { ListExtensions, ReportListView } from '@/features/reports-list/report-list-view';
 import {
   failingInBrowser,
@@ -107,10 +112,14 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     const id = parseReportId(params.id);
     if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
   },
+  // With each project's health in the same answer where the deployment has `overview`.
   projects: (queryClient, { search }) =>
-    void queryClient.prefetchQuery(
-      projectQueries.list(projectListParams(parseUrlState(projectListView, search))),
-    ),
+    withCapabilities(queryClient, (capabilities) => {
+      if (!capabilities?.overview)
+        return void queryClient.prefetchQuery(projectQueries.list(projectListParams(parseUrlState(projectListView, search))));
+      const view = parseUrlState(projectListViewWithHealth, search);
+      withModule(loadPortfolio, ({ portfolioQueries }) => queryClient.prefetchQuery(portfolioQueries.projects(projectHealthListParams(view))));
+    }),
   project: (queryClient, { params, search }) => {
     // The router decodes the one path segment: any project name comes back as it was.
     const name = params.project ?? '';

@@ -1,4 +1,5 @@
-// The newest runs' scores as a small line beside a report's score (where the server keeps runs).
+// The newest runs' scores as a small line beside a report's score (where the server keeps runs), or a
+// project's daily average scores (the overview, the projects table; named by `label` then).
 // Plain SVG: a dozen points need no chart library, and every row of a list draws one.
 import classes from './score-trend.module.css';
 
@@ -32,24 +33,25 @@ export function trendLabel(scores: readonly number[]): string {
  * Nothing for a deployment that keeps no runs; for fewer than two scores (one point is no trend) an
  * empty space of the line's size, so that a row gaining its second score moves nothing.
  */
-export function ScoreTrend({ scores }: { scores: readonly number[] | null }) {
+export function ScoreTrend({ scores, label }: { scores: readonly number[] | null; label?: string }) {
   if (scores === null) return null;
   if (scores.length < 2)
     return <span className={classes.trend} data-empty="" style={{ width: WIDTH }} aria-hidden />;
   const first = scores[0]!;
   const last = scores[scores.length - 1]!;
   const direction = last > first ? 'up' : last < first ? 'down' : 'flat';
+  const name = label ?? trendLabel(scores);
   return (
     <svg
       className={classes.trend}
       data-direction={direction}
       role="img"
-      aria-label={trendLabel(scores)}
+      aria-label={name}
       width={WIDTH}
       height={HEIGHT}
       viewBox={`-1 0 ${WIDTH + 2} ${HEIGHT}`}
     >
-      <title>{trendLabel(scores)}</title>
+      <title>{name}</title>
       <polyline points={trendPoints(scores)} />
     </svg>
   );

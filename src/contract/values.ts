@@ -45,12 +45,19 @@ export const SERVER_PROJECT_SORT_KEYS = [
   'reports',
 ] as const;
 export type ServerProjectSortKey = (typeof SERVER_PROJECT_SORT_KEYS)[number];
+export const SERVER_PROJECT_SORT_LABELS: Record<ServerProjectSortKey, string> = {
+  ...PROJECT_SORT_LABELS,
+  health: 'Health',
+  average_score: 'Average score',
+  alerts: 'Unread alerts',
+  reports: 'Reports',
+};
 
 /**
  * The order a list starts in when sorted by `key`, by its header or its Sort by choice alike (the ui
  * contract): names and URLs A-Z, dates newest and results and scores best first.
  */
-export function firstSortOrder(key: ServerReportSortKey | ProjectSortKey): SortOrder {
+export function firstSortOrder(key: ServerReportSortKey | ServerProjectSortKey): SortOrder {
   return key === 'url' || key === 'project' ? 'asc' : 'desc';
 }
 

@@ -1,7 +1,7 @@
 import { firstSortOrder } from '@/contract/values';
-import type { ProjectSortKey, ServerReportSortKey, SortOrder } from '@/contract/values';
+import type { ServerProjectSortKey, ServerReportSortKey, SortOrder } from '@/contract/values';
 
-type SortKey = ServerReportSortKey | ProjectSortKey;
+type SortKey = ServerReportSortKey | ServerProjectSortKey;
 
 /**
  * The sort after a click on `key`'s column header: the same key again reverses the order; another

@@ -10,12 +10,13 @@ import { Link, Navigate } from 'react-router-dom';
 import { RESULT_LABELS } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { portfolioQueries } from '@/api/portfolio';
-import type { HealthPoint, Overview, ProjectWithHealth } from '@/api/portfolio';
+import type { Overview, ProjectWithHealth } from '@/api/portfolio';
 import { DataTable } from '@/components/data-table';
 import { ProjectName } from '@/components/project-name';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import type { HealthCounts } from '@/components/health-bar';
+import { HealthBarLazy } from '@/components/health-bar-lazy';
+import { AverageTrend } from '@/components/average-trend';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
@@ -30,17 +31,7 @@ const projectHref = (name: string) => `/projects/${encodeURIComponent(name)}`;
 const Week = lazy(() => import('./week'));
 // The next runs' dates (with their tooltips) follow the table's words, as its bars do.
 const DateText = lazy(() => import('@/components/date-text').then((m) => ({ default: m.DateText })));
-// The bars (Mantine's Progress) come right after the numbers and the table, as the projects table's
-// health does: the first visit is the words; the bars' space is kept meanwhile.
-const LazyHealthBar = lazy(() => import('@/components/health-bar').then((m) => ({ default: m.HealthBar })));
-
-function HealthBar({ health, size = 'md' }: { health: HealthCounts; size?: 'sm' | 'md' }) {
-  return (
-    <Suspense fallback={<div style={{ height: size === 'sm' ? 6 : 8 }} />}>
-      <LazyHealthBar health={health} size={size} />
-    </Suspense>
-  );
-}
+const HealthBar = HealthBarLazy;
 const WEEK_LOADING = <LoadingRows rows={2} height={56} label="Loading this week’s changes" />;
 
 function Stat({ label, value, to }: { label: string; value: number; to?: string }) {
@@ -89,31 +80,6 @@ function Totals({ overview }: { overview: Overview }) {
   );
 }
 
-/** The 30-day average score as a small line, its first and last values in words. */
-function Trend({ points }: { points: HealthPoint[] }) {
-  const scored = points.flatMap((p, i) => (p.averageScore === null ? [] : [{ i, score: p.averageScore }]));
-  if (scored.length < 2) return null;
-  const width = 80;
-  const height = 20;
-  const x = (i: number) => (i / Math.max(1, points.length - 1)) * width;
-  const y = (score: number) => height - (score / 100) * height;
-  const first = scored[0]!;
-  const last = scored.at(-1)!;
-  const change = Math.round((last.score - first.score) * 10) / 10;
-  const words =
-    change === 0 ? 'unchanged over 30 days' : `${change > 0 ? 'up' : 'down'} ${Math.abs(change)} over 30 days`;
-  return (
-    <svg width={width} height={height} role="img" aria-label={`Average score ${words}`} style={{ display: 'block', overflow: 'visible' }}>
-      <polyline
-        fill="none"
-        stroke={change < 0 ? 'var(--mantine-color-red-filled)' : 'var(--mantine-color-teal-filled)'}
-        strokeWidth={1.5}
-        points={scored.map((p) => `${x(p.i).toFixed(1)},${y(p.score).toFixed(1)}`).join(' ')}
-      />
-    </svg>
-  );
-}
-
 function ProjectRow({ project }: { project: ProjectWithHealth }) {
   const total = project.good + project.decent + project.bad + project.unknown;
   return (
@@ -138,7 +104,7 @@ function ProjectRow({ project }: { project: ProjectWithHealth }) {
           <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums', minWidth: '2.5rem' }} ta="right">
             {project.averageScore === null ? '—' : project.averageScore.toFixed(1)}
           </Text>
-          <Trend points={project.trend} />
+          <AverageTrend points={project.trend} />
         </Group>
       </td>
       <td style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>

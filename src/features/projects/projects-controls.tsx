@@ -4,12 +4,13 @@ import { Suspense, lazy } from 'react';
 import {
   PER_PAGE_VALUES,
   PROJECT_SORT_KEYS,
-  PROJECT_SORT_LABELS,
+  SERVER_PROJECT_SORT_KEYS,
+  SERVER_PROJECT_SORT_LABELS,
   SORT_ORDERS,
   SORT_ORDER_LABELS,
   firstSortOrder,
 } from '@/contract/values';
-import type { PerPage, ProjectSortKey, SortOrder } from '@/contract/values';
+import type { PerPage, ServerProjectSortKey, SortOrder } from '@/contract/values';
 import { ClientFilter } from '@/components/client-filter';
 import { DebouncedSearch } from '@/components/debounced-search';
 import type { ProjectListView } from './project-list-view';
@@ -18,16 +19,19 @@ import classes from './projects-page.module.css';
 // Views and Save view: a chunk loaded as the page renders, their space kept meanwhile.
 const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
 
-const SORT_BY_OPTIONS = PROJECT_SORT_KEYS.map((key) => ({ value: key, label: PROJECT_SORT_LABELS[key] }));
+const SORT_BY_OPTIONS = PROJECT_SORT_KEYS.map((key) => ({ value: key, label: SERVER_PROJECT_SORT_LABELS[key] }));
+// Where the rows come with their health (extension `overview`): by health, score, alerts and reports too.
+const SORT_BY_OPTIONS_WITH_HEALTH = SERVER_PROJECT_SORT_KEYS.map((key) => ({ value: key, label: SERVER_PROJECT_SORT_LABELS[key] }));
 const ORDER_OPTIONS = SORT_ORDERS.map((order) => ({ value: order, label: SORT_ORDER_LABELS[order] }));
 const PER_PAGE_OPTIONS = PER_PAGE_VALUES.map(String);
 
 export interface ProjectsControlsProps {
   view: ProjectListView;
   onChange: (patch: Partial<ProjectListView>) => void;
+  withHealth?: boolean;
 }
 
-export function ProjectsControls({ view, onChange }: ProjectsControlsProps) {
+export function ProjectsControls({ view, onChange, withHealth = false }: ProjectsControlsProps) {
   return (
     <>
       <Group align="flex-end" gap="sm" wrap="wrap">
@@ -42,11 +46,11 @@ export function ProjectsControls({ view, onChange }: ProjectsControlsProps) {
         <ClientFilter value={view.client} onChange={(client) => onChange({ client })} />
         <NativeSelect
           label="Sort by"
-          data={SORT_BY_OPTIONS}
+          data={withHealth ? SORT_BY_OPTIONS_WITH_HEALTH : SORT_BY_OPTIONS}
           value={view.sort_by}
           // A key chosen here starts in the order its column header's first click gives.
           onChange={(event) => {
-            const key = event.currentTarget.value as ProjectSortKey;
+            const key = event.currentTarget.value as ServerProjectSortKey;
             onChange({ sort_by: key, sort: firstSortOrder(key) });
           }}
           style={{ flex: '1 1 9rem' }}

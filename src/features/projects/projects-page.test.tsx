@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { holdDeletes } from '@/workflows/pending-deletes';
 import { describe, expect, it } from 'vitest';
-import { recordRequests, useRealApi } from '../../../test/msw';
+import { capabilitiesWithout, recordRequests, server, useRealApi } from '../../../test/msw';
 import { createTestQueryClient } from '../../../test/render';
 import { AWKWARD, renderProjects, seedProjects, seedReport, signInForEachTest } from '../../../test/projects-kit';
 import { projectHref } from './project-list-view';
@@ -107,6 +107,8 @@ describe('Projects table: health', () => {
 
   it('shows each row’s health once the rows are on screen: at most 3 list requests a row, none again within 5 minutes', async () => {
     const api = useRealApi();
+    // A deployment without the overview: its rows come without their health.
+    server.use(capabilitiesWithout(api, 'overview'));
     const results = ['good', 'good', 'decent', 'bad'] as const;
     // 12 projects; on the first page (10 rows, newest first) project-11 has 4 reports of every result.
     for (let i = 0; i < 12; i += 1) {
@@ -133,6 +135,48 @@ describe('Projects table: health', () => {
     renderProjects('/projects', { queryClient });
     await waitFor(() => expect(screen.getAllByRole('img', { name: /of \d+ reports?$/ })).toHaveLength(10));
     expect(reportLists(seen)).toHaveLength(30);
+  });
+
+  it('with the overview, takes each row’s health, average score and unread alerts from one request, and sorts by them', async () => {
+    const api = useRealApi();
+    for (const [n, result] of (['good', 'bad', 'bad'] as const).entries())
+      await seedReport(api, 'shop', `https://shop.example/${n}`, { score: result === 'good' ? 90 : 30, result });
+    await seedReport(api, 'blog', 'https://blog.example/', { score: 95, result: 'good' });
+    await seedReport(api, 'docs', 'https://docs.example/', { score: 60, result: 'decent' });
+    const seen = recordRequests();
+    const page = renderProjects();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    const row = (name: string) => page.rows().find((r) => within(r).queryByRole('link', { name }))!;
+    expect(await within(row('shop')).findByRole('img', { name: '1 Good, 0 Decent, 2 Bad, of 3 reports' })).toBeInTheDocument();
+    expect(within(row('shop')).getByText('50.0')).toBeInTheDocument();
+    expect(within(row('blog')).getByText('95.0')).toBeInTheDocument();
+    // The rows' health came with them: one list request, no report counts per row.
+    expect(reportLists(seen)).toHaveLength(0);
+    expect(seen.filter((r) => new URL(r.url).pathname === '/api/v1/projects').map((r) => new URL(r.url).searchParams.get('with'))).toEqual(['health']);
+
+    const header = (name: string) => screen.getByRole('columnheader', { name });
+    await page.user.click(within(header('Health')).getByRole('button', { name: 'Health' }));
+    await waitFor(() => expect(page.address()).toBe('/projects?sort_by=health'));
+    // Worst first: the largest share of Bad reports.
+    await waitFor(() => expect(page.names()[0]).toBe('shop'));
+    await page.user.click(within(header('Average score')).getByRole('button', { name: 'Average score' }));
+    await waitFor(() => expect(page.address()).toBe('/projects?sort_by=average_score'));
+    await waitFor(() => expect(page.names()).toEqual(['blog', 'docs', 'shop']));
+    await page.user.selectOptions(page.sortBy(), 'Reports');
+    await waitFor(() => expect(page.address()).toBe('/projects?sort_by=reports'));
+    await waitFor(() => expect(page.names()[0]).toBe('shop'));
+    expect(within(row('shop')).getByRole('cell', { name: '3' })).toBeInTheDocument();
+  });
+
+  it('without the overview, drops a sort by health from the address and offers only the contract’s sorts', async () => {
+    const api = useRealApi();
+    server.use(capabilitiesWithout(api, 'overview'));
+    await seedReport(api, 'shop', 'https://shop.example/');
+    const page = renderProjects('/projects?sort_by=health');
+    await waitFor(() => expect(page.rows()).toHaveLength(1));
+    await waitFor(() => expect(page.address()).toBe('/projects'));
+    expect(within(page.sortBy()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Date created', 'Name']);
+    expect(screen.queryByRole('columnheader', { name: 'Average score' })).not.toBeInTheDocument();
   });
 
   it('leaves reports held for Undo out of a row’s count and health; a project whose every report is held is not listed', async () => {

@@ -4,9 +4,11 @@ import '@mantine/core/styles/Combobox.css';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Ref } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCapabilities } from '@/api/capabilities';
 import { projectQueries } from '@/api/projects';
+import { portfolioQueries } from '@/api/portfolio';
 import type { Project } from '@/contract/domain';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -20,7 +22,8 @@ import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
 import { ProjectsControls } from './projects-controls';
 import { ProjectsTable } from './projects-table';
-import { projectListView, projectHref, projectListParams } from './project-list-view';
+import { projectHealthListParams, projectHref, projectListParams, projectListViewFor } from './project-list-view';
+import type { ProjectListView } from './project-list-view';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
@@ -60,15 +63,58 @@ function ProjectsEmpty({ search, client, onClear }: { search: string; client: nu
   );
 }
 
-function ProjectsPage() {
-  const navigate = useNavigate();
-  const [view, setView] = useUrlState(projectListView);
-  const params = useMemo(() => projectListParams(view), [view]);
+/**
+ * The page of projects for the view: with each one's health in the same answer where the deployment
+ * has `overview` (GET /projects?with=health), else the plain list. Each keeps the previous rows
+ * (dimmed) while another page, sort or search loads; `next` fetches the view's next page ahead.
+ */
+function useProjectsPage(view: ProjectListView, withHealth: boolean) {
   const queryClient = useQueryClient();
-  // Keeps the previous rows (dimmed) while another page, sort or search loads.
-  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useQuery(
-    projectQueries.list(params),
+  const plainParams = useMemo(() => projectListParams(view), [view]);
+  const healthParams = useMemo(() => projectHealthListParams(view), [view]);
+  const plain = useQuery({ ...projectQueries.list(plainParams), enabled: !withHealth });
+  const healthy = useQuery({ ...portfolioQueries.projects(healthParams), enabled: withHealth });
+  const next = useCallback(
+    (page: number) =>
+      withHealth
+        ? queryClient.prefetchQuery(portfolioQueries.projects({ ...healthParams, page }))
+        : queryClient.prefetchQuery(projectQueries.list({ ...plainParams, page })),
+    [queryClient, withHealth, plainParams, healthParams],
   );
+  return { query: withHealth ? healthy : plain, next };
+}
+
+/** The projects table, once the deployment's capabilities say whether its rows come with their health. */
+function ProjectsRoute() {
+  const { capabilities, isPending } = useCapabilities();
+  if (isPending)
+    return (
+      <Stack gap="lg">
+        <ProjectsHeading />
+        <LoadingRows rows={8} label="Loading projects" />
+      </Stack>
+    );
+  return <ProjectsPage withHealth={capabilities?.overview === true} />;
+}
+
+function ProjectsHeading({ headingRef }: { headingRef?: Ref<HTMLHeadingElement> }) {
+  return (
+    <div>
+      <Title order={1} ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+        Projects
+      </Title>
+      <Text c="dimmed" size="sm">
+        Reports grouped by site. Open a project to see its reports.
+      </Text>
+    </div>
+  );
+}
+
+function ProjectsPage({ withHealth }: { withHealth: boolean }) {
+  const navigate = useNavigate();
+  const [view, setView] = useUrlState(projectListViewFor(withHealth));
+  const { query, next } = useProjectsPage(view, withHealth);
+  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = query;
   // The answer for this view itself; a placeholder from another view says nothing about this one.
   const meta = isPlaceholderData ? undefined : data?.meta;
 
@@ -80,10 +126,11 @@ function ProjectsPage() {
   const nextPage = meta && meta.currentPage < meta.lastPage ? meta.currentPage + 1 : null;
   useEffect(() => {
     if (nextPage === null) return;
-    return afterNextPaint(() => void queryClient.prefetchQuery(projectQueries.list({ ...params, page: nextPage })));
-  }, [queryClient, params, nextPage]);
+    return afterNextPaint(() => void next(nextPage));
+  }, [next, nextPage]);
 
-  const rowsShown = data !== undefined && data.items.length > 0;
+  // Rows without their health get it after they are on screen (a few requests each).
+  const rowsShown = !withHealth && data !== undefined && data.items.length > 0;
   const [healthWanted, setHealthWanted] = useState(false);
   useEffect(() => {
     if (rowsShown && !healthWanted) return afterNextPaint(() => setHealthWanted(true));
@@ -133,6 +180,7 @@ function ProjectsPage() {
           stale={isPlaceholderData}
           watch={watchColumn}
           clients={capabilities.capabilities?.clients === true}
+          withHealth={withHealth}
           onDeleteIntent={() => void loadDeleteDialog()}
           health={(project) =>
             healthWanted ? (
@@ -154,16 +202,9 @@ function ProjectsPage() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
-          Projects
-        </Title>
-        <Text c="dimmed" size="sm">
-          Reports grouped by site. Open a project to see its reports.
-        </Text>
-      </div>
+      <ProjectsHeading headingRef={headingRef} />
 
-      <ProjectsControls view={view} onChange={setView} />
+      <ProjectsControls view={view} onChange={setView} withHealth={withHealth} />
 
       <div>{tableArea}</div>
 
@@ -200,4 +241,4 @@ function ProjectsPage() {
   );
 }
 
-export { ProjectsPage as Component };
+export { ProjectsRoute as Component };
