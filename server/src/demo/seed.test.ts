@@ -10,7 +10,8 @@ import { createSqliteStorage } from '../storage/storage';
 import type { Storage } from '../storage/types';
 import { demoVariantOf, startFixtureServer } from './fixture-server';
 import type { FixtureServer } from './fixture-server';
-import { DEMO_PASSWORD, demoPrivacy, seedDemo } from './seed';
+import { projectFromUrl } from '../net/host-name';
+import { DEMO_HISTORY_DAYS, DEMO_PASSWORD, demoDaysAgo, demoPrivacy, seedDemo } from './seed';
 
 let db: Db;
 let storage: Storage;
@@ -77,6 +78,15 @@ describe('seedDemo', () => {
     expect(before?.score).toBeLessThan(now?.score ?? 0);
     expect(home).toMatchObject({ score: now?.score, generatedAt: now?.generatedAt, recentScores: [before?.score, now?.score] });
     expect((before?.generatedAt ?? '') <= (now?.generatedAt ?? '')).toBe(true);
+    // Stored as analysed over the last two weeks: the project's health has a history, the home page
+    // in its variant's band until today's run.
+    expect([demoDaysAgo(0, 2), demoDaysAgo(1, 2)]).toEqual([DEMO_HISTORY_DAYS - 1, 0]);
+    const points = (await storage.health.projectHealth(projectFromUrl(urls[0] ?? ''), DEMO_HISTORY_DAYS, new Date())) ?? [];
+    const band = (point: (typeof points)[number] | undefined) => [point?.good, point?.decent, point?.bad];
+    const one = (result: string | undefined) => ['good', 'decent', 'bad'].map((r) => (r === result ? 1 : 0));
+    expect(band(points[0])).toEqual(one(before?.result));
+    expect(band(points.at(-2))).toEqual(one(before?.result));
+    expect((points.at(-1)?.good ?? 0) + (points.at(-1)?.decent ?? 0) + (points.at(-1)?.bad ?? 0)).toBe(2);
     // The page is served as itself again afterwards.
     expect((await analyser(urls[0] ?? '')).score).toBe(now?.score);
   }, 20_000);

@@ -21,6 +21,19 @@ export function demoPrivacy(index: number, count: number): Privacy {
   return PRIVACY.public;
 }
 
+/** The demo's reports are dated over this many days up to now, so that a project's health has a history. */
+export const DEMO_HISTORY_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+/**
+ * How many days before now the demo report at `index` (of `count`) was first analysed: the first
+ * DEMO_HISTORY_DAYS - 1 days ago, the last today, the others spread between in the list's order (so
+ * ids still follow it).
+ */
+export function demoDaysAgo(index: number, count: number): number {
+  return count <= 1 ? 0 : Math.round(((count - 1 - index) * (DEMO_HISTORY_DAYS - 1)) / (count - 1));
+}
+
 export interface SeedOutcome {
   created: ReportRecord[];
   /** Pages that could not be analysed, with the reason the API would have given. */
@@ -46,6 +59,10 @@ async function analyse(analyser: Analyser, url: string): Promise<AnalysisFields 
  * Given `setVariant` (the fixture server's), a page that has a variant (DEMO_VARIANTS) is analysed
  * and stored as its variant first, then analysed as itself and refreshed with that: its report has
  * a history of two real runs, as if the page had been fixed in between.
+ *
+ * Each report is stored as analysed some days ago (demoDaysAgo), through the storage like any
+ * analysis, so that the projects' health (GET /projects/{project}/health) shows reports added over
+ * two weeks, and the page with a variant in its variant's band until its fix, analysed now.
  */
 export async function seedDemo(
   storage: Storage,
@@ -71,13 +88,14 @@ export async function seedDemo(
       continue;
     }
     const privacy = demoPrivacy(index, urls.length);
+    const current = now();
     let report = await storage.createReport({
       url,
       project: projectFromUrl(url),
       privacy,
       passwordHash: privacy === PRIVACY.password ? await hashPassword(DEMO_PASSWORD) : null,
       ...analysis,
-      now: now(),
+      now: new Date(current.getTime() - demoDaysAgo(index, urls.length) * DAY_MS),
     });
     if (variant) {
       // The page as itself again: the report's second run.
