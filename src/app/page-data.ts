@@ -126,10 +126,12 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     withModule(loadProjectHealth, ({ projectHealthQueries }) =>
       queryClient.prefetchQuery(projectHealthQueries.health(name)),
     );
-    // Its label and client, where the deployment keeps them.
+    // Its label and client, where the deployment keeps them; its health over the last 30 days, where it keeps that.
     withCapabilities(queryClient, (capabilities) => {
       if (capabilities?.project_labels)
         withModule(loadClients, ({ clientQueries }) => queryClient.prefetchQuery(clientQueries.project(name)));
+      if (capabilities?.overview)
+        withModule(loadPortfolio, ({ portfolioQueries }) => queryClient.prefetchQuery(portfolioQueries.days(name, 30)));
     });
     prefetchReportList(queryClient, search, (extensions) => projectReportListView(name, extensions));
   },

@@ -177,7 +177,7 @@ describe('One project', () => {
     const panel = await screen.findByRole('region', { name: 'Health' });
     expect(await within(panel).findByText(/Health unknown/)).toBeInTheDocument();
     expect(within(panel).queryByText('Good')).not.toBeInTheDocument();
-    expect(screen.queryByRole('img', { name: /Good/ })).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('img', { name: /Good/ })).not.toBeInTheDocument();
   });
 
   it('says when the failing checks come from fewer reports than the project has', async () => {

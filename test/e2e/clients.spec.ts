@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_API_KEY, expectNoSeriousA11yViolations, signIn } from './support';
+import { E2E_API_KEY, lookAt, signIn } from './support';
 
 // Labels and clients (issue 46): a client added in Settings, two demo projects put in it from their
 // pages, one of them labelled, and the projects table showing both. The spec gives the projects back
@@ -8,7 +8,6 @@ import { E2E_API_KEY, expectNoSeriousA11yViolations, signIn } from './support';
 const CLIENT = `Acme ${Date.now().toString(36)}`;
 const PROJECTS = ['blog.example', 'docs.example'];
 const LABEL = 'Acme’s <b>blog</b>';
-const SHOTS = process.env.E2E_SHOTS_DIR;
 const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
 
 let api: APIRequestContext;
@@ -29,22 +28,6 @@ test.afterAll(async () => {
     await api.delete(`/api/v1/clients/${client.id}`, { headers: auth });
   await api.dispose();
 });
-
-/** Axe in both schemes, and (with E2E_SHOTS_DIR) screenshots at 1366 and 390 px. */
-async function lookAt(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expectNoSeriousA11yViolations(page);
-    if (SHOTS) {
-      for (const width of [1366, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: true });
-      }
-      await page.setViewportSize({ width: 1280, height: 720 });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function giveClient(page: Page, project: string, label?: string) {
   await page.goto(`/projects/${project}`);

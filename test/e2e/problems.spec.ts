@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, setDemoVariant, signIn } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, lookAt, setDemoVariant, signIn } from './support';
 
 // Reports of this spec's own, marked in the query string: the shop's home page, analysed while it
 // lacks its meta description (the demo variant), then fixed.
@@ -70,18 +70,7 @@ test('from Problems to the pages failing a check: select all, refresh, and the c
   const before = await failingOf(page, 'Meta description');
   expect(before.failing).toBeGreaterThanOrEqual(URLS.length);
 
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expectNoSeriousA11yViolations(page);
-    if (SHOTS) {
-      for (const width of [1366, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${SHOTS}/problems-${width}-${scheme}.png`, fullPage: true });
-      }
-      await page.setViewportSize({ width: 1280, height: 720 });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await lookAt(page, 'problems');
 
   // The row leads to the reports list of its pages; the shop's home page has its description back.
   await rowOf(page, 'Meta description').getByRole('link', { name: 'Meta description' }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, lookAt, signIn } from './support';
 
 // This spec owns the project old-site.example (one of the demo hosts): it adds a report of it and
 // deletes the whole project. No other spec may rely on that project's reports.
@@ -162,17 +162,7 @@ test.describe('Projects against the real server', () => {
     await expect(page.getByText(/^1–\d+ of \d+ reports?$/)).toBeVisible();
     const urls = page.getByRole('table', { name: 'Reports' }).getByRole('link', { name: /^https?:\/\// });
     for (const link of await urls.all()) await expect(link).toHaveText(/^https?:\/\/blog\.example/);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expectNoSeriousA11yViolations(page);
-      if (SHOTS) {
-        for (const width of [1366, 390]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.screenshot({ path: `${SHOTS}/reports-failing-${width}-${scheme}.png` });
-        }
-        await page.setViewportSize({ width: 1280, height: 720 });
-      }
-    }
+    await lookAt(page, 'reports-failing');
     // By keyboard: the chip's remove button takes the filter off.
     await page.getByRole('button', { name: `Remove the filter Failing: ${name}` }).focus();
     await page.keyboard.press('Enter');

@@ -63,6 +63,26 @@ export async function signIn(page: Page, origin = ''): Promise<void> {
   await expect(page).toHaveURL(/\/e2e-signed-in$/);
 }
 
+/**
+ * Axe in both colour schemes, and (with E2E_SHOTS_DIR set) full-page screenshots of each at 1366 and
+ * 390 px wide, named `<name>-<width>-<scheme>.png`.
+ */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  const shots = process.env.E2E_SHOTS_DIR;
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page);
+    if (shots) {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: true });
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** The reports list's table, filters and range text, by role and name as ui-contract.md gives them. */
 export function reportsPage(page: Page) {
   const table = page.getByRole('table', { name: 'Reports' });

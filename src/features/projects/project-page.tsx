@@ -7,6 +7,7 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { RESULTS, RESULT_LABELS } from '@/contract/values';
+import { useCapabilities } from '@/api/capabilities';
 import { projectHealthQueries } from '@/api/project-health';
 import type { ProjectHealth } from '@/api/project-health';
 import { NotFound } from '@/components/not-found';
@@ -26,6 +27,9 @@ const RefreshAll = lazy(() => loadRefreshAll().then((m) => ({ default: m.Refresh
 // comes in the meantime rather than with the page.
 const ProjectSite = lazy(() => import('./site-failures').then((m) => ({ default: m.ProjectSite })));
 const SITE_LOADING = <LoadingRows rows={3} height={56} label="Loading the failing checks" />;
+// Where the deployment keeps health by day (extension `overview`); its chart's library comes after it.
+const HealthOverTime = lazy(() => import('./health-over-time').then((m) => ({ default: m.HealthOverTime })));
+const DAYS_LOADING = <LoadingRows rows={1} height={300} label="Loading the health over time" />;
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
@@ -79,6 +83,7 @@ export interface ProjectPageProps {
 export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const navigate = useNavigate();
   const health = useQuery(projectHealthQueries.health(name));
+  const { capabilities } = useCapabilities();
   const total = health.data?.total;
   const [deleting, setDeleting] = useState<boolean | null>(null);
   const [refreshing, setRefreshing] = useState<boolean | null>(null);
@@ -101,6 +106,11 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
     overview = (
       <>
         <HealthPanel health={health.data} />
+        {capabilities?.overview && (
+          <Suspense fallback={DAYS_LOADING}>
+            <HealthOverTime project={name} />
+          </Suspense>
+        )}
         <div className={classes.site}>
           <Suspense fallback={SITE_LOADING}>
             <ProjectSite project={name} total={total} />

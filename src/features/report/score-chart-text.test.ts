@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeScores, timeLabels } from './score-chart-text';
+import { describeScores } from './score-chart-text';
+import { timeLabels } from '@/lib/chart-axis';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -10,8 +10,9 @@ import uPlot from 'uplot';
 import type { Run } from '@/contract/domain';
 import { formatNumber } from '@/checks/evidence-format';
 import { formatMoment } from '@/lib/dates';
-import { SCORE_BANDS, SCORE_TICKS, describeScores, timeLabels } from './score-chart-text';
-import classes from './report-page.module.css';
+import { SCORE_BANDS, SCORE_TICKS, describeScores } from './score-chart-text';
+import { timeLabels } from '@/lib/chart-axis';
+import chart from '@/components/uplot-chart.module.css';
 
 const PLOT_HEIGHT = 200;
 const BAND_FILL: Record<(typeof SCORE_BANDS)[number]['result'], string> = {
@@ -102,7 +103,7 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
 
   return (
     <div>
-      <div ref={ref} className={classes.chart} role="img" aria-label={describeScores(points)}>
+      <div ref={ref} className={chart.chart} style={{ minHeight: 232 }} role="img" aria-label={describeScores(points)}>
         <div ref={plotRoot} />
       </div>
       <Text size="xs" c="dimmed" mt={4}>

@@ -13,7 +13,11 @@ const ListViewsBar = lazy(() => import('@/components/list-views/views-controls')
 export function FiltersLine(filters: ReportsFiltersProps) {
   return (
     <div className={`${bar.filtersLine} ${printing.noPrint}`}>
-      <div role="search" aria-label="Filter reports" className={bar.filters}>
+      <div
+        role="search"
+        aria-label="Filter reports"
+        className={filters.clients ? `${bar.filters} ${bar.filtersWithClient}` : bar.filters}
+      >
         <ReportsFilters {...filters} />
       </div>
       <Group gap="xs" justify="flex-end" wrap="nowrap" className={bar.views}>
