@@ -23,7 +23,7 @@ async function seed() {
   await storage.updateReport(checkout.id, { analysis: { score: 35, result: 'bad', results: {} }, now: new Date(now) });
   await storage.clients.setLabel('blog.example', 'The <em>blog</em>');
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
-  return { checkout };
+  return { checkout, storage };
 }
 
 function renderApp(route: string) {
@@ -60,4 +60,26 @@ describe('the Overview', () => {
     await waitFor(() => expect(names()).toEqual(['The <em>blog</em> blog.example', 'shop.example']));
     expect(within(table).getAllByRole('row')[2]).toHaveTextContent('65.0');
   });
+
+  it('narrows its projects to a client’s, in the URL, and says so when the client has none', async () => {
+    const { storage } = await seed();
+    const acme = await storage.clients.addClient('Acme', new Date());
+    const empty = await storage.clients.addClient('Nobody’s', new Date());
+    if (acme === 'taken' || empty === 'taken') throw new Error('taken');
+    await storage.clients.setClient('blog.example', acme.id);
+    const app = renderApp('/');
+    const table = await screen.findByRole('table', { name: 'Projects’ health' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    const client = await screen.findByRole('combobox', { name: 'Client' });
+    await waitFor(() => expect(within(client).getByRole('option', { name: 'Acme' })).toBeInTheDocument());
+    await app.user.selectOptions(client, 'Acme');
+    await waitFor(() => expect(app.router.state.location.search).toBe(`?client=${acme.id}`));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent('The <em>blog</em>');
+    await app.user.selectOptions(client, 'Nobody’s');
+    expect(await screen.findByText('No projects for this client')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Show every project' }));
+    await waitFor(() => expect(app.router.state.location.search).toBe(''));
+  });
 });
+

@@ -2,7 +2,7 @@
 // this week's new and fixed problems and biggest drops, and the projects with their health, average
 // score and its 30-day trend, unread alerts and next run: two requests, whatever the number of
 // projects (GET /overview, GET /projects?with=health). Elsewhere `/` is the reports list.
-import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useMemo } from 'react';
 import type { ReactNode } from 'react';
@@ -11,6 +11,7 @@ import { RESULT_LABELS } from '@/contract/values';
 import { useCapabilities } from '@/api/capabilities';
 import { portfolioQueries } from '@/api/portfolio';
 import type { Overview, ProjectWithHealth } from '@/api/portfolio';
+import { ClientFilter } from '@/components/client-filter';
 import { DataTable } from '@/components/data-table';
 import { ProjectName } from '@/components/project-name';
 import { EmptyState } from '@/components/empty-state';
@@ -149,6 +150,18 @@ function ProjectsHealth() {
     body = <ErrorState error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} title="The projects could not be loaded" />;
   } else if (!query.data) {
     body = <LoadingRows rows={5} height={40} label="Loading the projects" />;
+  } else if (query.data.meta.total === 0 && view.client > 0) {
+    body = (
+      <EmptyState
+        title="No projects for this client"
+        description="No project is for this client yet: give a project its client on the project’s page."
+        action={
+          <Button variant="default" onClick={() => setView({ client: 0 })}>
+            Show every project
+          </Button>
+        }
+      />
+    );
   } else if (query.data.meta.total === 0) {
     body = <EmptyState title="No projects yet" description="A project appears with the first report of its site." />;
   } else {
@@ -184,13 +197,16 @@ function ProjectsHealth() {
   }
   return (
     <section aria-labelledby="overview-projects">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4" id="overview-projects">
-          Projects
-        </Title>
-        <Text size="sm" c="dimmed">
-          Worst health first unless sorted otherwise
-        </Text>
+      <Group justify="space-between" align="flex-end" mb="xs">
+        <div>
+          <Title order={2} size="h4" id="overview-projects">
+            Projects
+          </Title>
+          <Text size="sm" c="dimmed">
+            Worst health first unless sorted otherwise
+          </Text>
+        </div>
+        <ClientFilter value={view.client} onChange={(client) => setView({ client })} />
       </Group>
       {body}
     </section>

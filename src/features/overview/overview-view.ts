@@ -12,6 +12,8 @@ export const OVERVIEW_SORT_KEYS = ['health', 'average_score', 'alerts', 'project
 export type OverviewSortKey = (typeof OVERVIEW_SORT_KEYS)[number];
 
 export type OverviewView = {
+  /** A client's id (where the deployment keeps clients): the table shows that client's projects; 0 for all. */
+  client: number;
   sort_by: OverviewSortKey;
   sort: SortOrder;
   per_page: PerPage;
@@ -20,12 +22,13 @@ export type OverviewView = {
 
 export const overviewView: UrlStateSpec<OverviewView> = {
   params: {
+    client: urlParam.page(),
     sort_by: urlParam.oneOf(OVERVIEW_SORT_KEYS),
     sort: urlParam.oneOf(['asc', 'desc']),
     per_page: urlParam.numberOf(PER_PAGE_VALUES),
     page: urlParam.page(),
   },
-  defaults: { sort_by: 'health', sort: 'desc', per_page: 25, page: 1 },
+  defaults: { client: 0, sort_by: 'health', sort: 'desc', per_page: 25, page: 1 },
 };
 
 /** The order a column starts in when first chosen: names A to Z, numbers biggest first. */
@@ -34,5 +37,11 @@ export function firstOrder(key: OverviewSortKey): SortOrder {
 }
 
 export function overviewListParams(view: OverviewView): HealthListParams {
-  return { sort_by: view.sort_by, sort: view.sort, per_page: view.per_page, page: view.page };
+  return {
+    ...(view.client > 0 ? { client: view.client } : {}),
+    sort_by: view.sort_by,
+    sort: view.sort,
+    per_page: view.per_page,
+    page: view.page,
+  };
 }
