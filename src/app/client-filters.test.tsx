@@ -19,14 +19,14 @@ async function seed() {
   await storage.clients.setClient('shop.example', acme.id);
   await storage.clients.setClient('blog.example', acme.id);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
-  return acme;
+  return { acme, storage };
 }
 
 const renderApp = (route: string) => renderWithProviders(createRoutes(), { route, queryClient: createTestQueryClient() });
 
 describe('the Client filter', () => {
   it('narrows the projects to the client’s, in the URL, and back to every project', async () => {
-    const acme = await seed();
+    const { acme } = await seed();
     const app = renderApp('/projects?sort_by=project&sort=asc');
     const table = await screen.findByRole('table', { name: 'Projects' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
@@ -45,7 +45,7 @@ describe('the Client filter', () => {
   });
 
   it('narrows the problems and the alerts, asking the server with client=', async () => {
-    const acme = await seed();
+    const { acme } = await seed();
     const requests = recordRequests();
     const problems = renderApp(`/problems?client=${acme.id}`);
     const table = await screen.findByRole('table', { name: 'Problems' });
@@ -67,7 +67,7 @@ describe('the Client filter', () => {
   });
 
   it('narrows the reports, in the URL, and a problem leads to its pages of the client', async () => {
-    const acme = await seed();
+    const { acme } = await seed();
     const app = renderApp('/reports');
     const table = await screen.findByRole('table', { name: 'Reports' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
@@ -88,6 +88,15 @@ describe('the Client filter', () => {
     const reports = await screen.findByRole('table', { name: 'Reports' });
     await waitFor(() => expect(within(reports).getAllByRole('row')).toHaveLength(3));
     expect(screen.getByRole('combobox', { name: 'Client' })).toHaveValue(String(acme.id));
+  });
+
+  it('leaves the reports list’s one line of fields alone for a person without clients', async () => {
+    const { acme, storage } = await seed();
+    await storage.clients.deleteClient(acme.id);
+    renderApp('/reports');
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
   });
 
   it('is not offered against a deployment without clients, and an address’s client is dropped', async () => {

@@ -13,6 +13,16 @@ export function useClientName(id: number): string | undefined {
   return clients.data?.items.find((client) => client.id === id)?.name;
 }
 
+/**
+ * Whether a list that is short of room (the reports list's one line of fields) shows its Client
+ * filter: where the deployment keeps clients and the person has any (or the list is filtered by one).
+ * A deployment's clients are known after one request (the field comes then, where there are any).
+ */
+export function useClientFilterShown(value: number, withClients: boolean): boolean {
+  const clients = useQuery({ ...clientQueries.list(), enabled: withClients });
+  return withClients && (value > 0 || (clients.data?.items.length ?? 0) > 0);
+}
+
 /** `value`: the client's id, 0 for all. */
 export function ClientFilter({
   value,

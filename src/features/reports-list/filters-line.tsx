@@ -2,6 +2,7 @@
 // (else below them); none of it prints.
 import { Group } from '@mantine/core';
 import { Suspense, lazy } from 'react';
+import { useClientFilterShown } from '@/components/client-filter';
 import { ReportsFilters } from './reports-filters';
 import type { ReportsFiltersProps } from './reports-filters';
 import bar from './list-bar.module.css';
@@ -10,15 +11,17 @@ import printing from './reports-print.module.css';
 // Views, Save view and Columns: a chunk loaded as the page renders, their space kept meanwhile.
 const ListViewsBar = lazy(() => import('@/components/list-views/views-controls'));
 
-export function FiltersLine(filters: ReportsFiltersProps) {
+export function FiltersLine({ clients = false, ...filters }: ReportsFiltersProps) {
+  // No Client field for a person without clients: the fields keep to one line with the buttons.
+  const clientShown = useClientFilterShown(filters.state.client, clients);
   return (
     <div className={`${bar.filtersLine} ${printing.noPrint}`}>
       <div
         role="search"
         aria-label="Filter reports"
-        className={filters.clients ? `${bar.filters} ${bar.filtersWithClient}` : bar.filters}
+        className={clientShown ? `${bar.filters} ${bar.filtersWithClient}` : bar.filters}
       >
-        <ReportsFilters {...filters} />
+        <ReportsFilters {...filters} clients={clientShown} />
       </div>
       <Group gap="xs" justify="flex-end" wrap="nowrap" className={bar.views}>
         <Suspense fallback={null}>

@@ -132,7 +132,7 @@ export interface ReportsFiltersProps {
   onClear?: () => void;
   /** The deployment sorts by score: Sort by offers Score. */
   scoreSorts?: boolean;
-  /** The deployment keeps clients: a Client field (never on a project's own list). */
+  /** A Client field (where the deployment keeps clients and the person has any; never on a project's own list). */
   clients?: boolean;
 }
 
