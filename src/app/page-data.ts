@@ -17,6 +17,10 @@ import { newestReportsQuery } from '@/api/newest-reports';
 import type { Capabilities } from '@/api/capabilities';
 import { signInReason } from '@/api/http/connection';
 import { FILTER_PROJECTS, projectQueries } from '@/api/projects';
+// The start page's data (the Overview; its projects with their health, which /projects reads too) is
+// in the entry: loaded with the page's chunk, its requests waited for the entry's first render, about
+// 65 ms on a cold first visit (bench:cold; docs/benchmarks.md).
+import { portfolioQueries } from '@/api/portfolio';
 import { reportQueries } from '@/api/reports';
 import type { PageId } from '@/contract/routes';
 import {
@@ -64,7 +68,6 @@ const loadProjectHealth = () => import('@/api/project-health');
 const loadWatch = () => import('@/api/watch');
 const loadProblems = () => import('@/api/problems');
 const loadClients = () => import('@/api/clients');
-const loadPortfolio = () => import('@/api/portfolio');
 
 function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
   // A chunk that fails to load fails the page's own import too, which its error boundary shows.
@@ -100,12 +103,8 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     withCapabilities(queryClient, (capabilities) => {
       if (!capabilities?.overview) return prefetchReportList(queryClient, new URLSearchParams(), reportListViewFor);
       const params = overviewListParams(parseUrlState(overviewView, search));
-      withModule(loadPortfolio, ({ portfolioQueries }) =>
-        Promise.all([
-          queryClient.prefetchQuery(portfolioQueries.overview()),
-          queryClient.prefetchQuery(portfolioQueries.projects(params)),
-        ]),
-      );
+      void queryClient.prefetchQuery(portfolioQueries.overview());
+      void queryClient.prefetchQuery(portfolioQueries.projects(params));
     }),
   reports: (queryClient, { search }) => prefetchReportList(queryClient, search, reportListViewFor),
   report: (queryClient, { params }) => {
@@ -118,7 +117,7 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
       if (!capabilities?.overview)
         return void queryClient.prefetchQuery(projectQueries.list(projectListParams(parseUrlState(projectListView, search))));
       const view = parseUrlState(projectListViewWithHealth, search);
-      withModule(loadPortfolio, ({ portfolioQueries }) => queryClient.prefetchQuery(portfolioQueries.projects(projectHealthListParams(view))));
+      void queryClient.prefetchQuery(portfolioQueries.projects(projectHealthListParams(view)));
     }),
   project: (queryClient, { params, search }) => {
     // The router decodes the one path segment: any project name comes back as it was.
@@ -131,7 +130,7 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
       if (capabilities?.project_labels)
         withModule(loadClients, ({ clientQueries }) => queryClient.prefetchQuery(clientQueries.project(name)));
       if (capabilities?.overview)
-        withModule(loadPortfolio, ({ portfolioQueries }) => queryClient.prefetchQuery(portfolioQueries.days(name, 30)));
+        void queryClient.prefetchQuery(portfolioQueries.days(name, 30));
     });
     prefetchReportList(queryClient, search, (extensions) => projectReportListView(name, extensions));
   },
