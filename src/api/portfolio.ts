@@ -3,11 +3,13 @@
 // project's daily health. Apart from projects.ts, so that only the pages that show them download it.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { DEFAULT_PER_PAGE, IMPORTANCE, categoryOf } from '@/contract/values';
-import type { Category, Importance, PerPage, ServerProjectSortKey, SortOrder } from '@/contract/values';
+import { IMPORTANCE, categoryOf } from '@/contract/values';
+import type { Category, Importance, ServerProjectSortKey } from '@/contract/values';
 import type { Page, Project } from '@/contract/domain';
 import { apiRequest } from './http/http';
 import { pageSchema, projectSchema } from './lenient-schemas';
+import { normaliseProjectListParams } from './projects';
+import type { ProjectListParams } from './projects';
 import { projectKeys } from './query-keys';
 import { hiddenRows, shareOnce, withoutHeldProjects } from './hidden-rows';
 
@@ -202,26 +204,8 @@ const healthSchema = z.pipe(
 
 export type HealthSortKey = ServerProjectSortKey;
 
-export interface HealthListParams {
-  search?: string;
-  search_by?: 'project';
-  client?: number;
-  sort_by?: HealthSortKey;
-  sort?: SortOrder;
-  per_page?: PerPage;
-  page?: number;
-}
-
-function normalise(params: HealthListParams): HealthListParams {
-  const out: HealthListParams = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
-  if (params.search) out.search = params.search;
-  if (params.search_by) out.search_by = params.search_by;
-  if (params.client) out.client = params.client;
-  if (params.sort_by) out.sort_by = params.sort_by;
-  if (params.sort) out.sort = params.sort;
-  if (params.page !== undefined && params.page > 1) out.page = params.page;
-  return out;
-}
+/** GET /projects?with=health takes the list's own parameters, and sorts by the health's keys too. */
+export type HealthListParams = ProjectListParams<HealthSortKey>;
 
 /** Days of a project's health the page offers. */
 export const HEALTH_DAYS = [30, 90, 365] as const;
@@ -241,7 +225,7 @@ export const portfolioQueries = {
     }),
   /** A page of the projects with their health (GET /projects?with=health): one request, whatever their number. */
   projects: (params: HealthListParams) => {
-    const p = normalise(params);
+    const p = normaliseProjectListParams(params);
     return queryOptions({
       queryKey: [...portfolioKeys.healthLists(), p] as const,
       queryFn: ({ signal }): Promise<Page<ProjectWithHealth>> =>

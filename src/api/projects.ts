@@ -9,20 +9,23 @@ import { projectKeys } from './query-keys';
 import { deletedSchema, projectPageSchema } from '@/api/lenient-schemas';
 import type { Page, Project } from '@/contract/domain';
 
-export interface ProjectListParams {
+/** `K`: the sort keys the list is asked with (the contract's; with `overview`, its health's too). */
+export interface ProjectListParams<K extends string = ProjectSortKey> {
   search?: string;
   /** Only the projects of this client (an extension: clients). */
   client?: number;
   search_by?: 'project';
-  sort_by?: ProjectSortKey;
+  sort_by?: K;
   sort?: SortOrder;
   per_page?: PerPage;
   page?: number;
 }
 
 /** As sent and keyed: empty values dropped, `per_page` always present, page 1 left implicit. */
-export function normaliseProjectListParams(params: ProjectListParams = {}): ProjectListParams {
-  const out: ProjectListParams = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
+export function normaliseProjectListParams<K extends string = ProjectSortKey>(
+  params: ProjectListParams<K> = {},
+): ProjectListParams<K> {
+  const out: ProjectListParams<K> = { per_page: params.per_page ?? DEFAULT_PER_PAGE };
   if (params.search) out.search = params.search;
   if (params.search_by) out.search_by = params.search_by;
   if (params.client) out.client = params.client;
