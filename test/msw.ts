@@ -11,6 +11,13 @@ import type { Storage } from '../server/src/storage/types';
 
 export const server = setupServer();
 
+const runners: { close(): Promise<void> }[] = [];
+
+/** Stops the schedule runners the real APIs of a test started. */
+export async function closeRunners(): Promise<void> {
+  await Promise.all(runners.splice(0).map((runner) => runner.close()));
+}
+
 /** The one key the real API handlers accept. */
 export const REAL_API_KEY = 'test-key';
 
@@ -19,6 +26,11 @@ export interface RealApiOptions {
   analyser?: Analyser;
   config?: Partial<ServerConfig>;
   now?: () => Date;
+  /**
+   * Works through the project runs (Run now, schedules, deploys) as the server process does, each
+   * analysis in turn; without it a run stays queued. Closed with closeRunners() (setup.ts, after each test).
+   */
+  runner?: boolean;
 }
 
 export interface RealApi {
@@ -57,7 +69,23 @@ export function realApi(options: RealApiOptions = {}): RealApi {
       };
       const storage = createSqliteStorage(await openDatabase(':memory:'), { runsKept: config.runsKept });
       const analyser = options.analyser ?? createAnalyser({ allowPrivate: true });
-      const app = createApp({ storage, config, analyser, ...(options.now ? { now: options.now } : {}) });
+      const now = options.now ?? (() => new Date());
+      let watchRunner;
+      if (options.runner) {
+        const [{ startScheduleRunner }, { doReportWork }] = await Promise.all([
+          import('../server/src/use-cases/schedule-runner'),
+          import('../server/src/use-cases/report-work'),
+        ]);
+        watchRunner = startScheduleRunner({
+          storage,
+          runWork: (work) => doReportWork(work, { storage, analyser, now }),
+          now,
+          tickMs: 3_600_000,
+          paceMs: 0,
+        });
+        runners.push(watchRunner);
+      }
+      const app = createApp({ storage, config, analyser, now, ...(watchRunner ? { watchRunner } : {}) });
       return { app, storage };
     })();
     return built;

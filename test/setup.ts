@@ -6,7 +6,7 @@ import { forgetDeleteRuns } from '../src/workflows/bulk-deletes';
 import { forgetHeldDeletes } from '../src/workflows/pending-deletes';
 import { forgetRateLimit } from '../src/api/http/rate-limit';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
-import { server } from './msw';
+import { closeRunners, server } from './msw';
 
 // Tests wait for the state they need; on a busy machine (CI beside other work) that state can take
 // seconds to come, so the waits give up only after 10 s, not Testing Library's default 1 s.
@@ -24,6 +24,10 @@ beforeEach(() => {
     const text = format(...args);
     if (!isAllowedConsoleError(text)) consoleErrors.push(text);
   });
+});
+
+afterEach(async () => {
+  await closeRunners();
 });
 
 afterEach(() => {

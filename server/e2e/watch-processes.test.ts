@@ -59,7 +59,8 @@ describe.skipIf(!baseUrl)('a scheduled run across two server processes on one Po
     const held = new Promise<void>((arrived) => (hold = { path: '/page/3', arrived }));
     const run = await apiCall(a.api, 'POST', `/projects/${project}/schedule/run`);
     expect(run.status).toBe(202);
-    expect(strictScheduleRunEnvelope.parse(run.body).data.queued).toBe(REPORTS);
+    const started = strictScheduleRunEnvelope.parse(run.body).data;
+    expect([started.kind, started.state, started.total]).toEqual(['run_now', 'running', REPORTS]);
     await held;
     const b = await start();
     await a.stop('SIGKILL');
@@ -68,6 +69,9 @@ describe.skipIf(!baseUrl)('a scheduled run across two server processes on one Po
     // b takes what is left at once, the held report's job when its lease ends, and the dead
     // process's item when it is stale (at b's next look, within 30 s).
     await until('the run to be worked through', async () => ((await storage.watch.pendingItems()).size === 0 ? true : undefined), 90);
+    // The run log counted each report once, whichever process analysed it, and the run is done.
+    await until('the run to be done', async () => ((await storage.runLog.getRun(project, started.id))?.state === 'done' ? true : undefined), 30);
+    expect(await storage.runLog.getRun(project, started.id)).toMatchObject({ analysed: REPORTS, failed: 0 });
     for (const id of ids) {
       const runs = await storage.listRuns(id, { limit: 10, offset: 0 });
       expect({ id, runs: runs?.total }).toEqual({ id, runs: 2 });

@@ -28,6 +28,7 @@ import { clientsRouter, projectClientRouter } from './routes/clients';
 import { webhooksRouter } from './routes/webhooks';
 import { discoverRouter } from './routes/discover';
 import { overviewRouter, projectHealthRouter } from './routes/health';
+import { runLogRouter } from './routes/run-log';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/projects`, checkSettingsRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectClientRouter(resolved));
   app.route(`${API_PREFIX}/projects`, projectHealthRouter(resolved));
+  app.route(`${API_PREFIX}/projects`, runLogRouter(resolved));
   app.route(`${API_PREFIX}/overview`, overviewRouter(resolved));
   app.route(`${API_PREFIX}/problems`, problemsRouter(resolved));
   app.route(`${API_PREFIX}/clients`, clientsRouter(resolved));

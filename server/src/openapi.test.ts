@@ -561,6 +561,68 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'POST', '/api/v1/projects/nowhere.example/schedule/run')).status).toBe(404);
     await keyedRefusals('POST', '/api/v1/projects/shop.example/schedule/run');
   },
+  listProjectRuns: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/schedule/run')).status).toBe(202);
+    for (const query of ['', '?per_page=25&page=3'])
+      expect((await call(t, 'GET', `/api/v1/projects/shop.example/run-log${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log?per_page=7')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example/run-log')).status).toBe(404);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log?page=0')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log?page=1%00')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/run-log');
+  },
+  showProjectRun: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/schedule/run')).status).toBe(202);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log/1')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log/2')).status).toBe(404);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example/run-log/1')).status).toBe(404);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/run-log/1');
+  },
+  listProjectRunPages: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/schedule/run')).status).toBe(202);
+    for (const query of ['', '?outcome=worse&per_page=25', '?page=2'])
+      expect((await call(t, 'GET', `/api/v1/projects/shop.example/run-log/1/pages${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log/1/pages?outcome=sideways')).status).toBe(422);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/run-log/7/pages')).status).toBe(404);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/run-log/1/pages');
+  },
+  cancelProjectRun: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/schedule/run')).status).toBe(202);
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/run-log/1/cancel')).status).toBe(200);
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/run-log/9/cancel')).status).toBe(404);
+    await keyedRefusals('POST', '/api/v1/projects/shop.example/run-log/1/cancel');
+  },
+  listDeploys: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    expect((await call(t, 'POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status).toBe(201);
+    for (const query of ['', '?per_page=50&page=2'])
+      expect((await call(t, 'GET', `/api/v1/projects/shop.example/deploys${query}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/nowhere.example/deploys')).status).toBe(404);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/deploys?page=x')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/projects/shop.example/deploys?per_page=%07')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/projects/shop.example/deploys');
+  },
+  createDeploy: async () => {
+    const t = createTestApp();
+    await stored(t, { url: 'https://shop.example/good' });
+    const path = '/api/v1/projects/shop.example/deploys';
+    expect((await call(t, 'POST', path, { form: { label: 'v1.2.0', url: 'https://git.example/r/1', run: '1' } })).status).toBe(201);
+    expect((await call(t, 'POST', path, { json: { label: 'v1.2.1', run: 0 } })).status).toBe(201);
+    expect((await call(t, 'POST', path, { form: { label: '', url: 'javascript:alert(1)', run: '2' } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/projects/nowhere.example/deploys', { form: { label: 'v1' } })).status).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect((await call(small, 'POST', path, { form: { label: 'a label longer than 16 bytes' } })).status).toBe(413);
+    await keyedRefusals('POST', path, { form: { label: 'v1' } });
+  },
   listAlerts: async () => {
     const t = createTestApp();
     const id = await stored(t, { url: 'https://shop.example/good' });

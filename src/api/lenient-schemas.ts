@@ -359,6 +359,8 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   project_labels: false,
   clients: false,
   overview: false,
+  run_log: false,
+  deploys: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

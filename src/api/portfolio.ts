@@ -7,7 +7,7 @@ import { IMPORTANCE, categoryOf } from '@/contract/values';
 import type { Category, Importance, ServerProjectSortKey } from '@/contract/values';
 import type { Page, Project } from '@/contract/domain';
 import { apiRequest } from './http/http';
-import { pageSchema, projectSchema } from './lenient-schemas';
+import { pageSchema, parseTimestamp, projectSchema } from './lenient-schemas';
 import { normaliseProjectListParams } from './projects';
 import type { ProjectListParams } from './projects';
 import { projectKeys } from './query-keys';
@@ -21,6 +21,8 @@ export interface HealthPoint {
   good: number;
   decent: number;
   bad: number;
+  /** The newest deploy made before the day's end (a project's own health, where the server has deploys). */
+  deploy?: { id: number; label: string; url: string | null; at: Date } | null;
 }
 
 export interface ProjectWithHealth extends Project {
@@ -86,13 +88,33 @@ function date(value: unknown): Date | null {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+function httpUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) return null;
+  try {
+    return new URL(value).href;
+  } catch {
+    return null;
+  }
+}
+
+/** A point's deploy: kept only whole (an id, a label, a time), its address only when http(s). */
+function deployOf(value: unknown): HealthPoint['deploy'] {
+  if (typeof value !== 'object' || value === null) return null;
+  const d = value as Record<string, unknown>;
+  const at = typeof d.at === 'string' ? parseTimestamp(d.at) : null;
+  if (typeof d.id !== 'number' || typeof d.label !== 'string' || d.label === '' || !at) return null;
+  return { id: d.id, label: d.label, url: httpUrl(d.url), at };
+}
+
 function points(value: unknown): HealthPoint[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((raw: unknown) => {
     if (typeof raw !== 'object' || raw === null) return [];
     const p = raw as Record<string, unknown>;
     if (typeof p.date !== 'string' || !DAY.test(p.date)) return [];
-    return [{ date: p.date, averageScore: score(p.average_score), good: count(p.good), decent: count(p.decent), bad: count(p.bad) }];
+    const point: HealthPoint = { date: p.date, averageScore: score(p.average_score), good: count(p.good), decent: count(p.decent), bad: count(p.bad) };
+    const deploy = deployOf(p.deploy);
+    return [deploy ? { ...point, deploy } : point];
   });
 }
 

@@ -157,9 +157,10 @@ const alertEnvelope = z.pipe(
   z.transform((body: { data: Alert }) => body.data),
 );
 
+// A server with the run log answers the run itself (its `total` is what was queued).
 const runEnvelope = z.pipe(
-  z.object({ data: z.object({ queued: z.unknown() }) }),
-  z.transform((body) => ({ queued: wholeNumber(body.data.queued) })),
+  z.object({ data: z.object({ queued: z.optional(z.unknown()), total: z.optional(z.unknown()) }) }),
+  z.transform((body) => ({ queued: wholeNumber(body.data.queued ?? body.data.total) })),
 );
 
 const markedEnvelope = z.pipe(

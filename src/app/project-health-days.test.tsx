@@ -73,6 +73,22 @@ describe('a project’s health over time', () => {
     expect(asked).toEqual(['?days=30', '?days=90']);
   });
 
+  it('names the deploys made within the days shown, each linked to where to read about it', async () => {
+    const api = await withHistory();
+    const { storage } = await api.backend();
+    await storage.runLog.addDeploy({ project: 'shop.example', label: 'v0.9', url: null, now: new Date('2025-12-01T08:00:00Z') });
+    await storage.runLog.addDeploy({ project: 'shop.example', label: 'v1.2', url: 'https://git.example/r/12', now: new Date('2026-02-03T09:30:00Z') });
+    await storage.runLog.addDeploy({ project: 'shop.example', label: 'v1.3 <b>bold</b>', url: 'javascript:alert(1)', now: new Date('2026-02-05T16:00:00Z') });
+    renderProject();
+    const section = await screen.findByRole('region', { name: 'Health over time' });
+    const marks = await within(section).findByText(/^Deploys marked \(dashed lines\):/);
+    const list = marks.parentElement!;
+    // v0.9 came before the 30 days: not marked. A hostile label is text, its javascript: address no link.
+    expect(list).toHaveTextContent(/^Deploys marked \(dashed lines\): v1\.2 \(3 Feb 2026.*\) · v1\.3 <b>bold<\/b> \(5 Feb 2026.*\)$/);
+    expect(within(list).getByRole('link', { name: 'v1.2' })).toHaveAttribute('href', 'https://git.example/r/12');
+    expect(within(list).getAllByRole('link')).toHaveLength(1);
+  });
+
   it('is not there against a deployment without the extension', async () => {
     const api = await withHistory();
     server.use(capabilitiesWithout(api, 'overview'));

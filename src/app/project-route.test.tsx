@@ -9,7 +9,7 @@ import { resultForScore } from '@/contract/values';
 import { createReport } from '@/api/reports';
 import { CHECK_INFO } from '@/checks/check-info';
 import type { Analyser } from '../../test/reference-server';
-import { REAL_API_KEY, realApi, server } from '../../test/msw';
+import { REAL_API_KEY, capabilitiesWithout, realApi, server } from '../../test/msw';
 import { WithNotifications, renderWithProviders } from '../../test/render';
 import { passUndoWindow, useUndoClock } from '../../test/undo-clock';
 import { Component as ProjectRoute } from './project-route';
@@ -198,8 +198,9 @@ describe('One project', () => {
     expect(await within(failing).findByText(/^From the newest 4 of 1,500 reports\./)).toBeInTheDocument();
   });
 
-  it('refreshes all of the project’s reports through the bulk machinery, after asking', async () => {
-    await withSites();
+  it('refreshes all of the project’s reports through the bulk machinery, after asking (a deployment without the run log)', async () => {
+    const api = await withSites();
+    server.use(capabilitiesWithout(api, 'run_log'));
     const page = renderProject();
     await screen.findByRole('img', { name: /of 4 reports/ });
 

@@ -11,7 +11,7 @@ import { createReport } from '@/api/reports';
 import { resultForScore } from '@/contract/values';
 import { Component as ProjectRoute } from './project-route';
 import type { Analyser } from '../../test/reference-server';
-import { REAL_API_KEY, realApi, recordRequests, server } from '../../test/msw';
+import { REAL_API_KEY, capabilitiesWithout, realApi, recordRequests, server } from '../../test/msw';
 import { renderWithProviders } from '../../test/render';
 
 const analyser: Analyser = () => Promise.resolve({ score: 90, result: resultForScore(90), results: {} });
@@ -110,8 +110,9 @@ describe('Schedule', () => {
     await waitFor(() => expect(field('Hour')).toHaveAccessibleDescription(/The hour must be a whole number between 0 and 23\./));
   });
 
-  it('Run now says how many reports were queued', async () => {
+  it('Run now says how many reports were queued (a deployment without the run log)', async () => {
     const api = await withShop();
+    server.use(capabilitiesWithout(api, 'run_log'));
     const { user } = renderProject();
     await user.click(await screen.findByRole('button', { name: 'Run now' }));
     expect(await screen.findByText('Run started')).toBeInTheDocument();

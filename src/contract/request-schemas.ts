@@ -15,6 +15,8 @@ import {
   PROBLEM_SORT_KEYS,
   PROBLEM_STATES,
   PROJECT_LABEL_MAX,
+  DEPLOY_LABEL_MAX,
+  RUN_PAGE_OUTCOMES,
   PROJECT_SEARCH_BY,
   HEALTH_DAYS_DEFAULT,
   HEALTH_DAYS_MAX,
@@ -693,6 +695,57 @@ export const projectClientBodySchema = z.object(
         type: 'integer',
         description: 'A client’s id (an unknown one: 422); absent or empty: no client.',
       }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+// ---- Runs of a project and deploys (wave 4).
+
+export const DEPLOY_MESSAGES = {
+  labelRequired: 'The label field is required.',
+  labelString: 'The label must be a string.',
+  labelMax: `The label must not be greater than ${DEPLOY_LABEL_MAX} characters.`,
+  labelControl: 'The label must not contain control characters.',
+  run: 'The run field must be 0 or 1.',
+} as const;
+
+/** `/projects/{project}/run-log/{id}`. */
+export const projectRunParamSchema = projectParamSchema.extend(idParam('The run’s id.').shape);
+
+/** The run log and the deploys: only the page is chosen. */
+export const projectRunListQuerySchema = z.object({ per_page: perPage, page });
+
+/** `GET /projects/{project}/run-log/{id}/pages`. */
+export const runPageListQuerySchema = z.object({
+  outcome: z
+    .enum(RUN_PAGE_OUTCOMES, { error: 'The selected outcome is invalid.' })
+    .optional()
+    .meta({ description: 'Only the pages the run left so: worse, improved, unchanged or failed.' }),
+  per_page: perPage,
+  page,
+});
+
+/** `POST /projects/{project}/deploys`. */
+export const deployBodySchema = z.object(
+  {
+    label: shortText(DEPLOY_LABEL_MAX, {
+      string: DEPLOY_MESSAGES.labelString,
+      required: DEPLOY_MESSAGES.labelRequired,
+      max: DEPLOY_MESSAGES.labelMax,
+      control: DEPLOY_MESSAGES.labelControl,
+    }).meta({
+      maxLength: DEPLOY_LABEL_MAX,
+      description: `What was released (a version, a commit), at most ${DEPLOY_LABEL_MAX} characters, trimmed.`,
+    }),
+    url: urlField
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({ format: 'uri', description: 'Where to read about it (a release, a pull request); optional.' }),
+    run: z
+      .union([z.enum(['0', '1']), z.literal([0, 1])], { error: DEPLOY_MESSAGES.run })
+      .optional()
+      .transform((value) => value === '1' || value === 1)
+      .meta({ description: '1: analyse every report of the project again now, as a run the deploy names.' }),
   },
   { error: REQUEST_MESSAGES.bodyObject },
 );

@@ -8,10 +8,14 @@ import {
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
   CLIENT_NAME_MAX,
+  DEPLOY_LABEL_MAX,
   IMPORTANCE,
   PROJECT_LABEL_MAX,
   OVERVIEW_WEEK_ITEMS,
   RESULTS,
+  RUN_KINDS,
+  RUN_PAGE_OUTCOMES,
+  RUN_STATES,
   SCHEDULE_EVERY,
   TREND_DAYS,
 } from './values';
@@ -185,12 +189,26 @@ export const strictAnyProjectListSchema = strictListSchema(
   z.union([strictLabelledProjectSchema, strictProjectHealthSchema]),
 );
 
+/** A day of `GET /projects/{project}/health`: with the deploy that preceded its end (deploys). */
+export const strictProjectHealthPointSchema = strictHealthPointSchema
+  .extend({
+    deploy: z
+      .strictObject({
+        id: z.number().int().positive(),
+        label: z.string().min(1),
+        url: z.string().min(1).nullable(),
+        at: timestamp,
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ProjectHealthPoint' });
+
 /** `GET /projects/{project}/health`: one point a day, oldest first, today (UTC) the last. */
 export const strictProjectHealthEnvelope = z.strictObject({
   data: z.strictObject({
     project: z.string().min(1),
     days: z.number().int().min(1),
-    points: z.array(strictHealthPointSchema).min(1),
+    points: z.array(strictProjectHealthPointSchema).min(1),
   }),
   status: z.literal(200),
 });
@@ -261,6 +279,10 @@ export const strictCapabilitiesSchema = z.strictObject({
   clients: z.boolean(),
   /** GET /overview, GET /projects/{project}/health, `with=health`, the health sort keys and `client=` on GET /projects. */
   overview: z.boolean(),
+  /** GET /projects/{project}/run-log (and /{id}, /{id}/cancel); Run now answers its run. */
+  run_log: z.boolean(),
+  /** POST and GET /projects/{project}/deploys; runs and health points name the deploy before them. */
+  deploys: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -306,11 +328,69 @@ export const strictScheduleSchema = z
 
 export const strictScheduleEnvelope = z.strictObject({ data: strictScheduleSchema, status: z.literal(200) });
 
-/** `POST /projects/{project}/schedule/run`: the run is queued. */
-export const strictScheduleRunEnvelope = z.strictObject({
-  data: z.strictObject({ project: z.string().min(1), queued: z.number().int().nonnegative() }),
-  status: z.literal(202),
-});
+/** A deploy as a run or a health point names it. */
+export const strictDeployRefSchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    label: z.string().min(1).max(DEPLOY_LABEL_MAX),
+    url: z.string().min(1).nullable(),
+  })
+  .meta({ id: 'DeployRef' });
+
+/** A project's deploy (`POST /projects/{project}/deploys`). */
+export const strictDeploySchema = strictDeployRefSchema
+  .extend({
+    at: timestamp,
+    /** The run it started (`run=1`), or null. */
+    run_id: z.number().int().positive().nullable(),
+  })
+  .meta({ id: 'Deploy' });
+
+export const strictDeployEnvelope = z.strictObject({ data: strictDeploySchema, status: z.literal(201) });
+export const strictDeployListSchema = strictListSchema(strictDeploySchema);
+
+/** One run of a project (the run log): its progress while it goes, its summary once it ended. */
+export const strictProjectRunSchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    kind: z.enum(RUN_KINDS),
+    started_at: timestamp,
+    finished_at: timestamp.nullable(),
+    state: z.enum(RUN_STATES),
+    total: count,
+    analysed: count,
+    failed: count,
+    worse: count,
+    improved: count,
+    unchanged: count,
+    new_pages: count,
+    gone_pages: count,
+    alerts: count,
+    /** The deploy that started it, or else the newest one before it started. */
+    deploy: strictDeployRefSchema.nullable(),
+  })
+  .meta({ id: 'ProjectRun' });
+
+/** A page of a run (`GET /projects/{project}/run-log/{id}/pages`): what the run's analysis did to it. */
+export const strictRunPageSchema = z
+  .strictObject({
+    report_id: z.number().int().positive(),
+    url: z.string().min(1),
+    outcome: z.enum(RUN_PAGE_OUTCOMES),
+    score_before: z.number().int().min(0).max(100).nullable(),
+    score_after: z.number().int().min(0).max(100).nullable(),
+    /** Why its analysis failed. */
+    message: z.string().min(1).nullable(),
+  })
+  .meta({ id: 'RunPage' });
+export const strictRunPageListSchema = strictListSchema(strictRunPageSchema);
+
+export const strictProjectRunEnvelope = (status: 200 | 202) =>
+  z.strictObject({ data: strictProjectRunSchema, status: z.literal(status) });
+export const strictProjectRunListSchema = strictListSchema(strictProjectRunSchema);
+
+/** `POST /projects/{project}/schedule/run`: the run started (or the one still going). */
+export const strictScheduleRunEnvelope = strictProjectRunEnvelope(202);
 
 const strictAlertSideSchema = z.strictObject({
   score: z.number().int().min(0).max(100),
@@ -330,6 +410,8 @@ export const strictAlertSchema = z
     checks: z.array(z.string()),
     created_at: timestamp,
     read: z.boolean(),
+    /** The project run that raised it (the run log); null for a person's own analysis. */
+    run_id: z.number().int().positive().nullable(),
   })
   .meta({ id: 'Alert' });
 

@@ -199,3 +199,13 @@ export type ScheduleEvery = (typeof SCHEDULE_EVERY)[number];
 /** What an alert says got worse (the Alerts extension), or that the report is back. */
 export const ALERT_KINDS = ['result_worse', 'score_drop', 'check_failing', 'recovered'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/** What started a project's run (wave 4, run log). */
+export const RUN_KINDS = ['scheduled', 'run_now', 'deploy'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+export const RUN_STATES = ['running', 'done', 'cancelled'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+/** What a run's analysis did to a page. */
+export const RUN_PAGE_OUTCOMES = ['worse', 'improved', 'unchanged', 'failed'] as const;
+export type RunPageOutcome = (typeof RUN_PAGE_OUTCOMES)[number];
+/** A deploy's label, at most (api-contract.md, deploys). */
+export const DEPLOY_LABEL_MAX = 100;

@@ -8,7 +8,7 @@ import { API_PREFIX } from '../../../src/contract/values';
 import { OPENAPI_PATH } from './openapi';
 
 /** A valid value of the query parameters that take only some words ('x' does for the others). */
-const VALID_SAMPLES: Record<string, string> = { failing: 'title', days: '30', client: '1' };
+const VALID_SAMPLES: Record<string, string> = { failing: 'title', days: '30', client: '1', outcome: 'worse' };
 
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -31,13 +31,14 @@ describe.each(STORAGE_ENGINES.filter((engine) => engine.available))(
         storage: await (await database()).open(),
         config: { allowPrivateUrls: true },
       });
-      // Report 1 and webhook 1 exist, so that a request without the control character finds them.
+      // Report 1, webhook 1 and run 1 exist, so that a request without the control character finds them.
       expect(
         (await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/good' } })).status,
       ).toBe(201);
       expect(
         (await t.call('POST', '/api/v1/webhooks', { form: { url: 'http://127.0.0.1:9/in' } })).status,
       ).toBe(201);
+      expect((await t.call('POST', '/api/v1/projects/shop.example/schedule/run')).status).toBe(202);
       const document = (await (await t.call('GET', `${API_PREFIX}${OPENAPI_PATH}`)).json()) as {
         paths: Record<string, Record<string, Operation>>;
       };

@@ -8,7 +8,7 @@ import { createTestApp } from '../../../test/server/test-app';
 import { startTestServer } from '../../../test/server/test-server';
 
 describe('GET /api/v1/capabilities', () => {
-  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems, check settings, project labels, clients and the overview', async () => {
+  it('says which extensions the server has: runs, the exact-URL filter (also of many URLs), sort by score, schedules, alerts, webhooks, discover, the failing filter, problems, check settings, project labels, clients, the overview, the run log and deploys', async () => {
     const res = await createTestApp().call('GET', '/api/v1/capabilities');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
@@ -28,6 +28,8 @@ describe('GET /api/v1/capabilities', () => {
         project_labels: true,
         clients: true,
         overview: true,
+        run_log: true,
+        deploys: true,
       },
       status: 200,
     });
@@ -81,6 +83,14 @@ describe('GET /api/v1/capabilities', () => {
       (await t.call('GET', '/api/v1/overview')).status === 200 &&
         (await t.call('GET', '/api/v1/projects/shop.example/health')).status === 200 &&
         (await t.call('GET', '/api/v1/projects?client=x')).status === 422,
+    );
+    expect(data.run_log).toBe(
+      (await t.call('POST', '/api/v1/projects/shop.example/schedule/run')).status === 202 &&
+        (await t.call('GET', '/api/v1/projects/shop.example/run-log')).status === 200,
+    );
+    expect(data.deploys).toBe(
+      (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&
+        (await t.call('GET', '/api/v1/projects/shop.example/deploys')).status === 200,
     );
   });
 

@@ -9,7 +9,8 @@ import { errors, ok } from '../http/openapi';
  * (GET/PUT /projects/{project}/schedule), alerts (GET /alerts), webhooks (GET/POST /webhooks) and discover (POST /discover);
  * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems), check settings (GET/PUT /projects/{project}/checks),
  * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client), and the overview
- * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=).
+ * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=), the run log
+ * (GET /projects/{project}/run-log) and deploys (POST/GET /projects/{project}/deploys).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -26,6 +27,8 @@ export const CAPABILITIES: Capabilities = {
   project_labels: true,
   clients: true,
   overview: true,
+  run_log: true,
+  deploys: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

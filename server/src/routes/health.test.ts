@@ -122,8 +122,30 @@ describe('GET /api/v1/projects/{project}/health', () => {
       good: 1,
       decent: 1,
       bad: 1,
+      deploy: null,
     });
     expect((await health('?days=1')).points).toHaveLength(1);
+  });
+
+  it('names on each day the newest deploy made before its end, one made before the first day included', async () => {
+    const t = await seeded();
+    for (const [label, at] of [
+      ['v1', '2026-11-10T12:00:00Z'],
+      ['v2', '2026-11-18T09:00:00Z'],
+      ['v3', '2026-11-18T15:00:00Z'],
+    ] as const)
+      await t.storage.runLog.addDeploy({ project: 'shop.example', label, url: null, now: new Date(at) });
+    await t.storage.runLog.addDeploy({ project: 'blog.example', label: 'blog-v9', url: null, now: new Date('2026-11-19T00:00:00Z') });
+    const { points } = strictProjectHealthEnvelope.parse(
+      await (await t.call('GET', '/api/v1/projects/shop.example/health?days=5')).json(),
+    ).data;
+    expect(points.map((point) => [point.date, point.deploy?.label ?? null, point.deploy?.at ?? null])).toEqual([
+      ['2026-11-16', 'v1', '2026-11-10T12:00:00.000000Z'],
+      ['2026-11-17', 'v1', '2026-11-10T12:00:00.000000Z'],
+      ['2026-11-18', 'v3', '2026-11-18T15:00:00.000000Z'],
+      ['2026-11-19', 'v3', '2026-11-18T15:00:00.000000Z'],
+      ['2026-11-20', 'v3', '2026-11-18T15:00:00.000000Z'],
+    ]);
   });
 
   it('refuses days outside 1-365 (422 on days), and an unknown project is a 404', async () => {

@@ -41,7 +41,7 @@ export function projectHealthJson(health: ProjectHealthRecord) {
     average_score: health.averageScore,
     unread_alerts: health.unreadAlerts,
     next_run_at: schedule?.next_run_at ?? null,
-    last_run_at: schedule?.last_run_at ?? null,
+    last_run_at: health.lastRunAt,
     trend: health.trend.map(healthPointJson),
   };
 }
@@ -66,7 +66,8 @@ export function projectHealthRouter(deps: Required<AppDeps>) {
       description:
         'One point a day (UTC), oldest first, today the last, days without a change included: the project’s reports ' +
         'as each one’s newest run as of the end of that day had them (a report not analysed yet that day is not ' +
-        'counted), and their average score, rounded to one decimal (null when none is counted).',
+        'counted), and their average score, rounded to one decimal (null when none is counted); `deploy`: the newest ' +
+        'deploy made before the end of that day (deploys), null when none was.',
       tags: ['Overview'],
       responses: {
         200: ok('The project’s daily points.', strictProjectHealthEnvelope),
@@ -80,10 +81,21 @@ export function projectHealthRouter(deps: Required<AppDeps>) {
       const { days } = c.req.valid('query');
       const points = await storage.health.projectHealth(project, days, now());
       if (!points) return errorResponse(c, 404);
-      return c.json(
-        { data: { project, days, points: points.map(healthPointJson) }, status: 200 as const },
-        200,
-      );
+      // Each day names the newest deploy made before its end (the chart marks where that changes).
+      const first = points[0]!.date;
+      const end = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().replace('Z', '000Z');
+      const deploys = await storage.runLog.deploysAround(project, `${first}T00:00:00.000000Z`, end(points.at(-1)!.date));
+      let next = 0;
+      let before: (typeof deploys)[number] | null = null;
+      const withDeploys = points.map((point) => {
+        const until = end(point.date);
+        while (next < deploys.length && deploys[next]!.at < until) before = deploys[next++]!;
+        return {
+          ...healthPointJson(point),
+          deploy: before && { id: before.id, label: before.label, url: before.url, at: before.at },
+        };
+      });
+      return c.json({ data: { project, days, points: withDeploys }, status: 200 as const }, 200);
     },
   );
 }

@@ -52,6 +52,7 @@ function noHealth(today: Date): ProjectHealthRecord {
     averageScore: null,
     unreadAlerts: 0,
     schedule: null,
+    lastRunAt: null,
     trend: pointsOf(NO_CHANGE, [], datesTo(today, TREND_DAYS)),
   };
 }

@@ -77,7 +77,8 @@ describe('/projects/{project}/schedule', () => {
     await created(withRunner, 'https://blog.example/good');
     const run = await withRunner.call('POST', '/api/v1/projects/shop.example/schedule/run');
     expect(run.status).toBe(202);
-    expect(strictScheduleRunEnvelope.parse(await run.json()).data).toEqual({ project: 'shop.example', queued: 2 });
+    const started = strictScheduleRunEnvelope.parse(await run.json()).data;
+    expect([started.kind, started.state, started.total, started.analysed]).toEqual(['run_now', 'running', 2, 0]);
     await runner.tick();
     const runs = async (id: number) => (await withRunner.storage.listRuns(id, { limit: 10, offset: 0 }))?.total;
     expect([await runs(a.id), await runs(b.id)]).toEqual([2, 2]);

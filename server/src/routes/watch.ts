@@ -26,6 +26,8 @@ import { toTimestamp } from '../storage/text';
 import { nextRunAfter } from '../use-cases/schedule-time';
 import { alertJson } from '../use-cases/alert-json';
 import type { ScheduleRecord } from '../storage/watch-storage';
+import { latest } from '../storage/health-storage';
+import { runJson, startProjectRun } from './run-log';
 
 /** A schedule as `GET /projects/{project}/schedule` answers it. */
 export function scheduleJson(schedule: ScheduleRecord) {
@@ -38,7 +40,7 @@ export function scheduleJson(schedule: ScheduleRecord) {
     weekday: schedule.weekday,
     drop: schedule.drop,
     next_run_at: next ? toTimestamp(next) : null,
-    last_run_at: schedule.lastRunAt,
+    last_run_at: latest(schedule.lastRunAt, schedule.lastStartedAt ?? null),
   };
 }
 
@@ -92,16 +94,16 @@ export function schedulesRouter(deps: Required<AppDeps>) {
       describeRoute({
         operationId: 'runSchedule',
         summary: 'Analyse every report of a project again now, as a scheduled run (an extension)',
+        description: 'Answers the run (see the run log); while a run of the project is going, that one.',
         tags: ['Schedules'],
-        responses: { 202: ok('The run is queued; its reports are analysed one after another.', strictScheduleRunEnvelope), ...errors(...KEYED_ERRORS, 404) },
+        responses: { 202: ok('The run started; its reports are analysed one after another.', strictScheduleRunEnvelope), ...errors(...KEYED_ERRORS, 404) },
       }),
       project,
       async (c) => {
-        const name = c.req.valid('param').project;
-        if (!(await storage.watch.getSchedule(name))) return errorResponse(c, 404);
-        const queued = await storage.watch.enqueueRun(name, now());
+        const run = await startProjectRun(storage, c.req.valid('param').project, 'run_now', now());
+        if (!run) return errorResponse(c, 404);
         void deps.watchRunner?.tick();
-        return c.json({ data: { project: name, queued }, status: 202 as const }, 202);
+        return c.json({ data: runJson(run), status: 202 as const }, 202);
       },
     );
 }

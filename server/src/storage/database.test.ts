@@ -283,6 +283,7 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
       drop: 15,
       setAt: at('18T08:00:00'),
       lastRunAt: at('23T07:00:00'),
+      lastStartedAt: null,
     });
     expect(await storage.watch.pendingItems()).toEqual(new Map([['shop.example.com', 1]]));
     const alerts = await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 });

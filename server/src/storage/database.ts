@@ -23,7 +23,9 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import type { AlertKind, Result, ScheduleEvery } from '../../../src/contract/values';
+import type { AlertKind, Result, RunKind, RunState, ScheduleEvery } from '../../../src/contract/values';
+
+export type { RunKind, RunState };
 import { migrationsFor } from './migrations';
 import { toTimestamp } from './text';
 
@@ -157,6 +159,47 @@ export interface AlertsTable {
   checks: string;
   created_at: Timestamp;
   read: Flag;
+  /** The project run that raised it; null for a person's own analysis. */
+  run_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+
+export interface ProjectRunsTable {
+  id: Generated<number>;
+  project: string;
+  kind: RunKind;
+  /** Its schedule_items' run_at. */
+  run_at: Timestamp;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  state: RunState;
+  deploy_id: number | null;
+  total: Generated<number>;
+  analysed: Generated<number>;
+  failed: Generated<number>;
+  worse: Generated<number>;
+  improved: Generated<number>;
+  unchanged: Generated<number>;
+  new_pages: Generated<number>;
+  gone_pages: Generated<number>;
+}
+
+export interface RunPagesTable {
+  run_id: number;
+  report_id: number;
+  outcome: 'worse' | 'improved' | 'unchanged' | 'failed';
+  score_before: number | null;
+  score_after: number | null;
+  message: string | null;
+}
+
+export interface DeploysTable {
+  id: Generated<number>;
+  project: string;
+  label: string;
+  url: string | null;
+  at: Timestamp;
+  run_id: number | null;
 }
 
 export interface WebhooksTable {
@@ -249,6 +292,9 @@ export interface Database {
   problem_counts: ProblemCountsTable;
   clients: ClientsTable;
   health_days: HealthDaysTable;
+  project_runs: ProjectRunsTable;
+  run_pages: RunPagesTable;
+  deploys: DeploysTable;
 }
 
 export type Db = BetterSqlite3.Database;

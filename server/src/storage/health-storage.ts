@@ -32,8 +32,10 @@ export interface HealthCounts {
 
 export interface ProjectHealthRecord extends HealthCounts {
   unreadAlerts: number;
-  /** Its schedule, if one was ever set (its next and last run times come from it). */
+  /** Its schedule, if one was ever set (its next run time comes from it). */
   schedule: ScheduleRecord | null;
+  /** When its newest run (of any kind) started; null when it never ran. */
+  lastRunAt: string | null;
   /** Its last `days` days, oldest first, today the last. */
   trend: HealthPoint[];
 }
@@ -77,6 +79,12 @@ export interface HealthStorage {
 }
 
 const DAY_MS = 86_400_000;
+
+/** The later of two times (either may be missing). */
+export function latest(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  return b === null || a > b ? a : b;
+}
 
 /** The `days` UTC dates that end with `today`'s, oldest first. */
 export function datesTo(today: Date, days: number): string[] {
@@ -182,6 +190,13 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
           .selectAll()
           .where('project', 'in', names)
           .execute();
+        const lastRuns = await trx
+          .selectFrom('project_runs')
+          .select((eb) => ['project', eb.fn.max('started_at').as('last')])
+          .where('project', 'in', names)
+          .groupBy('project')
+          .execute();
+        const lastRunOf = new Map(lastRuns.map((row) => [row.project, String(row.last)]));
         const changesOf = new Map<string, (typeof changes)[number][]>();
         for (const change of changes)
           changesOf.set(change.project, [...(changesOf.get(change.project) ?? []), change]);
@@ -211,6 +226,7 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
             ...countsOf(row),
             unreadAlerts: unreadOf.get(row.project) ?? 0,
             schedule: scheduleOf.get(row.project) ?? null,
+            lastRunAt: latest(scheduleOf.get(row.project)?.lastRunAt ?? null, lastRunOf.get(row.project) ?? null),
             trend: pointsOf(counts, changesOf.get(row.project) ?? [], dates),
           });
         }

@@ -19,6 +19,7 @@ export const FAILURES_MIGRATION = '012-check-failures';
 export const CHECK_SETTINGS_MIGRATION = '013-check-settings';
 export const CLIENTS_MIGRATION = '014-clients-and-labels';
 export const HEALTH_MIGRATION = '015-health-over-time';
+export const RUN_LOG_MIGRATION = '016-run-log-and-deploys';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -762,6 +763,68 @@ function stepsFor(engine: Engine): Record<string, Step> {
             .execute();
         // The reports there are, replayed once from their runs.
         await replayHealth(db);
+      },
+    },
+    [RUN_LOG_MIGRATION]: {
+      async up(db) {
+        // A project's releases (wave 4, deploys), newest first per project; gone with the project.
+        await db.schema
+          .createTable('deploys')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('project', t.sortedText, (c) =>
+            c.notNull().references('projects.project').onDelete('cascade'),
+          )
+          .addColumn('label', 'text', (c) => c.notNull())
+          .addColumn('url', 'text')
+          .addColumn('at', t.time, (c) => c.notNull())
+          .addColumn('run_id', t.ref)
+          .execute();
+        await db.schema.createIndex('deploys_project_at').on('deploys').columns(['project', 'at', 'id']).execute();
+        // Each run of a project (scheduled, Run now, a deploy's) with its progress and summary, so
+        // that a run is seen while it goes and after it ended (wave 4, run_log). Its reports still
+        // to analyse are its schedule_items (the same project and run_at). Gone with the project.
+        await db.schema
+          .createTable('project_runs')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('project', t.sortedText, (c) =>
+            c.notNull().references('projects.project').onDelete('cascade'),
+          )
+          .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('scheduled', 'run_now', 'deploy')`))
+          .addColumn('run_at', t.time, (c) => c.notNull())
+          .addColumn('started_at', t.time, (c) => c.notNull())
+          .addColumn('finished_at', t.time)
+          .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('running', 'done', 'cancelled')`))
+          .addColumn('deploy_id', t.ref, (c) => c.references('deploys.id').onDelete('set null'))
+          .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('analysed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('worse', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('improved', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('unchanged', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('new_pages', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('gone_pages', 'integer', (c) => c.notNull().defaultTo(0))
+          .addUniqueConstraint('project_runs_project_run_at_key', ['project', 'run_at'])
+          .execute();
+        await db.schema.createIndex('project_runs_project_id').on('project_runs').columns(['project', 'id']).execute();
+        await db.schema.createIndex('project_runs_running').on('project_runs').columns(['state', 'project']).execute();
+        // What each analysis of a run did to its page, so that the summary's counts lead to their pages.
+        await db.schema
+          .createTable('run_pages')
+          .addColumn('run_id', t.ref, (c) => c.notNull().references('project_runs.id').onDelete('cascade'))
+          .addColumn('report_id', t.ref, (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('outcome', 'text', (c) =>
+            c.notNull().check(sql`outcome in ('worse', 'improved', 'unchanged', 'failed')`),
+          )
+          .addColumn('score_before', t.small)
+          .addColumn('score_after', t.small)
+          .addColumn('message', 'text')
+          .addPrimaryKeyConstraint('run_pages_pkey', ['run_id', 'report_id'])
+          .execute();
+        await db.schema.createIndex('run_pages_outcome').on('run_pages').columns(['run_id', 'outcome', 'report_id']).execute();
+        await db.schema.createIndex('run_pages_report').on('run_pages').columns(['report_id']).execute();
+        // The run that raised an alert (null: a person's own analysis); a run's alerts are counted from it.
+        await db.schema.alterTable('alerts').addColumn('run_id', t.ref).execute();
+        await db.schema.createIndex('alerts_run_id').on('alerts').columns(['run_id']).execute();
       },
     },
   };

@@ -42,6 +42,7 @@ import { DEFAULT_RUNS_KEPT } from '../config';
 import { RECENT_SCORES } from './types';
 import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
 import { createWatchStorage } from './watch-storage';
+import { createRunLogStorage } from './run-log-storage';
 import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
 import { createWebhookStorage } from './webhook-storage';
@@ -397,6 +398,7 @@ function createStorage(
     problems: createProblemStorage(db, connection.engine),
     clients: createClientStorage(db, connection.engine),
     health: createHealthStorage(db),
+    runLog: createRunLogStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

@@ -7,6 +7,7 @@ import type {
 } from '../../../src/contract/values';
 import type { StrictCheck } from '../../../src/contract/strict-schemas';
 import type { WatchStorage } from './watch-storage';
+import type { RunLogStorage } from './run-log-storage';
 import type { WebhookStorage } from './webhook-storage';
 import type { ProblemStorage } from './problem-storage';
 import type { ClientStorage } from './client-storage';
@@ -144,6 +145,8 @@ export interface Storage {
   clients: ClientStorage;
   /** Each project's health by day, and the overview's totals and drops (wave 4). */
   health: HealthStorage;
+  /** Each project's runs with their progress and summary, and its deploys (wave 4). */
+  runLog: RunLogStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

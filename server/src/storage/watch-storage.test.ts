@@ -42,6 +42,7 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
       drop: 10,
       setAt: null,
       lastRunAt: null,
+      lastStartedAt: null,
     });
     expect(await storage.watch.getSchedule('nowhere.example')).toBeNull();
     expect(await storage.watch.setSchedule('nowhere.example', { every: 'daily', hour: 1, weekday: null, drop: 5 }, new Date())).toBeNull();
@@ -85,9 +86,12 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
     const [a, b] = [await database.open(), await database.open()];
     for (let i = 0; i < 30; i++) await addReport(a, `https://shop.example/${i}`);
     const runAt = new Date('2026-11-24T06:00:00Z');
-    expect(await a.watch.enqueueRun('shop.example', runAt)).toBe(30);
-    // Queued twice (a process died between queueing and claiming): nothing more.
-    expect(await b.watch.enqueueRun('shop.example', runAt)).toBe(0);
+    const start = (storage: Storage) => storage.runLog.startRun({ project: 'shop.example', kind: 'scheduled', runAt, now: runAt });
+    expect((await start(a))?.total).toBe(30);
+    // Queued twice (a process died between queueing and claiming): nothing more, the same run.
+    const again = await start(b);
+    expect(again?.total).toBe(30);
+    expect((await b.runLog.listRuns('shop.example', { limit: 10, offset: 0 })).total).toBe(1);
     const now = new Date('2026-11-24T06:00:05Z');
     const stale = new Date('2026-11-24T05:45:00Z');
     const takeAll = async (storage: Storage) => {

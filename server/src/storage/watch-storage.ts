@@ -22,8 +22,10 @@ export interface ScheduleRecord extends ScheduleSettings {
   project: string;
   /** When it was last set (null: never set, the default schedule). */
   setAt: string | null;
-  /** The run time of its last run (null: none yet). */
+  /** The run time of its last scheduled run (null: none yet): what the next one is claimed from. */
   lastRunAt: string | null;
+  /** When its newest run of any kind (scheduled, Run now, a deploy's) started; null: none yet. */
+  lastStartedAt?: string | null;
 }
 
 export interface AlertSide {
@@ -41,9 +43,12 @@ export interface NewAlert {
   after: AlertSide;
   checks: string[];
   now: Date;
+  /** The project run that raised it. */
+  runId?: number | null;
 }
 
-export interface AlertRecord extends Omit<NewAlert, 'now'> {
+export interface AlertRecord extends Omit<NewAlert, 'now' | 'runId'> {
+  runId: number | null;
   id: number;
   createdAt: string;
   read: boolean;
@@ -79,8 +84,6 @@ export interface WatchStorage {
    * is still `lastRunAt`).
    */
   claimRun(project: string, lastRunAt: string | null, runAt: Date): Promise<boolean>;
-  /** Queues every report of the project for the run at `runAt` (again: nothing new); how many were added. */
-  enqueueRun(project: string, runAt: Date): Promise<number>;
   /**
    * Takes the next item nobody has, or whose taker took it before `staleBefore` (a process that
    * died), marking it taken at `now`; null when there is none. One taker per item across processes.
@@ -117,6 +120,7 @@ const ALERT_COLUMNS = [
   'checks',
   'created_at',
   'read',
+  'run_id',
 ] as const;
 
 function toSchedule(row: Selectable<SchedulesTable>): ScheduleRecord {
@@ -143,6 +147,7 @@ function toAlert(row: Selectable<AlertsTable>): AlertRecord {
     checks: JSON.parse(row.checks) as string[],
     createdAt: row.created_at,
     read: Boolean(row.read),
+    runId: row.run_id === null ? null : Number(row.run_id),
   };
 }
 
@@ -158,9 +163,18 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
   return {
     async getSchedule(project) {
       const row = await db.selectFrom('schedules').selectAll().where('project', '=', project).executeTakeFirst();
-      if (row) return toSchedule(row);
-      if (!(await projectExists(project))) return null;
-      return { project, every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, setAt: null, lastRunAt: null };
+      const schedule: ScheduleRecord | null = row
+        ? toSchedule(row)
+        : (await projectExists(project))
+          ? { project, every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, setAt: null, lastRunAt: null }
+          : null;
+      if (!schedule) return null;
+      const last = await db
+        .selectFrom('project_runs')
+        .select((eb) => eb.fn.max('started_at').as('last'))
+        .where('project', '=', project)
+        .executeTakeFirst();
+      return { ...schedule, lastStartedAt: last?.last == null ? null : String(last.last) };
     },
     async setSchedule(project, settings, now) {
       if (!(await projectExists(project))) return null;
@@ -197,21 +211,6 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         .where('last_run_at', lastRunAt === null ? 'is' : '=', lastRunAt)
         .executeTakeFirst();
       return numUpdatedRows === 1n;
-    },
-    async enqueueRun(project, runAt) {
-      const { numInsertedOrUpdatedRows } = await db
-        .insertInto('schedule_items')
-        .columns(['project', 'run_at', 'report_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('reports')
-            .select((inner) => ['project', inner.val(toTimestamp(runAt)).as('run_at'), 'id'])
-            .where('project', '=', project)
-            .orderBy('id'),
-        )
-        .onConflict((conflict) => conflict.columns(['project', 'run_at', 'report_id']).doNothing())
-        .executeTakeFirst();
-      return Number(numInsertedOrUpdatedRows ?? 0);
     },
     async takeItem(now, staleBefore) {
       const stale = toTimestamp(staleBefore);
@@ -275,6 +274,7 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
           checks: JSON.stringify(alert.checks),
           created_at: toTimestamp(alert.now),
           read: 0,
+          run_id: alert.runId ?? null,
         })
         .returning(ALERT_COLUMNS)
         .executeTakeFirstOrThrow();

@@ -14,5 +14,6 @@ export function alertJson(alert: AlertRecord) {
     checks: alert.checks,
     created_at: alert.createdAt,
     read: alert.read,
+    run_id: alert.runId,
   };
 }

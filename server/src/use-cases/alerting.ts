@@ -29,8 +29,9 @@ export async function raiseAlerts(
   before: ReportRecord,
   after: ReportRecord,
   now: Date,
+  runId: number | null = null,
 ): Promise<AlertRecord | null> {
-  const alert = await storeAlert(storage, before, after, now);
+  const alert = await storeAlert(storage, before, after, now, runId);
   // Each webhook it concerns (account-wide, or the project's) gets it, sent by the webhook worker.
   if (alert) await storage.webhooks.queueForProject(alert.project, alertEvent(alert, now));
   return alert;
@@ -41,6 +42,7 @@ async function storeAlert(
   before: ReportRecord,
   after: ReportRecord,
   now: Date,
+  runId: number | null,
 ): Promise<AlertRecord | null> {
   const drop = await dropOf(storage, after.project);
   const settings = await storage.problems.checkSettingsOf(after.project);
@@ -51,7 +53,7 @@ async function storeAlert(
     result: report.result,
     generatedAt: report.generatedAt,
   });
-  const common = { reportId: after.id, project: after.project, url: after.url, now };
+  const common = { reportId: after.id, project: after.project, url: after.url, now, runId };
   if (regression) {
     return storage.watch.insertAlert({
       ...common,

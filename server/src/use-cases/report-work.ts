@@ -14,9 +14,10 @@ export type ReportWork =
   | { kind: 'create'; url: string; privacy: Privacy; passwordHash: string | null }
   /**
    * `passwordHash`: null discards the stored password, absent keeps it. `scheduled`: an analysis of
-   * a scheduled run, whose drop is confirmed by one more analysis before it is kept.
+   * a scheduled run, whose drop is confirmed by one more analysis before it is kept. `runId`: the
+   * project run it is part of, named by the alert it raises.
    */
-  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null; scheduled?: boolean };
+  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null; scheduled?: boolean; runId?: number };
 
 export type WorkOutcome =
   | { ok: true; id: number }
@@ -88,7 +89,7 @@ export async function doReportWork(
   if (!updated) return { ok: false, reason: 'gone' };
   // The analysis is kept whatever happens to its alert: a failed alert write is told, not answered.
   if (before)
-    await raiseAlerts(storage, before, updated, now()).catch((error: unknown) =>
+    await raiseAlerts(storage, before, updated, now(), work.runId ?? null).catch((error: unknown) =>
       console.error(`Alert not stored for report ${updated.id}:`, error),
     );
   return { ok: true, id: updated.id };

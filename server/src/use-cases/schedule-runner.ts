@@ -2,10 +2,14 @@
 // their last runs), a due run is claimed by one process and its reports queued in storage, and
 // each queued report is analysed once, one at a time per process, through the same work as a
 // refresh (on PostgreSQL a job of the queue every process shares). Nothing lives only in memory:
-// a restart, or a kill mid-run, resumes with the reports still queued.
+// a restart, or a kill mid-run, resumes with the reports still queued. Every run (scheduled, Run now,
+// a deploy's) has its row in the run log, whose counts follow each analysis, and which is done
+// once it has no item left.
 import type { RunReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 import { dueRun } from './schedule-time';
+import type { RunItemOutcome, RunPageDetail } from '../storage/run-log-storage';
+import type { ScheduleItem } from '../storage/watch-storage';
 
 export interface ScheduleRunnerOptions {
   storage: Storage;
@@ -54,8 +58,8 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       const due = dueRun(schedule, parse(schedule.lastRunAt), setAt, now());
       if (!due) continue;
       // Queued before it is claimed: a process that dies in between leaves the run due, and the
-      // queueing again adds nothing.
-      await storage.watch.enqueueRun(schedule.project, due);
+      // queueing again adds nothing (the same run is answered).
+      await storage.runLog.startRun({ project: schedule.project, kind: 'scheduled', runAt: due, now: now() });
       await storage.watch.claimRun(schedule.project, schedule.lastRunAt, due);
     }
   }
@@ -67,12 +71,13 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       if (!item) return;
       const report = await storage.getReport(item.reportId);
       // Analysed since the run was due (by an earlier taker that died before finishing the item,
-      // or by a person's refresh): not again.
+      // or by a person's refresh): not again, and counted as analysed.
       if (!report || report.generatedAt >= item.runAt) {
-        await storage.watch.finishItem(item.id);
+        await finish(item, null, { reportId: item.reportId, scoreBefore: null, scoreAfter: null, message: null });
         continue;
       }
-      const outcome = await runWork({ kind: 'refresh', id: item.reportId, scheduled: true });
+      const run = await storage.runLog.runAt(item.project, item.runAt);
+      const outcome = await runWork({ kind: 'refresh', id: item.reportId, scheduled: true, ...(run ? { runId: run } : {}) });
       if (!outcome.ok && outcome.reason === 'busy') {
         await storage.watch.releaseItem(item.id);
         await pause(outcome.retryAfterS * 1000);
@@ -81,15 +86,36 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       // Still running elsewhere (a job past the wait): left taken, and found analysed when stale.
       if (!outcome.ok && outcome.reason === 'timeout') continue;
       if (!outcome.ok && outcome.reason === 'error') logError(`Scheduled analysis of report ${item.reportId} failed.`);
-      await storage.watch.finishItem(item.id);
+      const detail: RunPageDetail = { reportId: item.reportId, scoreBefore: report.score, scoreAfter: null, message: null };
+      let counted: RunItemOutcome | null = null;
+      if (outcome.ok) {
+        const after = await storage.getReport(item.reportId);
+        if (after) {
+          detail.scoreAfter = after.score;
+          counted = after.score < report.score ? 'worse' : after.score > report.score ? 'improved' : 'unchanged';
+        }
+      } else if (outcome.reason !== 'gone') {
+        counted = 'failed';
+        detail.message = outcome.reason === 'page' ? outcome.message : 'The analysis failed unexpectedly.';
+      }
+      await finish(item, counted, detail);
       if (paceMs > 0) await pause(paceMs);
     }
+  }
+
+  /** The item is done: counted in its run's summary, gone, and the run done if it was its last. */
+  async function finish(item: ScheduleItem, outcome: RunItemOutcome | null, detail: RunPageDetail): Promise<void> {
+    await storage.runLog.countItem(item.project, item.runAt, outcome, detail);
+    await storage.watch.finishItem(item.id);
+    await storage.runLog.settle(now());
   }
 
   function tick(): Promise<void> {
     running ??= (async () => {
       try {
         await claimDueRuns();
+        // Runs whose reports were all deleted meanwhile have nothing left to do.
+        await storage.runLog.settle(now());
         await workThroughQueue();
       } catch (error) {
         logError(`Schedules: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,6 +10,8 @@ import { RESULT_LABELS } from '@/contract/values';
 import { timeLabels } from '@/lib/chart-axis';
 import { dayText, describeHealth } from './health-chart-text';
 import chart from '@/components/uplot-chart.module.css';
+import { drawDeployMarks } from '@/components/deploy-marks';
+import type { DeployMark } from '@/components/deploy-marks';
 
 const PLOT_HEIGHT = 220;
 const LEGEND_MIN_WIDTH = 576;
@@ -36,19 +38,24 @@ export default function HealthChart({
   points,
   days,
   scheme,
+  deploys = [],
 }: {
   points: readonly HealthPoint[];
   days: number;
   scheme: 'light' | 'dark';
+  /** Deploys to mark (dashed lines with their labels). */
+  deploys?: readonly DeployMark[];
 }) {
   const { ref, width } = useElementSize();
   const plotRoot = useRef<HTMLDivElement>(null);
   const dataKey = JSON.stringify(points);
+  const marksKey = JSON.stringify(deploys);
 
   useEffect(() => {
     const root = plotRoot.current;
     if (!canDraw || !root || width === 0) return;
     const shown = JSON.parse(dataKey) as HealthPoint[];
+    const marks = (JSON.parse(marksKey) as (Omit<DeployMark, 'at'> & { at: string })[]).map((mark) => ({ ...mark, at: new Date(mark.at) }));
     const data = columns(shown);
     const text = cssColor(root, '--mantine-color-dimmed');
     const grid = cssColor(root, '--mantine-color-default-border');
@@ -92,6 +99,7 @@ export default function HealthChart({
           { series: [2, 3] },
         ],
         cursor: { drag: { x: false, y: false } },
+        hooks: { draw: [drawDeployMarks(marks, text, getComputedStyle(root).fontFamily)] },
         // Five values in a line: a phone's width wraps them into a block taller than the plot, and
         // a finger does not hover; the days' table says the same there.
         legend: { show: width >= LEGEND_MIN_WIDTH },
@@ -100,7 +108,7 @@ export default function HealthChart({
       root,
     );
     return () => plot.destroy();
-  }, [dataKey, width, scheme]);
+  }, [dataKey, marksKey, width, scheme]);
 
   return (
     <div

@@ -12,6 +12,8 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import type { HealthPoint } from '@/api/portfolio';
 import { countedDays, dayText } from './health-chart-text';
+import { DeployList, marksWithin } from '@/components/deploy-marks';
+import type { DeployMark } from '@/components/deploy-marks';
 
 const HealthChart = lazy(() => import('./health-chart'));
 const CHART_LOADING = <LoadingRows rows={1} height={252} label="Loading the health chart" />;
@@ -66,11 +68,26 @@ function DaysTable({ points }: { points: readonly HealthPoint[] }) {
   );
 }
 
+/** The deploys the days name that were made within them (each day names the newest before its end). */
+export function deploysOf(points: readonly HealthPoint[]): DeployMark[] {
+  const first = points[0];
+  const last = points.at(-1);
+  if (!first || !last) return [];
+  const from = new Date(`${first.date}T00:00:00Z`);
+  const to = new Date(Date.parse(`${last.date}T00:00:00Z`) + 86_400_000 - 1);
+  return marksWithin(
+    points.flatMap((point) => (point.deploy ? [point.deploy] : [])),
+    from,
+    to,
+  );
+}
+
 export function HealthOverTime({ project }: { project: string }) {
   const [days, setDays] = useState<HealthDays>(30);
   const [tableShown, setTableShown] = useState(false);
   const query = useQuery(portfolioQueries.days(project, days));
   const scheme = useComputedColorScheme('light');
+  const deploys = query.data ? deploysOf(query.data) : [];
 
   let body;
   if (query.isError && query.data === undefined) {
@@ -94,8 +111,9 @@ export function HealthOverTime({ project }: { project: string }) {
     body = (
       <div style={{ opacity: query.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={query.isPlaceholderData}>
         <Suspense fallback={CHART_LOADING}>
-          <HealthChart points={query.data} days={days} scheme={scheme} />
+          <HealthChart points={query.data} days={days} scheme={scheme} deploys={deploys} />
         </Suspense>
+        <DeployList marks={deploys} />
         <Button variant="subtle" size="compact-sm" mt="xs" aria-expanded={tableShown} onClick={() => setTableShown((shown) => !shown)}>
           {tableShown ? 'Hide the days' : 'Show the days'}
         </Button>

@@ -28,6 +28,12 @@ const RefreshAll = lazy(() => loadRefreshAll().then((m) => ({ default: m.Refresh
 const ProjectSite = lazy(() => import('./site-failures').then((m) => ({ default: m.ProjectSite })));
 const SITE_LOADING = <LoadingRows rows={3} height={56} label="Loading the failing checks" />;
 // Where the deployment keeps health by day (extension `overview`); its chart's library comes after it.
+// Where the deployment keeps a run log (extension `run_log`): the run going now and the recent runs.
+const loadRuns = () => import('./project-runs');
+const CurrentRun = lazy(() => loadRuns().then((m) => ({ default: m.CurrentRun })));
+const ProjectRuns = lazy(() => loadRuns().then((m) => ({ default: m.ProjectRuns })));
+const loadStartRun = () => import('./start-run-dialog');
+const StartRunDialog = lazy(() => loadStartRun().then((m) => ({ default: m.StartRunDialog })));
 const HealthOverTime = lazy(() => import('./health-over-time').then((m) => ({ default: m.HealthOverTime })));
 const DAYS_LOADING = <LoadingRows rows={1} height={300} label="Loading the health over time" />;
 
@@ -84,6 +90,8 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
   const navigate = useNavigate();
   const health = useQuery(projectHealthQueries.health(name));
   const { capabilities } = useCapabilities();
+  // Refresh all reports is the server's run where it keeps a run log, else the browser's bulk refresh.
+  const runLog = capabilities?.run_log === true;
   const total = health.data?.total;
   const [deleting, setDeleting] = useState<boolean | null>(null);
   const [refreshing, setRefreshing] = useState<boolean | null>(null);
@@ -151,8 +159,8 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
             ref={refreshButton}
             variant="default"
             leftSection={<IconRefresh size={16} aria-hidden />}
-            onPointerEnter={() => void loadRefreshAll()}
-            onFocus={() => void loadRefreshAll()}
+            onPointerEnter={() => void (runLog ? loadStartRun() : loadRefreshAll())}
+            onFocus={() => void (runLog ? loadStartRun() : loadRefreshAll())}
             onClick={() => setRefreshing(true)}
             disabled={empty}
           >
@@ -173,7 +181,25 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
         </Group>
       </Group>
 
-      {refreshing !== null && (
+      {runLog && (
+        <Suspense fallback={null}>
+          <CurrentRun project={name} />
+        </Suspense>
+      )}
+      {runLog && refreshing !== null && (
+        <Suspense fallback={null}>
+          <StartRunDialog
+            project={name}
+            total={total}
+            opened={refreshing}
+            onClose={(started) => {
+              setRefreshing(false);
+              if (!started) refreshButton.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
+      {!runLog && refreshing !== null && (
         <Suspense fallback={null}>
           <RefreshAll
             project={name}
@@ -190,6 +216,11 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
 
       {overview}
       {!gone && schedule}
+      {!gone && runLog && (
+        <Suspense fallback={<LoadingRows rows={2} height={36} label="Loading the runs" />}>
+          <ProjectRuns project={name} />
+        </Suspense>
+      )}
       {!gone && reports}
 
       {deleting !== null && (

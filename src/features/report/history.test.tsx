@@ -102,6 +102,19 @@ describe('the report page: history', () => {
     expect(runs.map((r) => r.path)).toEqual([`/api/v1/reports/${report.id}/runs`]);
   });
 
+  it('marks the project’s deploys made since the first run on the chart, and names them under it', async () => {
+    const api = connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const report = await seedReport();
+    const { storage } = await api.backend();
+    await storage.runLog.addDeploy({ project: report.project, label: 'release 7', url: 'https://git.example/r/7', now: new Date() });
+    await updateReport({ id: report.id, refreshResults: true });
+    renderReportPage(`/reports/${report.id}`);
+    const section = await history();
+    await userEvent.click(await within(section).findByRole('button', { name: 'Show history' }));
+    expect(await within(section).findByRole('link', { name: 'release 7' })).toHaveAttribute('href', 'https://git.example/r/7');
+    expect(within(section).getByText(/^Deploys marked \(dashed lines\):/)).toBeInTheDocument();
+  });
+
   it('compares any two runs, older before newer whichever field holds it', async () => {
     const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS, FIRST_ANALYSIS);
     const { user } = renderReportPage(`/reports/${report.id}`);

@@ -17,6 +17,8 @@ import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { runQueries } from '@/api/runs';
+import { useCapabilities } from '@/api/capabilities';
+import { runLogQueries } from '@/api/run-log';
 import type { Report, Run } from '@/contract/domain';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -215,6 +217,9 @@ export interface ReportHistoryProps {
 /** The History section; shown for a report with more than one run. */
 export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   const query = useQuery(runQueries.list(report.id));
+  // The project's deploys, marked on the chart (where the server has them).
+  const withDeploys = useCapabilities().capabilities?.deploys === true;
+  const deploys = useQuery({ ...runLogQueries.deploys(report.project ?? ''), enabled: withDeploys && Boolean(report.project) });
   const scheme = useComputedColorScheme('light');
   const runs = query.data?.items;
   const compare = useSearchParams()[0].get(COMPARE_PARAM);
@@ -260,7 +265,7 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
             </Group>
           ) : runs.length > 1 ? (
             <>
-              <ScoreChart runs={runs} scheme={scheme} />
+              <ScoreChart runs={runs} scheme={scheme} deploys={deploys.data?.items ?? []} />
               {compare !== null && linked === null && (
                 <Text size="sm" role="status">
                   The two runs this address compares are not among the runs kept; here are the newest two.

@@ -13,6 +13,8 @@ import { formatMoment } from '@/lib/dates';
 import { SCORE_BANDS, SCORE_TICKS, describeScores } from './score-chart-text';
 import { timeLabels } from '@/lib/chart-axis';
 import chart from '@/components/uplot-chart.module.css';
+import { DeployList, drawDeployMarks, marksWithin } from '@/components/deploy-marks';
+import type { DeployMark } from '@/components/deploy-marks';
 
 const PLOT_HEIGHT = 200;
 const BAND_FILL: Record<(typeof SCORE_BANDS)[number]['result'], string> = {
@@ -38,18 +40,31 @@ function cssColor(element: Element, name: string): string {
 const canDraw = typeof document !== 'undefined' && document.createElement('canvas').getContext('2d') !== null;
 
 /** `scheme` redraws the chart in the other colour scheme's colours. */
-export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'light' | 'dark' }) {
+export default function ScoreChart({
+  runs,
+  scheme,
+  deploys = [],
+}: {
+  runs: Run[];
+  scheme: 'light' | 'dark';
+  /** The project's deploys: those within the runs' time are marked. */
+  deploys?: readonly DeployMark[];
+}) {
   const { ref, width } = useElementSize();
   const plotRoot = useRef<HTMLDivElement>(null);
   const points = scoredPoints(runs);
   const seconds = points.map((p) => p.at.getTime() / 1000);
   const scores = points.map((p) => p.score);
   const dataKey = JSON.stringify([seconds, scores]);
+  const first = points[0]?.at;
+  const marks = first ? marksWithin(deploys, first, new Date()) : [];
+  const marksKey = JSON.stringify(marks);
 
   useEffect(() => {
     const root = plotRoot.current;
     if (!canDraw || !root || width === 0) return;
     const [xs, ys] = JSON.parse(dataKey) as [number[], number[]];
+    const shownMarks = (JSON.parse(marksKey) as (Omit<DeployMark, 'at'> & { at: string })[]).map((mark) => ({ ...mark, at: new Date(mark.at) }));
     const text = cssColor(root, '--mantine-color-dimmed');
     const grid = cssColor(root, '--mantine-color-default-border');
     const line = cssColor(root, '--mantine-primary-color-filled');
@@ -93,13 +108,13 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
           },
         ],
         cursor: { drag: { x: false, y: false } },
-        hooks: { drawClear: [drawBands] },
+        hooks: { drawClear: [drawBands], draw: [drawDeployMarks(shownMarks, text, getComputedStyle(root).fontFamily)] },
       },
       [xs, ys],
       root,
     );
     return () => plot.destroy();
-  }, [dataKey, width, scheme]);
+  }, [dataKey, marksKey, width, scheme]);
 
   return (
     <div>
@@ -113,6 +128,7 @@ export default function ScoreChart({ runs, scheme }: { runs: Run[]; scheme: 'lig
           .join(' · ')}
         .
       </Text>
+      <DeployList marks={marks} />
     </div>
   );
 }

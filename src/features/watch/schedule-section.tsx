@@ -14,6 +14,8 @@ import { placeFieldErrors } from '@/api/http/field-errors';
 import { watchQueries } from '@/api/watch';
 import type { Schedule } from '@/api/watch';
 import { useRunSchedule, useSaveSchedule } from '@/api/watch-mutations';
+import { useCapabilities } from '@/api/capabilities';
+import { useStartRun } from '@/api/run-log-mutations';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -90,7 +92,12 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
   } = useForm<ScheduleValues>({ resolver: zodResolver(scheduleSchema), defaultValues: scheduleDefaults(schedule) });
   const values = useWatch({ control }) as ScheduleValues;
   const save = useSaveSchedule(project);
-  const run = useRunSchedule(project);
+  // Where the server keeps a run log, Run now is the same run as Refresh all reports, watched at the
+  // top of the project's page; elsewhere it queues the reports and says so.
+  const runLog = useCapabilities().capabilities?.run_log === true;
+  const queue = useRunSchedule(project);
+  const start = useStartRun(project);
+  const run = runLog ? start : queue;
   const [formError, setFormError] = useState<string | null>(null);
   const inFlight = useRef(false);
 
@@ -121,8 +128,9 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
         notifications.show({
           color: 'teal',
           title: 'Run started',
-          message:
-            queued === null
+          message: runLog
+            ? `${queued === null ? 'Every report' : `${queued.toLocaleString('en')} ${queued === 1 ? 'report' : 'reports'}`} of ${project} to analyse again; the progress is at the top of the page, the run in Runs.`
+            : queued === null
               ? `The reports of ${project} are queued to be analysed again.`
               : `${queued.toLocaleString('en')} ${queued === 1 ? 'report' : 'reports'} of ${project} queued to be analysed again; a drop is confirmed by a second analysis before it raises an alert.`,
         }),
