@@ -314,6 +314,15 @@ export default defineConfig(({ command }) => ({
           include: ['test/unit/**/*.test.ts'],
         },
       },
+      {
+        extends: true,
+        test: {
+          // Command-line tools with tests of their own (the CI gate), against the real server.
+          name: 'tools',
+          environment: 'node',
+          include: ['tools/**/*.test.ts'],
+        },
+      },
     ],
   },
 }));
