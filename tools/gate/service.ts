@@ -39,9 +39,10 @@ export async function hasRuns(client: ServiceClient): Promise<boolean> {
     const result = capabilitiesSchema.safeParse(body);
     return result.success && result.data.runs;
   } catch (error) {
-    // 404 (no extensions), 405 or anything else that is not the capabilities: none of them.
-    if (error instanceof ApiError) return false;
-    throw error;
+    // 404 (no extensions), 405 or another refusal: none of them. A service that is down or keeps
+    // answering 429 is not a deployment without runs, and saying "add --refresh" would mislead.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) return false;
+    throw describeFailure('Asking which extensions the service has (GET /capabilities)', error);
   }
 }
 
