@@ -72,12 +72,14 @@ export function realApi(options: RealApiOptions = {}): RealApi {
       const now = options.now ?? (() => new Date());
       let watchRunner;
       if (options.runner) {
-        const [{ startScheduleRunner }, { doReportWork }] = await Promise.all([
+        const [{ startScheduleRunner }, { doReportWork }, { createDiscoverer }] = await Promise.all([
           import('../server/src/use-cases/schedule-runner'),
           import('../server/src/use-cases/report-work'),
+          import('../server/src/use-cases/discover'),
         ]);
         watchRunner = startScheduleRunner({
           storage,
+          discover: createDiscoverer({ allowPrivate: true }),
           runWork: (work) => doReportWork(work, { storage, analyser, now }),
           now,
           tickMs: 3_600_000,

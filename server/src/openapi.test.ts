@@ -259,6 +259,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       '?page=9',
       '?per_page=7&sort=up',
       '?client=1&search=example&sort_by=url',
+      '?gone=1&search=example',
+      '?gone=0&project=example.com',
     ]) {
       expect((await call(t, 'GET', `/api/v1/reports${query}`)).status).toBe(200);
     }
@@ -543,6 +545,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       (await call(t, 'PUT', path, { form: { every: 'weekly', hour: '7', weekday: '1', drop: '5' } })).status,
     ).toBe(200);
     expect((await call(t, 'PUT', path, { json: { every: 'daily', hour: 23 } })).status).toBe(200);
+    expect((await call(t, 'PUT', path, { form: { every: 'off', sitemap: 'https://shop.example/sitemap.xml', max_new: '0' } })).status).toBe(200);
+    expect((await call(t, 'PUT', path, { form: { every: 'off', sitemap: 'javascript:alert(1)', max_new: '1001' } })).status).toBe(422);
     expect((await call(t, 'PUT', path, { form: { every: 'hourly', hour: '24' } })).status).toBe(422);
     expect(
       (await call(t, 'PUT', '/api/v1/projects/nowhere.example/schedule', { form: { every: 'off' } })).status,

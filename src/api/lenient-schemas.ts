@@ -168,6 +168,7 @@ export const reportFields = {
   page_url: z.optional(z.unknown()),
   runs: z.nullish(z.pipe(integer, z.number().check(z.nonnegative()))),
   recent_scores: z.optional(z.unknown()),
+  gone_since: z.optional(z.unknown()),
 } satisfies Record<keyof typeof strictReportSchema.shape, z.ZodMiniType>;
 
 const reportObject = z.object(reportFields);
@@ -220,6 +221,7 @@ export const reportSchema = z.pipe(
       pageUrl: webAddress(r.page_url),
       runs: r.runs ?? null,
       recentScores: r.runs == null ? null : scoreList(r.recent_scores),
+      goneSince: typeof r.gone_since === 'string' ? parseTimestamp(r.gone_since) : null,
     };
   }),
 );
@@ -361,6 +363,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   overview: false,
   run_log: false,
   deploys: false,
+  sitemap_follow: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

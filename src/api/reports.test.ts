@@ -95,6 +95,7 @@ describe('report fetchers', () => {
       pageUrl: 'http://localhost:3000/r/42',
       runs: 1,
       recentScores: [87],
+      goneSince: null,
     });
   });
 

@@ -20,6 +20,8 @@ export interface ReportListParams {
   failing?: string;
   /** Only the reports of this client's projects (an extension, where capabilities.clients). */
   client?: number;
+  /** 1: only the reports whose page is gone, 0: only the others (an extension, where capabilities.sitemap_follow). */
+  gone?: 0 | 1;
   /** `score` only where the deployment announces `sort_by_score`. */
   sort_by?: ServerReportSortKey;
   sort?: SortOrder;
@@ -55,6 +57,7 @@ export function normaliseReportListParams(params: ReportListParams = {}): Report
   if (params.result) out.result = params.result;
   if (params.failing) out.failing = params.failing;
   if (params.client) out.client = params.client;
+  if (params.gone !== undefined) out.gone = params.gone;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
   if (params.page !== undefined && params.page > 1) out.page = params.page;

@@ -37,6 +37,8 @@ export interface ProjectRun {
   gonePages: number;
   alerts: number;
   deploy: DeployRef | null;
+  /** Why reading the project's sitemap (the run's first step) failed; null when it did not. */
+  sitemapError: string | null;
 }
 
 const count = (value: unknown): number => {
@@ -94,6 +96,7 @@ const runSchema = z.pipe(
       gonePages: count(r.gone_pages),
       alerts: count(r.alerts),
       deploy: deployRef(r.deploy),
+      sitemapError: typeof r.sitemap_error === 'string' && r.sitemap_error !== '' ? r.sitemap_error : null,
     };
   }),
 );

@@ -37,6 +37,8 @@ describe('schedules', () => {
       hour: 6,
       weekday: null,
       drop: 10,
+      sitemap: null,
+      maxNew: 100,
       nextRunAt: null,
       lastRunAt: null,
     });

@@ -21,6 +21,10 @@ export interface Schedule {
   drop: number;
   nextRunAt: Date | null;
   lastRunAt: Date | null;
+  /** The sitemap its runs follow (where the server follows sitemaps); null: none, undefined: not said. */
+  sitemap?: string | null;
+  /** New pages a run may add at most; undefined: not said. */
+  maxNew?: number;
 }
 
 export interface AlertSide {
@@ -76,6 +80,8 @@ const scheduleSchema = z.pipe(
     drop: z.optional(z.unknown()),
     next_run_at: z.optional(z.unknown()),
     last_run_at: z.optional(z.unknown()),
+    sitemap: z.optional(z.unknown()),
+    max_new: z.optional(z.unknown()),
   }),
   z.transform((s, ctx): Schedule => {
     const every = oneOf(SCHEDULE_EVERY, s.every);
@@ -91,6 +97,8 @@ const scheduleSchema = z.pipe(
       drop: wholeNumber(s.drop) ?? 10,
       nextRunAt: timeOf(s.next_run_at),
       lastRunAt: timeOf(s.last_run_at),
+      ...(s.sitemap === undefined ? {} : { sitemap: typeof s.sitemap === 'string' && s.sitemap !== '' ? s.sitemap : null }),
+      ...(wholeNumber(s.max_new) === null ? {} : { maxNew: wholeNumber(s.max_new)! }),
     };
   }),
 );
@@ -174,6 +182,9 @@ export interface ScheduleInput {
   /** Sent only for weekly. */
   weekday: number | null;
   drop: number;
+  /** Sent only where the server follows sitemaps (null: none). */
+  sitemap?: string | null;
+  maxNew?: number;
 }
 
 export interface AlertListParams {
@@ -202,6 +213,8 @@ export function saveSchedule(project: string, input: ScheduleInput): Promise<Sch
         hour: input.hour,
         weekday: input.every === 'weekly' ? input.weekday : null,
         drop: input.drop,
+        ...(input.sitemap === undefined ? {} : { sitemap: input.sitemap ?? '' }),
+        ...(input.maxNew === undefined ? {} : { max_new: input.maxNew }),
       },
     },
     scheduleEnvelope,

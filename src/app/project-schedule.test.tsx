@@ -63,7 +63,7 @@ describe('Schedule', () => {
     expect(await screen.findByText('Schedule saved')).toBeInTheDocument();
     expect(screen.getByText(/^Daily at 07:00 UTC; an alert when a score drops by 15 points or more\./)).toBeInTheDocument();
     const put = seen.find((request) => request.method === 'PUT');
-    expect(await put?.text()).toBe('every=daily&hour=7&drop=15');
+    expect(await put?.text()).toBe('every=daily&hour=7&drop=15&sitemap=&max_new=100');
     const { storage } = await api.backend();
     expect(await storage.watch.getSchedule('shop.example')).toMatchObject({ every: 'daily', hour: 7, drop: 15 });
     const next = within(section).getByText('Next run').nextElementSibling;
@@ -89,7 +89,7 @@ describe('Schedule', () => {
     await user.type(drop(), '5');
     await user.click(screen.getByRole('button', { name: 'Save schedule' }));
     expect(await screen.findByText(/^Weekly on Sunday at 06:00 UTC; an alert when a score drops by 5 points/)).toBeInTheDocument();
-    expect(await seen.find((request) => request.method === 'PUT')?.text()).toBe('every=weekly&hour=6&weekday=0&drop=5');
+    expect(await seen.find((request) => request.method === 'PUT')?.text()).toBe('every=weekly&hour=6&weekday=0&drop=5&sitemap=&max_new=100');
   });
 
   it('puts a 422 from the server on its fields', async () => {

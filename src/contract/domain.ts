@@ -31,6 +31,8 @@ export interface Report {
   runs: number | null;
   /** The newest kept runs' scores, oldest first; null without history. */
   recentScores: number[] | null;
+  /** Since when its page is gone (the reference server following a sitemap); null or absent: it is not. */
+  goneSince?: Date | null;
 }
 
 /** One kept analysis of a report (the reference server's history). */

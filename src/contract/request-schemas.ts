@@ -17,6 +17,8 @@ import {
   PROJECT_LABEL_MAX,
   DEPLOY_LABEL_MAX,
   RUN_PAGE_OUTCOMES,
+  MAX_NEW_PAGES,
+  DEFAULT_MAX_NEW,
   PROJECT_SEARCH_BY,
   HEALTH_DAYS_DEFAULT,
   HEALTH_DAYS_MAX,
@@ -126,6 +128,15 @@ export const reportListQuerySchema = z.object({
     .meta({
       description:
         'An extension: only the reports whose newest results fail this check key (an unknown key: 422). Empty: no filter.',
+    }),
+  gone: z
+    .enum(['0', '1'])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === '1'))
+    .catch(undefined)
+    .meta({
+      description:
+        'An extension (sitemap_follow): 1, only the reports whose page is gone (left the followed sitemap, or answered 404 or 410); 0, only the others. Anything else: no filter.',
     }),
   sort_by: z
     .enum(SERVER_REPORT_SORT_KEYS)
@@ -387,6 +398,8 @@ export const WATCH_MESSAGES = {
   weekdayRequired: 'The weekday field is required when every is weekly.',
   drop: 'The drop must be a whole number between 1 and 100.',
   read: 'The selected read is invalid.',
+  sitemap: 'The sitemap must be an absolute http or https address.',
+  maxNew: `The max new must be a whole number between 0 and ${MAX_NEW_PAGES}.`,
 } as const;
 
 /** A whole number from a form field (text) or JSON (a number) within min-max. */
@@ -394,7 +407,7 @@ function wholeNumber(min: number, max: number, message: string) {
   return (
     z
       // The regex's own message too: a string that fails it is the union's closest match, whose message zod would give.
-      .union([z.string().regex(/^\d{1,3}$/, { error: message }), z.number()], { error: message })
+      .union([z.string().regex(/^\d{1,4}$/, { error: message }), z.number()], { error: message })
       .transform(Number)
       .pipe(
         z
@@ -431,6 +444,20 @@ export const scheduleBodySchema = z
           type: 'integer',
           description: 'The score drop, in points, that raises an alert (10 by default).',
         }),
+      sitemap: z
+        .string({ error: WATCH_MESSAGES.sitemap })
+        .refine((url) => url === '' || isReportableUrl(url), { error: WATCH_MESSAGES.sitemap })
+        .optional()
+        .transform((url) => (url ? url : null))
+        .meta({
+          format: 'uri',
+          maxLength: URL_MAX_LENGTH,
+          description:
+            'A sitemap (or index, or robots.txt, or the site’s root) each run reads first (sitemap_follow): new pages of the project get a report, pages gone from it are marked gone. Absent or empty: none.',
+        }),
+      max_new: wholeNumber(0, MAX_NEW_PAGES, WATCH_MESSAGES.maxNew)
+        .default(DEFAULT_MAX_NEW)
+        .meta({ type: 'integer', description: `How many new pages a run may add at most (${DEFAULT_MAX_NEW} by default).` }),
     },
     { error: REQUEST_MESSAGES.bodyObject },
   )

@@ -15,6 +15,7 @@ import {
   RESULTS,
   RUN_KINDS,
   RUN_PAGE_OUTCOMES,
+  MAX_NEW_PAGES,
   RUN_STATES,
   SCHEDULE_EVERY,
   TREND_DAYS,
@@ -51,6 +52,8 @@ export const strictReportSchema = z
     page_url: z.url({ protocol: /^https?$/ }),
     runs: z.number().int().positive(),
     recent_scores: z.array(z.number().int().min(0).max(100)).min(1).max(10),
+    /** Since when its page is gone: it left the followed sitemap, or answered 404 or 410 (sitemap_follow). */
+    gone_since: timestamp.nullable(),
   })
   .meta({ id: 'Report' });
 
@@ -283,6 +286,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   run_log: z.boolean(),
   /** POST and GET /projects/{project}/deploys; runs and health points name the deploy before them. */
   deploys: z.boolean(),
+  /** A schedule's `sitemap` and `max_new`; a report's `gone_since`; `gone=` on GET /reports. */
+  sitemap_follow: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -323,6 +328,10 @@ export const strictScheduleSchema = z
     drop: z.number().int().min(1).max(100),
     next_run_at: timestamp.nullable(),
     last_run_at: timestamp.nullable(),
+    /** The sitemap each run reads first (sitemap_follow); null: none. */
+    sitemap: z.string().min(1).nullable(),
+    /** New pages a run may add at most. */
+    max_new: z.number().int().min(0).max(MAX_NEW_PAGES),
   })
   .meta({ id: 'Schedule' });
 
@@ -368,6 +377,8 @@ export const strictProjectRunSchema = z
     alerts: count,
     /** The deploy that started it, or else the newest one before it started. */
     deploy: strictDeployRefSchema.nullable(),
+    /** Why its first step, reading the project's sitemap, failed (the run went on with the known pages); null otherwise. */
+    sitemap_error: z.string().min(1).nullable(),
   })
   .meta({ id: 'ProjectRun' });
 

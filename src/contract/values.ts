@@ -207,5 +207,8 @@ export type RunState = (typeof RUN_STATES)[number];
 /** What a run's analysis did to a page. */
 export const RUN_PAGE_OUTCOMES = ['worse', 'improved', 'unchanged', 'failed'] as const;
 export type RunPageOutcome = (typeof RUN_PAGE_OUTCOMES)[number];
+/** New pages a run following a sitemap may add (api-contract.md, max_new): at most, and by default. */
+export const MAX_NEW_PAGES = 1000;
+export const DEFAULT_MAX_NEW = 100;
 /** A deploy's label, at most (api-contract.md, deploys). */
 export const DEPLOY_LABEL_MAX = 100;

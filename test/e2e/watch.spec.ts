@@ -62,7 +62,8 @@ test('Daily on the project page, the page regresses, Run now: the alert, its cou
   await setDemoVariant('shop-home-regressed', true);
   await schedule.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByText('Run started')).toBeVisible();
-  await expect(page.getByText(/^\d+ reports? of shop\.example queued to be analysed again/)).toBeVisible();
+  await expect(page.getByText(/^\d+ reports? of shop\.example to analyse again; the progress is at the top of the page/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Current run' }).getByRole('progressbar', { name: /^Run progress: \d+ of \d+ pages$/ })).toBeVisible();
 
   // The runner works through the queue in the server: asked every few seconds until its alert is there.
   let alert: AlertJson | undefined;

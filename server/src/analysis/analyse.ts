@@ -137,7 +137,7 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
   const analyse = async (url: string, signal: AbortSignal, stage: { fetched: boolean }): Promise<Analysis> => {
     const page = await fetchUrl(url, { ...fetchOptions, signal });
     stage.fetched = true;
-    if (page.status < 200 || page.status > 299) throw new AnalysisError(formatStatus(page.status));
+    if (page.status < 200 || page.status > 299) throw new AnalysisError(formatStatus(page.status), page.status);
     const contentType = header(page, 'content-type');
     const type = mediaType(contentType);
     if (type ? !HTML_TYPES.has(type) : !sniffsAsHtml(page.body)) {

@@ -5,4 +5,12 @@
  */
 export class AnalysisError extends Error {
   override name = 'AnalysisError';
+
+  /** `status`: the HTTP status the page answered with, when that was the reason (a 404, a 500). */
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
 }

@@ -30,6 +30,7 @@ describe('GET /api/v1/capabilities', () => {
         overview: true,
         run_log: true,
         deploys: true,
+        sitemap_follow: true,
       },
       status: 200,
     });
@@ -87,6 +88,11 @@ describe('GET /api/v1/capabilities', () => {
     expect(data.run_log).toBe(
       (await t.call('POST', '/api/v1/projects/shop.example/schedule/run')).status === 202 &&
         (await t.call('GET', '/api/v1/projects/shop.example/run-log')).status === 200,
+    );
+    expect(data.sitemap_follow).toBe(
+      (await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'off', sitemap: 'https://shop.example/sitemap.xml', max_new: '5' } })).status === 200 &&
+        (await ids('?gone=1')).length === 0 &&
+        (await ids('?gone=0')).length === 2,
     );
     expect(data.deploys).toBe(
       (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&

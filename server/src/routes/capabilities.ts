@@ -10,7 +10,8 @@ import { errors, ok } from '../http/openapi';
  * of wave 4, the failing-check filter (GET /reports?failing=), problems (GET /problems), check settings (GET/PUT /projects/{project}/checks),
  * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client), and the overview
  * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=), the run log
- * (GET /projects/{project}/run-log) and deploys (POST/GET /projects/{project}/deploys).
+ * (GET /projects/{project}/run-log), deploys (POST/GET /projects/{project}/deploys) and following a sitemap (a schedule's
+ * sitemap and max_new, gone_since, gone=).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -29,6 +30,7 @@ export const CAPABILITIES: Capabilities = {
   overview: true,
   run_log: true,
   deploys: true,
+  sitemap_follow: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

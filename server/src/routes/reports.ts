@@ -94,6 +94,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
                 result: q.result,
                 urlKeys: keys,
                 failing: q.failing,
+                gone: q.gone,
                 sortBy: q.sort_by,
                 sort: q.sort,
                 limit: q.per_page,

@@ -42,6 +42,7 @@ export function runJson(run: RunRecord) {
     gone_pages: run.gonePages,
     alerts: run.alerts,
     deploy: run.deploy,
+    sitemap_error: run.sitemapError,
   };
 }
 

@@ -25,6 +25,7 @@ function record(overrides: Partial<ReportRecord> = {}): ReportRecord {
     updatedAt: '2026-01-02T03:04:05.123456Z',
     runs: 3,
     recentScores: [41, 60, GOOD.score],
+    goneSince: null,
     ...overrides,
   };
 }
@@ -46,6 +47,7 @@ function viaObject(report: ReportRecord) {
     page_url: `${ORIGIN}/r/${report.id}`,
     runs: report.runs,
     recent_scores: report.recentScores,
+    gone_since: report.goneSince,
   };
 }
 
@@ -54,7 +56,7 @@ const reportList = (reports: ReportRecord[], envelope: ReturnType<typeof pageEnv
 
 describe('report bodies written as text', () => {
   it('are byte for byte what JSON.stringify gives for the same report', () => {
-    for (const report of [record(), record({ hasPassword: false, privacy: 0, resultsJson: '{}' }), record({ resultsJson: JSON.stringify(DECENT.results) })]) {
+    for (const report of [record(), record({ hasPassword: false, privacy: 0, resultsJson: '{}', goneSince: '2026-01-03T00:00:00.000000Z' }), record({ resultsJson: JSON.stringify(DECENT.results) })]) {
       expect(reportJson(report, ORIGIN)).toBe(JSON.stringify(viaObject(report)));
     }
   });

@@ -16,7 +16,8 @@ export function reportJson(report: ReportRecord, pageOrigin: string): string {
     `,"result":${JSON.stringify(report.result)},"score":${JSON.stringify(report.score)},"results":${report.resultsJson}` +
     `,"generated_at":${JSON.stringify(report.generatedAt)},"created_at":${JSON.stringify(report.createdAt)}` +
     `,"updated_at":${JSON.stringify(report.updatedAt)},"page_url":${JSON.stringify(publicPageUrl(pageOrigin, report.id))}` +
-    `,"runs":${JSON.stringify(report.runs)},"recent_scores":${JSON.stringify(report.recentScores)}}`
+    `,"runs":${JSON.stringify(report.runs)},"recent_scores":${JSON.stringify(report.recentScores)}` +
+    `,"gone_since":${JSON.stringify(report.goneSince)}}`
   );
 }
 

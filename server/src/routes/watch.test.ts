@@ -25,7 +25,7 @@ describe('/projects/{project}/schedule', () => {
     const t = createTestApp({ now: () => new Date('2026-11-25T10:00:00Z') });
     await created(t, 'https://shop.example/good');
     const shown = strictScheduleEnvelope.parse(await (await t.call('GET', '/api/v1/projects/shop.example/schedule')).json());
-    expect(shown.data).toEqual({ project: 'shop.example', every: 'off', hour: 6, weekday: null, drop: 10, next_run_at: null, last_run_at: null });
+    expect(shown.data).toEqual({ project: 'shop.example', every: 'off', hour: 6, weekday: null, drop: 10, next_run_at: null, last_run_at: null, sitemap: null, max_new: 100 });
 
     // 2026-11-25 is a Wednesday: a weekly run on Mondays at 07:00 is next on the 30th.
     const set = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'weekly', hour: '7', weekday: '1', drop: '5' } });
@@ -38,22 +38,31 @@ describe('/projects/{project}/schedule', () => {
       drop: 5,
       next_run_at: '2026-11-30T07:00:00.000000Z',
       last_run_at: null,
+      sitemap: null,
+      max_new: 100,
     });
     // Daily, as JSON numbers; the weekday is dropped and the drop is 10 again by default.
     const daily = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { json: { every: 'daily', hour: 23, weekday: 4 } });
     expect(strictScheduleEnvelope.parse(await daily.json()).data).toMatchObject({ every: 'daily', hour: 23, weekday: null, drop: 10, next_run_at: '2026-11-25T23:00:00.000000Z' });
+    // A sitemap to follow and how many new pages a run may add; every field at once, so leaving it out clears it.
+    const followed = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily', hour: '5', sitemap: 'https://shop.example/sitemap.xml', max_new: '25' } });
+    expect(strictScheduleEnvelope.parse(await followed.json()).data).toMatchObject({ sitemap: 'https://shop.example/sitemap.xml', max_new: 25 });
+    const cleared = await t.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily', hour: '5', sitemap: '' } });
+    expect(strictScheduleEnvelope.parse(await cleared.json()).data).toMatchObject({ sitemap: null, max_new: 100 });
   });
 
   it('refuses bad fields, each with its reason, and changes nothing', async () => {
     const t = createTestApp();
     await created(t, 'https://shop.example/good');
     const path = '/api/v1/projects/shop.example/schedule';
-    const refused = await t.call('PUT', path, { form: { every: 'hourly', hour: '24', drop: '0' } });
+    const refused = await t.call('PUT', path, { form: { every: 'hourly', hour: '24', drop: '0', sitemap: 'javascript:alert(1)', max_new: '1001' } });
     expect(refused.status).toBe(422);
     expect(strictValidationErrorSchema.parse(await refused.json()).message).toEqual({
       every: ['The selected every is invalid.'],
       hour: ['The hour must be a whole number between 0 and 23.'],
       drop: ['The drop must be a whole number between 1 and 100.'],
+      sitemap: ['The sitemap must be an absolute http or https address.'],
+      max_new: ['The max new must be a whole number between 0 and 1000.'],
     });
     const noDay = await t.call('PUT', path, { form: { every: 'weekly' } });
     expect(strictValidationErrorSchema.parse(await noDay.json()).message).toEqual({ weekday: ['The weekday field is required when every is weekly.'] });

@@ -41,6 +41,8 @@ export function scheduleJson(schedule: ScheduleRecord) {
     drop: schedule.drop,
     next_run_at: next ? toTimestamp(next) : null,
     last_run_at: latest(schedule.lastRunAt, schedule.lastStartedAt ?? null),
+    sitemap: schedule.sitemap,
+    max_new: schedule.maxNew,
   };
 }
 
@@ -82,8 +84,8 @@ export function schedulesRouter(deps: Required<AppDeps>) {
       project,
       formBody(scheduleBodySchema),
       async (c) => {
-        const settings = c.req.valid('form');
-        const schedule = await storage.watch.setSchedule(c.req.valid('param').project, settings, now());
+        const { max_new: maxNew, ...settings } = c.req.valid('form');
+        const schedule = await storage.watch.setSchedule(c.req.valid('param').project, { ...settings, maxNew }, now());
         if (!schedule) return errorResponse(c, 404);
         deps.watchRunner?.tick();
         return c.json({ data: scheduleJson(schedule), status: 200 as const }, 200);

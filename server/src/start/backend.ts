@@ -145,8 +145,10 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     const initialKey = await ensureInitialKey(storage, config);
     // The projects' schedules: analyses of a due run go the way a refresh goes (the job queue on
     // PostgreSQL), one at a time per process, so that people's own requests keep the server.
+    const discover = createDiscoverer(guard);
     const watchRunner = startScheduleRunner({
       storage,
+      discover,
       runWork: shared.runReportWork ?? ((work) => doReportWork(work, { analyser, storage, now: () => new Date() })),
       // No analysis outlasts its job's lease (after which another process takes the job): an item
       // taken twice as long ago was left by a process that died.
@@ -161,7 +163,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     const resolveWebhookHost = createResolver({ allowPrivate: config.allowPrivateUrls });
     const webhookWorker = startWebhookWorker({ storage, resolve: resolveWebhookHost, pageOrigin: () => origin, logError: log.error });
     closers.push(() => webhookWorker.close());
-    const api = createApp({ storage, config, analyser, discover: createDiscoverer(guard), watchRunner, webhookWorker, resolveWebhookHost, ...shared });
+    const api = createApp({ storage, config, analyser, discover, watchRunner, webhookWorker, resolveWebhookHost, ...shared });
 
     return {
       api,

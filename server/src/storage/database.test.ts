@@ -254,6 +254,7 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
       updatedAt: at('20T10:00:00'),
       runs: 2,
       recentScores: [88, 91],
+      goneSince: null,
     });
     expect(JSON.parse((await storage.getReport(1))?.resultsJson ?? '')).toEqual(GOOD.results);
     expect(await storage.getPasswordHash(1)).toBe('scrypt$hash');
@@ -281,6 +282,8 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
       hour: 7,
       weekday: 1,
       drop: 15,
+      sitemap: null,
+      maxNew: 100,
       setAt: at('18T08:00:00'),
       lastRunAt: at('23T07:00:00'),
       lastStartedAt: null,

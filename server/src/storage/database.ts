@@ -59,6 +59,8 @@ export interface ReportsTable {
   runs: Generated<number>;
   /** JSON array of the newest runs' scores (at most RECENT_SCORES), oldest first. */
   recent_scores: Generated<string>;
+  /** Since when its page is gone (sitemap_follow); null: it is not. */
+  gone_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface ReportResultsTable {
@@ -133,6 +135,9 @@ export interface SchedulesTable {
   drop_points: number;
   set_at: Timestamp;
   last_run_at: Timestamp | null;
+  /** The sitemap its runs follow; null: none. */
+  sitemap: ColumnType<string | null, string | null | undefined, string | null>;
+  max_new: Generated<number>;
 }
 
 export interface ScheduleItemsTable {
@@ -182,7 +187,12 @@ export interface ProjectRunsTable {
   unchanged: Generated<number>;
   new_pages: Generated<number>;
   gone_pages: Generated<number>;
+  /** Reading the sitemap, the run's first step: pending, reading, done or failed; null without a sitemap. */
+  sitemap_state: ColumnType<SitemapState | null, SitemapState | null | undefined, SitemapState | null>;
+  sitemap_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+export type SitemapState = 'pending' | 'reading' | 'done' | 'failed';
 
 export interface RunPagesTable {
   run_id: number;

@@ -210,6 +210,8 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
               hour: row.hour,
               weekday: row.weekday,
               drop: row.drop_points,
+              sitemap: row.sitemap,
+              maxNew: Number(row.max_new),
               setAt: row.set_at,
               lastRunAt: row.last_run_at,
             },

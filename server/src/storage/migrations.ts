@@ -20,6 +20,7 @@ export const CHECK_SETTINGS_MIGRATION = '013-check-settings';
 export const CLIENTS_MIGRATION = '014-clients-and-labels';
 export const HEALTH_MIGRATION = '015-health-over-time';
 export const RUN_LOG_MIGRATION = '016-run-log-and-deploys';
+export const SITEMAP_FOLLOW_MIGRATION = '017-sitemap-follow';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -825,6 +826,28 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // The run that raised an alert (null: a person's own analysis); a run's alerts are counted from it.
         await db.schema.alterTable('alerts').addColumn('run_id', t.ref).execute();
         await db.schema.createIndex('alerts_run_id').on('alerts').columns(['run_id']).execute();
+      },
+    },
+    [SITEMAP_FOLLOW_MIGRATION]: {
+      async up(db) {
+        // A schedule may follow the site's sitemap (wave 4, sitemap_follow): its address, and how
+        // many new pages a run may add at most.
+        await db.schema.alterTable('schedules').addColumn('sitemap', 'text').execute();
+        await db.schema
+          .alterTable('schedules')
+          .addColumn('max_new', t.small, (c) => c.notNull().defaultTo(100))
+          .execute();
+        // Since when a report's page is gone (left its sitemap, or answered 404 or 410); null: it is not.
+        await db.schema.alterTable('reports').addColumn('gone_since', t.time).execute();
+        await db.schema
+          .createIndex('reports_gone')
+          .on('reports')
+          .columns(['project', 'gone_since'])
+          .where(sql.ref('gone_since'), 'is not', null)
+          .execute();
+        // A run's first step, reading the sitemap: pending, done or failed (with why); null without one.
+        await db.schema.alterTable('project_runs').addColumn('sitemap_state', 'text').execute();
+        await db.schema.alterTable('project_runs').addColumn('sitemap_error', 'text').execute();
       },
     },
   };

@@ -25,6 +25,8 @@ export interface ReportFilters {
   pattern?: string;
   /** Only reports whose newest results fail this check (report_failures). */
   failing?: string;
+  /** Only reports whose page is gone (true) or is not (false). */
+  gone?: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export function filterReports<O>(
         q.where((filters.clientArray ? clientArray : ofClient)('r.project', filters.client)),
       )
       .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
+      .$if(filters.gone !== undefined, (q) => q.where('r.gone_since', filters.gone ? 'is not' : 'is', null))
       // Tested per report, by the failures' key (report_id, check_key): a page in any order reads
       // only as many reports as it needs, where `id in (every failing report)` built the whole set first.
       .$if(filters.failing !== undefined, (q) =>
@@ -111,7 +114,7 @@ export function filterReports<O>(
 export function preparedFilters(
   filters: ReportFilters,
 ): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
-  if (filters.urlKeys !== undefined || filters.failing !== undefined) return null;
+  if (filters.urlKeys !== undefined || filters.failing !== undefined || filters.gone !== undefined) return null;
   const { project, result, pattern, client, clientArray } = filters;
   return {
     shape:

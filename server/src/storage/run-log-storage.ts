@@ -4,11 +4,12 @@
 // which the schedule runner works through; every count of the summary is kept on the run's row as
 // its items are done, so that reading a run (polled for progress) is one row.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, DeploysTable, ProjectRunsTable, RunKind, RunState } from './database';
+import type { Database, DeploysTable, ProjectRunsTable, RunKind, RunState, SitemapState } from './database';
+import { urlKeyOf } from './migrations';
 import { toTimestamp } from './text';
 import type { Page } from './types';
 
-export type { RunKind, RunState };
+export type { RunKind, RunState, SitemapState };
 
 /** How one analysis of a run ended, as its summary counts it. */
 export type RunItemOutcome = 'worse' | 'improved' | 'unchanged' | 'failed';
@@ -60,6 +61,26 @@ export interface RunRecord {
   alerts: number;
   /** The deploy that started it, or else the newest one before it started. */
   deploy: DeployRef | null;
+  /** Reading the project's sitemap, its first step: null without a sitemap. */
+  sitemapState: SitemapState | null;
+  /** Why the sitemap could not be read. */
+  sitemapError: string | null;
+}
+
+/** A run whose first step, reading the sitemap, this process claimed. */
+export interface SitemapStep {
+  runId: number;
+  project: string;
+  runAt: string;
+  sitemap: string;
+  maxNew: number;
+}
+
+/** A page of a project as following its sitemap needs it. */
+export interface ProjectPage {
+  id: number;
+  urlKey: string;
+  goneSince: string | null;
 }
 
 export interface NewRun {
@@ -119,6 +140,19 @@ export interface RunLogStorage {
   listDeploys(project: string, page: { limit: number; offset: number }): Promise<Page<DeployRecord> | null>;
   /** The project's deploys made before `until`, with the newest one before `since`, oldest first. */
   deploysAround(project: string, since: string, until: string): Promise<DeployRecord[]>;
+  /** Claims the first step of a running run whose sitemap is still to be read (one taker across processes). */
+  claimSitemapStep(): Promise<SitemapStep | null>;
+  /** The step ended: its new and gone pages counted, or why the sitemap could not be read. */
+  finishSitemapStep(runId: number, outcome: { newPages: number; gonePages: number; error: string | null }): Promise<void>;
+  /** Every report of the project, with its URL's key and whether its page is gone. */
+  projectPages(project: string): Promise<ProjectPage[]>;
+  /**
+   * Marks these reports gone since `since` (those not gone yet), or back (`since` null); how many
+   * changed. Lists filtered by `gone` see it at once.
+   */
+  setGone(ids: readonly number[], since: string | null): Promise<number>;
+  /** A page of the run at (project, runAt) answered 404 or 410 and was marked gone. */
+  countGonePage(project: string, runAt: string): Promise<void>;
 }
 
 const RUN_COLUMNS = [
@@ -138,6 +172,8 @@ const RUN_COLUMNS = [
   'project_runs.new_pages',
   'project_runs.gone_pages',
   'project_runs.deploy_id',
+  'project_runs.sitemap_state',
+  'project_runs.sitemap_error',
 ] as const;
 
 type RunRow = Selectable<ProjectRunsTable> & {
@@ -168,6 +204,8 @@ function toRun(row: RunRow): RunRecord {
       row.deploy_id === null || row.deploy_label === null
         ? null
         : { id: Number(row.deploy_id), label: row.deploy_label, url: row.deploy_url },
+    sitemapState: row.sitemap_state,
+    sitemapError: row.sitemap_error,
   };
 }
 
@@ -223,6 +261,11 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
               .executeTakeFirst()
           )?.id ??
           null;
+        const followed = await trx
+          .selectFrom('schedules')
+          .select('sitemap')
+          .where('project', '=', run.project)
+          .executeTakeFirst();
         const inserted = await trx
           .insertInto('project_runs')
           .values({
@@ -233,6 +276,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
             finished_at: null,
             state: 'running',
             deploy_id: deployId,
+            sitemap_state: followed?.sitemap ? 'pending' : null,
           })
           .onConflict((conflict) => conflict.columns(['project', 'run_at']).doNothing())
           .returning('id')
@@ -253,7 +297,8 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
           const total = Number(numInsertedOrUpdatedRows ?? 0);
           await trx
             .updateTable('project_runs')
-            .set({ total, ...(total === 0 ? { state: 'done', finished_at: toTimestamp(run.now) } : {}) })
+            // Nothing to analyse and no sitemap to read: done at once.
+            .set({ total, ...(total === 0 && !followed?.sitemap ? { state: 'done', finished_at: toTimestamp(run.now) } : {}) })
             .where('id', '=', inserted.id)
             .execute();
         }
@@ -372,6 +417,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         .updateTable('project_runs')
         .set({ state: 'done', finished_at: toTimestamp(now) })
         .where('state', '=', 'running')
+        .where((eb) => eb.or([eb('sitemap_state', 'is', null), eb('sitemap_state', 'in', ['done', 'failed'])]))
         .where((eb) =>
           eb.not(
             eb.exists(
@@ -463,6 +509,90 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         .orderBy('id')
         .execute();
       return [...before, ...within].map(toDeploy);
+    },
+    async claimSitemapStep() {
+      for (;;) {
+        const candidate = await db
+          .selectFrom('project_runs')
+          .innerJoin('schedules', 'schedules.project', 'project_runs.project')
+          .select(['project_runs.id', 'project_runs.project', 'project_runs.run_at', 'schedules.sitemap', 'schedules.max_new'])
+          .where('project_runs.state', '=', 'running')
+          .where('project_runs.sitemap_state', '=', 'pending')
+          .orderBy('project_runs.id')
+          .limit(1)
+          .executeTakeFirst();
+        if (!candidate) return null;
+        const { numUpdatedRows } = await db
+          .updateTable('project_runs')
+          .set({ sitemap_state: 'reading' })
+          .where('id', '=', candidate.id)
+          .where('sitemap_state', '=', 'pending')
+          .executeTakeFirst();
+        if (numUpdatedRows !== 1n) continue;
+        // A sitemap taken off the schedule since the run began: nothing to read.
+        if (!candidate.sitemap) {
+          await this.finishSitemapStep(Number(candidate.id), { newPages: 0, gonePages: 0, error: null });
+          continue;
+        }
+        return {
+          runId: Number(candidate.id),
+          project: candidate.project,
+          runAt: candidate.run_at,
+          sitemap: candidate.sitemap,
+          maxNew: Number(candidate.max_new),
+        };
+      }
+    },
+    async finishSitemapStep(runId, outcome) {
+      await db
+        .updateTable('project_runs')
+        .set((eb) => ({
+          sitemap_state: outcome.error === null ? 'done' : 'failed',
+          sitemap_error: outcome.error,
+          new_pages: eb('new_pages', '+', outcome.newPages),
+          gone_pages: eb('gone_pages', '+', outcome.gonePages),
+        }))
+        .where('id', '=', runId)
+        .execute();
+    },
+    async projectPages(project) {
+      const rows = await db
+        .selectFrom('reports')
+        .select(['id', 'url', 'gone_since'])
+        .where('project', '=', project)
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({ id: Number(row.id), urlKey: urlKeyOf(row.url), goneSince: row.gone_since }));
+    },
+    async setGone(ids, since) {
+      if (ids.length === 0) return 0;
+      return db.transaction().execute(async (trx) => {
+        let changed = 0;
+        for (let start = 0; start < ids.length; start += 500) {
+          const { numUpdatedRows } = await trx
+            .updateTable('reports')
+            .set({ gone_since: since })
+            .where('id', 'in', ids.slice(start, start + 500))
+            .where('gone_since', since === null ? 'is not' : 'is', null)
+            .executeTakeFirst();
+          changed += Number(numUpdatedRows);
+        }
+        // The lists' kept counts (of `gone=`) are read again.
+        if (changed > 0)
+          await trx
+            .updateTable('report_changes')
+            .set((eb) => ({ version: eb('version', '+', 1) }))
+            .execute();
+        return changed;
+      });
+    },
+    async countGonePage(project, runAt) {
+      await db
+        .updateTable('project_runs')
+        .set((eb) => ({ gone_pages: eb('gone_pages', '+', 1) }))
+        .where('project', '=', project)
+        .where('run_at', '=', runAt)
+        .execute();
     },
   };
 }

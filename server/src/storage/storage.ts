@@ -111,6 +111,7 @@ function selectReports(db: Kysely<Database>) {
       'r.updated_at',
       'r.runs',
       'r.recent_scores',
+      'r.gone_since',
       'rr.results',
     ]);
 }
@@ -132,6 +133,7 @@ function toReport(row: ReportRow): ReportRecord {
     updatedAt: row.updated_at,
     runs: row.runs,
     recentScores: JSON.parse(row.recent_scores) as number[],
+    goneSince: row.gone_since,
   };
 }
 
@@ -247,7 +249,8 @@ function createStorage(
       filters.pattern === undefined &&
       filters.result === undefined &&
       filters.urlKeys === undefined &&
-      filters.failing === undefined
+      filters.failing === undefined &&
+      filters.gone === undefined
     ) {
       return sumOfProjects(trx, filters.project, filters.client);
     }
@@ -257,6 +260,7 @@ function createStorage(
       filters.urlKeys,
       filters.pattern,
       filters.failing,
+      filters.gone,
       // A client's projects change without a report changing (the change counter stays): its
       // count is kept for the projects it had, read in this snapshot.
       filters.client === undefined ? null : [filters.client, await clientProjectNames(trx, filters.client)],
@@ -459,7 +463,7 @@ function createStorage(
         // tested on them in SQL; otherwise the engine's own way.
         let page: { ids: number[]; total: number };
         // The failing-check filter is SQL's alone (SQLite's search copy knows nothing of checks).
-        if (search !== undefined && query.urlKeys === undefined && query.failing === undefined) {
+        if (search !== undefined && query.urlKeys === undefined && query.failing === undefined && query.gone === undefined) {
           page = await find(trx, { ...query, search }, plain, prepared);
         } else {
           const total = await plain.count();
@@ -555,7 +559,8 @@ function createStorage(
               updated_at: now,
               privacy: changes.privacy,
               password_hash: changes.passwordHash,
-              ...(analysis ? { score: analysis.score, result: analysis.result, generated_at: now } : {}),
+              // An analysis that succeeded finds the page there: it is no longer gone.
+              ...(analysis ? { score: analysis.score, result: analysis.result, generated_at: now, gone_since: null } : {}),
             })
             .where('id', '=', id)
             .execute();

@@ -35,6 +35,8 @@ export interface ReportRecord {
   runs: number;
   /** The scores of the newest kept runs, at most RECENT_SCORES, oldest first. */
   recentScores: number[];
+  /** Since when its page is gone (it left the followed sitemap, or answered 404 or 410); null: it is not. */
+  goneSince: string | null;
 }
 
 /** One kept analysis of a report. */
@@ -88,6 +90,8 @@ export interface ReportListQuery {
   urlKeys?: readonly string[];
   /** Only the reports whose newest results fail this check key (the Problems extension). */
   failing?: string;
+  /** Only the reports whose page is gone (true) or is not (false) (sitemap_follow). */
+  gone?: boolean;
   sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;

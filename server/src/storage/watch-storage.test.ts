@@ -40,6 +40,8 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
       hour: 6,
       weekday: null,
       drop: 10,
+      sitemap: null,
+      maxNew: 100,
       setAt: null,
       lastRunAt: null,
       lastStartedAt: null,

@@ -1,5 +1,6 @@
 // What the watch extensions (schedules and alerts) keep, on either engine.
 import type { Kysely, Selectable } from 'kysely';
+import { DEFAULT_MAX_NEW } from '../../../src/contract/values';
 import type { AlertKind, Result, ScheduleEvery } from '../../../src/contract/values';
 import type { AlertsTable, Database, SchedulesTable } from './database';
 import { ofClient } from './report-queries';
@@ -16,10 +17,16 @@ export interface ScheduleSettings {
   weekday: number | null;
   /** The score drop, in points, that raises an alert (1-100). */
   drop: number;
+  /** The sitemap each run reads first (sitemap_follow); null or absent: none. */
+  sitemap?: string | null;
+  /** New pages a run may add at most (DEFAULT_MAX_NEW when absent). */
+  maxNew?: number;
 }
 
 export interface ScheduleRecord extends ScheduleSettings {
   project: string;
+  sitemap: string | null;
+  maxNew: number;
   /** When it was last set (null: never set, the default schedule). */
   setAt: string | null;
   /** The run time of its last scheduled run (null: none yet): what the next one is claimed from. */
@@ -130,6 +137,8 @@ function toSchedule(row: Selectable<SchedulesTable>): ScheduleRecord {
     hour: row.hour,
     weekday: row.weekday,
     drop: row.drop_points,
+    sitemap: row.sitemap,
+    maxNew: Number(row.max_new),
     setAt: row.set_at,
     lastRunAt: row.last_run_at,
   };
@@ -166,7 +175,7 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
       const schedule: ScheduleRecord | null = row
         ? toSchedule(row)
         : (await projectExists(project))
-          ? { project, every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, setAt: null, lastRunAt: null }
+          ? { project, every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, sitemap: null, maxNew: DEFAULT_MAX_NEW, setAt: null, lastRunAt: null }
           : null;
       if (!schedule) return null;
       const last = await db
@@ -183,13 +192,25 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
       try {
         await db
           .insertInto('schedules')
-          .values({ project, every: settings.every, hour: settings.hour, weekday, drop_points: settings.drop, set_at: toTimestamp(now), last_run_at: null })
+          .values({
+            project,
+            every: settings.every,
+            hour: settings.hour,
+            weekday,
+            drop_points: settings.drop,
+            sitemap: settings.sitemap ?? null,
+            max_new: settings.maxNew ?? DEFAULT_MAX_NEW,
+            set_at: toTimestamp(now),
+            last_run_at: null,
+          })
           .onConflict((conflict) =>
             conflict.column('project').doUpdateSet((eb) => ({
               every: eb.ref('excluded.every'),
               hour: eb.ref('excluded.hour'),
               weekday: eb.ref('excluded.weekday'),
               drop_points: eb.ref('excluded.drop_points'),
+              sitemap: eb.ref('excluded.sitemap'),
+              max_new: eb.ref('excluded.max_new'),
               set_at: eb.ref('excluded.set_at'),
             })),
           )

@@ -21,8 +21,8 @@ export type ReportWork =
 
 export type WorkOutcome =
   | { ok: true; id: number }
-  /** The page's fault (an AnalysisError): answered 422 on `url`. */
-  | { ok: false; reason: 'page'; message: string }
+  /** The page's fault (an AnalysisError): answered 422 on `url`; `status`, when the page answered with an error status. */
+  | { ok: false; reason: 'page'; message: string; status?: number }
   | { ok: false; reason: 'busy'; retryAfterS: number }
   /** Not done within the time a request waits; the work goes on (504). */
   | { ok: false; reason: 'timeout' }
@@ -57,7 +57,8 @@ export async function doReportWork(
       const { score, result, results } = await analyser(url);
       return { score, result, results };
     } catch (error) {
-      if (error instanceof AnalysisError) return { ok: false, reason: 'page', message: error.message };
+      if (error instanceof AnalysisError)
+        return { ok: false, reason: 'page', message: error.message, ...(error.status === null ? {} : { status: error.status }) };
       if (error instanceof AnalysisBusyError)
         return { ok: false, reason: 'busy', retryAfterS: error.retryAfterS };
       throw error;

@@ -10,6 +10,8 @@ import { doReportWork } from './report-work';
 import { startScheduleRunner, type ScheduleRunner } from './schedule-runner';
 import { startProjectRun } from '../routes/run-log';
 import type { Analyser } from '../analysis/analyse';
+import { startTestServer } from '../../../test/server/test-server';
+import { createDiscoverer, type Discoverer } from './discover';
 
 describe.each(STORAGE_ENGINES)('the run log on $name', (engine) => {
   if (!engine.available) {
@@ -25,10 +27,11 @@ describe.each(STORAGE_ENGINES)('the run log on $name', (engine) => {
   let clock = new Date('2026-11-24T10:00:00Z');
   const now = () => clock;
   /** What the page at each path answers now (GOOD unless set). */
-  let pages: Record<string, AnalysisFields | 'fails'> = {};
+  let pages: Record<string, AnalysisFields | 'fails' | 'missing'> = {};
   const analyser: Analyser = async (url) => {
     const page = pages[new URL(url).pathname] ?? GOOD;
-    if (page === 'fails') throw new AnalysisError('The page answered 500.');
+    if (page === 'fails') throw new AnalysisError('The page answered 500.', 500);
+    if (page === 'missing') throw new AnalysisError('The page answered 404.', 404);
     return page;
   };
 
@@ -44,8 +47,9 @@ describe.each(STORAGE_ENGINES)('the run log on $name', (engine) => {
     }
     return { storage, ids };
   }
-  const runner = (storage: Storage) => {
+  const runner = (storage: Storage, extra: { discover?: Discoverer } = {}) => {
     const started = startScheduleRunner({
+      ...extra,
       storage,
       runWork: (work) => doReportWork(work, { storage, analyser, now }),
       now,
@@ -139,6 +143,83 @@ describe.each(STORAGE_ENGINES)('the run log on $name', (engine) => {
     for (const id of other.ids) await other.storage.deleteReport(id);
     await runner(other.storage).tick();
     expect(await other.storage.runLog.getRun('shop.example', left!.id)).toMatchObject({ state: 'done', analysed: 0, total: 2 });
+  });
+
+  it('follows the sitemap: new pages up to max_new, a page gone from it and one answering 404 marked gone, filtered, and left out of the next run', async () => {
+    const paths = ['/a', '/b', '/c', '/n1', '/n2', '/n3'];
+    const site = await startTestServer({
+      '/sitemap.xml': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/xml' });
+        res.end(`<urlset>${paths.map((path) => `<url><loc>${site.origin}${path}</loc></url>`).join('')}</urlset>`);
+      },
+    });
+    try {
+      clock = new Date('2026-11-24T10:00:00Z');
+      pages = {};
+      const storage = await (await fresh()).open();
+      const project = '127.0.0.1';
+      for (const path of ['/a', '/b', '/c', '/d'])
+        expect((await doReportWork({ kind: 'create', url: `${site.origin}${path}`, privacy: 0, passwordHash: null }, { storage, analyser, now })).ok).toBe(true);
+      await storage.watch.setSchedule(project, { every: 'off', hour: 6, weekday: null, drop: 10, sitemap: `${site.origin}/sitemap.xml`, maxNew: 2 }, clock);
+      pages = { '/c': 'missing' };
+      clock = new Date('2026-11-25T06:00:00Z');
+      const first = await startProjectRun(storage, project, 'run_now', clock);
+      expect(first?.sitemapState).toBe('pending');
+      await runner(storage, { discover: createDiscoverer({ allowPrivate: true }) }).tick();
+
+      expect(await storage.runLog.getRun(project, first!.id)).toMatchObject({
+        state: 'done',
+        total: 4,
+        analysed: 4,
+        newPages: 2,
+        gonePages: 2,
+        failed: 1,
+        unchanged: 2,
+        sitemapState: 'done',
+        sitemapError: null,
+      });
+      const list = async (gone?: boolean) =>
+        (await storage.listReports({ project, gone, sortBy: 'id', sort: 'asc', limit: 100, offset: 0 })).items.map((report) => new URL(report.url).pathname);
+      expect(await list()).toEqual(['/a', '/b', '/c', '/d', '/n1', '/n2']);
+      expect(await list(true)).toEqual(['/c', '/d']);
+      expect(await list(false)).toEqual(['/a', '/b', '/n1', '/n2']);
+      const gone = await storage.listReports({ project, gone: true, sortBy: 'id', sort: 'asc', limit: 100, offset: 0 });
+      expect(gone.items.map((report) => report.goneSince)).toEqual(['2026-11-25T06:00:00.000000Z', '2026-11-25T06:00:00.000000Z']);
+      expect(gone.total).toBe(2);
+
+      // The next run: the last new page, /d left out, /c (in the sitemap again) tried and still 404.
+      clock = new Date('2026-11-26T06:00:00Z');
+      const second = await startProjectRun(storage, project, 'run_now', clock);
+      await runner(storage, { discover: createDiscoverer({ allowPrivate: true }) }).tick();
+      expect(await storage.runLog.getRun(project, second!.id)).toMatchObject({ state: 'done', total: 6, newPages: 1, gonePages: 1, failed: 1, unchanged: 4 });
+      const pagesOfSecond = await storage.runLog.listRunPages(project, second!.id, undefined, { limit: 10, offset: 0 });
+      expect(pagesOfSecond?.items.map((page) => new URL(page.url).pathname)).not.toContain('/d');
+      expect(await list()).toHaveLength(7);
+      // A page that answers again is no longer gone.
+      pages = {};
+      const d = (await storage.listReports({ project, gone: true, sortBy: 'id', sort: 'asc', limit: 100, offset: 0 })).items.find((report) => report.url.endsWith('/d'));
+      await doReportWork({ kind: 'refresh', id: d!.id }, { storage, analyser, now });
+      expect(await list(true)).toEqual(['/c']);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a sitemap that cannot be read fails the run’s first step with the reason; the run goes on with the known pages, nothing marked gone', async () => {
+    const site = await startTestServer({});
+    try {
+      const { storage } = await setUp(['/a', '/b']);
+      await storage.watch.setSchedule('shop.example', { every: 'off', hour: 6, weekday: null, drop: 10, sitemap: `${site.origin}/sitemap.xml`, maxNew: 10 }, clock);
+      clock = new Date('2026-11-25T06:00:00Z');
+      const run = await startProjectRun(storage, 'shop.example', 'run_now', clock);
+      await runner(storage, { discover: createDiscoverer({ allowPrivate: true }) }).tick();
+      const ended = await storage.runLog.getRun('shop.example', run!.id);
+      expect(ended).toMatchObject({ state: 'done', analysed: 2, unchanged: 2, newPages: 0, gonePages: 0, sitemapState: 'failed' });
+      expect(ended?.sitemapError).toMatch(/^The sitemap could not be read: .*http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml: It answered 404\.$/);
+      expect((await storage.listReports({ project: 'shop.example', gone: true, sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).total).toBe(0);
+    } finally {
+      await site.close();
+    }
   });
 
   it('a deploy may start a run that names it; later runs name the newest deploy before them; deploys list newest first', async () => {

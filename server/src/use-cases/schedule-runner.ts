@@ -8,6 +8,9 @@
 import type { RunReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 import { dueRun } from './schedule-time';
+import { followSitemap } from './follow-sitemap';
+import type { Discoverer } from './discover';
+import { toTimestamp } from '../storage/text';
 import type { RunItemOutcome, RunPageDetail } from '../storage/run-log-storage';
 import type { ScheduleItem } from '../storage/watch-storage';
 
@@ -21,6 +24,8 @@ export interface ScheduleRunnerOptions {
   staleMs?: number;
   /** A pause between two analyses of a run, so that people's own requests keep the server. */
   paceMs?: number;
+  /** Reads a followed sitemap (a run's first step); without it such a step fails, saying so. */
+  discover?: Discoverer;
   logError?: (message: string) => void;
 }
 
@@ -64,15 +69,33 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
     }
   }
 
+  /** The first step of each run whose project follows a sitemap, before any of its analyses. */
+  async function followSitemaps(): Promise<void> {
+    for (let step = await storage.runLog.claimSitemapStep(); step && !closed; step = await storage.runLog.claimSitemapStep()) {
+      if (!options.discover) {
+        await storage.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'This server process does not read sitemaps.' });
+        continue;
+      }
+      try {
+        await followSitemap(step, { storage, discover: options.discover, runWork, now, pause, closed: () => closed });
+      } catch (error) {
+        logError(`Sitemap of ${step.project}: ${error instanceof Error ? error.message : String(error)}`);
+        await storage.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'The sitemap could not be followed (a server error).' });
+      }
+    }
+  }
+
   async function workThroughQueue(): Promise<void> {
     while (!closed) {
+      // A run started meanwhile reads its sitemap before any analysis.
+      await followSitemaps();
       const at = now();
       const item = await storage.watch.takeItem(at, new Date(at.getTime() - staleMs));
       if (!item) return;
       const report = await storage.getReport(item.reportId);
       // Analysed since the run was due (by an earlier taker that died before finishing the item,
-      // or by a person's refresh): not again, and counted as analysed.
-      if (!report || report.generatedAt >= item.runAt) {
+      // or by a person's refresh), or its page is gone: not again, and counted as done.
+      if (!report || report.generatedAt >= item.runAt || report.goneSince !== null) {
         await finish(item, null, { reportId: item.reportId, scoreBefore: null, scoreAfter: null, message: null });
         continue;
       }
@@ -97,6 +120,11 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       } else if (outcome.reason !== 'gone') {
         counted = 'failed';
         detail.message = outcome.reason === 'page' ? outcome.message : 'The analysis failed unexpectedly.';
+        // A page that answers 404 or 410 is gone: left out of the next runs until it is back.
+        if (outcome.reason === 'page' && (outcome.status === 404 || outcome.status === 410)) {
+          if ((await storage.runLog.setGone([item.reportId], toTimestamp(now()))) > 0)
+            await storage.runLog.countGonePage(item.project, item.runAt);
+        }
       }
       await finish(item, counted, detail);
       if (paceMs > 0) await pause(paceMs);
@@ -114,6 +142,7 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
     running ??= (async () => {
       try {
         await claimDueRuns();
+        await followSitemaps();
         // Runs whose reports were all deleted meanwhile have nothing left to do.
         await storage.runLog.settle(now());
         await workThroughQueue();

@@ -99,6 +99,19 @@ function RunPages({ project, run, outcome }: { project: string; run: ProjectRun;
   );
 }
 
+/** A count of the summary leading to its list, or said plainly when there is nothing to show. */
+function CountLink({ count, noun, to }: { count: number; noun: string; to: string }) {
+  return count > 0 ? (
+    <Anchor component={Link} to={to} size="sm" fw={600}>
+      {plural(count, noun)}
+    </Anchor>
+  ) : (
+    <Badge variant="outline" color="gray" size="lg" radius="sm" tt="none" fw={500}>
+      0 {noun}s
+    </Badge>
+  );
+}
+
 /** A run's summary: each count a toggle for its pages; alerts, new and gone pages lead to their lists. */
 function RunSummary({ project, run }: { project: string; run: ProjectRun }) {
   const [open, setOpen] = useState<RunPageOutcome | null>(null);
@@ -125,12 +138,8 @@ function RunSummary({ project, run }: { project: string; run: ProjectRun }) {
             </Button>
           );
         })}
-        <Badge variant="outline" color="gray" size="lg" radius="sm" tt="none" fw={500}>
-          {plural(run.newPages, 'new page')}
-        </Badge>
-        <Badge variant="outline" color="gray" size="lg" radius="sm" tt="none" fw={500}>
-          {plural(run.gonePages, 'gone page')}
-        </Badge>
+        <CountLink count={run.newPages} noun="new page" to={`/reports?project=${encoded}`} />
+        <CountLink count={run.gonePages} noun="gone page" to={`/reports?project=${encoded}&gone=1`} />
         {run.alerts > 0 ? (
           <Anchor component={Link} to={`/alerts?project=${encoded}`} size="sm" fw={600}>
             {plural(run.alerts, 'alert')} raised
@@ -141,6 +150,11 @@ function RunSummary({ project, run }: { project: string; run: ProjectRun }) {
           </Text>
         )}
       </Group>
+      {run.sitemapError && (
+        <Text size="sm" role="note">
+          <strong>Sitemap:</strong> {run.sitemapError} The run went on with the pages it knew.
+        </Text>
+      )}
       {open !== null && <RunPages project={project} run={run} outcome={open} />}
     </Stack>
   );
@@ -264,7 +278,7 @@ export function ProjectRuns({ project }: { project: string }) {
                   <DeployName run={run} />
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={run.state === 'running' ? 'blue' : run.state === 'done' ? 'green' : 'gray'}>
+                  <Badge variant="default" radius="sm" tt="none">
                     {run.state === 'running' ? 'Running' : run.state === 'done' ? 'Done' : 'Cancelled'}
                   </Badge>
                 </Table.Td>

@@ -18,6 +18,8 @@ export type ReportListView = {
   failing: CheckKey | undefined;
   /** A client's id (an extension: `clients`), 0 for every project. */
   client: number;
+  /** `1`: only the reports whose page is gone; `0`: only the others (an extension: `sitemap_follow`). */
+  gone: '1' | '0' | undefined;
   /** `score` only where the deployment sorts by score. */
   sort_by: ServerReportSortKey;
   sort: SortOrder;
@@ -33,9 +35,11 @@ export interface ListExtensions {
   failing: boolean;
   /** `client=<id>` (`clients`). */
   clients: boolean;
+  /** `gone=1|0` (`sitemap_follow`). */
+  gone: boolean;
 }
 
-function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], clients: boolean) {
+function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], clients: boolean, gone: boolean) {
   const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
   // In this order in the address: the filters, then the sort and the page.
   return {
@@ -46,6 +50,7 @@ function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSo
     failing: urlParam.oneOf(CHECK_KEYS as [CheckKey, ...CheckKey[]]),
     // A deployment without clients would ignore it: dropped from the address there, never sent.
     client: clients ? urlParam.page() : urlParam.ignored(),
+    gone: gone ? urlParam.oneOf(GONE_VALUES) : urlParam.ignored(),
     ...sortAndPage,
   };
 }
@@ -57,26 +62,43 @@ const DEFAULTS: ReportListView = {
   result: undefined,
   failing: undefined,
   client: 0,
+  gone: undefined,
   sort_by: 'id',
   sort: 'desc',
   per_page: DEFAULT_PER_PAGE,
   page: 1,
 };
 
-/** The view of a deployment without extensions: `sort_by=score` is an invalid value there, dropped. */
-export const reportListView: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, false), defaults: DEFAULTS };
+const GONE_VALUES = ['1', '0'] as const;
 
-/** The view where the deployment sorts by score (`sort_by_score`): `sort_by=score` is valid there. */
-export const reportListViewByScore: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, false), defaults: DEFAULTS };
+const specKey = ({ byScore, clients, gone }: Pick<ListExtensions, 'byScore' | 'clients' | 'gone'>) =>
+  `${Number(byScore)}${Number(clients)}${Number(gone)}`;
 
-/** The views where the deployment keeps clients (`clients`): `client=<id>` is valid there. */
-const reportListViewWithClients: UrlStateSpec<ReportListView> = { params: reportParams(REPORT_SORT_KEYS, true), defaults: DEFAULTS };
-const reportListViewByScoreWithClients: UrlStateSpec<ReportListView> = { params: reportParams(SERVER_REPORT_SORT_KEYS, true), defaults: DEFAULTS };
+/**
+ * The view of each combination of the extensions that change what the address may hold (made once):
+ * without `sort_by_score`, `sort_by=score` is an invalid value, dropped; without `clients` or
+ * `sitemap_follow`, `client=` or `gone=` is dropped and never sent.
+ */
+const SPECS: ReadonlyMap<string, UrlStateSpec<ReportListView>> = new Map(
+  [false, true].flatMap((byScore) =>
+    [false, true].flatMap((clients) =>
+      [false, true].map((gone): [string, UrlStateSpec<ReportListView>] => [
+        specKey({ byScore, clients, gone }),
+        { params: reportParams(byScore ? SERVER_REPORT_SORT_KEYS : REPORT_SORT_KEYS, clients, gone), defaults: DEFAULTS },
+      ]),
+    ),
+  ),
+);
+
+/** The view of a deployment without extensions. */
+export const reportListView = SPECS.get(specKey({ byScore: false, clients: false, gone: false }))!;
+
+/** The view where every extension is there: what links that change a view are written with. */
+const reportListViewWithAll = SPECS.get(specKey({ byScore: true, clients: true, gone: true }))!;
 
 /** The view for a deployment's extensions (the same object for the same ones). */
-export function reportListViewFor({ byScore, clients }: ListExtensions): UrlStateSpec<ReportListView> {
-  if (clients) return byScore ? reportListViewByScoreWithClients : reportListViewWithClients;
-  return byScore ? reportListViewByScore : reportListView;
+export function reportListViewFor(extensions: ListExtensions): UrlStateSpec<ReportListView> {
+  return SPECS.get(specKey(extensions))!;
 }
 
 /**
@@ -93,7 +115,10 @@ export function newestFiltersOf(state: ReportListView): NewestReportsFilters {
 }
 
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
-export function projectReportListView(project: string, extensions: ListExtensions = { byScore: false, failing: false, clients: false }): UrlStateSpec<ReportListView> {
+export function projectReportListView(
+  project: string,
+  extensions: ListExtensions = { byScore: false, failing: false, clients: false, gone: false },
+): UrlStateSpec<ReportListView> {
   const spec = reportListViewFor(extensions);
   return {
     // Its client is the project's own: not a filter there either.
@@ -107,17 +132,18 @@ export function projectReportListView(project: string, extensions: ListExtension
  * check, filtered by the deployment or here; a client): the view waits for their capabilities.
  */
 export function needsCapabilities(search: URLSearchParams): boolean {
-  return search.get('sort_by') === 'score' || search.has('failing') || search.has('client');
+  return search.get('sort_by') === 'score' || search.has('failing') || search.has('client') || search.has('gone');
 }
 
 /** The extensions of a deployment's capabilities (none while they are unknown). */
 export function listExtensions(
-  capabilities: { sort_by_score: boolean; failing_filter: boolean; clients: boolean } | undefined | null,
+  capabilities: { sort_by_score: boolean; failing_filter: boolean; clients: boolean; sitemap_follow: boolean } | undefined | null,
 ): ListExtensions {
   return {
     byScore: capabilities?.sort_by_score === true,
     failing: capabilities?.failing_filter === true,
     clients: capabilities?.clients === true,
+    gone: capabilities?.sitemap_follow === true,
   };
 }
 
@@ -130,6 +156,7 @@ export function reportListParams(state: ReportListView): ReportListParams {
     result: state.result,
     failing: state.failing,
     client: state.client || undefined,
+    gone: state.gone === undefined ? undefined : state.gone === '1' ? 1 : 0,
     sort_by: state.sort_by,
     sort: state.sort,
     per_page: state.per_page,
@@ -139,14 +166,19 @@ export function reportListParams(state: ReportListView): ReportListParams {
 
 export function hasFilters(state: ReportListView): boolean {
   return (
-    state.search !== '' || state.project !== '' || state.result !== undefined || state.failing !== undefined || state.client !== 0
+    state.search !== '' ||
+    state.project !== '' ||
+    state.result !== undefined ||
+    state.failing !== undefined ||
+    state.client !== 0 ||
+    state.gone !== undefined
   );
 }
 
-export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined, client: 0 } satisfies Partial<ReportListView>;
+export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined, client: 0, gone: undefined } satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
-  const search = serialiseUrlState(reportListViewByScoreWithClients, nextUrlState(state, patch)).toString();
+  const search = serialiseUrlState(reportListViewWithAll, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
 }

@@ -105,9 +105,8 @@ function CheckField({ value, onChange }: { value: CheckKey | undefined; onChange
   );
 }
 
-/** The failing-check filter as a removable chip: what the list is narrowed to, said in words. */
-function FailingChip({ check, onRemove }: { check: CheckKey; onRemove: () => void }) {
-  const name = checkName(check);
+/** A filter as a removable chip: what the list is narrowed to, said in words. */
+function FilterChip({ label, onRemove }: { label: string; onRemove: () => void }) {
   return (
     <Badge
       variant="light"
@@ -116,11 +115,21 @@ function FailingChip({ check, onRemove }: { check: CheckKey; onRemove: () => voi
       tt="none"
       c="var(--mantine-color-text)"
       className={classes.chip}
-      rightSection={<CloseButton size="sm" aria-label={`Remove the filter Failing: ${name}`} onClick={onRemove} />}
+      rightSection={<CloseButton size="sm" aria-label={`Remove the filter ${label}`} onClick={onRemove} />}
     >
-      Failing: {name}
+      {label}
     </Badge>
   );
+}
+
+/** The failing-check filter's chip. */
+function FailingChip({ check, onRemove }: { check: CheckKey; onRemove: () => void }) {
+  return <FilterChip label={`Failing: ${checkName(check)}`} onRemove={onRemove} />;
+}
+
+/** The gone filter's chip (sitemap_follow): reached from a run's gone pages or an address. */
+function GoneChip({ gone, onRemove }: { gone: '1' | '0'; onRemove: () => void }) {
+  return <FilterChip label={gone === '1' ? 'Gone pages only' : 'Pages not gone'} onRemove={onRemove} />;
 }
 
 export interface ReportsFiltersProps {
@@ -189,7 +198,8 @@ export function filtersSet(state: ReportListView, projectFixed = false): number 
     (projectFixed || state.project === '' ? 0 : 1) +
     (state.client === 0 ? 0 : 1) +
     (state.result === undefined ? 0 : 1) +
-    (state.failing === undefined ? 0 : 1)
+    (state.failing === undefined ? 0 : 1) +
+    (state.gone === undefined ? 0 : 1)
   );
 }
 
@@ -218,7 +228,16 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       withCheck={folds}
     />
   );
-  const chip = state.failing !== undefined && <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />;
+  const failingChip = state.failing !== undefined && (
+    <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />
+  );
+  const goneChip = state.gone !== undefined && <GoneChip gone={state.gone} onRemove={() => onChange({ gone: undefined })} />;
+  const chip = (failingChip || goneChip) && (
+    <>
+      {failingChip}
+      {goneChip}
+    </>
+  );
   // Wide screens: the first line is full (the fields and Views / Save view / Columns), and a line of
   // its own for the field would push the table's first rows off the first screen. So the field shows
   // once a failing check filters the list (from a project's failing checks, an address or a saved
@@ -231,6 +250,8 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
       {chip}
     </div>
   );
+  // Wide screens: a chip alone (no failing check) sits on a line of its own.
+  const chipRow = chip && <div className={classes.checkRow}>{chip}</div>;
   const search = (
     <DebouncedSearch value={state.search} onChange={onSearch} placeholder="Part of a URL" focusShortcut />
   );
@@ -275,7 +296,7 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
     >
       <div className={classes.wide}>{search}</div>
       {fields}
-      {checkRow || chip}
+      {checkRow || chipRow}
       {onClear && <ClearFilters onClear={onClear} />}
     </div>
   );

@@ -58,6 +58,7 @@ function printSummary(state: ReportListView, project: string | undefined, client
   if (state.client !== 0) parts.push(`client ${clientName ?? state.client}`);
   if (state.result !== undefined) parts.push(`result ${RESULT_LABELS[state.result]}`);
   if (state.failing !== undefined) parts.push(`failing check ${checkName(state.failing)}`);
+  if (state.gone !== undefined) parts.push(state.gone === '1' ? 'their page gone' : 'their page not gone');
   const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
   return `${filters}; sorted by ${REPORT_SORT_LABELS[state.sort_by]}, ${SORT_ORDER_LABELS[state.sort].toLowerCase()}; page ${state.page}.`;
 }
@@ -95,8 +96,8 @@ function ReportsView({ project }: { project?: string }) {
   const [searchParams] = useSearchParams();
   if (isPending && needsCapabilities(searchParams))
     return <LoadingRows rows={10} height={40} label="Loading reports" />;
-  const { byScore, failing, clients } = listExtensions(capabilities);
-  return <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} />;
+  const { byScore, failing, clients, gone } = listExtensions(capabilities);
+  return <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} gone={gone} />;
 }
 
 /** The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report, x picks it, n creates one. */
@@ -147,15 +148,16 @@ interface ReportsListProps {
   byScore: boolean;
   failingFilter: boolean;
   clients: boolean;
+  gone: boolean;
 }
 
-function ReportsList({ project, byScore, failingFilter, clients }: ReportsListProps) {
+function ReportsList({ project, byScore, failingFilter, clients, gone }: ReportsListProps) {
   // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
   // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
   // (docs/benchmarks.md, issue 27).
   'use memo';
   const queryClient = useQueryClient();
-  const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients }), [byScore, failingFilter, clients]);
+  const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients, gone }), [byScore, failingFilter, clients, gone]);
   const spec = useMemo(
     () => (project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions)),
     [project, extensions],
@@ -201,7 +203,7 @@ function ReportsList({ project, byScore, failingFilter, clients }: ReportsListPr
   const savedImport = useSavedImport();
   // Kept for this list while a report is opened from it, so Back finds it still selected.
   const selection = useSelection(
-    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing, state.client]),
+    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing, state.client, state.gone]),
     project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);

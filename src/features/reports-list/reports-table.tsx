@@ -8,6 +8,7 @@ import type { Report } from '@/contract/domain';
 import { DataTable } from '@/components/data-table';
 import { DateText, sameMoment } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
+import { GoneBadge } from '@/components/gone-badge';
 import { SortableTh } from '@/components/sortable-th';
 import { ResultBadge } from '@/components/result-badge';
 import { ScoreTrend } from '@/components/score-trend';
@@ -119,6 +120,12 @@ function ReportRow({
       {shown.result && (
         <td>
           <ResultBadge result={report.result} />
+          {report.goneSince && (
+            <>
+              {' '}
+              <GoneBadge since={report.goneSince} />
+            </>
+          )}
         </td>
       )}
       {shown.trend && (
@@ -230,6 +237,7 @@ function ReportCards({
           {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
           <Group gap="xs" wrap="wrap" className={classes.cardFacts}>
             {shown.result && <ResultBadge result={report.result} />}
+            {report.goneSince && <GoneBadge since={report.goneSince} />}
             {((shown.score && report.score !== null) || shown.trend) && (
               <Text size="sm" span className={classes.score}>
                 {shown.score && report.score !== null && `Score ${Math.round(report.score)}`}

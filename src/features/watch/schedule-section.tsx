@@ -9,6 +9,7 @@ import { IconDeviceFloppy, IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { watchQueries } from '@/api/watch';
@@ -22,6 +23,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { formatAbsolute, formatRelative } from '@/lib/dates';
 import { WEEKDAYS, scheduleText, utcHour } from '@/lib/schedule-text';
 import { SCHEDULE_FIELDS, scheduleDefaults, scheduleInput, scheduleSchema } from './schedule-schema';
+import { MAX_NEW_PAGES } from '@/contract/values';
 import type { ScheduleValues } from './schedule-schema';
 
 const EVERY_OPTIONS = [
@@ -81,6 +83,48 @@ function RunTimes({ schedule }: { schedule: Schedule }) {
   );
 }
 
+/** Where the server follows sitemaps (`sitemap_follow`): the sitemap each run reads first, and how many new pages it may add. */
+function SitemapFields({
+  register,
+  errors,
+  saving,
+}: {
+  register: UseFormRegister<ScheduleValues>;
+  errors: FieldErrors<ScheduleValues>;
+  saving: boolean;
+}) {
+  return (
+    <Group align="flex-start" gap="md" wrap="wrap">
+      <TextInput
+        label="Sitemap address"
+        description="Each run reads it first: new pages of this project get a report, pages gone from it are marked Gone. Empty: none."
+        placeholder="https://example.com/sitemap.xml"
+        inputMode="url"
+        spellCheck={false}
+        error={errors.sitemap?.message}
+        aria-invalid={errors.sitemap ? true : undefined}
+        disabled={saving}
+        style={{ flex: '3 1 20rem' }}
+        {...register('sitemap')}
+      />
+      <TextInput
+        label="New pages per run"
+        description={`At most, 0 to ${MAX_NEW_PAGES.toLocaleString('en')}.`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={MAX_NEW_PAGES}
+        step={1}
+        error={errors.max_new?.message}
+        aria-invalid={errors.max_new ? true : undefined}
+        disabled={saving}
+        style={{ flex: '1 1 10rem' }}
+        {...register('max_new')}
+      />
+    </Group>
+  );
+}
+
 function ScheduleForm({ project, schedule }: { project: string; schedule: Schedule }) {
   const {
     control,
@@ -94,7 +138,9 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
   const save = useSaveSchedule(project);
   // Where the server keeps a run log, Run now is the same run as Refresh all reports, watched at the
   // top of the project's page; elsewhere it queues the reports and says so.
-  const runLog = useCapabilities().capabilities?.run_log === true;
+  const { capabilities } = useCapabilities();
+  const runLog = capabilities?.run_log === true;
+  const followsSitemaps = capabilities?.sitemap_follow === true;
   const queue = useRunSchedule(project);
   const start = useStartRun(project);
   const run = runLog ? start : queue;
@@ -105,7 +151,7 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
     if (inFlight.current) return;
     inFlight.current = true;
     setFormError(null);
-    save.mutate(scheduleInput(submitted), {
+    save.mutate(scheduleInput(submitted, followsSitemaps), {
       onSuccess: (saved) => {
         reset(scheduleDefaults(saved));
         notifications.show({ color: 'teal', title: 'Schedule saved', message: savedMessage(saved) });
@@ -191,6 +237,7 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
             {...register('drop')}
           />
         </Group>
+        {followsSitemaps && <SitemapFields register={register} errors={errors} saving={saving} />}
         {formError && (
           <Alert color="red" variant="light" title="Schedule not saved">
             {formError}
