@@ -45,6 +45,8 @@ export interface Alert {
   checks: string[];
   createdAt: Date | null;
   read: boolean;
+  /** The deploy whose run raised it (where the server has deploys); null: none. */
+  deploy: { label: string; url: string | null } | null;
 }
 
 export type AlertPage = Page<Alert> & { unread: number };
@@ -70,6 +72,22 @@ function oneOf<const V extends readonly string[]>(values: V, value: unknown): V[
 }
 
 const record = z.record(z.string(), z.unknown());
+
+/** An alert's deploy: its label, and its address only when it is http(s) (it becomes a link). */
+function deployOf(value: unknown): Alert['deploy'] {
+  if (typeof value !== 'object' || value === null) return null;
+  const d = value as Record<string, unknown>;
+  if (typeof d.label !== 'string' || d.label === '') return null;
+  let url: string | null = null;
+  if (typeof d.url === 'string' && /^https?:\/\//i.test(d.url)) {
+    try {
+      url = new URL(d.url).href;
+    } catch {
+      url = null;
+    }
+  }
+  return { label: d.label, url };
+}
 
 const scheduleSchema = z.pipe(
   z.object({
@@ -125,6 +143,7 @@ const alertSchema = z.pipe(
     checks: z.optional(z.unknown()),
     created_at: z.optional(z.unknown()),
     read: z.optional(z.unknown()),
+    deploy: z.optional(z.unknown()),
   }),
   z.transform((a, ctx): Alert => {
     const id = wholeNumber(a.id);
@@ -144,6 +163,7 @@ const alertSchema = z.pipe(
       checks: Array.isArray(a.checks) ? a.checks.filter((c): c is string => typeof c === 'string') : [],
       createdAt: timeOf(a.created_at),
       read: flag(a.read),
+      deploy: deployOf(a.deploy),
     };
   }),
 );

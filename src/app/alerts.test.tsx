@@ -111,6 +111,29 @@ describe('Alerts', () => {
     expect((await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).unread).toBe(0);
   });
 
+  it('names the deploy whose run found a page worse, linked where it has an address', async () => {
+    const api = realApi({ analyser, runner: true });
+    server.use(...api.handlers);
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    scores.clear();
+    await createReport({ url: 'https://shop.example/a' });
+    scores.set('https://shop.example/a', 40);
+    const { app, storage } = await api.backend();
+    const deployed = await app.fetch(
+      new Request('http://localhost/api/v1/projects/shop.example/deploys', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${REAL_API_KEY}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'label=v2.0&url=https%3A%2F%2Fgit.example%2Frelease%2F2&run=1',
+      }),
+    );
+    expect(deployed.status).toBe(201);
+    await waitFor(async () => expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).total).toBe(1));
+    renderApp('/alerts');
+    await waitFor(() => expect(items()).toHaveLength(1));
+    expect(within(items()[0]!).getByText(/^Found by the run of deploy/)).toHaveTextContent('Found by the run of deploy v2.0');
+    expect(within(items()[0]!).getByRole('link', { name: 'v2.0' })).toHaveAttribute('href', 'https://git.example/release/2');
+  });
+
   it('shows a hostile URL as text', async () => {
     saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const hostile = '<img src=x onerror="window.hacked=1">';

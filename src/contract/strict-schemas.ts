@@ -423,6 +423,8 @@ export const strictAlertSchema = z
     read: z.boolean(),
     /** The project run that raised it (the run log); null for a person's own analysis. */
     run_id: z.number().int().positive().nullable(),
+    /** The deploy whose run raised it (deploys), or null. */
+    deploy: strictDeployRefSchema.nullable(),
   })
   .meta({ id: 'Alert' });
 

@@ -56,6 +56,8 @@ export interface NewAlert {
 
 export interface AlertRecord extends Omit<NewAlert, 'now' | 'runId'> {
   runId: number | null;
+  /** The deploy whose run raised it (a run a deploy started), or null. */
+  deploy?: { id: number; label: string; url: string | null } | null;
   id: number;
   createdAt: string;
   read: boolean;
@@ -158,6 +160,21 @@ function toAlert(row: Selectable<AlertsTable>): AlertRecord {
     read: Boolean(row.read),
     runId: row.run_id === null ? null : Number(row.run_id),
   };
+}
+
+/** The alerts with the deploy whose run raised each (a run started by a deploy names it). */
+async function withDeploys(db: Kysely<Database>, alerts: AlertRecord[]): Promise<AlertRecord[]> {
+  const runIds = [...new Set(alerts.flatMap((alert) => (alert.runId === null ? [] : [alert.runId])))];
+  if (runIds.length === 0) return alerts.map((alert) => ({ ...alert, deploy: null }));
+  const rows = await db
+    .selectFrom('project_runs')
+    .innerJoin('deploys', 'deploys.id', 'project_runs.deploy_id')
+    .select(['project_runs.id as run_id', 'deploys.id', 'deploys.label', 'deploys.url'])
+    .where('project_runs.id', 'in', runIds)
+    .where('project_runs.kind', '=', 'deploy')
+    .execute();
+  const byRun = new Map(rows.map((row) => [Number(row.run_id), { id: Number(row.id), label: row.label, url: row.url }]));
+  return alerts.map((alert) => ({ ...alert, deploy: alert.runId === null ? null : (byRun.get(alert.runId) ?? null) }));
 }
 
 export function createWatchStorage(db: Kysely<Database>): WatchStorage {
@@ -299,7 +316,7 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         })
         .returning(ALERT_COLUMNS)
         .executeTakeFirstOrThrow();
-      return toAlert(row);
+      return (await withDeploys(db, [toAlert(row)]))[0]!;
     },
     async listAlerts(query) {
       const rows = await alerts(query.project, query.client)
@@ -313,7 +330,7 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number | null>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unread')])
         .executeTakeFirstOrThrow();
       const unread = Number(counted.unread ?? 0);
-      return { items: rows.map(toAlert), total: query.unreadOnly ? unread : Number(counted.total), unread };
+      return { items: await withDeploys(db, rows.map(toAlert)), total: query.unreadOnly ? unread : Number(counted.total), unread };
     },
     async setAlertRead(id, read) {
       const row = await db
@@ -322,7 +339,7 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         .where('id', '=', id)
         .returning(ALERT_COLUMNS)
         .executeTakeFirst();
-      return row ? toAlert(row) : null;
+      return row ? (await withDeploys(db, [toAlert(row)]))[0]! : null;
     },
     async markAlertsRead(project, client) {
       const { numUpdatedRows } = await db

@@ -15,5 +15,6 @@ export function alertJson(alert: AlertRecord) {
     created_at: alert.createdAt,
     read: alert.read,
     run_id: alert.runId,
+    deploy: alert.deploy ?? null,
   };
 }

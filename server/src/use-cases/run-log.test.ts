@@ -231,7 +231,11 @@ describe.each(STORAGE_ENGINES)('the run log on $name', (engine) => {
     const run = await startProjectRun(storage, 'shop.example', 'deploy', clock, v2!.id);
     await storage.runLog.setDeployRun(v2!.id, run!.id);
     expect(run).toMatchObject({ kind: 'deploy', deploy: { id: v2!.id, label: 'v1.1', url: null } });
+    // The deploy made the page worse: its alert names the run and the deploy.
+    pages = { '/a': BAD };
     await runner(storage).tick();
+    const [alert] = (await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).items;
+    expect(alert).toMatchObject({ runId: run!.id, deploy: { id: v2!.id, label: 'v1.1', url: null } });
     clock = new Date('2026-11-25T06:00:00Z');
     const scheduled = await storage.runLog.startRun({ project: 'shop.example', kind: 'scheduled', runAt: clock, now: clock });
     expect(scheduled?.deploy).toEqual({ id: v2!.id, label: 'v1.1', url: null });

@@ -97,6 +97,18 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
             {alert.checks.map(checkName).join(', ')}
           </Text>
         )}
+        {alert.deploy && (
+          <Text size="sm" c="dimmed">
+            Found by the run of deploy{' '}
+            {alert.deploy.url ? (
+              <Anchor href={alert.deploy.url} target="_blank" rel="noreferrer noopener" size="sm">
+                {alert.deploy.label}
+              </Anchor>
+            ) : (
+              alert.deploy.label
+            )}
+          </Text>
+        )}
       </Stack>
     </Paper>
   );
