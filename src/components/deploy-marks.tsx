@@ -23,9 +23,15 @@ export function marksWithin(marks: readonly DeployMark[], from: Date, to: Date):
 
 /**
  * A uPlot `draw` hook: each mark as a dashed vertical line over the plot, its label at the top
- * (cut to 24 characters; the list under the chart has it whole).
+ * (cut to 24 characters; the list under the chart has it whole). `at`: where on the x scale (epoch
+ * seconds) a mark goes; by default its own moment (a chart of days puts it on its day).
  */
-export function drawDeployMarks(marks: readonly DeployMark[], color: string, fontFamily: string) {
+export function drawDeployMarks(
+  marks: readonly DeployMark[],
+  color: string,
+  fontFamily: string,
+  at: (mark: DeployMark) => number = (mark) => mark.at.getTime() / 1000,
+) {
   return (u: uPlot) => {
     const { ctx, bbox } = u;
     const ratio = devicePixelRatio || 1;
@@ -37,7 +43,7 @@ export function drawDeployMarks(marks: readonly DeployMark[], color: string, fon
     ctx.font = `${11 * ratio}px ${fontFamily}`;
     ctx.textBaseline = 'top';
     for (const mark of marks) {
-      const x = Math.round(u.valToPos(mark.at.getTime() / 1000, 'x', true));
+      const x = Math.round(u.valToPos(at(mark), 'x', true));
       if (x < bbox.left || x > bbox.left + bbox.width) continue;
       ctx.beginPath();
       ctx.moveTo(x, bbox.top);

@@ -99,7 +99,8 @@ export default function HealthChart({
           { series: [2, 3] },
         ],
         cursor: { drag: { x: false, y: false } },
-        hooks: { draw: [drawDeployMarks(marks, text, getComputedStyle(root).fontFamily)] },
+        // Each deploy on its day (UTC), where the points are.
+        hooks: { draw: [drawDeployMarks(marks, text, getComputedStyle(root).fontFamily, (mark) => Math.floor(mark.at.getTime() / 86_400_000) * 86_400)] },
         // Five values in a line: a phone's width wraps them into a block taller than the plot, and
         // a finger does not hover; the days' table says the same there.
         legend: { show: width >= LEGEND_MIN_WIDTH },
