@@ -153,6 +153,7 @@ describe('alerts', () => {
       checks: ['title'],
       createdAt: new Date('2026-10-12T13:50:00Z'),
       read: false,
+      deploy: null,
     });
     expect(await fetchSchedule('p')).toEqual({
       project: 'p',
