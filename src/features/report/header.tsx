@@ -12,6 +12,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { resultForScore } from '@/contract/values';
 import type { Result } from '@/contract/values';
@@ -58,8 +59,11 @@ function ScoreGauge({ score, result }: { score: number; result: Result | null })
   );
 }
 
-/** The report's URL as the page heading, the way to open it, and its facts at a glance. */
-export function ReportHeader({ report }: { report: Report }) {
+/**
+ * The report's URL as the page heading, the way to open it, and its facts at a glance; `action`
+ * (Analyse again) under the score.
+ */
+export function ReportHeader({ report, action }: { report: Report; action?: ReactNode }) {
   const href = openPageHref(report.url);
   return (
     <Stack gap="md">
@@ -97,7 +101,10 @@ export function ReportHeader({ report }: { report: Report }) {
             </Anchor>
           )}
         </Stack>
-        {report.score !== null && <ScoreGauge score={report.score} result={report.result} />}
+        <Stack gap="xs" align="center" style={{ flex: 'none' }}>
+          {report.score !== null && <ScoreGauge score={report.score} result={report.result} />}
+          {action}
+        </Stack>
       </Group>
       <DataList
         className={classes.details}

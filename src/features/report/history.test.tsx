@@ -213,6 +213,25 @@ describe('the report page: history after a refresh', () => {
   });
 });
 
+describe('the report page: Analyse again beside the score', () => {
+  it('analyses the page again in one click: the new score, said and shown, and the newest two compared', async () => {
+    connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const report = await seedReport();
+    const requests = recordRequests();
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    await screen.findByRole('heading', { level: 1, name: PAGE_URL });
+    expect(screen.getByRole('img', { name: 'Score 62 of 100' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Analyse again' }));
+    expect(await screen.findByText('Analysed again: score 62 → 84, Good.')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Score 84 of 100' })).toBeInTheDocument();
+    const summary = await within(await history()).findByRole('region', { name: 'What changed' });
+    expect(changedChecks(summary)).toEqual(CHANGES_62_TO_84);
+    // The same request the form's Refresh results sends, once.
+    const patches = (await requests.settled()).filter((r) => r.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+  });
+});
+
 describe('the report page without history (a deployment that keeps no runs)', () => {
   it('shows no History, never asks for runs, and shows what changed after a refresh until dismissed', async () => {
     const api = connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);

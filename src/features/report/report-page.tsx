@@ -14,6 +14,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
 import { ReportHeader } from './header';
+import { AnalyseAgain } from './analyse-again';
 import { FixFirst, adviceInFixFirst } from './fix-first';
 import { ReportResults } from './results';
 import classes from './report-page.module.css';
@@ -66,6 +67,10 @@ function ReportView({ report }: { report: Report }) {
   const hasHistory = keepsHistory(report);
   // How its project treats its checks (ignored, re-weighted, site-wide), where the deployment says.
   const { treatment, settings } = useCheckTreatment(report.project);
+  const startRefresh = () => {
+    setRefresh({ status: 'running' });
+    void loadWhatChanged();
+  };
   // Once the report is deleted, leaving must not ask about unsaved changes to it.
   const allowLeave = useRef(false);
   useEffect(() => {
@@ -74,7 +79,18 @@ function ReportView({ report }: { report: Report }) {
 
   return (
     <Stack gap="xl" className={classes.page}>
-      <ReportHeader report={report} />
+      <ReportHeader
+        report={report}
+        action={
+          <AnalyseAgain
+            report={report}
+            running={refresh?.status === 'running'}
+            onStart={startRefresh}
+            onDone={(before, after) => setRefresh({ status: 'done', before, after })}
+            onFailed={() => setRefresh(null)}
+          />
+        }
+      />
 
       {refresh?.status === 'running' && <RefreshProgress />}
       {refresh?.status === 'done' && !keepsHistory(refresh.after) && (
@@ -96,10 +112,7 @@ function ReportView({ report }: { report: Report }) {
             <ReportSettings
               report={report}
               allowLeaveRef={allowLeave}
-              onRefreshStart={() => {
-                setRefresh({ status: 'running' });
-                void loadWhatChanged();
-              }}
+              onRefreshStart={startRefresh}
               onRefreshDone={(before, after) => setRefresh({ status: 'done', before, after })}
               onRefreshFailed={() => setRefresh(null)}
               onDeleted={() => {
