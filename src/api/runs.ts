@@ -25,7 +25,8 @@ export const runSchema = z.pipe(
   ),
 );
 
-const runPageSchema = pageSchema(runSchema);
+/** A page of runs; the CI gate (tools/gate) reads the same answer with it. */
+export const runPageSchema = pageSchema(runSchema);
 
 /**
  * GET /reports/{id}/runs: ask only when the report says it has `runs`. The newest 100 are what a

@@ -4,15 +4,9 @@
 import * as z from 'zod/mini';
 import { PER_PAGE_VALUES } from '../../src/contract/values';
 import type { Report, Run } from '../../src/contract/domain';
-import {
-  capabilitiesSchema,
-  pageSchema,
-  reportEnvelopeSchema,
-  reportFields,
-  reportPageSchema,
-  resultAndScore,
-} from '../../src/api/lenient-schemas';
+import { capabilitiesSchema, reportEnvelopeSchema, reportPageSchema } from '../../src/api/lenient-schemas';
 import { ApiError } from '../../src/api/http/errors';
+import { runPageSchema } from '../../src/api/runs';
 import { GateError, describeFailure } from './client';
 import type { ServiceClient } from './client';
 import type { Clock } from './pacer';
@@ -73,25 +67,6 @@ export async function listProjectReports(client: ServiceClient, project: string)
   const wanted = project.toLowerCase();
   return [...byId.values()].filter((report) => report.project.toLowerCase() === wanted);
 }
-
-const runObject = z.object({
-  result: reportFields.result,
-  score: reportFields.score,
-  results: reportFields.results,
-  generated_at: reportFields.generated_at,
-});
-const runPageSchema = pageSchema(
-  z.pipe(
-    runObject,
-    z.transform(
-      (r: z.output<typeof runObject>): Run => ({
-        ...resultAndScore(r.result, r.score),
-        results: r.results,
-        generatedAt: r.generated_at,
-      }),
-    ),
-  ),
-);
 
 /** The run before the report's current results (GET /reports/{id}/runs, newest first); null if none is kept. */
 export async function previousRun(client: ServiceClient, report: Report): Promise<Run | null> {
