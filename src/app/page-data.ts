@@ -45,6 +45,7 @@ import { overviewListParams, overviewView } from '@/features/overview/overview-v
 import { isMousePress } from '@/lib/mouse-press';
 import { parseReportId } from '@/lib/report-id';
 import { parseUrlState } from '@/lib/url-state';
+import { rememberedPerPage, withDefaultPerPage } from '@/lib/per-page-memory';
 import type { UrlStateSpec } from '@/lib/url-state';
 
 interface Visit {
@@ -85,7 +86,7 @@ function prefetchReportList(
   spec: (extensions: ListExtensions) => UrlStateSpec<ReportListView>,
 ) {
   const prefetch = (extensions: ListExtensions) => {
-    const state = parseUrlState(spec(extensions), search);
+    const state = parseUrlState(withDefaultPerPage(spec(extensions), rememberedPerPage('reports')), search);
     if (failingInBrowser(state, extensions)) void queryClient.prefetchQuery(newestReportsQuery(newestFiltersOf(state)));
     else void queryClient.prefetchQuery(reportQueries.list(reportListParams(state)));
   };
@@ -114,9 +115,12 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
   // With each project's health in the same answer where the deployment has `overview`.
   projects: (queryClient, { search }) =>
     withCapabilities(queryClient, (capabilities) => {
-      if (!capabilities?.overview)
-        return void queryClient.prefetchQuery(projectQueries.list(projectListParams(parseUrlState(projectListView, search))));
-      const view = parseUrlState(projectListViewWithHealth, search);
+      const perPage = rememberedPerPage('projects');
+      if (!capabilities?.overview) {
+        const view = parseUrlState(withDefaultPerPage(projectListView, perPage), search);
+        return void queryClient.prefetchQuery(projectQueries.list(projectListParams(view)));
+      }
+      const view = parseUrlState(withDefaultPerPage(projectListViewWithHealth, perPage), search);
       void queryClient.prefetchQuery(portfolioQueries.projects(projectHealthListParams(view)));
     }),
   project: (queryClient, { params, search }) => {

@@ -63,8 +63,13 @@ type Values = Record<string, string | number | undefined> & { page: number };
 export interface UrlStateSpec<T extends Values> {
   /** One schema per parameter, built with `urlParam`. */
   params: { [K in keyof T]-?: z.ZodMiniType<T[K] | undefined> };
-  /** The view with nothing in the URL; these values are never written to it. */
+  /** The view with nothing in the URL; these values are never written to it (but see `written`). */
   defaults: T;
+  /**
+   * Keys written to the address even at their default: a default that comes from this device (the
+   * rows a page chosen last), so that the address alone still says what the view is.
+   */
+  written?: readonly (keyof T)[];
 }
 
 /** Parses a query string into the full state: every key present, invalid or missing values as the default. */
@@ -84,7 +89,8 @@ export function serialiseUrlState<T extends Values>(spec: UrlStateSpec<T>, state
   const out = new URLSearchParams();
   for (const key of Object.keys(spec.params) as (keyof T)[]) {
     const value = state[key];
-    if (value === undefined || value === '' || value === spec.defaults[key]) continue;
+    if (value === undefined || value === '') continue;
+    if (value === spec.defaults[key] && !spec.written?.includes(key)) continue;
     out.set(key as string, String(value));
   }
   return out;

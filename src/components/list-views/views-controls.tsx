@@ -35,10 +35,20 @@ function StandIn({
 }
 
 /**
- * **Views** and **Save view** for the list at this address; `withColumns`: the views keep the reports
- * table's columns too.
+ * The address a view keeps: its rows a page spelled out, so that the view opens with them on a device
+ * that remembers another choice (an address without `per_page` means the device's own).
  */
-export function ViewsControls({ withColumns }: { withColumns: boolean }) {
+function keptSearch(search: string, perPage: number): string {
+  const params = new URLSearchParams(search);
+  if (!params.has('per_page')) params.set('per_page', String(perPage));
+  return `?${params.toString()}`;
+}
+
+/**
+ * **Views** and **Save view** for the list at this address, showing `perPage` rows a page;
+ * `withColumns`: the views keep the reports table's columns too.
+ */
+export function ViewsControls({ withColumns, perPage }: { withColumns: boolean; perPage: number }) {
   const location = useLocation();
   const [menuUsed, setMenuUsed] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -71,7 +81,7 @@ export function ViewsControls({ withColumns }: { withColumns: boolean }) {
         <Suspense fallback={null}>
           <SaveViewDialog
             path={location.pathname}
-            search={location.search}
+            search={keptSearch(location.search, perPage)}
             withColumns={withColumns}
             onClose={() => setSaving(false)}
           />
@@ -104,10 +114,10 @@ export function ColumnsControl() {
  * its own that the page loads as it renders, like the navigation's Alerts link: not part of what the
  * first render waits for.
  */
-export default function ListViewsBar({ columns }: { columns: boolean }) {
+export default function ListViewsBar({ columns, perPage }: { columns: boolean; perPage: number }) {
   return (
     <>
-      <ViewsControls withColumns={columns} />
+      <ViewsControls withColumns={columns} perPage={perPage} />
       {columns && <ColumnsControl />}
     </>
   );

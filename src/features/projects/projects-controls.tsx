@@ -72,7 +72,7 @@ export function ProjectsControls({ view, onChange, withHealth = false }: Project
       </Group>
       <Group gap="xs" justify="flex-end" className={classes.views}>
         <Suspense fallback={null}>
-          <ListViewsBar columns={false} />
+          <ListViewsBar columns={false} perPage={view.per_page} />
         </Suspense>
       </Group>
     </>

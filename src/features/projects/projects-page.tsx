@@ -18,6 +18,7 @@ import type { PageChange } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { sortAfterClick } from '@/lib/sort';
+import { rememberPerPage, useRememberedPerPage, withDefaultPerPage } from '@/lib/per-page-memory';
 import { useUrlState } from '@/lib/url-state';
 import { HealthPending } from './health-pending';
 import { ProjectsControls } from './projects-controls';
@@ -112,7 +113,17 @@ function ProjectsHeading({ headingRef }: { headingRef?: Ref<HTMLHeadingElement> 
 
 function ProjectsPage({ withHealth }: { withHealth: boolean }) {
   const navigate = useNavigate();
-  const [view, setView] = useUrlState(projectListViewFor(withHealth));
+  // An address without `per_page` shows as many rows as were chosen last on this device.
+  const perPage = useRememberedPerPage('projects');
+  const spec = useMemo(() => withDefaultPerPage(projectListViewFor(withHealth), perPage), [withHealth, perPage]);
+  const [view, setUrlView] = useUrlState(spec);
+  const setView = useCallback<typeof setUrlView>(
+    (patch, options) => {
+      if (patch.per_page !== undefined) rememberPerPage('projects', patch.per_page);
+      setUrlView(patch, options);
+    },
+    [setUrlView],
+  );
   const { query, next } = useProjectsPage(view, withHealth);
   const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = query;
   // The answer for this view itself; a placeholder from another view says nothing about this one.

@@ -25,7 +25,7 @@ export function FiltersLine({ clients = false, ...filters }: ReportsFiltersProps
       </div>
       <Group gap="xs" justify="flex-end" wrap="nowrap" className={bar.views}>
         <Suspense fallback={null}>
-          <ListViewsBar columns />
+          <ListViewsBar columns perPage={filters.state.per_page} />
         </Suspense>
       </Group>
     </div>

@@ -122,10 +122,11 @@ describe('Reports: the view in the URL', () => {
     );
     await waitFor(() => expect(page.rows()).toHaveLength(13));
 
-    // Back returns to the previous view.
+    // Back returns to the previous filters and sort; the rows a page are kept on this device, like
+    // the columns, so that view now shows 50 too (and says so in its address).
     act(() => void page.router.navigate(-1));
-    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at&sort=asc'));
-    expect(page.control('Per page')).toHaveValue('10');
+    await waitFor(() => expect(page.search()).toBe('?result=good&sort_by=generated_at&sort=asc&per_page=50'));
+    expect(page.control('Per page')).toHaveValue('50');
     expect(page.control('Order')).toHaveValue('asc');
   });
 

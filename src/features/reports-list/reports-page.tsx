@@ -18,6 +18,7 @@ import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useColumns } from '@/lib/list-columns';
+import { rememberPerPage, useRememberedPerPage, withDefaultPerPage } from '@/lib/per-page-memory';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import { useLatestCallback } from '@/lib/use-latest-callback';
@@ -143,6 +144,22 @@ function useListRows(state: ReportListView, params: ReportListParams, extensions
   return { inBrowser, picked, rows: inBrowser ? { ...picked.query, data: picked.page } : served };
 }
 
+/**
+ * The view of the list (on `/reports`, or a project's own reports); an address without `per_page`
+ * shows as many rows as were chosen last on this device.
+ */
+function useReportListSpec(project: string | undefined, extensions: ListExtensions) {
+  const perPage = useRememberedPerPage('reports');
+  return useMemo(
+    () =>
+      withDefaultPerPage(
+        project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions),
+        perPage,
+      ),
+    [project, extensions, perPage],
+  );
+}
+
 interface ReportsListProps {
   project?: string;
   byScore: boolean;
@@ -158,10 +175,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
   'use memo';
   const queryClient = useQueryClient();
   const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients, gone }), [byScore, failingFilter, clients, gone]);
-  const spec = useMemo(
-    () => (project !== undefined ? projectReportListView(project, extensions) : reportListViewFor(extensions)),
-    [project, extensions],
-  );
+  const spec = useReportListSpec(project, extensions);
   const columns = useColumns();
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
@@ -175,6 +189,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
   // when only the rows change (a sort, a page).
   const setState = useLatestCallback((patch: Partial<ReportListView>, options?: { replace?: boolean }) => {
     prefetchView(patch);
+    if (patch.per_page !== undefined) rememberPerPage('reports', patch.per_page);
     setUrlState(patch, options);
   });
   const params = useMemo(() => reportListParams(state), [state]);
