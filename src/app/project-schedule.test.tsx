@@ -114,11 +114,35 @@ describe('Schedule', () => {
     const api = await withShop();
     server.use(capabilitiesWithout(api, 'run_log'));
     const { user } = renderProject();
+    // Two reports: at or under 10, Run now starts at once (once the count is known).
+    await screen.findByRole('region', { name: 'Health' });
     await user.click(await screen.findByRole('button', { name: 'Run now' }));
     expect(await screen.findByText('Run started')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText(/^2 reports of shop\.example queued to be analysed again/)).toBeInTheDocument();
     const { storage } = await api.backend();
     expect((await storage.watch.pendingItems()).get('shop.example')).toBe(2);
+  });
+
+  it('Run now asks first, naming the count, for more than 10 reports; Cancel starts nothing', async () => {
+    const api = await withShop();
+    for (let i = 0; i < 10; i += 1) await createReport({ url: `https://shop.example/more-${i}` });
+    server.use(capabilitiesWithout(api, 'run_log'));
+    const { user } = renderProject();
+    await screen.findByRole('region', { name: 'Health' });
+    await user.click(await screen.findByRole('button', { name: 'Run now' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Run now: analyse all 12 reports of shop.example?' });
+    expect(dialog).toHaveTextContent('12 analyses of the service’s work');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const { storage } = await api.backend();
+    expect((await storage.watch.pendingItems()).get('shop.example')).toBeUndefined();
+
+    await user.click(screen.getByRole('button', { name: 'Run now' }));
+    dialog = await screen.findByRole('dialog', { name: 'Run now: analyse all 12 reports of shop.example?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
+    expect(await screen.findByText(/^12 reports of shop\.example queued to be analysed again/)).toBeInTheDocument();
+    expect((await storage.watch.pendingItems()).get('shop.example')).toBe(12);
   });
 
   it('is not there at all where the deployment has no schedules', async () => {

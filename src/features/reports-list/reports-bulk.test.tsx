@@ -120,10 +120,13 @@ describe('Reports: selection', () => {
     expect(await within(page.toolbar()).findByText('23 selected')).toBeInTheDocument();
     expect(within(page.toolbar()).queryByRole('button', { name: /matching/ })).not.toBeInTheDocument();
 
-    // All 23 of docs.example go, none of shop.example.
+    // All 23 of docs.example go, none of shop.example; the question says that 13 are not in sight.
     useUndoClock();
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete 23 reports?' });
+    expect(dialog).toHaveTextContent(
+      'This deletes the 23 reports you selected and their results, 13 of them not on this page. You can undo this for a few seconds.',
+    );
     await page.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('23 reports deleted')).toBeInTheDocument();
     await passUndoWindow();
@@ -222,6 +225,30 @@ describe('Reports: bulk actions', () => {
     expect(analyses).toBe(2);
   });
 
+  it('asks first, naming the count, before refreshing more than 10 reports; Cancel sends nothing', async () => {
+    const urls = urlsOf(12);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(10));
+    await page.user.click(page.pageBox());
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Select all 12 matching' }));
+    expect(await within(page.toolbar()).findByText('12 selected')).toBeInTheDocument();
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Refresh 12 reports?' });
+    expect(dialog).toHaveTextContent('12 analyses of the service’s work');
+    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(analyses).toBe(0);
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    dialog = await screen.findByRole('dialog', { name: 'Refresh 12 reports?' });
+    await page.user.click(within(dialog).getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Finished: 12 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(analyses).toBe(12);
+  });
+
   it('ends a refresh with its outcome: worse and failed first, linked to their reports, the rest folded', async () => {
     const urls = urlsOf(5);
     await withReports(urls);
@@ -273,6 +300,10 @@ describe('Reports: bulk actions', () => {
 
     await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Delete selected' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete 2 reports?' });
+    // Both are on this page: nothing about others.
+    expect(dialog).toHaveTextContent(
+      'This deletes the 2 reports you selected and their results. You can undo this for a few seconds.',
+    );
     await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     // The focus goes back to the button that opened the dialog.

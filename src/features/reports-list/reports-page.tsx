@@ -316,6 +316,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
             total={current?.meta.total}
             params={params}
             matching={inBrowser ? picked.matching : undefined}
+            onPage={pageReports.map((report) => report.id)}
           />
           {isError && data !== undefined && (
             <ErrorState

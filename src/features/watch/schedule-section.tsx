@@ -17,6 +17,9 @@ import type { Schedule } from '@/api/watch';
 import { useRunSchedule, useSaveSchedule } from '@/api/watch-mutations';
 import { useCapabilities } from '@/api/capabilities';
 import { useStartRun } from '@/api/run-log-mutations';
+import { projectHealthQueries } from '@/api/project-health';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { asksBeforeAnalysing } from '@/lib/quota';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -122,6 +125,45 @@ function SitemapFields({
         {...register('max_new')}
       />
     </Group>
+  );
+}
+
+/**
+ * **Run now**: every report of the project analysed again; with more than 10 (or a count not yet
+ * known) it asks first, naming the count, as every action that spends the service's work on many pages does.
+ */
+function RunNowButton({ project, onRun, loading }: { project: string; onRun: () => void; loading: boolean }) {
+  const total = useQuery(projectHealthQueries.health(project)).data?.total;
+  const [asking, setAsking] = useState(false);
+  const count =
+    total === undefined ? 'all reports' : `all ${total.toLocaleString('en')} ${total === 1 ? 'report' : 'reports'}`;
+  return (
+    <>
+      <Button
+        variant="default"
+        leftSection={<IconPlayerPlay size={16} aria-hidden />}
+        onClick={() => (asksBeforeAnalysing(total) ? setAsking(true) : onRun())}
+        loading={loading}
+      >
+        Run now
+      </Button>
+      <ConfirmDialog
+        opened={asking}
+        title={`Run now: analyse ${count} of ${project}?`}
+        confirmLabel="Run now"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          onRun();
+        }}
+        pending={false}
+      >
+        <Text size="sm">
+          Each page of <strong>{project}</strong> is fetched and analysed again now, besides its schedule:
+          {total === undefined ? ' one analysis of the service’s work each.' : ` ${total.toLocaleString('en')} analyses of the service’s work.`}
+        </Text>
+      </ConfirmDialog>
+    </>
   );
 }
 
@@ -246,14 +288,7 @@ function ScheduleForm({ project, schedule }: { project: string; schedule: Schedu
         <Group justify="space-between" align="center" gap="sm">
           <RunTimes schedule={schedule} />
           <Group gap="sm">
-            <Button
-              variant="default"
-              leftSection={<IconPlayerPlay size={16} aria-hidden />}
-              onClick={runNow}
-              loading={run.isPending}
-            >
-              Run now
-            </Button>
+            <RunNowButton project={project} onRun={runNow} loading={run.isPending} />
             <Button
               type="submit"
               leftSection={<IconDeviceFloppy size={16} aria-hidden />}

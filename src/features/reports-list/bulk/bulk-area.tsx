@@ -10,6 +10,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ReportListParams } from '@/api/reports';
 import type { Report } from '@/contract/domain';
 import { formatClock } from '@/lib/dates';
+import { asksBeforeAnalysing } from '@/lib/quota';
 import type { Selection } from '../selection';
 import { BulkProgress } from '@/components/bulk-progress';
 import { useCollectReports } from '@/workflows/use-collect-reports';
@@ -28,6 +29,8 @@ export interface BulkAreaProps {
   matching?: readonly Report[];
   /** What the strip shows without a selection (the list's range). */
   range: ReactNode;
+  /** The ids of the reports on this page, for the delete question's wording. */
+  onPage: readonly number[];
 }
 
 /** Select all N matching: every report of the view, collected page by page through the scheduler. */
@@ -46,19 +49,22 @@ function useSelectAllMatching(selection: Selection, params: ReportListParams, ma
   };
 }
 
-export function BulkArea({ selection, total, params, matching: matchingHere, range }: BulkAreaProps) {
+export function BulkArea({ selection, total, params, matching: matchingHere, range, onPage }: BulkAreaProps) {
   const bulk = useBulkRun((ids) => selection.remove(ids));
   // Delete selected's runs: they outlive this list, and every list shows them.
   const deleteRuns = useDeleteRuns();
   const queryClient = useQueryClient();
   const location = useLocation();
   const matching = useSelectAllMatching(selection, params, matchingHere);
-  const [dialog, setDialog] = useState<'privacy' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'privacy' | 'refresh' | 'delete' | null>(null);
   const count = selection.items.size;
   const picked = () => [...selection.items].map(([id, url]) => ({ id, url }));
   const running = bulk.run !== null && bulk.run.phase !== 'finished';
   const noun = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'report' : 'reports'}`;
   const { collecting } = matching;
+  const refresh = () => bulk.start({ kind: 'refresh' }, picked());
+  const shown = new Set(onPage);
+  const offPage = [...selection.items.keys()].filter((id) => !shown.has(id)).length;
 
   return (
     <>
@@ -114,7 +120,7 @@ export function BulkArea({ selection, total, params, matching: matchingHere, ran
             {(
               [
                 ['Change privacy', IconLock, () => setDialog('privacy')],
-                ['Refresh results', IconRefresh, () => bulk.start({ kind: 'refresh' }, picked())],
+                ['Refresh results', IconRefresh, () => (asksBeforeAnalysing(count) ? setDialog('refresh') : refresh())],
                 ['Delete selected', IconTrash, () => setDialog('delete')],
               ] as const
             ).map(([label, Icon, onClick]) => (
@@ -151,6 +157,22 @@ export function BulkArea({ selection, total, params, matching: matchingHere, ran
         }}
       />
       <ConfirmDialog
+        opened={dialog === 'refresh'}
+        title={`Refresh ${noun(count)}?`}
+        confirmLabel="Refresh"
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          refresh();
+        }}
+        pending={false}
+      >
+        <Text size="sm">
+          Each of the {noun(count)} you selected is fetched and analysed again: {count.toLocaleString('en')}{' '}
+          analyses of the service’s work, a few at a time and paced to its rate limit. You can cancel while it runs.
+        </Text>
+      </ConfirmDialog>
+      <ConfirmDialog
         opened={dialog === 'delete'}
         title={`Delete ${noun(count)}?`}
         onCancel={() => setDialog(null)}
@@ -163,8 +185,13 @@ export function BulkArea({ selection, total, params, matching: matchingHere, ran
         pending={false}
       >
         <Text size="sm">
-          This deletes the {noun(count)} you selected and their results, including any not on this page. You
-          can undo this for a few seconds.
+          This deletes the {noun(count)} you selected and their results
+          {offPage === 0
+            ? ''
+            : offPage === count
+              ? ', none of them on this page'
+              : `, ${offPage.toLocaleString('en')} of them not on this page`}
+          . You can undo this for a few seconds.
         </Text>
       </ConfirmDialog>
     </>
