@@ -98,11 +98,16 @@ test('select three and make them private, refresh two, delete two, export the re
   await expect(progress.getByText('Finished: 2 done, 0 failed, 0 skipped.', { exact: true })).toBeVisible();
   await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuetext', '2 of 2');
 
-  // Export: the five left, in the view's order, in a file a spreadsheet reads.
+  // Export: the five left, in the view's order, in a file a spreadsheet reads. Its outcome appears
+  // below the heading; the header's buttons stay where they were (they moved up 30 px: issue 50).
+  const newReport = page.getByRole('link', { name: 'New report' });
+  const before = (await newReport.boundingBox())!;
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Export CSV' }).click(),
   ]);
+  await expect(page.getByText(/^Exported 5 reports to /)).toBeVisible();
+  expect((await newReport.boundingBox())!.y).toBe(before.y);
   expect(download.suggestedFilename()).toMatch(/^reports-\d{4}-\d{2}-\d{2}\.csv$/);
   const bytes = readFileSync(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

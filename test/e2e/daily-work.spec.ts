@@ -39,6 +39,9 @@ for (const viewport of [
     await signIn(page);
     await page.goto(listUrl);
     await expect(page.getByText('1–10 of 14 reports', { exact: true })).toBeVisible();
+    // The first report is well within the first screen (on a phone, the heading and the filters took
+    // 650 px of 844 before it with a search set: its card ended below the screen).
+    expect((await checkbox(page, 0).boundingBox())!.y).toBeLessThan(viewport.height * 0.75);
 
     // Two quick clicks where rows 1 and 2 were: both picked, as the person meant.
     const first = (await checkbox(page, 0).boundingBox())!;
@@ -59,6 +62,21 @@ for (const viewport of [
     const header = await page.locator('header').first().boundingBox();
     expect((await toolbar.boundingBox())!.y).toBeGreaterThanOrEqual((header?.height ?? 0) - 1);
     await expect(toolbar.getByRole('button', { name: 'Delete selected' })).toBeVisible();
+    // Every action of the toolbar is on screen, whole, without scrolling sideways, and a 44 px target
+    // (on a phone they were at x = 475-921 of a strip that scrolled, "Clear selection" cut to "C").
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    for (const name of ['Select all 14 matching', 'Clear selection', 'Change privacy', 'Refresh results', 'Delete selected']) {
+      const box = (await toolbar.getByRole('button', { name }).boundingBox())!;
+      expect(box.x, name).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, name).toBeLessThanOrEqual(viewport.width);
+      expect(box.y + box.height, name).toBeLessThanOrEqual(viewport.height);
+      if (phone) expect(Math.min(box.width, box.height), name).toBeGreaterThanOrEqual(44);
+    }
+    // The pager is not under the toolbar (on a phone the toolbar is at the bottom of the screen).
+    const pager = (await page.getByRole('navigation', { name: /pages of reports/i }).boundingBox())!;
+    const bar = (await toolbar.boundingBox())!;
+    expect(pager.y + pager.height <= bar.y || pager.y >= bar.y + bar.height).toBe(true);
+    if (phone) await page.screenshot({ path: test.info().outputPath('phone-selection.png') });
     await expectNoSeriousA11yViolations(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectNoSeriousA11yViolations(page);

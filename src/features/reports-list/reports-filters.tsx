@@ -258,26 +258,29 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
   if (folds)
     return (
       <div className={classes.grid}>
-        <div className={classes.wide}>{search}</div>
-        <Button
-          variant="default"
-          className={classes.foldButton}
-          leftSection={<IconAdjustmentsHorizontal size={18} aria-hidden />}
-          rightSection={
-            count > 0 && (
-              <Badge size="sm" circle aria-hidden>
-                {count}
-              </Badge>
-            )
-          }
-          // The badge is the count at a glance; the name says it in words.
-          aria-label={count > 0 ? `Filters (${count} set)` : undefined}
-          aria-expanded={unfolded}
-          aria-controls={foldId}
-          onClick={() => setUnfolded((open) => !open)}
-        >
-          Filters
-        </Button>
+        {/* Search and Filters on one line: a phone's first screen is for the reports (issue 50). */}
+        <div className={classes.searchRow}>
+          <div className={classes.searchField}>{search}</div>
+          <Button
+            variant="default"
+            className={classes.foldButton}
+            leftSection={<IconAdjustmentsHorizontal size={18} aria-hidden />}
+            rightSection={
+              count > 0 && (
+                <Badge size="sm" circle aria-hidden>
+                  {count}
+                </Badge>
+              )
+            }
+            // The badge is the count at a glance; the name says it in words.
+            aria-label={count > 0 ? `Filters (${count} set)` : undefined}
+            aria-expanded={unfolded}
+            aria-controls={foldId}
+            onClick={() => setUnfolded((open) => !open)}
+          >
+            Filters
+          </Button>
+        </div>
         {unfolded && (
           <div id={foldId} className={classes.fold}>
             {fields}

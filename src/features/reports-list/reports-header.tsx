@@ -17,20 +17,21 @@ export interface ReportsHeaderProps {
 
 export function ReportsHeader({ inProject, dropped, exportButton, exportPanel }: ReportsHeaderProps) {
   return (
-    <Group justify="space-between" align="flex-end" gap="sm">
-      <div>
-        <Title order={inProject ? 2 : 1}>Reports</Title>
-        <Text c="dimmed" mt={4}>
-          How each analysed page does, newest first unless sorted otherwise.
-        </Text>
-        {/* Said when the filters change under a selection; the region is there before it has text. */}
-        <Text role="status" size="sm" fw={500} mt={dropped === null ? 0 : 4}>
-          {dropped !== null &&
-            `The selection of ${plural(dropped, 'report', 'reports')} was cleared because the filters changed.`}
-        </Text>
-      </div>
-      <Stack gap="xs" align="flex-end">
-        <Group gap="sm">
+    <Stack gap="xs">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={inProject ? 2 : 1}>Reports</Title>
+          <Text c="dimmed" mt={4}>
+            How each analysed page does, newest first unless sorted otherwise.
+          </Text>
+          {/* Said when the filters change under a selection; the region is there before it has text. */}
+          <Text role="status" size="sm" fw={500} mt={dropped === null ? 0 : 4}>
+            {dropped !== null &&
+              `The selection of ${plural(dropped, 'report', 'reports')} was cleared because the filters changed.`}
+          </Text>
+        </div>
+        {/* On a phone the three share one line, each an icon over its label. */}
+        <Group gap="sm" className="phone-action-grid">
           {exportButton}
           <Button
             component={Link}
@@ -44,8 +45,10 @@ export function ReportsHeader({ inProject, dropped, exportButton, exportPanel }:
             New report
           </Button>
         </Group>
-        {exportPanel}
-      </Stack>
-    </Group>
+      </Group>
+      {/* Below the whole heading, not under the buttons: the buttons, aligned with the heading's last
+          line, moved up 30 px when it appeared (issue 50). */}
+      {exportPanel && <Group justify="flex-end">{exportPanel}</Group>}
+    </Stack>
   );
 }

@@ -69,73 +69,79 @@ export function BulkArea({ selection, total, params, matching: matchingHere, ran
   return (
     <>
       {count > 0 ? (
-        <div className={bar.bar} data-selecting="" role="toolbar" aria-label="Selection">
-          <Text fw={700} size="sm" px={4} aria-live="polite">
-            {count.toLocaleString('en')} selected
-          </Text>
-          {collecting !== null && 'done' in collecting ? (
-            <Group gap={6} wrap="nowrap" role="status">
-              <Loader size="xs" aria-hidden />
-              <Text size="sm">
-                Selecting {collecting.done.toLocaleString('en')}
-                {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
-                {collecting.waitingUntil !== null &&
-                  ` Paused by the service’s rate limit until ${formatClock(collecting.waitingUntil)}.`}
-              </Text>
-              <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
-                Cancel
-              </Button>
-            </Group>
-          ) : (
-            total !== undefined &&
-            count < total && (
-              <Button
-                variant="subtle"
-                size="compact-sm"
-                leftSection={<IconSelectAll size={14} aria-hidden />}
-                onClick={matching.start}
-                disabled={running}
-              >
-                Select all {total.toLocaleString('en')} matching
-              </Button>
-            )
-          )}
-          {collecting !== null && 'error' in collecting && (
-            <Text size="sm" c="red" role="alert">
-              The reports could not all be selected: {collecting.error}{' '}
-              <Button variant="subtle" size="compact-sm" onClick={matching.start}>
-                Retry
-              </Button>
+        // On a phone the toolbar sits at the bottom of the screen, its actions in reach of a thumb and
+        // wrapped rather than scrolled sideways; its slot keeps the strip's room so no row moves.
+        <div className={bar.selectionSlot}>
+          <div className={bar.slotRange}>{range}</div>
+          <div className={bar.bar} data-selecting="" role="toolbar" aria-label="Selection">
+            <Text fw={700} size="sm" px={4} aria-live="polite">
+              {count.toLocaleString('en')} selected
             </Text>
-          )}
-          <Button
-            variant="subtle"
-            size="compact-sm"
-            leftSection={<IconX size={14} aria-hidden />}
-            onClick={selection.clear}
-          >
-            Clear selection
-          </Button>
-          <div className={bar.actions}>
-            {(
-              [
-                ['Change privacy', IconLock, () => setDialog('privacy')],
-                ['Refresh results', IconRefresh, () => (asksBeforeAnalysing(count) ? setDialog('refresh') : refresh())],
-                ['Delete selected', IconTrash, () => setDialog('delete')],
-              ] as const
-            ).map(([label, Icon, onClick]) => (
-              <Button
-                key={label}
-                variant={label === 'Delete selected' ? 'light' : 'default'}
-                color={label === 'Delete selected' ? 'red' : undefined}
-                size="compact-sm"
-                leftSection={<Icon size={14} aria-hidden />}
-                onClick={onClick}
-                disabled={running}
-              >
-                {label}
-              </Button>
-            ))}
+            {collecting !== null && 'done' in collecting ? (
+              <Group gap={6} wrap="nowrap" role="status">
+                <Loader size="xs" aria-hidden />
+                <Text size="sm">
+                  Selecting {collecting.done.toLocaleString('en')}
+                  {collecting.total > 0 && ` of ${collecting.total.toLocaleString('en')}`}…
+                  {collecting.waitingUntil !== null &&
+                    ` Paused by the service’s rate limit until ${formatClock(collecting.waitingUntil)}.`}
+                </Text>
+                <Button variant="subtle" size="compact-sm" onClick={matching.cancel}>
+                  Cancel
+                </Button>
+              </Group>
+            ) : (
+              total !== undefined &&
+              count < total && (
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  leftSection={<IconSelectAll size={14} aria-hidden />}
+                  onClick={matching.start}
+                  disabled={running}
+                >
+                  Select all {total.toLocaleString('en')} matching
+                </Button>
+              )
+            )}
+            {collecting !== null && 'error' in collecting && (
+              <Text size="sm" c="red" role="alert">
+                The reports could not all be selected: {collecting.error}{' '}
+                <Button variant="subtle" size="compact-sm" onClick={matching.start}>
+                  Retry
+                </Button>
+              </Text>
+            )}
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              leftSection={<IconX size={14} aria-hidden />}
+              onClick={selection.clear}
+              className={bar.clear}
+            >
+              <span className={bar.clearLabel}>Clear selection</span>
+            </Button>
+            <div className={`${bar.actions} phone-action-grid`}>
+              {(
+                [
+                  ['Change privacy', IconLock, () => setDialog('privacy')],
+                  ['Refresh results', IconRefresh, () => (asksBeforeAnalysing(count) ? setDialog('refresh') : refresh())],
+                  ['Delete selected', IconTrash, () => setDialog('delete')],
+                ] as const
+              ).map(([label, Icon, onClick]) => (
+                <Button
+                  key={label}
+                  variant={label === 'Delete selected' ? 'light' : 'default'}
+                  color={label === 'Delete selected' ? 'red' : undefined}
+                  size="compact-sm"
+                  leftSection={<Icon size={14} aria-hidden />}
+                  onClick={onClick}
+                  disabled={running}
+                >
+                  {label}
+                </Button>
+              ))}
+            </div>
           </div>
         </div>
       ) : (
