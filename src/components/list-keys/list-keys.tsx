@@ -7,6 +7,7 @@ import { useHotkeys } from '@mantine/hooks';
 import type { HotkeyItem } from '@mantine/hooks';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import type { ListNoun } from './shortcuts-dialog';
+import { notForShortcuts } from './shortcut-target';
 
 const ShortcutsDialog = lazy(() =>
   import('./shortcuts-dialog').then((module) => ({ default: module.ShortcutsDialog })),
@@ -20,14 +21,6 @@ export interface ListKeysProps {
   /** The list has a selection: x picks the focused row. */
   pick?: (row: string) => void;
   create: () => void;
-}
-
-/** Typing in a field, or working in a dialog, is not a shortcut. Checkboxes and radios do not type. */
-function ignored(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target.closest('[role="dialog"]')) return true;
-  if (target instanceof HTMLInputElement) return target.type !== 'checkbox' && target.type !== 'radio';
-  return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
 
 /** What a row is called when it is said: its first link's text (the URL, the project's name). */
@@ -69,7 +62,7 @@ export function ListKeys({ rowAttribute, noun, open, pick, create }: ListKeysPro
   const listKey =
     (act: (event: KeyboardEvent) => false | void): HotkeyItem[1] =>
     (event) => {
-      if (ignored(event.target) || act(event) === false) return;
+      if (notForShortcuts(event.target) || act(event) === false) return;
       event.preventDefault();
     };
   const moveBy = (step: 1 | -1) =>
@@ -78,7 +71,7 @@ export function ListKeys({ rowAttribute, noun, open, pick, create }: ListKeysPro
       if (words !== null) setSaid(words);
     });
   const showHelp = (event: KeyboardEvent) => {
-    if (ignored(event.target)) return;
+    if (notForShortcuts(event.target)) return;
     event.preventDefault();
     setReturnTo(document.activeElement instanceof HTMLElement ? document.activeElement : null);
     setHelp('open');
@@ -111,7 +104,7 @@ export function ListKeys({ rowAttribute, noun, open, pick, create }: ListKeysPro
         setSaid(`${picked ? 'Unselected' : 'Selected'} ${rowName(focused.row)}`);
       }),
     ]);
-  // The default would skip every input: `ignored` does, except for checkboxes and radios (no typing).
+  // The default would skip every input: `notForShortcuts` does, except for checkboxes and radios (no typing).
   // preventDefault only for what the list did: a key typed into a field stays the field's.
   useHotkeys(
     keys.map(([key, handler]) => [key, handler, { preventDefault: false }]),

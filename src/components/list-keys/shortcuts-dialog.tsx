@@ -8,7 +8,12 @@ import { DataTable } from '@/components/data-table';
 
 export type ListNoun = 'report' | 'project';
 
-function listShortcuts(noun: ListNoun, withPick: boolean): { keys: string; does: string }[] {
+export interface Shortcut {
+  keys: string;
+  does: string;
+}
+
+function listShortcuts(noun: ListNoun, withPick: boolean): Shortcut[] {
   return [
     { keys: '/', does: 'Focus Search' },
     { keys: 'j', does: `Move to the next ${noun}` },
@@ -18,6 +23,57 @@ function listShortcuts(noun: ListNoun, withPick: boolean): { keys: string; does:
     { keys: 'n', does: 'New report' },
     { keys: '?', does: 'Show these shortcuts' },
   ];
+}
+
+/** A dialog **Keyboard shortcuts** listing `shortcuts`, which work anywhere on `where` but in a field. */
+export function KeyboardShortcutsDialog({
+  opened,
+  onClose,
+  shortcuts,
+  where,
+  returnFocus = true,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  shortcuts: Shortcut[];
+  /** Where they work: `the list`, `this report`. */
+  where: string;
+  /** Mantine puts the focus back where it was when the dialog opened; false where the page does it. */
+  returnFocus?: boolean;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Keyboard shortcuts"
+      centered
+      returnFocus={returnFocus}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ title: { fontWeight: 700 } }}
+    >
+      <DataTable aria-label="Keyboard shortcuts">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">What it does</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shortcuts.map((shortcut) => (
+            <tr key={shortcut.keys}>
+              <td>
+                <Kbd>{shortcut.keys}</Kbd>
+              </td>
+              <td>{shortcut.does}</td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
+      <Text size="sm" c="dimmed" mt="sm">
+        They work anywhere on {where}, except while typing in a field.
+      </Text>
+    </Modal>
+  );
 }
 
 /** The list's keyboard shortcuts (`?`); list-keys.tsx handles them. */
@@ -33,37 +89,13 @@ export function ShortcutsDialog({
   withPick: boolean;
 }) {
   return (
-    <Modal
+    <KeyboardShortcutsDialog
       opened={opened}
       onClose={onClose}
-      title="Keyboard shortcuts"
-      centered
+      shortcuts={listShortcuts(noun, withPick)}
+      where="the list"
       // ListKeys puts the focus back where `?` was pressed (a row is not what Mantine would find).
       returnFocus={false}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      styles={{ title: { fontWeight: 700 } }}
-    >
-      <DataTable aria-label="Keyboard shortcuts">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">What it does</th>
-          </tr>
-        </thead>
-        <tbody>
-          {listShortcuts(noun, withPick).map((shortcut) => (
-            <tr key={shortcut.keys}>
-              <td>
-                <Kbd>{shortcut.keys}</Kbd>
-              </td>
-              <td>{shortcut.does}</td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-      <Text size="sm" c="dimmed" mt="sm">
-        They work anywhere on the list, except while typing in a field.
-      </Text>
-    </Modal>
+    />
   );
 }
