@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router-dom';
-import type { DataRouter, RouteObject } from 'react-router-dom';
+import type { DataRouter, Location, RouteObject } from 'react-router-dom';
 import { afterEach, vi } from 'vitest';
 import { createQueryClient } from '@/api/query-client';
 import { AppProviders } from '@/app/providers';
@@ -68,8 +68,8 @@ export function createTestQueryClient(): QueryClient {
 }
 
 export interface RenderWithProvidersOptions {
-  /** The path to start at; '/' by default. */
-  route?: string;
+  /** The path to start at ('/' by default), or a history entry with its location state. */
+  route?: string | Partial<Location>;
   queryClient?: QueryClient;
   /** Given the router before the first render, as the app wires its own (router.ts: startPageData). */
   withRouter?: (router: DataRouter) => void;

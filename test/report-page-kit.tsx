@@ -6,7 +6,7 @@ import { Notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { HttpResponse, http } from 'msw';
 import { Outlet, useLocation, useParams } from 'react-router-dom';
-import type { RouteObject } from 'react-router-dom';
+import type { Location, RouteObject } from 'react-router-dom';
 import { saveConnection } from '@/api/http/connection';
 import { createReport } from '@/api/reports';
 import type { CreateReportInput } from '@/api/reports';
@@ -203,6 +203,6 @@ export async function editForm() {
   };
 }
 
-export function renderReportPage(path: string, queryClient?: QueryClient) {
+export function renderReportPage(path: string | Partial<Location>, queryClient?: QueryClient) {
   return renderWithProviders(REPORT_ROUTES, { route: path, queryClient });
 }

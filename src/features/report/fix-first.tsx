@@ -6,7 +6,7 @@ import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantin
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MouseEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { Check } from '@/contract/domain';
 import { checkAdvice, checkName } from '@/checks/check-info';
 import { checkAnchor, fixFirstAnchor } from '@/checks/group-results';
@@ -89,13 +89,15 @@ export function FixFirst({
   project: string;
 }) {
   const navigate = useNavigate();
+  // The report's place in a list (its location state) stays with it when a check is linked.
+  const { state } = useLocation();
   const { toFix, siteWide, ignored } = fixFirstLists(results, treatment);
   const [all, setAll] = useState(false);
   const more = toFix.length - FIX_FIRST_SHOWN;
   const go = (event: MouseEvent<HTMLAnchorElement>, key: string) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    void navigate({ hash: checkAnchor(key) });
+    void navigate({ hash: checkAnchor(key) }, { state });
     focusCheck(key);
   };
   const ignoredText =

@@ -11,7 +11,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { resultForScore } from '@/contract/values';
@@ -61,24 +61,12 @@ function ScoreGauge({ score, result }: { score: number; result: Result | null })
 
 /**
  * The report's URL as the page heading, the way to open it, and its facts at a glance; `action`
- * (Analyse again) under the score.
+ * (Analyse again) under the score. The way back to the list is above it (trail-nav.tsx).
  */
 export function ReportHeader({ report, action }: { report: Report; action?: ReactNode }) {
   const href = openPageHref(report.url);
   return (
     <Stack gap="md">
-      <Anchor
-        component={Link}
-        to="/reports"
-        size="sm"
-        className="tap-target"
-        style={{ alignSelf: 'flex-start' }}
-      >
-        <Group gap={4} component="span">
-          <IconArrowLeft size={14} aria-hidden />
-          All reports
-        </Group>
-      </Anchor>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'break-word' }}>

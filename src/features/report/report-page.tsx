@@ -8,12 +8,14 @@ import { isApiError } from '@/api/http/errors';
 import { useCheckTreatment } from '@/api/problems';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
+import type { ReportTrail } from '@/api/report-trail';
 import { ErrorState } from '@/components/error-state';
 import { NotFound } from '@/components/not-found';
 import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
 import { ReportHeader } from './header';
+import { ReportTrailNav, useReportTrail } from './trail-nav';
 import { AnalyseAgain } from './analyse-again';
 import { FixFirst, adviceInFixFirst } from './fix-first';
 import { ReportResults } from './results';
@@ -41,13 +43,13 @@ function RefreshProgress() {
   );
 }
 
-function ReportNotFound() {
+function ReportNotFound({ trail }: { trail?: ReportTrail | null }) {
   return (
     <NotFound
       heading="Report not found"
       title="There is no report here"
       description="It may have been deleted, or the link may be mistyped."
-      back={{ to: REPORTS_PATH, label: 'Back to all reports' }}
+      back={trail ? { to: trail.list, label: `Back to ${trail.name}` } : { to: REPORTS_PATH, label: 'Back to all reports' }}
     />
   );
 }
@@ -143,14 +145,17 @@ function ReportView({ report }: { report: Report }) {
 
 function ReportPage() {
   const id = parseReportId(useParams().id);
+  const trail = useReportTrail();
   const query = useQuery({ ...reportQueries.detail(id ?? 0), enabled: id !== null });
 
   if (id === null) return <ReportNotFound />;
+  if (query.isError && !query.data && isApiError(query.error) && query.error.kind === 'not-found')
+    return <ReportNotFound trail={trail} />;
+  let body;
   // A failed background refetch keeps the report on screen; only a first load that failed replaces it.
-  if (query.data) return <ReportView key={query.data.id} report={query.data} />;
-  if (query.isError) {
-    if (isApiError(query.error) && query.error.kind === 'not-found') return <ReportNotFound />;
-    return (
+  if (query.data) body = <ReportView key={query.data.id} report={query.data} />;
+  else if (query.isError)
+    body = (
       <Stack gap="md">
         <Title order={1}>Report</Title>
         <ErrorState
@@ -161,11 +166,18 @@ function ReportPage() {
         />
       </Stack>
     );
-  }
+  else
+    body = (
+      <Stack gap="md">
+        <Title order={1}>Report</Title>
+        <LoadingRows rows={6} label="Loading the report" />
+      </Stack>
+    );
+  // The way back and to the neighbours stays in place (and keeps the focus) while the next report loads.
   return (
     <Stack gap="md">
-      <Title order={1}>Report</Title>
-      <LoadingRows rows={6} label="Loading the report" />
+      <ReportTrailNav id={id} trail={trail} />
+      {body}
     </Stack>
   );
 }

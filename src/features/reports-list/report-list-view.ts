@@ -2,7 +2,9 @@
 import { CHECK_KEYS, DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
 import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
 import type { NewestReportsFilters } from '@/api/newest-reports';
+import { normaliseReportListParams } from '@/api/reports';
 import type { ReportListParams } from '@/api/reports';
+import type { ListTrail } from '@/api/report-trail';
 import { listParams, nextUrlState, serialiseUrlState, urlParam } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
 
@@ -181,4 +183,24 @@ export const NO_FILTERS = { search: '', project: '', result: undefined, failing:
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
   const search = serialiseUrlState(reportListViewWithAll, nextUrlState(state, patch)).toString();
   return search ? `/reports?${search}` : '/reports';
+}
+
+/**
+ * What a report opened from this view carries (api/report-trail.ts), but for its place on the page:
+ * the list's address at `pathname` (the view's canonical query), its name, its query and page.
+ */
+export function listTrailOf(
+  spec: UrlStateSpec<ReportListView>,
+  state: ReportListView,
+  where: { pathname: string; name: string; inBrowser: boolean },
+): ListTrail {
+  const search = serialiseUrlState(spec, state).toString();
+  const { page: _page, url: _url, ...params } = normaliseReportListParams(reportListParams(state));
+  return {
+    list: search ? `${where.pathname}?${search}` : where.pathname,
+    name: where.name,
+    params,
+    inBrowser: where.inBrowser,
+    page: state.page,
+  };
 }

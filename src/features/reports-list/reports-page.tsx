@@ -8,8 +8,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCapabilities } from '@/api/capabilities';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
+import { openedFromList } from '@/api/report-trail';
+import type { ListTrail } from '@/api/report-trail';
 import { useDeleteRunsShown } from '@/workflows/delete-runs-shown';
 import { ErrorState } from '@/components/error-state';
 import { useSavedImport } from '@/components/use-saved-import';
@@ -22,6 +24,7 @@ import { rememberPerPage, useRememberedPerPage, withDefaultPerPage } from '@/lib
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
 import { useLatestCallback } from '@/lib/use-latest-callback';
+import type { UrlStateSpec } from '@/lib/url-state';
 import type { ServerReportSortKey } from '@/contract/values';
 import type { Report } from '@/contract/domain';
 import { checkName } from '@/checks/check-info';
@@ -37,6 +40,7 @@ import {
   needsCapabilities,
   reportListViewFor,
   failingInBrowser,
+  listTrailOf,
 } from './report-list-view';
 import { useFailingInBrowser } from './failing-in-browser';
 import { useClientName } from '@/components/client-filter';
@@ -101,8 +105,11 @@ function ReportsView({ project }: { project?: string }) {
   return <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} gone={gone} />;
 }
 
-/** The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report, x picks it, n creates one. */
-function ReportKeys({ reports, selection }: { reports: Report[]; selection: Selection }) {
+/**
+ * The list's keyboard shortcuts (list-keys.tsx): Enter opens the focused report (with its place in the
+ * list, `trail`), x picks it, n creates one.
+ */
+function ReportKeys({ reports, selection, trail }: { reports: Report[]; selection: Selection; trail: ListTrail }) {
   const navigate = useNavigate();
   return (
     <ListKeys
@@ -114,7 +121,7 @@ function ReportKeys({ reports, selection }: { reports: Report[]; selection: Sele
       }}
       open={(row) => {
         noteOpenedReport(Number(row));
-        void navigate(`/reports/${row}`);
+        void navigate(`/reports/${row}`, { state: openedFromList(trail, reports, Number(row)) });
       }}
       create={() => void navigate('/reports/new')}
     />
@@ -158,6 +165,36 @@ function useReportListSpec(project: string | undefined, extensions: ListExtensio
       ),
     [project, extensions, perPage],
   );
+}
+
+/**
+ * Where the rows on screen link to. They are those of the view they were loaded for (`shown` once its
+ * rows are there) until the next view's rows arrive, so their links stay that view's: a project's
+ * link is the view filtered by the project (one function per shown view: the table tells a new view
+ * from the one it shows by it), and a report opened from them walks that view (Previous, Next) and
+ * leads back to it (`trail`).
+ */
+function useShownViewLinks(
+  state: ReportListView,
+  shown: boolean,
+  spec: UrlStateSpec<ReportListView>,
+  project: string | undefined,
+  extensions: ListExtensions,
+) {
+  const [shownState, setShownState] = useState(state);
+  if (shown && shownState !== state) setShownState(state);
+  const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
+  const { pathname } = useLocation();
+  const trail = useMemo(
+    () =>
+      listTrailOf(spec, shownState, {
+        pathname,
+        name: project ?? 'reports',
+        inBrowser: failingInBrowser(shownState, extensions),
+      }),
+    [spec, shownState, pathname, project, extensions],
+  );
+  return { projectHref, trail };
 }
 
 interface ReportsListProps {
@@ -204,12 +241,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
   const onSort = useLatestCallback((key: ServerReportSortKey) => setState(sortAfterClick(state, key)));
   // A mouse pressing a sort header clicks it a moment later: the request starts with the press.
   const onSortPress = useLatestCallback((key: ServerReportSortKey) => prefetchView(sortAfterClick(state, key)));
-  // A row's project link is its view filtered by the project. The rows on screen are those of the
-  // view they were loaded for until the next view's rows arrive, so their links stay that view's.
-  // One function per shown view: the table tells a new view from the one it shows by it.
-  const [shownState, setShownState] = useState(state);
-  if (current !== undefined && shownState !== state) setShownState(state);
-  const projectHref = useCallback((project: string) => reportListHref(shownState, { project }), [shownState]);
+  const { projectHref, trail } = useShownViewLinks(state, current !== undefined, spec, project, extensions);
   const clearFilters = () => setState({ ...NO_FILTERS, project: project ?? '' });
   // On a project's page its project is the page's, not a filter.
   const filtered = hasFilters(project === undefined ? state : { ...state, project: '' });
@@ -267,6 +299,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
         selection={tableSelection}
         scoreSorts={byScore}
         columns={columns}
+        trail={trail}
       />
     );
   }
@@ -340,7 +373,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
           withRange={false}
         />
       )}
-      <ReportKeys reports={pageReports} selection={selection} />
+      <ReportKeys reports={pageReports} selection={selection} trail={trail} />
     </Stack>
   );
 }

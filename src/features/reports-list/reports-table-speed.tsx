@@ -138,16 +138,16 @@ export function linkedReportId(target: EventTarget): number | null {
  * as React Router's Link does for each of its own (a left click without a modifier key; others are
  * the browser's: a new tab, a download). 200 Links on a page of 100 rows each rendered again on every
  * navigation, the router's location being their context: a sort, a page, opening a report
- * (docs/benchmarks.md, issue 27).
+ * (docs/benchmarks.md, issue 27). `state`: the location state to open the link with.
  */
-export function useFollowLinks(): (event: ReactMouseEvent<HTMLElement>) => void {
+export function useFollowLinks(): (event: ReactMouseEvent<HTMLElement>, state?: unknown) => void {
   const navigate = useNavigate();
-  return (event: ReactMouseEvent<HTMLElement>) => {
+  return (event: ReactMouseEvent<HTMLElement>, state?: unknown) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
       return;
     const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="/"]') : null;
     if (link === null || (link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return;
     event.preventDefault();
-    void navigate(link.getAttribute('href') ?? '/');
+    void navigate(link.getAttribute('href') ?? '/', { state });
   };
 }

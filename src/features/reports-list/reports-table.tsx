@@ -5,6 +5,8 @@ import type { MouseEvent as ReactMouseEvent } from 'react';
 import { useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import type { Report } from '@/contract/domain';
+import { openedFromList } from '@/api/report-trail';
+import type { ListTrail } from '@/api/report-trail';
 import { DataTable } from '@/components/data-table';
 import { DateText, sameMoment } from '@/components/date-text';
 import { PrivacyBadge } from '@/components/privacy-badge';
@@ -42,6 +44,8 @@ export interface ReportsTableProps {
   stale?: boolean;
   /** Which reports are picked for a bulk action, and how a checkbox changes that. */
   selection: TableSelection;
+  /** What a report opened from the table carries: its list, for Previous, Next and the way back. */
+  trail: ListTrail;
 }
 
 export interface TableSelection {
@@ -166,13 +170,17 @@ export function noteOpenedReport(id: number): void {
   openedReport = id;
 }
 
-/** The rows' links followed in the app, noting which report is opened (Back focuses it again). */
-function useOpenReportLinks(): (event: ReactMouseEvent<HTMLElement>) => void {
+/**
+ * The rows' links followed in the app, noting which report is opened (Back focuses it again); a report
+ * opens with its place in the list (`trail`).
+ */
+function useOpenReportLinks(reports: Report[], trail: ListTrail): (event: ReactMouseEvent<HTMLElement>) => void {
   const follow = useFollowLinks();
   return (event) => {
     const id = linkedReportId(event.target);
-    if (id !== null) noteOpenedReport(id);
-    follow(event);
+    if (id === null) return follow(event);
+    noteOpenedReport(id);
+    follow(event, openedFromList(trail, reports, id));
   };
 }
 
@@ -202,9 +210,10 @@ function ReportCards({
   stale,
   selection,
   columns,
-}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection' | 'columns'>) {
+  trail,
+}: Pick<ReportsTableProps, 'reports' | 'projectHref' | 'stale' | 'selection' | 'columns' | 'trail'>) {
   const shown = shownColumns(columns, reports);
-  const onClick = useOpenReportLinks();
+  const onClick = useOpenReportLinks(reports, trail);
   return (
     <ul
       onClick={onClick}
@@ -278,6 +287,7 @@ export function ReportsTable({
   selection,
   scoreSorts = false,
   columns,
+  trail,
 }: ReportsTableProps) {
   'use memo';
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
@@ -285,7 +295,7 @@ export function ReportsTable({
   const { rows, hrefOf, filling } = useFirstScreenFirst(reports, projectHref, tableRef, columns.compact);
   // The same function for every row and render: a tick renders only its own row.
   const onPick = useLatestCallback((index: number, range: boolean) => selection.toggle(index, range));
-  const onClick = useOpenReportLinks();
+  const onClick = useOpenReportLinks(reports, trail);
   useFocusOpenedOnBack(reports);
   const sortable = { sortBy, sort, onSort, onSortPress };
   if (phone)
@@ -296,6 +306,7 @@ export function ReportsTable({
         stale={stale}
         selection={selection}
         columns={columns}
+        trail={trail}
       />
     );
   const shown = shownColumns(columns, reports, sortBy);
