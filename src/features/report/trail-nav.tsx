@@ -1,9 +1,10 @@
 // Where a report opened from a list stands in it (ui-contract "Triage"): the way back to the list as it
 // was, Previous and Next in the list's order and filters across its pages (also `[` and `]`), and the
-// report's place, "4 of 87". Opened otherwise (a link, a new tab), only All reports. It renders beside
-// the report, never before it: the list's page is in the cache when the report came from it, and a
-// page that is not only enables the buttons once it has come.
-import { Button, Group, Text, VisuallyHidden } from '@mantine/core';
+// report's place, "4 of 87". Opened otherwise (a link, a new tab), only All reports. The report never
+// waits for it: the list's page is in the cache when the report came from it; where it is not (after
+// a reload), only the buttons wait for it.
+import '@mantine/core/styles/Flex.css';
+import { Button, Flex, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -142,7 +143,15 @@ export function ReportTrailNav({ id, trail }: { id: number; trail: ReportTrail |
   return (
     <Group justify="space-between" gap="xs" className={classes.noPrint}>
       <BackLink to={trail.list}>Back to {trail.name}</BackLink>
-      <Group component="nav" aria-label="Reports in the list" gap="xs" wrap="nowrap">
+      {/* On a phone a line of its own under the way back, Previous and Next at its two ends. */}
+      <Flex
+        component="nav"
+        aria-label="Reports in the list"
+        gap="xs"
+        align="center"
+        justify={{ base: 'space-between', xs: 'flex-end' }}
+        w={{ base: '100%', xs: 'auto' }}
+      >
         <StepButton
           step={place?.previous ?? null}
           label="Previous"
@@ -163,7 +172,7 @@ export function ReportTrailNav({ id, trail }: { id: number; trail: ReportTrail |
           icon={<IconChevronRight size={16} aria-hidden />}
           side="right"
         />
-      </Group>
+      </Flex>
       <TrailKeys place={place} />
     </Group>
   );
