@@ -37,6 +37,8 @@ describe('a report’s place in its list', () => {
     renderReportPage({ pathname: `/reports/${ids[1]}`, state: reportTrailState(trailAt(1)) });
     await screen.findByRole('heading', { level: 1, name: URLS[1] });
     await waitFor(() => expect(nav().getByText(/of 3/)).toHaveTextContent('Report 2 of 3'));
+    // Said as it changes (Previous and Next keep the focus).
+    expect(nav().getByText(/of 3/)).toHaveAttribute('aria-live', 'polite');
     expect(nav().getByRole('link', { name: 'Previous' })).toHaveAttribute('href', `/reports/${ids[0]}`);
     expect(nav().getByRole('link', { name: 'Next' })).toHaveAttribute('href', `/reports/${ids[2]}`);
     expect(screen.getByRole('link', { name: 'Back to shop.example' })).toHaveAttribute(

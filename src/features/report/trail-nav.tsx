@@ -159,12 +159,11 @@ export function ReportTrailNav({ id, trail }: { id: number; trail: ReportTrail |
           icon={<IconChevronLeft size={16} aria-hidden />}
           side="left"
         />
-        {where !== null && (
-          <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-            {place?.left ? null : <VisuallyHidden>Report </VisuallyHidden>}
-            {where}
-          </Text>
-        )}
+        {/* Said when it changes: Next keeps the focus, so this is how a screen reader hears where it went. */}
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} aria-live="polite" aria-atomic>
+          {where !== null && !place?.left && <VisuallyHidden>Report </VisuallyHidden>}
+          {where}
+        </Text>
         <StepButton
           step={place?.next ?? null}
           label="Next"
