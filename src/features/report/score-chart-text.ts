@@ -1,5 +1,6 @@
-// The score chart's words: its accessible name and its time axis' labels (pure, so testable without
-// a canvas).
+// The score chart's words and places: its accessible name, where its runs and deploys go along it and
+// the labels under them (pure, so testable without a canvas). The runs are evenly spaced, one place
+// each, oldest first: two runs seconds apart are as readable as two a week apart.
 import { RESULT_FLOORS, RESULT_LABELS } from '@/contract/values';
 import type { Result } from '@/contract/values';
 import { formatNumber } from '@/checks/evidence-format';
@@ -42,3 +43,72 @@ export const SCORE_BANDS: { result: Result; from: number; to: number; label: str
 
 /** The score axis' ticks: round numbers, whatever the thresholds. */
 export const SCORE_TICKS = [0, 20, 40, 60, 80, 100];
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+const dayYearFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const minuteFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const secondFormat = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * Each run's label (dates oldest first): its day; with its time on a second line where two of these
+ * runs share a day, to the second where two share a minute; with the year where they span years.
+ */
+export function runLabels(dates: readonly Date[]): string[] {
+  const withYear = new Set(dates.map((date) => date.getFullYear())).size > 1;
+  const days = dates.map((date) => (withYear ? dayYearFormat : dayFormat).format(date));
+  const sharedDay = days.some((day, i) => i > 0 && day === days[i - 1]);
+  if (!sharedDay) return days;
+  const minutes = dates.map((date) => minuteFormat.format(date));
+  const sharedMinute = minutes.some((minute, i) => i > 0 && days[i] === days[i - 1] && minute === minutes[i - 1]);
+  const time = sharedMinute ? secondFormat : minuteFormat;
+  return dates.map((date, i) => `${days[i]}\n${time.format(date)}`);
+}
+
+/** Space between two labels, in pixels. */
+const LABEL_GAP = 12;
+
+/**
+ * The axis under runs evenly spaced over `width` pixels (run i at position i, each with a place of
+ * width / count): the newest run labelled, then every step-th back, the step the smallest that keeps
+ * labels from overlapping. Once thinned, the labels are made from the labelled runs alone (a day may
+ * do where neighbours needed a time). `measure`: a label's width in pixels (its widest line).
+ */
+export function runAxis(
+  dates: readonly Date[],
+  width: number,
+  measure: (label: string) => number,
+): { at: number; label: string }[] {
+  if (dates.length === 0) return [];
+  const widest = Math.max(...runLabels(dates).map(measure));
+  const step = Math.max(1, Math.ceil((widest + LABEL_GAP) / (width / dates.length)));
+  const labelled: number[] = [];
+  for (let i = dates.length - 1; i >= 0; i -= step) labelled.unshift(i);
+  const labels = runLabels(labelled.map((i) => dates[i]!));
+  return labelled.map((at, i) => ({ at, label: labels[i]! }));
+}
+
+/**
+ * Where each deploy goes along runs evenly spaced (`runs` oldest first, run i at position i): between
+ * the two runs it came between (several there spread evenly), after the newest in the space right
+ * of it. A deploy at the very moment of a run came before it.
+ */
+export function deployPlaces(deploys: readonly Date[], runs: readonly Date[]): number[] {
+  const gapOf = (at: Date) => runs.filter((run) => run.getTime() < at.getTime()).length;
+  const gaps = deploys.map(gapOf);
+  return deploys.map((_at, index) => {
+    const gap = gaps[index]!;
+    const sharing = deploys
+      .map((other, i) => ({ other, i }))
+      .filter(({ i }) => gaps[i] === gap)
+      .sort((a, b) => a.other.getTime() - b.other.getTime() || a.i - b.i);
+    const share = (sharing.findIndex(({ i }) => i === index) + 1) / (sharing.length + 1);
+    if (gap === 0) return -0.5 + share / 2;
+    if (gap === runs.length) return runs.length - 1 + share / 2;
+    return gap - 1 + share;
+  });
+}

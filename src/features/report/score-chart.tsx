@@ -1,7 +1,8 @@
-// The score over time, drawn by uPlot (about 23 KB gzip, loaded with the history only): a time axis
-// that spaces runs by when they ran, a hover read-out, and a canvas that stays cheap with hundreds of
+// The score over time, drawn by uPlot (about 23 KB gzip, loaded with the history only): one place per
+// run, evenly spaced and labelled with its date (or time, where runs share a day), so runs minutes
+// apart do not fold into a spike; a hover read-out, and a canvas that stays cheap with hundreds of
 // points. The result bands are shaded and named on the plot (and in words below it); the score axis
-// has round ticks.
+// has round ticks; deploys are marked between the runs they came between.
 import 'uplot/dist/uPlot.min.css';
 import { Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
@@ -10,8 +11,7 @@ import uPlot from 'uplot';
 import type { Run } from '@/contract/domain';
 import { formatNumber } from '@/checks/evidence-format';
 import { formatMoment } from '@/lib/dates';
-import { SCORE_BANDS, SCORE_TICKS, describeScores } from './score-chart-text';
-import { timeLabels } from '@/lib/chart-axis';
+import { SCORE_BANDS, SCORE_TICKS, deployPlaces, describeScores, runAxis, runLabels } from './score-chart-text';
 import chart from '@/components/uplot-chart.module.css';
 import { DeployList, drawDeployMarks, marksWithin } from '@/components/deploy-marks';
 import type { DeployMark } from '@/components/deploy-marks';
@@ -53,22 +53,35 @@ export default function ScoreChart({
   const { ref, width } = useElementSize();
   const plotRoot = useRef<HTMLDivElement>(null);
   const points = scoredPoints(runs);
-  const seconds = points.map((p) => p.at.getTime() / 1000);
+  const times = points.map((p) => p.at.getTime());
   const scores = points.map((p) => p.score);
-  const dataKey = JSON.stringify([seconds, scores]);
+  const dataKey = JSON.stringify([times, scores]);
   const first = points[0]?.at;
   const marks = first ? marksWithin(deploys, first, new Date()) : [];
-  const marksKey = JSON.stringify(marks);
+  const places = deployPlaces(
+    marks.map((mark) => mark.at),
+    points.map((p) => p.at),
+  );
+  const marksKey = JSON.stringify(marks.map((mark, i) => ({ ...mark, place: places[i] })));
 
   useEffect(() => {
     const root = plotRoot.current;
     if (!canDraw || !root || width === 0) return;
-    const [xs, ys] = JSON.parse(dataKey) as [number[], number[]];
-    const shownMarks = (JSON.parse(marksKey) as (Omit<DeployMark, 'at'> & { at: string })[]).map((mark) => ({ ...mark, at: new Date(mark.at) }));
+    const [ms, ys] = JSON.parse(dataKey) as [number[], number[]];
+    const dates = ms.map((at) => new Date(at));
+    const shownMarks = (JSON.parse(marksKey) as (Omit<DeployMark, 'at'> & { at: string; place: number })[]).map(
+      (mark) => ({ ...mark, at: new Date(mark.at) }),
+    );
+    const placeOf = new Map(shownMarks.map((mark) => [mark.id, mark.place]));
     const text = cssColor(root, '--mantine-color-dimmed');
     const grid = cssColor(root, '--mantine-color-default-border');
     const line = cssColor(root, '--mantine-primary-color-filled');
     const font = `12px ${getComputedStyle(root).fontFamily}`;
+    const measuring = document.createElement('canvas').getContext('2d')!;
+    measuring.font = font;
+    const measure = (label: string) => Math.max(...label.split('\n').map((part) => measuring.measureText(part).width));
+    // Labelled where the plot's width (known once uPlot has laid it out) leaves room.
+    const axisOf = (u: uPlot) => runAxis(dates, u.bbox.width / uPlot.pxRatio, measure);
     const fills = SCORE_BANDS.map((band) => cssColor(root, BAND_FILL[band.result]));
     // Each band shaded, its name at its top left, under the grid and the line.
     const drawBands = (u: uPlot) => {
@@ -92,13 +105,30 @@ export default function ScoreChart({
       {
         width,
         height: PLOT_HEIGHT,
-        scales: { x: { time: true }, y: { range: [0, 100] } },
+        // Room on the right for half the newest run's label, which is centred under it.
+        padding: [null, Math.ceil(Math.max(0, ...runLabels(dates).map(measure)) / 2), null, null],
+        // Half a place either side of the first and last runs.
+        scales: { x: { time: false, range: [-0.5, dates.length - 0.5] }, y: { range: [0, 100] } },
         axes: [
-          { ...axis, values: (_u, splits) => timeLabels(splits) },
+          {
+            ...axis,
+            size: 48,
+            splits: (u) => axisOf(u).map((tick) => tick.at),
+            values: (u, splits) => {
+              const labels = new Map(axisOf(u).map((tick) => [tick.at, tick.label]));
+              return splits.map((at) => labels.get(at) ?? '');
+            },
+          },
           { ...axis, splits: () => SCORE_TICKS, size: 40 },
         ],
         series: [
-          { label: 'Run', value: (_u, at) => (at == null ? '—' : formatMoment(new Date(at * 1000))) },
+          {
+            label: 'Run',
+            value: (_u, at) => {
+              const date = at == null ? undefined : dates[at];
+              return date ? formatMoment(date) : '—';
+            },
+          },
           {
             label: 'Score',
             stroke: line,
@@ -108,9 +138,12 @@ export default function ScoreChart({
           },
         ],
         cursor: { drag: { x: false, y: false } },
-        hooks: { drawClear: [drawBands], draw: [drawDeployMarks(shownMarks, text, getComputedStyle(root).fontFamily)] },
+        hooks: {
+          drawClear: [drawBands],
+          draw: [drawDeployMarks(shownMarks, text, getComputedStyle(root).fontFamily, (mark) => placeOf.get(mark.id) ?? -1)],
+        },
       },
-      [xs, ys],
+      [dates.map((_, i) => i), ys],
       root,
     );
     return () => plot.destroy();
