@@ -79,7 +79,12 @@ export function scriptedAnalyser(...answers: (Analysis | Error)[]): Analyser {
 
 /** The real API (fresh in-memory database) with the given analyses, and the dashboard connected to it. */
 export function connectRealApi(...answers: (Analysis | Error)[]): RealApi {
-  const api = realApi({ analyser: scriptedAnalyser(...(answers.length > 0 ? answers : [FIRST_ANALYSIS])) });
+  return connectRealApiAt(() => new Date(), ...answers);
+}
+
+/** connectRealApi on a clock of the test's: each analysis is dated `now()`. */
+export function connectRealApiAt(now: () => Date, ...answers: (Analysis | Error)[]): RealApi {
+  const api = realApi({ analyser: scriptedAnalyser(...(answers.length > 0 ? answers : [FIRST_ANALYSIS])), now });
   server.use(...api.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
   return api;

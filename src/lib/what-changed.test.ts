@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasChanges, outcomeOf, whatChanged } from './what-changed';
+import { analysesDiffer, hasChanges, lastDifferentRun, outcomeOf, whatChanged } from './what-changed';
 
 const pass = { passed: true };
 const fail = { passed: false };
@@ -92,5 +92,31 @@ describe('outcomeOf', () => {
     expect(outcomeOf({ score: null, result: 'decent' }, { score: null, result: 'good' })).toBe('improved');
     expect(outcomeOf({ score: null, result: 'good' }, { score: 90, result: 'good' })).toBe('unchanged');
     expect(outcomeOf({ score: null, result: null }, { score: 90, result: 'good' })).toBeNull();
+  });
+});
+
+describe('the last run that differs', () => {
+  const run = (score: number | null, results: Record<string, { passed: boolean }>) => ({
+    score,
+    result: score === null ? null : score >= 80 ? ('good' as const) : ('decent' as const),
+    results,
+  });
+
+  it('differs by score, result or the set of failing checks, not by a passing check come or gone', () => {
+    const base = run(72, { title: pass, favicon: fail });
+    expect(analysesDiffer(base, run(72, { title: pass, favicon: fail }))).toBe(false);
+    expect(analysesDiffer(base, run(72, { title: pass, favicon: fail, charset: pass }))).toBe(false);
+    expect(analysesDiffer(base, run(64, { title: pass, favicon: fail }))).toBe(true);
+    expect(analysesDiffer(base, run(72, { title: fail, favicon: fail }))).toBe(true);
+    expect(analysesDiffer(base, run(72, { title: pass }))).toBe(true);
+    expect(analysesDiffer(run(null, {}), { score: null, result: 'bad', results: {} })).toBe(true);
+  });
+
+  it('is the newest older run that differs from the newest, past the ones that came out the same', () => {
+    const same = run(64, { title: fail });
+    expect(lastDifferentRun([same, same, same, run(72, { title: pass }), run(50, {})])).toBe(3);
+    expect(lastDifferentRun([same, run(72, { title: pass })])).toBe(1);
+    expect(lastDifferentRun([same, same, same])).toBeNull();
+    expect(lastDifferentRun([])).toBeNull();
   });
 });

@@ -73,6 +73,31 @@ export function hasChanges(change: WhatChanged): boolean {
   return change.checks.length > 0 || change.result.changed || change.score.before !== change.score.after;
 }
 
+function failingChecks(snapshot: AnalysisSnapshot): Set<string> {
+  return new Set(Object.keys(snapshot.results).filter((key) => snapshot.results[key]?.passed === false));
+}
+
+/**
+ * Whether two analyses differ as a reader sees them: in score, in result, or in which checks fail
+ * (a check that comes or goes while passing is no difference).
+ */
+export function analysesDiffer(a: AnalysisSnapshot, b: AnalysisSnapshot): boolean {
+  if (a.score !== b.score || a.result !== b.result) return true;
+  const [failingA, failingB] = [failingChecks(a), failingChecks(b)];
+  return failingA.size !== failingB.size || [...failingA].some((key) => !failingB.has(key));
+}
+
+/**
+ * The run a history compares its newest with by default (runs newest first): the newest older one
+ * that differs from it, by position; null when every run came out as the newest did.
+ */
+export function lastDifferentRun(runs: readonly AnalysisSnapshot[]): number | null {
+  const [newest] = runs;
+  if (!newest) return null;
+  const index = runs.findIndex((run, i) => i > 0 && analysesDiffer(run, newest));
+  return index === -1 ? null : index;
+}
+
 // Scores may be fractional on some deployments; 0.1 + 0.2 must not show as 0.30000000000000004.
 function round(n: number): number {
   return Math.round(n * 100) / 100;

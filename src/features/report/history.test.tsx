@@ -7,6 +7,7 @@ import {
   PAGE_URL,
   SECOND_ANALYSIS,
   connectRealApi,
+  connectRealApiAt,
   editForm,
   recordRequests,
   renderReportPage,
@@ -149,6 +150,53 @@ describe('the report page: history', () => {
   });
 });
 
+/**
+ * A report analysed once per analysis given, each on its own day (from `days` days ago, a day apart),
+ * then once more per repeat, a minute apart on the last day: runs close together after a change.
+ */
+async function reportWithDatedRuns(analyses: Parameters<typeof connectRealApi>, repeats: number) {
+  let clock = new Date(Date.now() - analyses.length * 86_400_000);
+  connectRealApiAt(() => clock, ...analyses);
+  const report = await seedReport();
+  for (let i = 1; i < analyses.length + repeats; i += 1) {
+    clock = new Date(clock.getTime() + (i < analyses.length ? 86_400_000 : 60_000));
+    await updateReport({ id: report.id, refreshResults: true });
+  }
+  return report;
+}
+
+describe('the report page: history, the newest run against the last that differs', () => {
+  it('compares the newest run with the last run that differs, past runs that came out the same', async () => {
+    // 62 days ago, then 84 and the same 84 twice more, minutes apart.
+    const report = await reportWithDatedRuns([FIRST_ANALYSIS, SECOND_ANALYSIS], 2);
+    renderReportPage(`/reports/${report.id}`);
+    const section = await history();
+    await waitFor(() => expect(runRows(section).map((row) => row[0])).toEqual(['84', '84', '84', '62']));
+    const summary = within(section).getByRole('region', { name: 'What changed' });
+    expect(within(summary).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
+    expect(changedChecks(summary)).toEqual(CHANGES_62_TO_84);
+    expect(summary).toHaveTextContent(/From the run of .* to the run of .*: the last change \(the newest 3 runs came out the same\)\./);
+    // Compare still takes any two: the newest two are the same analysis.
+    const compare = within(section).getByRole('form', { name: 'Compare two runs' });
+    expect(within(compare).getByRole('combobox', { name: 'From run' })).toHaveValue('3');
+    expect(within(compare).getByRole('combobox', { name: 'To run' })).toHaveValue('0');
+    const user = userEvent.setup();
+    await user.selectOptions(within(compare).getByRole('combobox', { name: 'From run' }), '1');
+    await user.click(within(compare).getByRole('button', { name: 'Compare' }));
+    await waitFor(() => expect(summary).toHaveTextContent('Nothing changed: the score, the result and every check came out as before.'));
+  });
+
+  it('says plainly when no run kept differs from the newest', async () => {
+    const report = await reportWithDatedRuns([SECOND_ANALYSIS], 2);
+    renderReportPage(`/reports/${report.id}`);
+    const section = await history();
+    const summary = await within(section).findByRole('region', { name: 'What changed' });
+    expect(summary).toHaveTextContent(
+      /No change in the last 3 runs: the score and the failing checks are the same from the run of .* to the run of .*\./,
+    );
+  });
+});
+
 describe('the report page: history, the comparison in the address', () => {
   it('compares exactly the two runs ?compare= names (by generated_at), and takes the reader there', async () => {
     const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS, FIRST_ANALYSIS);
@@ -183,7 +231,7 @@ describe('the report page: history, the comparison in the address', () => {
     const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
     renderReportPage(`/reports/${report.id}?compare=2020-01-01T00:00:00.000Z..2020-01-02T00:00:00.000Z`);
     const section = await history();
-    expect(await within(section).findByText(/are not among the runs kept; here are the newest two/)).toBeInTheDocument();
+    expect(await within(section).findByText('The two runs this address compares are not among the runs kept.')).toBeInTheDocument();
     const summary = within(section).getByRole('region', { name: 'What changed' });
     expect(summary).toHaveTextContent('(the newest two)');
     expect(within(summary).getByRole('heading', { name: 'What changed' })).not.toHaveFocus();

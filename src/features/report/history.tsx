@@ -1,5 +1,7 @@
 // The report's history, where the server keeps one (the reference server's runs): the score over
-// time, the runs, and what changed between any two of them (the newest two unless asked otherwise).
+// time, the runs, and what changed between any two of them. Unless asked otherwise, the newest run
+// against the last run that differs from it: a page analysed again unchanged must not hide the drop
+// one run before with "Nothing changed".
 // Loaded only for a report with more than one run (the chart's library with it).
 import '@mantine/core/styles/Input.css';
 import {
@@ -26,6 +28,7 @@ import { ResultBadge } from '@/components/result-badge';
 import { formatNumber } from '@/checks/evidence-format';
 import { COMPARE_PARAM, parseCompare } from '@/lib/compare-runs';
 import { formatMoment } from '@/lib/dates';
+import { lastDifferentRun } from '@/lib/what-changed';
 import ScoreChart from './score-chart';
 import classes from './report-page.module.css';
 import { WhatChangedSummary } from './what-changed';
@@ -166,17 +169,34 @@ function linkedPair(runs: Run[], compare: string | null): Pair | null {
   return pair.before >= 0 && pair.after >= 0 ? pair : null;
 }
 
+/** The comparison shown unless another is asked for: the newest run against the last that differs (else the oldest kept). */
+function defaultPair(runs: Run[]): { pair: Pair; differs: boolean } {
+  const before = lastDifferentRun(runs);
+  return before === null ? { pair: { before: runs.length - 1, after: 0 }, differs: false } : { pair: { before, after: 0 }, differs: true };
+}
+
+/** Which two runs the default comparison holds, and why those. */
+function defaultText(runs: Run[], pair: Pair, differs: boolean): string {
+  const [before, after] = [runDate(runs[pair.before]!), runDate(runs[pair.after]!)];
+  if (!differs)
+    return `No change in the last ${runs.length} runs: the score and the failing checks are the same from the run of ${before} to the run of ${after}.`;
+  if (pair.before === 1) return `From the run of ${before} to the run of ${after} (the newest two).`;
+  return `From the run of ${before} to the run of ${after}: the last change (the newest ${pair.before} runs came out the same).`;
+}
+
 function Comparison({
   runs,
-  focusAfterRefresh,
+  focus,
   linked,
 }: {
   runs: Run[];
-  focusAfterRefresh: boolean;
+  /** Take the reader to what changed (after a refresh here). */
+  focus: boolean;
   /** The two runs the address asks for: compared first, and the reader taken there. */
   linked: Pair | null;
 }) {
-  const [pair, setPair] = useState<Pair>(linked ?? { before: 1, after: 0 });
+  const [initial] = useState(() => defaultPair(runs));
+  const [pair, setPair] = useState<Pair>(linked ?? initial.pair);
   const [asked, setAsked] = useState(linked !== null);
   const before = runs[pair.before];
   const after = runs[pair.after];
@@ -196,11 +216,11 @@ function Comparison({
         after={after}
         headingOrder={3}
         withBorder={false}
-        autoFocus={asked || focusAfterRefresh}
+        autoFocus={asked || focus}
         description={
-          <Text size="sm" c="dimmed">
-            From the run of {runDate(before)} to the run of {runDate(after)}
-            {pair.before === 1 && pair.after === 0 ? ' (the newest two).' : '.'}
+          // "No change" is the news itself; otherwise the line says which two runs these are.
+          <Text size="sm" c={asked || initial.differs ? 'dimmed' : undefined}>
+            {asked ? `From the run of ${runDate(before)} to the run of ${runDate(after)}.` : defaultText(runs, pair, initial.differs)}
           </Text>
         }
       />
@@ -268,14 +288,14 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
               <ScoreChart runs={runs} scheme={scheme} deploys={deploys.data?.items ?? []} />
               {compare !== null && linked === null && (
                 <Text size="sm" role="status">
-                  The two runs this address compares are not among the runs kept; here are the newest two.
+                  The two runs this address compares are not among the runs kept.
                 </Text>
               )}
               {/* A new newest run, or another pair in the address, starts a new comparison. */}
               <Comparison
                 key={`${newest ?? 'none'} ${compare ?? ''}`}
                 runs={runs}
-                focusAfterRefresh={refreshed && current}
+                focus={refreshed && current}
                 linked={linked}
               />
               <RunsTable runs={runs} total={query.data?.meta.total ?? runs.length} />
