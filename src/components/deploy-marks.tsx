@@ -51,8 +51,8 @@ export function drawDeployMarks(
       ctx.stroke();
       const label = mark.label.length > 24 ? `${mark.label.slice(0, 23)}…` : mark.label;
       const width = ctx.measureText(label).width;
-      // Right of the line, or left of it where it would leave the plot.
-      const left = x + 4 * ratio + width > bbox.left + bbox.width ? x - 4 * ratio - width : x + 4 * ratio;
+      // Right of the line, or left of it where it would leave the plot (and never past its left edge).
+      const left = x + 4 * ratio + width > bbox.left + bbox.width ? Math.max(bbox.left, x - 4 * ratio - width) : x + 4 * ratio;
       ctx.fillText(label, left, bbox.top + 2 * ratio);
     }
     ctx.restore();

@@ -49,6 +49,15 @@ describe('the score chart', () => {
     }
   });
 
+  it('writes a label once where runs fall within one second', () => {
+    const runs = ['2026-11-08T12:00:20.100Z', '2026-11-08T12:00:20.600Z', '2026-11-08T12:00:21.000Z'].map(date);
+    expect(runAxis(runs, 600, measure).map((tick) => tick.label.split('\n')[1] ?? '')).toEqual([
+      expect.stringMatching(/:20$/),
+      '',
+      expect.stringMatching(/:21$/),
+    ]);
+  });
+
   it('puts a deploy between the two runs it came between, several there spread apart', () => {
     const runs = ['2026-11-01T12:00:00Z', '2026-11-08T12:00:00Z', '2026-11-08T12:01:00Z'].map(date);
     // A day after the first run (a week before the second), two seconds apart before the third, one

@@ -76,7 +76,8 @@ const LABEL_GAP = 12;
  * The axis under runs evenly spaced over `width` pixels (run i at position i, each with a place of
  * width / count): the newest run labelled, then every step-th back, the step the smallest that keeps
  * labels from overlapping. Once thinned, the labels are made from the labelled runs alone (a day may
- * do where neighbours needed a time). `measure`: a label's width in pixels (its widest line).
+ * do where neighbours needed a time); a label the one before already says is left blank. `measure`:
+ * a label's width in pixels (its widest line).
  */
 export function runAxis(
   dates: readonly Date[],
@@ -89,7 +90,8 @@ export function runAxis(
   const labelled: number[] = [];
   for (let i = dates.length - 1; i >= 0; i -= step) labelled.unshift(i);
   const labels = runLabels(labelled.map((i) => dates[i]!));
-  return labelled.map((at, i) => ({ at, label: labels[i]! }));
+  // Runs within one second (analysed back to back) would repeat a label: each is written once.
+  return labelled.map((at, i) => ({ at, label: i > 0 && labels[i] === labels[i - 1] ? '' : labels[i]! }));
 }
 
 /**
