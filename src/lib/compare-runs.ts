@@ -3,6 +3,9 @@
 
 export const COMPARE_PARAM = 'compare';
 
+/** The id of History's comparison: `#history-comparison` takes the reader to what changed. */
+export const COMPARISON_ANCHOR = 'history-comparison';
+
 /** The report's page opened on the comparison of the runs generated at `before` and `after`. */
 export function compareHref(reportId: number, before: Date | null, after: Date | null): string {
   if (before === null || after === null) return `/reports/${reportId}`;

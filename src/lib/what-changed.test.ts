@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysesDiffer, hasChanges, lastDifferentRun, outcomeOf, whatChanged } from './what-changed';
+import { analysesDiffer, failingMoves, hasChanges, lastDifferentRun, outcomeOf, whatChanged } from './what-changed';
 
 const pass = { passed: true };
 const fail = { passed: false };
@@ -118,5 +118,13 @@ describe('the last run that differs', () => {
     expect(lastDifferentRun([same, run(72, { title: pass })])).toBe(1);
     expect(lastDifferentRun([same, same, same])).toBeNull();
     expect(lastDifferentRun([])).toBeNull();
+  });
+
+  it('counts the checks newly failing (flipped or new) and no longer failing (flipped or gone)', () => {
+    const change = whatChanged(
+      run(72, { title: pass, favicon: fail, old: fail, charset: fail }),
+      run(64, { title: fail, favicon: fail, charset: pass, social: fail, extra: pass }),
+    );
+    expect(failingMoves(change)).toEqual({ newlyFailing: 2, noLongerFailing: 2 });
   });
 });

@@ -98,6 +98,15 @@ export function lastDifferentRun(runs: readonly AnalysisSnapshot[]): number | nu
   return index === -1 ? null : index;
 }
 
+/** How many checks fail that did not before (flipped, or new and failing), and how many no longer fail (flipped, or gone). */
+export function failingMoves(change: WhatChanged): { newlyFailing: number; noLongerFailing: number } {
+  const count = (test: (c: CheckChange) => boolean) => change.checks.filter(test).length;
+  return {
+    newlyFailing: count((c) => c.kind === 'now-failing' || (c.kind === 'added' && !c.passed)),
+    noLongerFailing: count((c) => c.kind === 'now-passing' || (c.kind === 'removed' && !c.passed)),
+  };
+}
+
 // Scores may be fractional on some deployments; 0.1 + 0.2 must not show as 0.30000000000000004.
 function round(n: number): number {
   return Math.round(n * 100) / 100;

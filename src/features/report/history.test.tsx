@@ -165,6 +165,11 @@ async function reportWithDatedRuns(analyses: Parameters<typeof connectRealApi>, 
   return report;
 }
 
+/** The line under the score: "Changed since last run" (a link to History's comparison). */
+function lastChangeLink(name: RegExp) {
+  return screen.findByRole('link', { name }, { timeout: 10_000 });
+}
+
 describe('the report page: history, the newest run against the last that differs', () => {
   it('compares the newest run with the last run that differs, past runs that came out the same', async () => {
     // 62 days ago, then 84 and the same 84 twice more, minutes apart.
@@ -194,6 +199,58 @@ describe('the report page: history, the newest run against the last that differs
     expect(summary).toHaveTextContent(
       /No change in the last 3 runs: the score and the failing checks are the same from the run of .* to the run of .*\./,
     );
+    expect(await lastChangeLink(/^No change in the last 3 runs$/)).toBeInTheDocument();
+  });
+});
+
+describe('the report page: changed since last run, under the score', () => {
+  it('says what changed since the last run that differs, and links to that comparison in History', async () => {
+    const report = await reportWithDatedRuns([FIRST_ANALYSIS, SECOND_ANALYSIS], 1);
+    const requests = recordRequests();
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    // "since" the day of the 62 run: 2 checks fail that did not (the title, the new social tags).
+    const link = await lastChangeLink(/^Score 62 → 84 since \d{1,2} \w{3}( \d{4})? \(2 checks newly failing\)$/);
+    expect(link).toHaveAttribute('href', `/reports/${report.id}#history-comparison`);
+    await user.click(link);
+    const section = await history();
+    const heading = await within(section).findByRole('heading', { name: 'What changed' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(within(section).getByText(/^Score:/).parentElement?.textContent).toBe('Score: 62 to 84 (+22)');
+    // The line and History share one request for the runs.
+    const runs = (await requests.settled()).filter((r) => r.path.endsWith('/runs'));
+    expect(runs).toHaveLength(1);
+  });
+
+  it('unfolds two runs seconds apart when its link is followed', async () => {
+    const { report } = await reportWithRuns(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const { user } = renderReportPage(`/reports/${report.id}`);
+    const section = await history();
+    expect(await within(section).findByRole('button', { name: 'Show history' })).toBeInTheDocument();
+    await user.click(await lastChangeLink(/^Score 62 → 84 since (\d\d:\d\d|\d{1,2} \w{3}) \(2 checks newly failing\)$/));
+    const heading = await within(section).findByRole('heading', { name: 'What changed' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(within(section).queryByRole('button', { name: 'Show history' })).not.toBeInTheDocument();
+  });
+
+  it('is absent for a report with one run, and where the server keeps no runs', async () => {
+    const api = connectRealApi(FIRST_ANALYSIS, SECOND_ANALYSIS);
+    const one = await seedReport();
+    const { unmount } = renderReportPage(`/reports/${one.id}`);
+    await screen.findByRole('heading', { level: 1, name: PAGE_URL });
+    await editForm();
+    expect(screen.queryByRole('link', { name: /since|No change/ })).not.toBeInTheDocument();
+    unmount();
+
+    withoutHistory(api);
+    await updateReport({ id: one.id, refreshResults: true });
+    const requests = recordRequests();
+    renderReportPage(`/reports/${one.id}`);
+    await screen.findByRole('heading', { level: 1, name: PAGE_URL });
+    await editForm();
+    expect(screen.getByRole('img', { name: 'Score 84 of 100' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /since|No change/ })).not.toBeInTheDocument();
+    // Nor does it ask for runs there.
+    expect((await requests.settled()).some((r) => r.path.endsWith('/runs'))).toBe(false);
   });
 });
 

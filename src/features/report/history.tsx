@@ -17,7 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { runQueries } from '@/api/runs';
 import { useCapabilities } from '@/api/capabilities';
 import { runLogQueries } from '@/api/run-log';
@@ -26,7 +26,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';
 import { formatNumber } from '@/checks/evidence-format';
-import { COMPARE_PARAM, parseCompare } from '@/lib/compare-runs';
+import { COMPARE_PARAM, COMPARISON_ANCHOR, parseCompare } from '@/lib/compare-runs';
 import { formatMoment } from '@/lib/dates';
 import { lastDifferentRun } from '@/lib/what-changed';
 import ScoreChart from './score-chart';
@@ -190,7 +190,7 @@ function Comparison({
   linked,
 }: {
   runs: Run[];
-  /** Take the reader to what changed (after a refresh here). */
+  /** Take the reader to what changed (after a refresh here, or from a link to the comparison). */
   focus: boolean;
   /** The two runs the address asks for: compared first, and the reader taken there. */
   linked: Pair | null;
@@ -202,7 +202,7 @@ function Comparison({
   const after = runs[pair.after];
   if (!before || !after) return null;
   return (
-    <Stack gap="md">
+    <Stack gap="md" id={COMPARISON_ANCHOR} className={classes.anchored}>
       <CompareForm
         runs={runs}
         pair={pair}
@@ -243,6 +243,8 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   const scheme = useComputedColorScheme('light');
   const runs = query.data?.items;
   const compare = useSearchParams()[0].get(COMPARE_PARAM);
+  // Arrived by the report header's link to the comparison.
+  const toComparison = useLocation().hash === `#${COMPARISON_ANCHOR}`;
   const linked = runs && compare !== null ? linkedPair(runs, compare) : null;
   // The newest run is this very analysis once the history has caught up with a refresh.
   const newest = runs?.[0]?.generatedAt?.getTime() ?? null;
@@ -251,7 +253,7 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Not after a refresh here, nor when the address names two runs: then what changed is what the
   // reader came for.
-  const apart = runs && !refreshed && !unfolded && compare === null ? momentsApart(runs) : null;
+  const apart = runs && !refreshed && !unfolded && !toComparison && compare === null ? momentsApart(runs) : null;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="history">
       <Stack gap="md">
@@ -291,11 +293,11 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
                   The two runs this address compares are not among the runs kept.
                 </Text>
               )}
-              {/* A new newest run, or another pair in the address, starts a new comparison. */}
+              {/* A new newest run, another pair in the address, or the header's link starts a new comparison. */}
               <Comparison
-                key={`${newest ?? 'none'} ${compare ?? ''}`}
+                key={`${newest ?? 'none'} ${compare ?? ''} ${toComparison}`}
                 runs={runs}
-                focus={refreshed && current}
+                focus={(refreshed && current) || toComparison}
                 linked={linked}
               />
               <RunsTable runs={runs} total={query.data?.meta.total ?? runs.length} />

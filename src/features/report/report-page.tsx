@@ -17,6 +17,7 @@ import { parseReportId } from '@/lib/report-id';
 import { ReportHeader } from './header';
 import { ReportTrailNav, useReportTrail } from './trail-nav';
 import { AnalyseAgain } from './analyse-again';
+import { LastChange } from './last-change';
 import { FixFirst, adviceInFixFirst } from './fix-first';
 import { ReportResults } from './results';
 import classes from './report-page.module.css';
@@ -64,8 +65,8 @@ type RefreshState = { status: 'running' } | { status: 'done'; before: Report; af
 function ReportView({ report }: { report: Report }) {
   const navigate = useNavigate();
   const [refresh, setRefresh] = useState<RefreshState>(null);
-  // Where the server keeps runs, what changed is the history's comparison of the newest two: it
-  // survives a reload. Elsewhere it is the before and after of this visit's refresh.
+  // Where the server keeps runs, what changed is the history's comparison (the newest run against the
+  // last that differs): it survives a reload. Elsewhere it is the before and after of this visit's refresh.
   const hasHistory = keepsHistory(report);
   // How its project treats its checks (ignored, re-weighted, site-wide), where the deployment says.
   const { treatment, settings } = useCheckTreatment(report.project);
@@ -84,13 +85,17 @@ function ReportView({ report }: { report: Report }) {
       <ReportHeader
         report={report}
         action={
-          <AnalyseAgain
-            report={report}
-            running={refresh?.status === 'running'}
-            onStart={startRefresh}
-            onDone={(before, after) => setRefresh({ status: 'done', before, after })}
-            onFailed={() => setRefresh(null)}
-          />
+          <>
+            <AnalyseAgain
+              report={report}
+              running={refresh?.status === 'running'}
+              onStart={startRefresh}
+              onDone={(before, after) => setRefresh({ status: 'done', before, after })}
+              onFailed={() => setRefresh(null)}
+            />
+            {/* What changed since the last run that differs, linked to History's comparison. */}
+            {hasHistory && <LastChange report={report} />}
+          </>
         }
       />
 
