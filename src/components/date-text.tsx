@@ -20,6 +20,7 @@ export function sameMoment(date: Date | null, other: Date | null): boolean {
 export function DateText({
   date,
   sameAs,
+  sameAsLabel,
 }: {
   date: Date | null;
   /**
@@ -27,6 +28,11 @@ export function DateText({
    * reads "same" (its own moment still in the tooltip), so a row shows one date, not two equal ones.
    */
   sameAs?: Date | null;
+  /**
+   * Where "same" stands alone rather than in a column under its label (a report's details), what it is
+   * the same as, said in full on screen: "same as Generated" (a bare "Created: same" read as a glitch).
+   */
+  sameAsLabel?: string;
 }) {
   // Rendered again on the page's clock, so "2 minutes ago" moves on. Not compiled: its text reads the
   // clock, which the compiler's memo would keep (inside a compiled row it renders only when its date
@@ -38,9 +44,13 @@ export function DateText({
   return (
     <time className={classes.date} dateTime={date.toISOString()} tabIndex={0} data-date-tip="">
       {sameMoment(date, sameAs ?? null) ? (
-        <span className={classes.dimmed}>
-          same<span className={VisuallyHidden.classes.root}> as generated</span>
-        </span>
+        sameAsLabel !== undefined ? (
+          <span className={classes.dimmed}>same as {sameAsLabel}</span>
+        ) : (
+          <span className={classes.dimmed}>
+            same<span className={VisuallyHidden.classes.root}> as generated</span>
+          </span>
+        )
       ) : (
         formatRelative(date)
       )}

@@ -8,7 +8,16 @@ describe('UrlText', () => {
     const { container } = render(<UrlText url={url} />);
     expect(container.textContent).toBe(url);
     expect(container.innerHTML).toBe(
-      'https://<wbr>shop.example/<wbr>c/<wbr>contact.html?<wbr>a=<wbr>1&amp;<wbr>b=<wbr>2',
+      'https://<wbr>shop.example/<wbr>c/<wbr>contact<wbr>.html?<wbr>a=<wbr>1&amp;<wbr>b=<wbr>2',
+    );
+  });
+
+  it('offers breaks between the words of a long file name and before its extension, not inside a word', () => {
+    const url = 'https://old-site.example/archive/press_release_2019_45.html#top';
+    const { container } = render(<UrlText url={url} />);
+    expect(container.textContent).toBe(url);
+    expect(container.innerHTML).toBe(
+      'https://<wbr>old-<wbr>site.example/<wbr>archive/<wbr>press_<wbr>release_<wbr>2019_<wbr>45<wbr>.html#<wbr>top',
     );
   });
 

@@ -141,7 +141,7 @@ export function ReportHeader({ report, action }: { report: Report; action?: Reac
         <DataList.Item>
           <DataList.ItemLabel>Created</DataList.ItemLabel>
           <DataList.ItemValue>
-            <DateText date={report.createdAt} sameAs={report.generatedAt} />
+            <DateText date={report.createdAt} sameAs={report.generatedAt} sameAsLabel="Generated" />
           </DataList.ItemValue>
         </DataList.Item>
       </DataList>

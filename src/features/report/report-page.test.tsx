@@ -50,6 +50,8 @@ describe('the report page: header', () => {
     expect(times).toHaveLength(2);
     expect(times[0]?.getAttribute('datetime')).toBe(report.generatedAt?.toISOString());
     expect(times[1]?.getAttribute('datetime')).toBe(report.createdAt?.toISOString());
+    // Created with its first analysis: said in full here, not a bare "same" (issue 50).
+    expect(times[1]).toHaveTextContent(/^same as Generated$/);
   });
 
   const base: Report = {
