@@ -1,8 +1,7 @@
 // Add many's preview: each entry as New, Already reported (exact URL, with its report), Repeated
 // (the same URL earlier in the list) or Invalid (with the reason), before anything is written.
 import type { Report } from '@/contract/domain';
-import { urlKey } from '@/contract/url-key';
-import { httpsSuggestion, urlProblem } from '@/lib/report-url';
+import { entryUrl, schemesOfHosts } from './entry-url';
 
 export type EntryStatus = 'new' | 'already' | 'repeated' | 'invalid';
 
@@ -27,28 +26,16 @@ export interface PreviewRow {
   report: { id: number; url: string } | null;
 }
 
-/** The URL an entry stands for, or why it cannot be one. */
-export function entryUrl(input: string): { url: string; key: string } | { reason: string } {
-  const text = input.trim();
-  // The service refuses these (api-contract.md); the URL parser would quietly drop or encode them.
-  if (/[\p{Cc}\p{Cf}\p{Z}\s]/u.test(text))
-    return { reason: 'A URL cannot contain spaces or control characters.' };
-  const url = /^[a-z][a-z\d+.-]*:\/\//i.test(text) ? text : (httpsSuggestion(text) ?? text);
-  const problem = urlProblem(url);
-  if (problem !== null) return { reason: problem };
-  const key = urlKey(url);
-  return key === null ? { reason: 'This is not a valid URL.' } : { url, key };
-}
-
 /** Every entry in order: Invalid, Repeated, or the URL to look up (New until `existing` says otherwise). */
 export function classify(
   entries: readonly string[],
   existing: ReadonlyMap<string, Report> = new Map(),
 ): PreviewRow[] {
   const firstLine = new Map<string, number>();
+  const schemeOf = schemesOfHosts(entries);
   return entries.map((input, i) => {
     const line = i + 1;
-    const parsed = entryUrl(input);
+    const parsed = entryUrl(input, schemeOf);
     if ('reason' in parsed)
       return { line, input, url: null, status: 'invalid', reason: parsed.reason, report: null };
     const earlier = firstLine.get(parsed.key);
@@ -87,12 +74,4 @@ export function countByStatus(rows: readonly PreviewRow[]): Record<EntryStatus, 
   const counts: Record<EntryStatus, number> = { new: 0, already: 0, repeated: 0, invalid: 0 };
   for (const row of rows) counts[row.status] += 1;
   return counts;
-}
-
-/** One entry a line; blank lines ignored. */
-export function parseList(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 }

@@ -81,6 +81,25 @@ async function paste(view: ReturnType<typeof renderImport>, text: string) {
   await view.user.paste(text);
 }
 
+/** A deployment with Discover (and the one-URL exact filter). */
+function discoverCapabilities() {
+  return http.get('*/api/v1/capabilities', () =>
+    HttpResponse.json({
+      data: {
+        runs: true,
+        url_filter: true,
+        url_filter_many: false,
+        sort_by_score: true,
+        discover: true,
+        schedules: false,
+        alerts: false,
+        webhooks: false,
+      },
+      status: 200,
+    }),
+  );
+}
+
 describe('Add many: the preview', () => {
   it('shows each URL as New, Already reported (linked), Repeated or Invalid, with counts and a filter', async () => {
     setUp();
@@ -184,21 +203,7 @@ describe('Add many: the preview', () => {
   it('with Discover, reads a sitemap by its address and shows its sources', async () => {
     setUp();
     server.use(
-      http.get('*/api/v1/capabilities', () =>
-        HttpResponse.json({
-          data: {
-            runs: true,
-            url_filter: true,
-            url_filter_many: false,
-            sort_by_score: true,
-            discover: true,
-            schedules: false,
-            alerts: false,
-            webhooks: false,
-          },
-          status: 200,
-        }),
-      ),
+      discoverCapabilities(),
       http.post('*/api/v1/discover', () =>
         HttpResponse.json({
           data: {
@@ -227,6 +232,44 @@ describe('Add many: the preview', () => {
     expect(
       await screen.findByText('2 URLs: 2 new, 0 already reported, 0 repeated, 0 invalid.'),
     ).toBeInTheDocument();
+  });
+  it('takes a sitemap address as the URLs box takes an address: host:port/path without a scheme', async () => {
+    setUp();
+    const asked: (string | null)[] = [];
+    server.use(
+      discoverCapabilities(),
+      http.post('*/api/v1/discover', async ({ request }) => {
+        asked.push(new URLSearchParams(await request.text()).get('url'));
+        return HttpResponse.json({
+          data: {
+            urls: ['http://127.0.0.2:8080/a'],
+            sources: [{ url: 'http://127.0.0.2:8080/sitemap.xml', kind: 'sitemap', count: 1, error: null }],
+            truncated: false,
+          },
+          status: 200,
+        });
+      }),
+    );
+    const view = renderImport();
+    const address = await screen.findByRole('textbox', { name: 'Sitemap address' });
+    const read = screen.getByRole('button', { name: 'Read sitemap' });
+    await view.user.type(address, '127.0.0.2:8080/sitemap.xml');
+    await view.user.click(read);
+    await waitFor(() => expect(asked).toEqual(['https://127.0.0.2:8080/sitemap.xml']));
+    expect(await screen.findByText(/Found 1 page URL/)).toBeInTheDocument();
+
+    // The URLs of that host use http: so does its sitemap's address.
+    await paste(view, 'http://127.0.0.2:8080/b');
+    await view.user.click(read);
+    await waitFor(() => expect(asked).toHaveLength(2));
+    expect(asked[1]).toBe('http://127.0.0.2:8080/sitemap.xml');
+
+    // What the URLs box refuses, the field refuses too, saying why, and nothing is sent.
+    await view.user.clear(address);
+    await view.user.type(address, 'ftp://127.0.0.2/sitemap.xml');
+    await view.user.click(read);
+    expect(address).toHaveAccessibleDescription(/Only http:\/\/ and https:\/\/ pages can be analysed\./);
+    expect(asked).toHaveLength(2);
   });
 });
 

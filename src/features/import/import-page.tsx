@@ -16,7 +16,7 @@ import type { ImportBatch, ImportTask } from '@/workflows/use-import-run';
 import { ImportResume } from '@/components/import-resume';
 import { useSavedImport } from '@/components/use-saved-import';
 import { BackLink } from '@/components/back-link';
-import { parseList } from './classify';
+import { parseList } from './entry-url';
 import { SourcesSection } from './sources-section';
 import { usePreviewLookup } from './use-preview-lookup';
 import { useSitemapDiscovery, useSourceFile } from './use-sources';

@@ -2,6 +2,7 @@
 // sitemap file; and what each entry is (New, Repeated, Invalid with the reason).
 import { describe, expect, it } from 'vitest';
 import { classify } from './classify';
+import { entryUrl } from './entry-url';
 import { SourceError, parseCsv, parseList, parseSitemap, readSourceFile } from './parse-sources';
 
 describe('parseList', () => {
@@ -88,5 +89,38 @@ describe('classify', () => {
       ['invalid', null, 'A URL cannot contain spaces or control characters.'],
       ['new', 'http://example.com/x', null],
     ]);
+  });
+
+  it('gives an address without a scheme the scheme of the other lines of its host (http if they use http), else https', () => {
+    const rows = classify([
+      'http://127.0.0.2:8080/a',
+      '127.0.0.2:8080/',
+      '127.0.0.2:9090/',
+      'shop.example/x',
+      'HTTP://Shop.Example/y',
+      'https://shop.example/z',
+      'http://shop.example/w',
+      'docs.example/',
+    ]);
+    expect(rows.map((row) => row.url)).toEqual([
+      'http://127.0.0.2:8080/a',
+      'http://127.0.0.2:8080/',
+      // Another port is another host: no line of it says http.
+      'https://127.0.0.2:9090/',
+      'http://shop.example/x',
+      'HTTP://Shop.Example/y',
+      'https://shop.example/z',
+      'http://shop.example/w',
+      'https://docs.example/',
+    ]);
+  });
+});
+
+describe('entryUrl', () => {
+  it('takes host:port/path without a scheme as https, and says why what it cannot take is refused', () => {
+    expect(entryUrl('127.0.0.2:8080/sitemap.xml')).toMatchObject({ url: 'https://127.0.0.2:8080/sitemap.xml' });
+    expect(entryUrl(' localhost:3000 ', () => 'http')).toMatchObject({ url: 'http://localhost:3000/' });
+    expect(entryUrl('ftp://a.example/')).toEqual({ reason: 'Only http:// and https:// pages can be analysed.' });
+    expect(entryUrl('a b')).toEqual({ reason: 'A URL cannot contain spaces or control characters.' });
   });
 });

@@ -4,7 +4,7 @@
 import Papa from 'papaparse';
 import { openPageHref } from '@/lib/urls';
 
-export { parseList } from './classify';
+export { parseList } from './entry-url';
 
 /** At most this many entries from one source: the contract's own limit for a sitemap. */
 export const MAX_ENTRIES = 50_000;

@@ -5,6 +5,7 @@ import { IconAlertTriangle, IconFileUpload, IconSearch } from '@tabler/icons-rea
 import type { Discovery } from '@/api/discover';
 import { errorMessage } from '@/api/http/errors';
 import { plural } from '@/lib/plural';
+import { schemesOfHosts } from './entry-url';
 import type { ParsedSource } from './parse-sources';
 import type { SitemapDiscovery, SourceFile } from './use-sources';
 import classes from './import-page.module.css';
@@ -66,7 +67,8 @@ function DiscoveryResult({ discovery }: { discovery: Discovery }) {
   );
 }
 
-function SitemapField({ sitemap }: { sitemap: SitemapDiscovery }) {
+function SitemapField({ sitemap, entries }: { sitemap: SitemapDiscovery; entries: readonly string[] }) {
+  const read = () => void sitemap.read(schemesOfHosts(entries));
   return (
     <div>
       <Group align="flex-end" gap="sm" wrap="wrap">
@@ -81,10 +83,10 @@ function SitemapField({ sitemap }: { sitemap: SitemapDiscovery }) {
           error={sitemap.error}
           onChange={(event) => sitemap.setAddress(event.currentTarget.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') void sitemap.read();
+            if (event.key === 'Enter') read();
           }}
         />
-        <Button variant="default" onClick={() => void sitemap.read()} loading={sitemap.reading}>
+        <Button variant="default" onClick={read} loading={sitemap.reading}>
           Read sitemap
         </Button>
       </Group>
@@ -125,7 +127,7 @@ export function SourcesSection({
       <Stack gap="md">
         <Textarea
           label="URLs"
-          description="One a line; blank lines are ignored; example.com/page is taken as https://example.com/page."
+          description="One a line; blank lines are ignored; example.com/page is taken as https://example.com/page, or as http:// where the other lines of that host use http."
           rows={6}
           resize="vertical"
           spellCheck={false}
@@ -134,7 +136,7 @@ export function SourcesSection({
         />
         <FileField file={file} />
         {discover ? (
-          <SitemapField sitemap={sitemap} />
+          <SitemapField sitemap={sitemap} entries={entries} />
         ) : (
           discover === false && (
             <Text size="sm" c="dimmed">

@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { discover } from '@/api/discover';
 import type { Discovery } from '@/api/discover';
 import { errorMessage, isApiError } from '@/api/http/errors';
+import { entryUrl } from './entry-url';
+import type { SchemeOf } from './entry-url';
 import type { ParsedSource } from './parse-sources';
 
 // Loaded when a file is first chosen, so that the page's first visit stays within the size budget.
@@ -41,12 +43,19 @@ export function useSitemapDiscovery(onChange: () => void) {
   const [error, setError] = useState<string | null>(null);
   const [reading, setReading] = useState(false);
 
-  const read = async () => {
-    const url = address.trim();
-    if (url === '') {
+  /** `schemeOf`: as for the sources' lines, the scheme of their host where the address has none. */
+  const read = async (schemeOf?: SchemeOf) => {
+    if (address.trim() === '') {
       setError('Enter the address of a sitemap, a robots.txt or a site.');
       return;
     }
+    // What the URLs box takes, taken alike: `127.0.0.2:8080/sitemap.xml` as https://….
+    const parsed = entryUrl(address, schemeOf);
+    if ('reason' in parsed) {
+      setError(parsed.reason);
+      return;
+    }
+    const { url } = parsed;
     setReading(true);
     setError(null);
     setDiscovery(null);
