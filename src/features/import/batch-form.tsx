@@ -16,14 +16,16 @@ import { plural } from '@/lib/plural';
 import { BATCH_DEFAULTS, batchSchema, batchTasks, toBatch } from './batch-schema';
 import type { BatchFormInput, BatchFormValues } from './batch-schema';
 import { countByStatus } from './classify';
-import type { PreviewRow } from './classify';
+import type { NearChoice, PreviewRow } from './classify';
 
 export interface BatchFormProps {
   rows: readonly PreviewRow[];
+  /** What to do with each line that is probably the same as another (by line; Skip when absent). */
+  choices: ReadonlyMap<number, NearChoice>;
   onStart: (tasks: ImportTask[], batch: Omit<ImportBatch, 'urlFilter'>) => void;
 }
 
-export function BatchForm({ rows, onStart }: BatchFormProps) {
+export function BatchForm({ rows, choices, onStart }: BatchFormProps) {
   const {
     register,
     handleSubmit,
@@ -39,9 +41,11 @@ export function BatchForm({ rows, onStart }: BatchFormProps) {
   const privacy = useWatch({ control, name: 'privacy' });
   const refresh = useWatch({ control, name: 'refresh' });
   const counts = countByStatus(rows);
-  const refreshCount = refresh ? counts.already : 0;
+  const tasks = batchTasks(rows, refresh, choices);
+  const createCount = tasks.filter((task) => task.action === 'create').length;
+  const refreshCount = tasks.length - createCount;
 
-  const submit = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh), toBatch(values));
+  const submit = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh, choices), toBatch(values));
 
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="Create the reports">
@@ -83,8 +87,8 @@ export function BatchForm({ rows, onStart }: BatchFormProps) {
           </Text>
         </div>
         <Group justify="flex-end">
-          <Button type="submit" disabled={counts.new + refreshCount === 0}>
-            {`Create ${plural(counts.new, 'report', 'reports')}`}
+          <Button type="submit" disabled={tasks.length === 0}>
+            {`Create ${plural(createCount, 'report', 'reports')}`}
             {refreshCount > 0 && `, refresh ${refreshCount.toLocaleString('en')}`}
           </Button>
         </Group>

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { Privacy } from '@/contract/values';
 import type { ImportBatch, ImportTask } from '@/workflows/use-import-run';
 import { passwordProblem } from '@/lib/report-url';
-import type { PreviewRow } from './classify';
+import type { NearChoice, PreviewRow } from './classify';
 
 export const batchSchema = z
   .object({
@@ -29,13 +29,33 @@ export function toBatch(values: BatchFormValues): Omit<ImportBatch, 'urlFilter'>
   return { privacy, password: privacy === 2 ? values.password : undefined };
 }
 
-/** What the run does: create the New URLs, then refresh the Already reported ones if asked. */
-export function batchTasks(rows: readonly PreviewRow[], refresh: boolean): ImportTask[] {
-  const creates = rows
-    .filter((row) => row.status === 'new')
-    .map((row): ImportTask => ({ url: row.url!, action: 'create', reportId: null }));
-  const refreshes = rows
-    .filter((row) => refresh && row.status === 'already')
-    .map((row): ImportTask => ({ url: row.url!, action: 'refresh', reportId: row.report!.id }));
-  return [...creates, ...refreshes];
+/**
+ * What the run does: create the New URLs and the Probably the same ones added anyway, then refresh
+ * the Already reported ones if asked and the reports chosen to be refreshed (each report once).
+ */
+export function batchTasks(
+  rows: readonly PreviewRow[],
+  refresh: boolean,
+  choices: ReadonlyMap<number, NearChoice> = new Map(),
+): ImportTask[] {
+  const creates: ImportTask[] = [];
+  const refreshes = new Map<number, ImportTask>();
+  for (const row of rows) {
+    const choice = choices.get(row.line) ?? 'skip';
+    if (row.status === 'new' || (row.status === 'near' && choice === 'add'))
+      creates.push({ url: row.url!, action: 'create', reportId: null });
+    const report =
+      row.status === 'already' && refresh
+        ? row.report
+        : row.status === 'near' && choice === 'refresh'
+          ? row.near?.report
+          : null;
+    if (report && !refreshes.has(report.id))
+      refreshes.set(report.id, {
+        url: row.status === 'already' ? row.url! : report.url,
+        action: 'refresh',
+        reportId: report.id,
+      });
+  }
+  return [...creates, ...refreshes.values()];
 }

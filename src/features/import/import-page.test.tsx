@@ -29,8 +29,8 @@ const analyser: Analyser = () =>
     results: { title: { passed: true, importance: 'high', value: 'A page' } },
   });
 
-function setUp() {
-  const api = realApi({ analyser });
+function setUp(analyse: Analyser = analyser) {
+  const api = realApi({ analyser: analyse });
   server.use(...api.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
   return api;
@@ -140,6 +140,77 @@ describe('Add many: the preview', () => {
     expect(screen.getByRole('button', { name: 'Create 1 report' })).toBeEnabled();
     await view.user.click(screen.getByRole('switch', { name: 'Refresh existing reports instead' }));
     expect(screen.getByRole('button', { name: 'Create 1 report, refresh 1' })).toBeEnabled();
+  });
+
+  it('flags near-duplicates as Probably the same, each with a choice the counts and Create follow; one lookup request', async () => {
+    // The sale page redirects to a product: the analysis keeps where it landed.
+    setUp((url) =>
+      analyser(url).then((analysis) => ({
+        ...analysis,
+        results: {
+          ...analysis.results,
+          seo_friendly_url: {
+            passed: true,
+            importance: 'low',
+            value: url.endsWith('/sale') ? 'https://shop.example/products/x' : url,
+          },
+        },
+      })),
+    );
+    const a = await createReport({ url: 'https://shop.example/a' });
+    const sale = await createReport({ url: 'https://shop.example/sale' });
+    const lookups: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'GET' && new URL(request.url).pathname === '/api/v1/reports') lookups.push(request.url);
+    });
+    const view = renderImport();
+    await paste(
+      view,
+      [
+        'https://shop.example/a?utm_source=newsletter',
+        'https://shop.example/a/',
+        // The lookup finds the sale page's report by this line; its analysis says where it redirected.
+        'https://shop.example/sale?utm_campaign=spring',
+        'https://shop.example/products/x',
+        'https://shop.example/b',
+        'https://shop.example/b/?gclid=1',
+      ].join('\n'),
+    );
+    await view.user.click(view.preview());
+    expect(
+      await screen.findByText('6 URLs: 1 new, 0 already reported, 5 probably the same as another, 0 repeated, 0 invalid.'),
+    ).toBeInTheDocument();
+    // Batched: the six lines and their variants in one request (url= repeated).
+    expect(lookups).toHaveLength(1);
+    expect(view.rows()).toEqual([
+      `https://shop.example/a?utm_source=newsletter: Probably the same: Probably the same as Report #${a.id}: only tracking parameters differ.SkipAdd anywayRefresh it`,
+      `https://shop.example/a/: Probably the same: Probably the same as Report #${a.id}: only a trailing slash differs.SkipAdd anywayRefresh it`,
+      `https://shop.example/sale?utm_campaign=spring: Probably the same: Probably the same as Report #${sale.id}: only tracking parameters differ.SkipAdd anywayRefresh it`,
+      `https://shop.example/products/x: Probably the same: Probably the same as Report #${sale.id}: its address (https://shop.example/sale) redirected here when it was analysed.SkipAdd anywayRefresh it`,
+      'https://shop.example/b: New: ',
+      'https://shop.example/b/?gclid=1: Probably the same: Probably the same as line 5: only tracking parameters and a trailing slash differ.SkipAdd anyway',
+    ]);
+    expect(screen.getAllByRole('link', { name: `Report #${a.id}` })[0]).toHaveAttribute('href', `/reports/${a.id}`);
+
+    const choice = (line: number) => screen.getByRole('combobox', { name: `What to do with line ${line}` });
+    expect(choice(1)).toHaveValue('skip');
+    expect(screen.getByRole('button', { name: 'Create 1 report' })).toBeEnabled();
+    await view.user.selectOptions(choice(1), 'Add anyway');
+    await view.user.selectOptions(choice(6), 'Add anyway');
+    expect(screen.getByRole('button', { name: 'Create 3 reports' })).toBeEnabled();
+    await view.user.selectOptions(choice(2), 'Refresh it');
+    await view.user.selectOptions(choice(4), 'Refresh it');
+    // Two lines, one report: refreshed once.
+    await view.user.selectOptions(choice(3), 'Refresh it');
+    await view.user.selectOptions(choice(6), 'Skip');
+    await view.user.click(screen.getByRole('button', { name: 'Create 2 reports, refresh 2' }));
+    expect(await screen.findByText('Finished: 4 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(await storedUrls()).toEqual([
+      'https://shop.example/a',
+      'https://shop.example/sale',
+      'https://shop.example/a?utm_source=newsletter',
+      'https://shop.example/b',
+    ]);
   });
 
   it('reads a CSV file by its URL column, and asks for the password of a Password batch', async () => {

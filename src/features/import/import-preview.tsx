@@ -1,16 +1,18 @@
-// The preview of Add many: every URL with its status (New, Already reported, Repeated, Invalid),
-// the counts, a filter by status, and a page of 50 rows at a time so that 50,000 stay fast.
+// The preview of Add many: every URL with its status (New, Already reported, Probably the same,
+// Repeated, Invalid), the counts, a filter by status, and a page of 50 rows at a time so that 50,000
+// stay fast. A line that is probably the same as another has a choice: Skip, Add anyway, Refresh it.
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/Pagination.css';
-import { Anchor, Badge, Group, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, NativeSelect, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { MantineColor } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@/components/data-table';
 import { STATUS_LABELS, countByStatus } from './classify';
-import type { EntryStatus, PreviewRow } from './classify';
+import type { EntryStatus, NearChoice, NearMatch, PreviewRow } from './classify';
+import type { NearReason } from './near-duplicates';
 import classes from './import-page.module.css';
 
 const PAGE_SIZE = 50;
@@ -18,6 +20,7 @@ const PAGE_SIZE = 50;
 const STATUS_COLORS: Record<EntryStatus, MantineColor> = {
   new: 'green',
   already: 'blue',
+  near: 'orange',
   repeated: 'gray',
   invalid: 'red',
 };
@@ -31,7 +34,64 @@ const CONTROL_LABELS = {
   last: 'Last page',
 } as const;
 
-export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
+const CHOICES: { value: NearChoice; label: string }[] = [
+  { value: 'skip', label: 'Skip' },
+  { value: 'add', label: 'Add anyway' },
+  { value: 'refresh', label: 'Refresh it' },
+];
+
+/** Why two addresses are most likely one page, in words. */
+function nearWords(near: NearMatch): string {
+  const differ = near.why.filter((why): why is Exclude<NearReason, 'redirect'> => why !== 'redirect');
+  const what = differ.map((why) => (why === 'tracking' ? 'tracking parameters' : 'a trailing slash')).join(' and ');
+  if (near.why.includes('redirect'))
+    return `its address (${near.report!.url}) redirected here when it was analysed${what ? `, but for ${what}` : ''}.`;
+  return `only ${what} ${differ.length === 1 && differ[0] === 'slash' ? 'differs' : 'differ'}.`;
+}
+
+/** A Probably the same line's details: what it is most likely, why, and what to do with it. */
+function NearDetails({
+  row,
+  near,
+  choice,
+  onChoose,
+}: {
+  row: PreviewRow;
+  near: NearMatch;
+  choice: NearChoice;
+  onChoose: (line: number, choice: NearChoice) => void;
+}) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <span>
+        Probably the same as{' '}
+        {near.report ? (
+          <Anchor component={Link} to={`/reports/${near.report.id}`} size="sm">
+            Report #{near.report.id}
+          </Anchor>
+        ) : (
+          `line ${near.line}`
+        )}
+        : {nearWords(near)}
+      </span>
+      <NativeSelect
+        size="xs"
+        aria-label={`What to do with line ${row.line}`}
+        value={choice}
+        onChange={(event) => onChoose(row.line, event.currentTarget.value as NearChoice)}
+        data={near.report ? CHOICES : CHOICES.filter((option) => option.value !== 'refresh')}
+      />
+    </Stack>
+  );
+}
+
+export interface ImportPreviewProps {
+  rows: readonly PreviewRow[];
+  choices: ReadonlyMap<number, NearChoice>;
+  onChoose: (line: number, choice: NearChoice) => void;
+}
+
+export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   // On a phone the five choices of Show stack rather than scroll sideways; read at once, not after a first paint.
@@ -54,6 +114,7 @@ export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
     <Stack gap="sm">
       <Text role="status" size="sm">
         {count(rows.length)} URLs: {count(counts.new)} new, {count(counts.already)} already reported,{' '}
+        {counts.near > 0 && `${count(counts.near)} probably the same as another, `}
         {count(counts.repeated)} repeated, {count(counts.invalid)} invalid.
       </Text>
       <div className={classes.filter}>
@@ -86,7 +147,9 @@ export function ImportPreview({ rows }: { rows: readonly PreviewRow[] }) {
         </thead>
         <tbody>
           {slice.map((row) => {
-            const details = row.report ? (
+            const details = row.near ? (
+              <NearDetails row={row} near={row.near} choice={choices.get(row.line) ?? 'skip'} onChoose={onChoose} />
+            ) : row.report ? (
               <Anchor component={Link} to={`/reports/${row.report.id}`} size="sm">
                 Report #{row.report.id}
               </Anchor>

@@ -1,19 +1,25 @@
 // Add many's preview and its batch form: loaded once a preview is asked for, so that the page's
 // first visit carries neither (nor react-hook-form) and stays within the size budget.
 import { Paper, Stack, Title } from '@mantine/core';
+import { useState } from 'react';
 import { BatchForm } from './batch-form';
 import type { BatchFormProps } from './batch-form';
+import type { NearChoice } from './classify';
 import { ImportPreview } from './import-preview';
 
-export function PreviewSection({ rows, onStart }: BatchFormProps) {
+export function PreviewSection({ rows, onStart }: Omit<BatchFormProps, 'choices'>) {
+  // What to do with each line that is probably the same as another; a new preview starts afresh.
+  const [choices, setChoices] = useState<ReadonlyMap<number, NearChoice>>(() => new Map());
+  const choose = (line: number, choice: NearChoice) =>
+    setChoices((previous) => new Map(previous).set(line, choice));
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-label="Preview">
       <Stack gap="md">
         <Title order={2} size="h3">
           Preview
         </Title>
-        <ImportPreview rows={rows} />
-        <BatchForm rows={rows} onStart={onStart} />
+        <ImportPreview rows={rows} choices={choices} onChoose={choose} />
+        <BatchForm rows={rows} choices={choices} onStart={onStart} />
       </Stack>
     </Paper>
   );

@@ -1,8 +1,8 @@
-// Add many's preview: the entries classified, after asking the server which URLs already have a
-// report (the exact-URL lookup, through a scheduler of its own that a change of the sources aborts).
+// Add many's preview: the entries classified, after asking the server which URLs (and their near
+// variants: near-duplicates.ts) already have a report, in the one batched exact-URL lookup through a
+// scheduler of its own that a change of the sources aborts.
 import { useEffect, useRef, useState } from 'react';
 import type { Capabilities } from '@/contract/strict-schemas';
-import { classify, urlsToLookUp } from './classify';
 import type { PreviewRow } from './classify';
 
 export function usePreviewLookup(capabilities: Capabilities | null) {
@@ -28,9 +28,10 @@ export function usePreviewLookup(capabilities: Capabilities | null) {
     setError(null);
     setRows(null);
     try {
-      const [{ findExistingReports }, { createScheduler }] = await Promise.all([
+      const [{ findExistingReports }, { createScheduler }, { classify, urlsToLookUp }] = await Promise.all([
         import('@/api/exact-url'),
         import('@/api/http/scheduler'),
+        import('./classify'),
       ]);
       const existing = await findExistingReports(urlsToLookUp(entries), {
         urlFilter: capabilities?.url_filter ?? false,
