@@ -213,6 +213,17 @@ describe('Add many: the preview', () => {
     ]);
   });
 
+  it('brings the preview into view when it appears, with the focus on its heading', async () => {
+    setUp();
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
+    const view = renderImport();
+    await paste(view, 'https://shop.example/');
+    await view.user.click(view.preview());
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Preview' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(scrolled.mock.contexts).toContain(heading);
+  });
+
   it('reads a CSV file by its URL column, and asks for the password of a Password batch', async () => {
     setUp();
     const view = renderImport();
