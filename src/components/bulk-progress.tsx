@@ -165,6 +165,7 @@ export function RunProgress({
   const total = run.items.length;
   const counts = countStatuses(run.items);
   const settled = counts.done + counts.failed + counts.skipped;
+  const lasting = run.items.filter((item) => item.status === 'failed' && item.retryable === false).length;
   const finished = run.phase === 'finished';
   let summary = `${settled.toLocaleString('en')} of ${total.toLocaleString('en')} finished: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped.`;
   if (finished)
@@ -197,7 +198,7 @@ export function RunProgress({
                 Cancel
               </Button>
             )}
-            {finished && counts.failed > 0 && (
+            {finished && counts.failed > lasting && (
               <Button size="xs" leftSection={<IconRefresh size={14} aria-hidden />} onClick={onRetryFailed}>
                 Retry failed
               </Button>
@@ -263,6 +264,14 @@ export function RunProgress({
             </Group>
           )}
         </Group>
+        {finished && lasting > 0 && (
+          <Text size="sm">
+            {lasting === counts.failed
+              ? `${lasting === 1 ? 'The failure' : 'The failures'} cannot be fixed by trying again`
+              : `${lasting} of the failures cannot be fixed by trying again`}
+            : {lasting === 1 ? 'its reason is' : 'their reasons are'} listed below.
+          </Text>
+        )}
         {/* A long list scrolls in its own box; a box that scrolls must take focus for the keyboard. */}
         {shown.length > 0 && (
           <ul id={listId} className={classes.items} aria-label={listLabel} tabIndex={0}>

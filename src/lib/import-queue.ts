@@ -18,6 +18,8 @@ export interface QueuedItem {
   reportId: number | null;
   state: QueuedState;
   message: string | null;
+  /** false for a failure no retry can fix (a 422, a 404…); absent: one may. */
+  retryable?: false;
 }
 
 export interface SavedImport {
@@ -41,6 +43,7 @@ const savedSchema = z.object({
       reportId: z.nullable(z.int()),
       state: z.enum(['pending', 'sent', 'done', 'failed']),
       message: z.nullable(z.string()),
+      retryable: z.optional(z.literal(false)),
     }),
   ),
 });

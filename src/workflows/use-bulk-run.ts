@@ -35,6 +35,8 @@ export interface BulkItem {
    * compare (no score or result before or after).
    */
   outcome?: Outcome | null;
+  /** For a failed item, whether a retry may fix it (retryCanFix); absent: it may. */
+  retryable?: boolean;
 }
 
 /** A report to act on; its score and result, when known, let a refresh say what it changed. */

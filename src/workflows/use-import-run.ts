@@ -10,7 +10,7 @@ import type { Report } from '@/contract/domain';
 import { clearImport, saveImport } from '@/lib/import-queue';
 import type { QueuedItem, SavedImport } from '@/lib/import-queue';
 import { readConnection } from '@/api/http/connection';
-import { errorMessage } from '@/api/http/errors';
+import { errorMessage, retryCanFix } from '@/api/http/errors';
 import { findExistingReport } from '@/api/exact-url';
 import { createReport, reportQueries, updateReport } from '@/api/reports';
 import { keepChangedReport, refetchAllLists } from '@/api/reports-mutations';
@@ -57,7 +57,14 @@ function toQueued(item: ImportItem, sent: ReadonlySet<number>): QueuedItem {
         : sent.has(item.id)
           ? 'sent'
           : 'pending';
-  return { url: item.url, action: item.action, reportId: item.reportId, state, message: item.message };
+  return {
+    url: item.url,
+    action: item.action,
+    reportId: item.reportId,
+    state,
+    message: item.message,
+    ...(item.retryable === false && { retryable: false }),
+  };
 }
 
 export interface ImportRunner {
@@ -66,6 +73,7 @@ export interface ImportRunner {
   /** Goes on with a queue saved on the device (after a reload or in a new visit). */
   resume: (saved: SavedImport, batch: ImportBatch) => void;
   cancel: () => void;
+  /** Sends again the items not sent and those whose failure a retry may fix (retryCanFix). */
   retryFailed: () => void;
   dismiss: () => void;
 }
@@ -151,7 +159,7 @@ export function useImportRun(): ImportRunner {
         });
       } catch (error) {
         if (isCancelled(error)) setItem(index, { status: 'skipped', message: NOT_SENT_MESSAGE });
-        else setItem(index, { status: 'failed', message: errorMessage(error) });
+        else setItem(index, { status: 'failed', message: errorMessage(error), retryable: retryCanFix(error) });
       }
     });
 
@@ -189,6 +197,7 @@ export function useImportRun(): ImportRunner {
         reportId: queued.reportId,
         status: queued.state === 'done' ? 'done' : queued.state === 'failed' ? 'failed' : 'pending',
         message: queued.message,
+        ...(queued.retryable === false && { retryable: false }),
       }));
       sentRef.current = new Set(saved.items.flatMap((queued, id) => (queued.state === 'sent' ? [id] : [])));
       execute(items, batch);
@@ -202,8 +211,8 @@ export function useImportRun(): ImportRunner {
       if (!run || run.phase !== 'finished' || !batch) return;
       execute(
         itemsRef.current.map((item) =>
-          item.status === 'failed' || item.status === 'skipped'
-            ? { ...item, status: 'pending', message: null }
+          (item.status === 'failed' && item.retryable !== false) || item.status === 'skipped'
+            ? { ...item, status: 'pending', message: null, retryable: undefined }
             : item,
         ),
         batch,

@@ -2,7 +2,15 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../test/msw';
 import { saveConnection } from './connection';
-import { ApiError, errorFromResponse, parseRetryAfter, statusSentence } from './errors';
+import {
+  ApiError,
+  errorFromResponse,
+  networkError,
+  parseRetryAfter,
+  retryCanFix,
+  statusSentence,
+  timeoutError,
+} from './errors';
 import { apiFetch } from './http';
 import { failureOf as failureOfFetch } from '../../../test/fixtures/api-failure';
 
@@ -183,5 +191,17 @@ describe('statusSentence', () => {
   it('names the status with its reason phrase, or the one the server gave', () => {
     expect(statusSentence(502)).toBe('The server answered 502 Bad Gateway.');
     expect(statusSentence(599, 'Network Read Timeout')).toBe('The server answered 599 Network Read Timeout.');
+  });
+});
+
+describe('retryCanFix', () => {
+  const answered = (status: number) => errorFromResponse({ status, headers: new Headers() }, '{"message":"x"}');
+  it('is true for no answer, the server’s trouble and its rate limit; false for a refusal of the input', () => {
+    expect([networkError('x'), timeoutError(30_000), answered(500), answered(503), answered(429), answered(408)].map(retryCanFix)).toEqual(
+      Array(6).fill(true),
+    );
+    expect([answered(422), answered(409), answered(404), answered(400), answered(403), new Error('bug')].map(retryCanFix)).toEqual(
+      Array(6).fill(false),
+    );
   });
 });

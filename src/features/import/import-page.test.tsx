@@ -378,17 +378,19 @@ describe('Add many: the run', () => {
     expect(screen.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
   });
 
-  it('reports failures; Retry failed sends them again; Download failed rows gives url,reason', async () => {
+  it('reports failures with their reasons; Retry failed only for those a retry can fix; Download failed rows gives url,reason', async () => {
     setUp();
-    let refuse = true;
+    let busy = true;
     server.use(
       http.post('*/api/v1/reports', async ({ request }) => {
-        const body = new URLSearchParams(await request.clone().text());
-        if (refuse && body.get('url') === 'https://shop.example/bad')
-          return HttpResponse.json(
-            { message: { url: ['The url could not be fetched.'] }, status: 422 },
-            { status: 422 },
-          );
+        const url = new URLSearchParams(await request.clone().text()).get('url');
+        if (url === 'https://shop.example/bad')
+          return HttpResponse.json({ message: { url: ['The page answered 404.'] }, status: 422 }, { status: 422 });
+        if (url === 'https://shop.example/taken')
+          return HttpResponse.json({ message: 'Conflict.', status: 409 }, { status: 409 });
+        // A 408 is not retried by the scheduler on its own, but a later try may well go through.
+        if (busy && url === 'https://shop.example/busy')
+          return HttpResponse.json({ message: 'Request Timeout.', status: 408 }, { status: 408 });
         return undefined;
       }),
     );
@@ -399,22 +401,45 @@ describe('Add many: the run', () => {
     });
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const view = renderImport();
-    await paste(view, 'https://shop.example/ok\nhttps://shop.example/bad');
+    await paste(
+      view,
+      ['https://shop.example/ok', 'https://shop.example/bad', 'https://shop.example/busy', 'https://shop.example/taken'].join('\n'),
+    );
     await view.user.click(view.preview());
-    await view.user.click(await screen.findByRole('button', { name: 'Create 2 reports' }));
-    expect(await screen.findByText('Finished: 1 done, 1 failed, 0 skipped.')).toBeInTheDocument();
+    await view.user.click(await screen.findByRole('button', { name: 'Create 4 reports' }));
+    expect(await screen.findByText('Finished: 1 done, 3 failed, 0 skipped.')).toBeInTheDocument();
+    expect(screen.getByText('2 of the failures cannot be fixed by trying again: their reasons are listed below.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(view.statuses()).toEqual([
+        'https://shop.example/bad: Failed',
+        'https://shop.example/busy: Failed',
+        'https://shop.example/taken: Failed',
+      ]),
+    );
+    const list = screen.getByRole('list', { name: 'Status of each URL' });
+    expect(within(list).getByText('The page answered 404.')).toBeInTheDocument();
+    expect(within(list).getByText('Conflict.')).toBeInTheDocument();
     await view.user.click(screen.getByRole('button', { name: 'Download failed rows' }));
     await waitFor(() => expect(blobs).toHaveLength(1));
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes.slice(3))).toBe(
-      'url,reason\r\nhttps://shop.example/bad,The url could not be fetched.\r\n',
+      'url,reason\r\nhttps://shop.example/bad,The page answered 404.\r\nhttps://shop.example/busy,Request Timeout.\r\nhttps://shop.example/taken,Conflict.\r\n',
     );
 
-    refuse = false;
+    busy = false;
+    const creates: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'POST') creates.push(request.url);
+    });
     await view.user.click(screen.getByRole('button', { name: 'Retry failed' }));
-    expect(await screen.findByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeInTheDocument();
-    expect((await storedUrls()).sort()).toEqual(['https://shop.example/bad', 'https://shop.example/ok']);
+    expect(await screen.findByText('Finished: 2 done, 2 failed, 0 skipped.')).toBeInTheDocument();
+    // Only the 408 was sent again; what no retry can fix is not offered again, and still says why.
+    expect(creates).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
+    expect(screen.getByText('The failures cannot be fixed by trying again: their reasons are listed below.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download failed rows' })).toBeInTheDocument();
+    expect((await storedUrls()).sort()).toEqual(['https://shop.example/busy', 'https://shop.example/ok']);
   });
 
   it('Cancel sends nothing more; what was not sent stays on the device to resume', async () => {
@@ -477,6 +502,31 @@ describe('Add many: survives the tab', () => {
     expect(screen.getByText(/answer was lost; the report was found/)).toBeInTheDocument();
     expect(lost.id).toBeGreaterThan(0);
     expect(loadImport()).toBeNull();
+  });
+
+  it('keeps on the device which failures no retry can fix: after Resume they are not offered again', async () => {
+    setUp();
+    saveImport({
+      baseUrl: '',
+      privacy: 0,
+      items: [
+        {
+          url: 'https://shop.example/gone',
+          action: 'create',
+          reportId: null,
+          state: 'failed',
+          message: 'The page answered 404.',
+          retryable: false,
+        },
+        { url: 'https://shop.example/p2', action: 'create', reportId: null, state: 'pending', message: null },
+      ],
+    });
+    const view = renderImport();
+    const offer = await screen.findByRole('region', { name: 'An import did not finish' });
+    await view.user.click(within(offer).getByRole('button', { name: 'Resume' }));
+    expect(await screen.findByText('Finished: 1 done, 1 failed, 0 skipped.')).toBeInTheDocument();
+    expect(screen.getByText('The page answered 404.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
   });
 
   it('Discard drops the saved queue; a corrupt or other-version entry is ignored', async () => {
