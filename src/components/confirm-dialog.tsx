@@ -4,6 +4,7 @@ import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Modal.css';
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import type { MantineColor } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useReturnFocus } from './use-return-focus';
@@ -15,6 +16,8 @@ export interface ConfirmDialogProps {
   /** The message: what goes, and what cannot be undone. */
   children: ReactNode;
   confirmLabel?: string;
+  /** Red by default: most confirmations are of something destructive. */
+  confirmColor?: MantineColor;
   onConfirm: () => void;
   /** Cancel, Escape, a click outside and the close button all end here; nothing is sent. */
   onCancel: () => void;
@@ -35,6 +38,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel = 'Delete',
+  confirmColor = 'red',
   onConfirm,
   onCancel,
   pending,
@@ -71,7 +75,7 @@ export function ConfirmDialog({
             Cancel
           </Button>
           <Button
-            color="red"
+            color={confirmColor}
             onClick={() => {
               if (!pending && !confirmDisabled) onConfirm();
             }}

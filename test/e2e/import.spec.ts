@@ -79,6 +79,11 @@ test('closing the tab at ~40% and resuming creates each URL exactly once', async
   await previewOf(page, LONG);
   await expect(page.getByText(`${LONG.length} URLs: ${LONG.length} new,`)).toBeVisible();
   await page.getByRole('button', { name: `Create ${LONG.length} reports` }).click();
+  // More than 10: it asks first, naming the count.
+  await page
+    .getByRole('dialog', { name: `Create ${LONG.length} reports?` })
+    .getByRole('button', { name: `Create ${LONG.length} reports` })
+    .click();
   const bar = page.getByRole('progressbar');
   await expect
     .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 60_000 })

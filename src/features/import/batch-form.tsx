@@ -1,5 +1,6 @@
 // Add many's batch form, under the preview: the privacy (and password) of every report it creates,
-// whether the Already reported URLs are refreshed, and Create.
+// whether the Already reported URLs are refreshed, and Create, which asks first for more than
+// CONFIRM_OVER reports.
 // Bases before dependants, as in Mantine's styles.css.
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
@@ -9,14 +10,26 @@ import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Switch.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, PasswordInput, Stack, Switch, Text } from '@mantine/core';
+import { Suspense, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { ImportBatch, ImportTask } from '@/workflows/use-import-run';
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 import { PrivacyField } from '@/components/privacy-field';
 import { plural } from '@/lib/plural';
 import { BATCH_DEFAULTS, batchSchema, batchTasks, toBatch } from './batch-schema';
 import type { BatchFormInput, BatchFormValues } from './batch-schema';
 import { countByStatus } from './classify';
 import type { NearChoice, PreviewRow } from './classify';
+
+/** A batch that creates or refreshes more reports than this asks first. */
+export const CONFIRM_OVER = 10;
+
+/** What the batch does, in words: "Create 110 reports", "Create 3 reports and refresh 12", "Refresh 12 reports". */
+function batchWords(creates: number, refreshes: number): string {
+  if (creates === 0 && refreshes > 0) return `Refresh ${plural(refreshes, 'report', 'reports')}`;
+  const create = `Create ${plural(creates, 'report', 'reports')}`;
+  return refreshes > 0 ? `${create} and refresh ${refreshes.toLocaleString('en')}` : create;
+}
 
 export interface BatchFormProps {
   rows: readonly PreviewRow[];
@@ -45,7 +58,13 @@ export function BatchForm({ rows, choices, onStart }: BatchFormProps) {
   const createCount = tasks.filter((task) => task.action === 'create').length;
   const refreshCount = tasks.length - createCount;
 
-  const submit = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh, choices), toBatch(values));
+  // The values of a Create that waits for its confirmation.
+  const [asking, setAsking] = useState<BatchFormValues | null>(null);
+  const start = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh, choices), toBatch(values));
+  const submit = (values: BatchFormValues) => {
+    if (tasks.length > CONFIRM_OVER) setAsking(values);
+    else start(values);
+  };
 
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="Create the reports">
@@ -87,12 +106,36 @@ export function BatchForm({ rows, choices, onStart }: BatchFormProps) {
           </Text>
         </div>
         <Group justify="flex-end">
-          <Button type="submit" disabled={tasks.length === 0}>
+          <Button
+            type="submit"
+            disabled={tasks.length === 0}
+            onPointerEnter={() => void loadConfirmDialog()}
+            onFocus={() => void loadConfirmDialog()}
+          >
             {`Create ${plural(createCount, 'report', 'reports')}`}
             {refreshCount > 0 && `, refresh ${refreshCount.toLocaleString('en')}`}
           </Button>
         </Group>
       </Stack>
+      {asking && (
+        <Suspense fallback={null}>
+          <LazyConfirmDialog
+            opened
+            title={`${batchWords(createCount, refreshCount)}?`}
+            confirmLabel={batchWords(createCount, refreshCount)}
+            confirmColor="blue"
+            pending={false}
+            onCancel={() => setAsking(null)}
+            onConfirm={() => {
+              setAsking(null);
+              start(asking);
+            }}
+          >
+            Each one is an analysis of its page by the service, one after another within its rate limit: a
+            batch this size takes a while. It can be cancelled as it goes; what is done stays done.
+          </LazyConfirmDialog>
+        </Suspense>
+      )}
     </form>
   );
 }

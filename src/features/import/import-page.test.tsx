@@ -442,6 +442,29 @@ describe('Add many: the run', () => {
     expect((await storedUrls()).sort()).toEqual(['https://shop.example/busy', 'https://shop.example/ok']);
   });
 
+  it('asks before a batch of more than 10 reports, naming the count; Cancel sends nothing', async () => {
+    setUp();
+    const existing = await createReport({ url: 'https://shop.example/old' });
+    const view = renderImport();
+    const urls = Array.from({ length: 11 }, (_, i) => `https://shop.example/p${i}`);
+    await paste(view, [...urls, existing.url].join('\n'));
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('button', { name: 'Create 11 reports' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create 11 reports?' });
+    await view.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(await storedUrls()).toEqual([existing.url]);
+
+    // Refreshes count too.
+    await view.user.click(screen.getByRole('switch', { name: 'Refresh existing reports instead' }));
+    await view.user.click(screen.getByRole('button', { name: 'Create 11 reports, refresh 1' }));
+    const again = await screen.findByRole('dialog', { name: 'Create 11 reports and refresh 1?' });
+    await view.user.click(within(again).getByRole('button', { name: 'Create 11 reports and refresh 1' }));
+    expect(await screen.findByText('Finished: 12 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(await storedUrls()).toEqual([existing.url, ...urls]);
+  });
+
   it('Cancel sends nothing more; what was not sent stays on the device to resume', async () => {
     setUp();
     let release: () => void = () => {};
