@@ -364,6 +364,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   run_log: false,
   deploys: false,
   sitemap_follow: false,
+  ids_filter: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

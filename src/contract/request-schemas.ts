@@ -32,6 +32,7 @@ import {
   type PerPage,
   type Privacy,
 } from './values';
+import { ID_LIST_MAX_TERMS } from './id-list';
 
 export const REQUEST_MESSAGES = {
   urlRequired: 'The url field is required.',
@@ -41,6 +42,7 @@ export const REQUEST_MESSAGES = {
   urlFilterMax: `The url filter may not have more than ${URL_FILTER_MAX} values.`,
   failingUnknown: 'The failing check must be a check the service runs, such as meta_description.',
   client: 'The client must be a client’s id, a whole number from 1 up.',
+  ids: `The ids must be report ids or ranges of them (12-40), comma-separated, at most ${ID_LIST_MAX_TERMS}.`,
   privacy: 'The selected privacy is invalid.',
   passwordRequired: 'The password field is required when privacy is 2.',
   passwordString: 'The password must be a string.',
@@ -128,6 +130,16 @@ export const reportListQuerySchema = z.object({
     .meta({
       description:
         'An extension: only the reports whose newest results fail this check key (an unknown key: 422). Empty: no filter.',
+    }),
+  // Refused (422 on `ids`) rather than ignored when it is no id list, as `client`: every report in
+  // place of the few asked for would look like them. Checked by the route (parseIdList).
+  ids: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .catch(undefined)
+    .meta({
+      description: `An extension (ids_filter): only the reports of these ids, written as ids and ranges of them, comma-separated (\`12-40,45\`), at most ${ID_LIST_MAX_TERMS} terms; anything else is a 422 on \`ids\`. Empty: no filter.`,
     }),
   gone: z
     .enum(['0', '1'])

@@ -288,6 +288,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   deploys: z.boolean(),
   /** A schedule's `sitemap` and `max_new`; a report's `gone_since`; `gone=` on GET /reports. */
   sitemap_follow: z.boolean(),
+  /** `ids=` on GET /reports: only the reports of these ids (src/contract/id-list.ts). */
+  ids_filter: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 

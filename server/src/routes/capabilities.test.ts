@@ -31,6 +31,7 @@ describe('GET /api/v1/capabilities', () => {
         run_log: true,
         deploys: true,
         sitemap_follow: true,
+        ids_filter: true,
       },
       status: 200,
     });
@@ -94,6 +95,7 @@ describe('GET /api/v1/capabilities', () => {
         (await ids('?gone=1')).length === 0 &&
         (await ids('?gone=0')).length === 2,
     );
+    expect(data.ids_filter).toBe((await ids('?ids=2')).join() === '2' && (await ids('?ids=1-2')).join() === '2,1');
     expect(data.deploys).toBe(
       (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&
         (await t.call('GET', '/api/v1/projects/shop.example/deploys')).status === 200,

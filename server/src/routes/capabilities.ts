@@ -11,7 +11,7 @@ import { errors, ok } from '../http/openapi';
  * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client), and the overview
  * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=), the run log
  * (GET /projects/{project}/run-log), deploys (POST/GET /projects/{project}/deploys) and following a sitemap (a schedule's
- * sitemap and max_new, gone_since, gone=).
+ * sitemap and max_new, gone_since, gone=), and the reports of given ids (GET /reports?ids=).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -31,6 +31,7 @@ export const CAPABILITIES: Capabilities = {
   run_log: true,
   deploys: true,
   sitemap_follow: true,
+  ids_filter: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

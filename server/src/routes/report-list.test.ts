@@ -253,6 +253,34 @@ describe('GET /api/v1/reports', () => {
     });
   });
 
+  describe('ids= (an extension)', () => {
+    it('lists the reports of these ids and ranges, with every other parameter and total; what is no id list is a 422 on ids', async () => {
+      const t = createTestApp();
+      await seed(t.storage, SPECS);
+      const ids = async (query: string) => (await list(t, query)).data.map((report) => report.id);
+      const body = await list(t, `?ids=${encodeURIComponent('2-4,7,40-50')}`);
+      expect(body.data.map((report) => report.id)).toEqual([7, 4, 3, 2]);
+      expect(body.meta.total).toBe(4);
+      expect(body.links.first).toBe('http://localhost/api/v1/reports?ids=2-4%2C7%2C40-50&page=1');
+      expect(await ids('?ids=2-4,7&result=good')).toEqual([7, 4]);
+      expect(await ids('?ids=2-4,7&search=blog')).toEqual([]);
+      expect(await ids('?ids=1-9&search=blog&sort_by=id&sort=asc')).toEqual([5, 6, 8]);
+      // The failing-check filter alone is read from its own index: the ids narrow it too.
+      expect(await ids('?ids=3,5-6&failing=title')).toEqual([6, 3]);
+      expect((await list(t, '?ids=3,5-6&failing=title')).meta.total).toBe(2);
+      expect(await ids('?ids=2-4,7&per_page=10&page=2')).toEqual([]);
+      expect((await list(t, '?ids=')).meta.total).toBe(SPECS.length);
+      for (const bad of ['0', '5-2', 'x', '1,,2', Array.from({ length: 301 }, (_, i) => i + 1).join(',')]) {
+        const res = await t.call('GET', `/api/v1/reports?ids=${encodeURIComponent(bad)}`);
+        expect(res.status, bad).toBe(422);
+        expect(await res.json()).toEqual({
+          message: { ids: ['The ids must be report ids or ranges of them (12-40), comma-separated, at most 300.'] },
+          status: 422,
+        });
+      }
+    });
+  });
+
   describe('paging', () => {
     const many: Spec[] = Array.from({ length: 120 }, (_, i) => ({
       url: `https://site${i % 7}.example/page-${i}`,

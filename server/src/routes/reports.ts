@@ -22,6 +22,7 @@ import { hashPassword } from '../auth/passwords';
 import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { urlKey } from '../../../src/contract/url-key';
+import { parseIdList } from '../../../src/contract/id-list';
 import { CHECK_KEYS, URL_FILTER_MAX } from '../../../src/contract/values';
 import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
@@ -81,6 +82,8 @@ export function reportsRouter(deps: Required<AppDeps>) {
         if (q.failing !== undefined && !(CHECK_KEYS as readonly string[]).includes(q.failing)) {
           return validationResponse(c, { failing: [REQUEST_MESSAGES.failingUnknown] });
         }
+        const idRanges = q.ids === undefined ? undefined : parseIdList(q.ids);
+        if (idRanges === null) return validationResponse(c, { ids: [REQUEST_MESSAGES.ids] });
         // A url that is not an absolute http(s) URL is no report's: an empty list, not every report
         // (as ignoring it would give) nor a 422 (which no other list parameter answers).
         const keys = q.url?.map(urlKey).filter((key): key is string => key !== null);
@@ -95,6 +98,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
                 urlKeys: keys,
                 failing: q.failing,
                 gone: q.gone,
+                idRanges,
                 sortBy: q.sort_by,
                 sort: q.sort,
                 limit: q.per_page,

@@ -1,6 +1,7 @@
 // The report list's filters and orders, over `reports r`: what the storage and PostgreSQL's search
 // plan (trigram-search.ts) both build their queries from.
 import { sql, type Kysely, type SelectQueryBuilder, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { IdRange } from '../../../src/contract/id-list';
 import type { Result } from '../../../src/contract/values';
 import type { Database, ReportsTable } from './database';
 import type { Bind, PreparedQueries } from './prepared';
@@ -27,6 +28,8 @@ export interface ReportFilters {
   failing?: string;
   /** Only reports whose page is gone (true) or is not (false). */
   gone?: boolean;
+  /** Only reports of these ids (ranges, parseIdList()). */
+  idRanges?: readonly IdRange[];
 }
 
 /**
@@ -88,6 +91,15 @@ export function filterReports<O>(
       )
       .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
       .$if(filters.gone !== undefined, (q) => q.where('r.gone_since', filters.gone ? 'is not' : 'is', null))
+      .$if(filters.idRanges !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or(
+            (filters.idRanges as readonly IdRange[]).map(({ from, to }) =>
+              from === to ? eb('r.id', '=', from) : eb.between('r.id', from, to),
+            ),
+          ),
+        ),
+      )
       // Tested per report, by the failures' key (report_id, check_key): a page in any order reads
       // only as many reports as it needs, where `id in (every failing report)` built the whole set first.
       .$if(filters.failing !== undefined, (q) =>
@@ -114,7 +126,13 @@ export function filterReports<O>(
 export function preparedFilters(
   filters: ReportFilters,
 ): { shape: string; values: unknown[]; slotted: (bind: Bind) => ReportFilters } | null {
-  if (filters.urlKeys !== undefined || filters.failing !== undefined || filters.gone !== undefined) return null;
+  if (
+    filters.urlKeys !== undefined ||
+    filters.failing !== undefined ||
+    filters.gone !== undefined ||
+    filters.idRanges !== undefined
+  )
+    return null;
   const { project, result, pattern, client, clientArray } = filters;
   return {
     shape:

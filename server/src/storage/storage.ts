@@ -66,7 +66,8 @@ function failingAlone(filters: ReportFilters): filters is ReportFilters & { fail
     filters.failing !== undefined &&
     filters.pattern === undefined &&
     filters.result === undefined &&
-    filters.urlKeys === undefined
+    filters.urlKeys === undefined &&
+    filters.idRanges === undefined
   );
 }
 
@@ -250,7 +251,8 @@ function createStorage(
       filters.result === undefined &&
       filters.urlKeys === undefined &&
       filters.failing === undefined &&
-      filters.gone === undefined
+      filters.gone === undefined &&
+      filters.idRanges === undefined
     ) {
       return sumOfProjects(trx, filters.project, filters.client);
     }
@@ -261,6 +263,7 @@ function createStorage(
       filters.pattern,
       filters.failing,
       filters.gone,
+      filters.idRanges,
       // A client's projects change without a report changing (the change counter stays): its
       // count is kept for the projects it had, read in this snapshot.
       filters.client === undefined ? null : [filters.client, await clientProjectNames(trx, filters.client)],
@@ -463,7 +466,13 @@ function createStorage(
         // tested on them in SQL; otherwise the engine's own way.
         let page: { ids: number[]; total: number };
         // The failing-check filter is SQL's alone (SQLite's search copy knows nothing of checks).
-        if (search !== undefined && query.urlKeys === undefined && query.failing === undefined && query.gone === undefined) {
+        if (
+          search !== undefined &&
+          query.urlKeys === undefined &&
+          query.failing === undefined &&
+          query.gone === undefined &&
+          query.idRanges === undefined
+        ) {
           page = await find(trx, { ...query, search }, plain, prepared);
         } else {
           const total = await plain.count();

@@ -1,3 +1,4 @@
+import type { IdRange } from '../../../src/contract/id-list';
 import type {
   Privacy,
   Result,
@@ -92,6 +93,8 @@ export interface ReportListQuery {
   failing?: string;
   /** Only the reports whose page is gone (true) or is not (false) (sitemap_follow). */
   gone?: boolean;
+  /** Only the reports of these ids (ids_filter): parseIdList() of `ids=`. */
+  idRanges?: readonly IdRange[];
   sortBy: ServerReportSortKey;
   sort: SortOrder;
   limit: number;
