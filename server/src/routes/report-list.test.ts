@@ -245,6 +245,9 @@ describe('GET /api/v1/reports', () => {
       const decent = await list(t, '?failing=load_time&result=decent');
       expect(decent.meta.total).toBe(SPECS.filter((spec) => spec.result === 'decent').length);
       expect((await list(t, '?failing=')).meta.total).toBe(SPECS.length);
+      // No page is gone: the failing check with gone=1 lists none, in id order (its own index) too.
+      expect((await list(t, '?failing=title&gone=1')).meta.total).toBe(0);
+      expect((await list(t, '?failing=title&gone=1')).data).toEqual([]);
       for (const bad of ['nonsense', 'TITLE', '<script>']) {
         const res = await t.call('GET', `/api/v1/reports?failing=${encodeURIComponent(bad)}`);
         expect(res.status).toBe(422);

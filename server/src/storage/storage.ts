@@ -67,6 +67,7 @@ function failingAlone(filters: ReportFilters): filters is ReportFilters & { fail
     filters.pattern === undefined &&
     filters.result === undefined &&
     filters.urlKeys === undefined &&
+    filters.gone === undefined &&
     filters.idRanges === undefined
   );
 }
