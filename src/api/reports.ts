@@ -22,6 +22,8 @@ export interface ReportListParams {
   client?: number;
   /** 1: only the reports whose page is gone, 0: only the others (an extension, where capabilities.sitemap_follow). */
   gone?: 0 | 1;
+  /** Only the reports of these ids, an id list (`12-40,45`: an extension, where capabilities.ids_filter). */
+  ids?: string;
   /** `score` only where the deployment announces `sort_by_score`. */
   sort_by?: ServerReportSortKey;
   sort?: SortOrder;
@@ -58,6 +60,7 @@ export function normaliseReportListParams(params: ReportListParams = {}): Report
   if (params.failing) out.failing = params.failing;
   if (params.client) out.client = params.client;
   if (params.gone !== undefined) out.gone = params.gone;
+  if (params.ids) out.ids = params.ids;
   if (params.sort_by) out.sort_by = params.sort_by;
   if (params.sort) out.sort = params.sort;
   if (params.page !== undefined && params.page > 1) out.page = params.page;

@@ -26,6 +26,9 @@ export const urlParam = {
       ),
       undefined,
     ) as unknown as z.ZodMiniType<V[number] | undefined>,
+  /** Text that passes `test` as it is, else the default. */
+  textWhere: (test: (value: string) => boolean) =>
+    z.catch(z.optional(z.string().check(z.refine(test))), undefined),
   /** A parameter the view does not take from the URL: always the default. */
   ignored: () => z.catch(z.undefined(), undefined),
   page: () =>

@@ -1,6 +1,7 @@
 // The reports table's view as the URL holds it, under the API's own parameter names.
 import { CHECK_KEYS, DEFAULT_PER_PAGE, REPORT_SEARCH_BY, REPORT_SORT_KEYS, RESULTS, SERVER_REPORT_SORT_KEYS } from '@/contract/values';
 import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import { parseIdList } from '@/contract/id-list';
 import type { NewestReportsFilters } from '@/api/newest-reports';
 import { normaliseReportListParams } from '@/api/reports';
 import type { ReportListParams } from '@/api/reports';
@@ -22,6 +23,8 @@ export type ReportListView = {
   client: number;
   /** `1`: only the reports whose page is gone; `0`: only the others (an extension: `sitemap_follow`). */
   gone: '1' | '0' | undefined;
+  /** Only the reports of these ids, an id list (`12-40,45`; an extension: `ids_filter`); '' for all. */
+  ids: string;
   /** `score` only where the deployment sorts by score. */
   sort_by: ServerReportSortKey;
   sort: SortOrder;
@@ -39,9 +42,14 @@ export interface ListExtensions {
   clients: boolean;
   /** `gone=1|0` (`sitemap_follow`). */
   gone: boolean;
+  /** `ids=<id list>` (`ids_filter`). */
+  ids: boolean;
 }
 
-function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]], clients: boolean, gone: boolean) {
+function reportParams(
+  sortKeys: readonly [ServerReportSortKey, ...ServerReportSortKey[]],
+  { clients, gone, ids }: Pick<ListExtensions, 'clients' | 'gone' | 'ids'>,
+) {
   const { search, search_by, ...sortAndPage } = listParams(REPORT_SEARCH_BY, sortKeys);
   // In this order in the address: the filters, then the sort and the page.
   return {
@@ -53,6 +61,8 @@ function reportParams(sortKeys: readonly [ServerReportSortKey, ...ServerReportSo
     // A deployment without clients would ignore it: dropped from the address there, never sent.
     client: clients ? urlParam.page() : urlParam.ignored(),
     gone: gone ? urlParam.oneOf(GONE_VALUES) : urlParam.ignored(),
+    // An id list as the API takes it, else dropped.
+    ids: ids ? urlParam.textWhere((value) => parseIdList(value) !== null) : urlParam.ignored(),
     ...sortAndPage,
   };
 }
@@ -65,6 +75,7 @@ const DEFAULTS: ReportListView = {
   failing: undefined,
   client: 0,
   gone: undefined,
+  ids: '',
   sort_by: 'id',
   sort: 'desc',
   per_page: DEFAULT_PER_PAGE,
@@ -73,8 +84,10 @@ const DEFAULTS: ReportListView = {
 
 const GONE_VALUES = ['1', '0'] as const;
 
-const specKey = ({ byScore, clients, gone }: Pick<ListExtensions, 'byScore' | 'clients' | 'gone'>) =>
-  `${Number(byScore)}${Number(clients)}${Number(gone)}`;
+type SpecExtensions = Pick<ListExtensions, 'byScore' | 'clients' | 'gone' | 'ids'>;
+
+const specKey = ({ byScore, clients, gone, ids }: SpecExtensions) =>
+  `${Number(byScore)}${Number(clients)}${Number(gone)}${Number(ids)}`;
 
 /**
  * The view of each combination of the extensions that change what the address may hold (made once):
@@ -82,21 +95,20 @@ const specKey = ({ byScore, clients, gone }: Pick<ListExtensions, 'byScore' | 'c
  * `sitemap_follow`, `client=` or `gone=` is dropped and never sent.
  */
 const SPECS: ReadonlyMap<string, UrlStateSpec<ReportListView>> = new Map(
-  [false, true].flatMap((byScore) =>
-    [false, true].flatMap((clients) =>
-      [false, true].map((gone): [string, UrlStateSpec<ReportListView>] => [
-        specKey({ byScore, clients, gone }),
-        { params: reportParams(byScore ? SERVER_REPORT_SORT_KEYS : REPORT_SORT_KEYS, clients, gone), defaults: DEFAULTS },
-      ]),
-    ),
-  ),
+  Array.from({ length: 16 }, (_, bits): [string, UrlStateSpec<ReportListView>] => {
+    const extensions: SpecExtensions = { byScore: !!(bits & 1), clients: !!(bits & 2), gone: !!(bits & 4), ids: !!(bits & 8) };
+    return [
+      specKey(extensions),
+      { params: reportParams(extensions.byScore ? SERVER_REPORT_SORT_KEYS : REPORT_SORT_KEYS, extensions), defaults: DEFAULTS },
+    ];
+  }),
 );
 
 /** The view of a deployment without extensions. */
-export const reportListView = SPECS.get(specKey({ byScore: false, clients: false, gone: false }))!;
+export const reportListView = SPECS.get(specKey({ byScore: false, clients: false, gone: false, ids: false }))!;
 
 /** The view where every extension is there: what links that change a view are written with. */
-const reportListViewWithAll = SPECS.get(specKey({ byScore: true, clients: true, gone: true }))!;
+const reportListViewWithAll = SPECS.get(specKey({ byScore: true, clients: true, gone: true, ids: true }))!;
 
 /** The view for a deployment's extensions (the same object for the same ones). */
 export function reportListViewFor(extensions: ListExtensions): UrlStateSpec<ReportListView> {
@@ -119,7 +131,7 @@ export function newestFiltersOf(state: ReportListView): NewestReportsFilters {
 /** The reports of one project, on its own page: the project is fixed there, so the URL never holds it. */
 export function projectReportListView(
   project: string,
-  extensions: ListExtensions = { byScore: false, failing: false, clients: false, gone: false },
+  extensions: ListExtensions = { byScore: false, failing: false, clients: false, gone: false, ids: false },
 ): UrlStateSpec<ReportListView> {
   const spec = reportListViewFor(extensions);
   return {
@@ -134,18 +146,28 @@ export function projectReportListView(
  * check, filtered by the deployment or here; a client): the view waits for their capabilities.
  */
 export function needsCapabilities(search: URLSearchParams): boolean {
-  return search.get('sort_by') === 'score' || search.has('failing') || search.has('client') || search.has('gone');
+  return (
+    search.get('sort_by') === 'score' ||
+    search.has('failing') ||
+    search.has('client') ||
+    search.has('gone') ||
+    search.has('ids')
+  );
 }
 
 /** The extensions of a deployment's capabilities (none while they are unknown). */
 export function listExtensions(
-  capabilities: { sort_by_score: boolean; failing_filter: boolean; clients: boolean; sitemap_follow: boolean } | undefined | null,
+  capabilities:
+    | { sort_by_score: boolean; failing_filter: boolean; clients: boolean; sitemap_follow: boolean; ids_filter: boolean }
+    | undefined
+    | null,
 ): ListExtensions {
   return {
     byScore: capabilities?.sort_by_score === true,
     failing: capabilities?.failing_filter === true,
     clients: capabilities?.clients === true,
     gone: capabilities?.sitemap_follow === true,
+    ids: capabilities?.ids_filter === true,
   };
 }
 
@@ -159,6 +181,7 @@ export function reportListParams(state: ReportListView): ReportListParams {
     failing: state.failing,
     client: state.client || undefined,
     gone: state.gone === undefined ? undefined : state.gone === '1' ? 1 : 0,
+    ids: state.ids || undefined,
     sort_by: state.sort_by,
     sort: state.sort,
     per_page: state.per_page,
@@ -173,11 +196,20 @@ export function hasFilters(state: ReportListView): boolean {
     state.result !== undefined ||
     state.failing !== undefined ||
     state.client !== 0 ||
-    state.gone !== undefined
+    state.gone !== undefined ||
+    state.ids !== ''
   );
 }
 
-export const NO_FILTERS = { search: '', project: '', result: undefined, failing: undefined, client: 0, gone: undefined } satisfies Partial<ReportListView>;
+export const NO_FILTERS = {
+  search: '',
+  project: '',
+  result: undefined,
+  failing: undefined,
+  client: 0,
+  gone: undefined,
+  ids: '',
+} satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {

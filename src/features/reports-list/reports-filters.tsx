@@ -14,6 +14,7 @@ import {
   firstSortOrder,
 } from '@/contract/values';
 import type { CheckKey, PerPage, Result, ServerReportSortKey, SortOrder } from '@/contract/values';
+import { idListCount, parseIdList } from '@/contract/id-list';
 import { checkName } from '@/checks/check-info';
 import { DebouncedSearch } from '@/components/debounced-search';
 import { ClientFilter } from '@/components/client-filter';
@@ -132,6 +133,12 @@ function GoneChip({ gone, onRemove }: { gone: '1' | '0'; onRemove: () => void })
   return <FilterChip label={gone === '1' ? 'Gone pages only' : 'Pages not gone'} onRemove={onRemove} />;
 }
 
+/** The ids filter's chip (ids_filter): reached from Add many's finish, or an address. */
+function IdsChip({ ids, onRemove }: { ids: string; onRemove: () => void }) {
+  const count = idListCount(parseIdList(ids) ?? []);
+  return <FilterChip label={`By id: ${count.toLocaleString('en')} ${count === 1 ? 'report' : 'reports'}`} onRemove={onRemove} />;
+}
+
 export interface ReportsFiltersProps {
   state: ReportListView;
   onChange: (patch: Partial<ReportListView>) => void;
@@ -199,7 +206,8 @@ export function filtersSet(state: ReportListView, projectFixed = false): number 
     (state.client === 0 ? 0 : 1) +
     (state.result === undefined ? 0 : 1) +
     (state.failing === undefined ? 0 : 1) +
-    (state.gone === undefined ? 0 : 1)
+    (state.gone === undefined ? 0 : 1) +
+    (state.ids === '' ? 0 : 1)
   );
 }
 
@@ -232,10 +240,12 @@ export function ReportsFilters({ state, onChange, projectFixed, onClear, scoreSo
     <FailingChip check={state.failing} onRemove={() => onChange({ failing: undefined })} />
   );
   const goneChip = state.gone !== undefined && <GoneChip gone={state.gone} onRemove={() => onChange({ gone: undefined })} />;
-  const chip = (failingChip || goneChip) && (
+  const idsChip = state.ids !== '' && <IdsChip ids={state.ids} onRemove={() => onChange({ ids: '' })} />;
+  const chip = (failingChip || goneChip || idsChip) && (
     <>
       {failingChip}
       {goneChip}
+      {idsChip}
     </>
   );
   // Wide screens: the first line is full (the fields and Views / Save view / Columns), and a line of

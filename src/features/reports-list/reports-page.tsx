@@ -64,6 +64,7 @@ function printSummary(state: ReportListView, project: string | undefined, client
   if (state.result !== undefined) parts.push(`result ${RESULT_LABELS[state.result]}`);
   if (state.failing !== undefined) parts.push(`failing check ${checkName(state.failing)}`);
   if (state.gone !== undefined) parts.push(state.gone === '1' ? 'their page gone' : 'their page not gone');
+  if (state.ids !== '') parts.push(`ids ${state.ids}`);
   const filters = parts.length === 0 ? 'All reports' : `Reports with ${parts.join(', ')}`;
   return `${filters}; sorted by ${REPORT_SORT_LABELS[state.sort_by]}, ${SORT_ORDER_LABELS[state.sort].toLowerCase()}; page ${state.page}.`;
 }
@@ -101,8 +102,10 @@ function ReportsView({ project }: { project?: string }) {
   const [searchParams] = useSearchParams();
   if (isPending && needsCapabilities(searchParams))
     return <LoadingRows rows={10} height={40} label="Loading reports" />;
-  const { byScore, failing, clients, gone } = listExtensions(capabilities);
-  return <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} gone={gone} />;
+  const { byScore, failing, clients, gone, ids } = listExtensions(capabilities);
+  return (
+    <ReportsList project={project} byScore={byScore} failingFilter={failing} clients={clients} gone={gone} ids={ids} />
+  );
 }
 
 /**
@@ -203,15 +206,16 @@ interface ReportsListProps {
   failingFilter: boolean;
   clients: boolean;
   gone: boolean;
+  ids: boolean;
 }
 
-function ReportsList({ project, byScore, failingFilter, clients, gone }: ReportsListProps) {
+function ReportsList({ project, byScore, failingFilter, clients, gone, ids }: ReportsListProps) {
   // Compiled (vite.config.ts): a tick of a row or a new view renders again only what depends on what
   // changed; the filters, the page's buttons, the toolbar and the pager keep their rendered elements
   // (docs/benchmarks.md, issue 27).
   'use memo';
   const queryClient = useQueryClient();
-  const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients, gone }), [byScore, failingFilter, clients, gone]);
+  const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients, gone, ids }), [byScore, failingFilter, clients, gone, ids]);
   const spec = useReportListSpec(project, extensions);
   const columns = useColumns();
   const [state, setUrlState] = useUrlState(spec);
@@ -250,7 +254,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone }: Reports
   const savedImport = useSavedImport();
   // Kept for this list while a report is opened from it, so Back finds it still selected.
   const selection = useSelection(
-    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing, state.client, state.gone]),
+    JSON.stringify([state.search, state.search_by, state.project, state.result, state.failing, state.client, state.gone, state.ids]),
     project === undefined ? '/reports' : `project:${project}`,
   );
   const [bulkUsed, setBulkUsed] = useState(false);
