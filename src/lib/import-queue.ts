@@ -2,6 +2,8 @@
 // tab or a later visit can resume it. Versioned; an entry that is not what this version wrote is
 // ignored (and removed), never trusted. The batch password is not stored: a resume asks for it.
 import * as z from 'zod/mini';
+import { RESULTS } from '@/contract/values';
+import type { Result } from '@/contract/values';
 import { deviceStore } from './device-store';
 
 const STORAGE_KEY = 'wrs.import-queue';
@@ -20,6 +22,8 @@ export interface QueuedItem {
   message: string | null;
   /** false for a failure no retry can fix (a 422, a 404…); absent: one may. */
   retryable?: false;
+  /** Once done: the report's result, null when the deployment gave none. */
+  result?: Result | null;
 }
 
 export interface SavedImport {
@@ -44,6 +48,7 @@ const savedSchema = z.object({
       state: z.enum(['pending', 'sent', 'done', 'failed']),
       message: z.nullable(z.string()),
       retryable: z.optional(z.literal(false)),
+      result: z.optional(z.nullable(z.enum(RESULTS))),
     }),
   ),
 });

@@ -5,7 +5,7 @@
 // sent again: nothing is created twice.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Privacy } from '@/contract/values';
+import type { Privacy, Result } from '@/contract/values';
 import type { Report } from '@/contract/domain';
 import { clearImport, saveImport } from '@/lib/import-queue';
 import type { QueuedItem, SavedImport } from '@/lib/import-queue';
@@ -31,6 +31,8 @@ export interface ImportItem extends BulkItem {
   action: 'create' | 'refresh';
   /** The report created or refreshed (for refresh: the one to refresh). */
   reportId: number | null;
+  /** Once done: the report's result (null when the deployment gave none; absent when not known here). */
+  result?: Result | null;
 }
 
 export interface ImportRun {
@@ -64,6 +66,7 @@ function toQueued(item: ImportItem, sent: ReadonlySet<number>): QueuedItem {
     state,
     message: item.message,
     ...(item.retryable === false && { retryable: false }),
+    ...(item.result !== undefined && { result: item.result }),
   };
 }
 
@@ -155,6 +158,7 @@ export function useImportRun(): ImportRunner {
         setItem(index, {
           status: 'done',
           reportId: report.id,
+          result: report.result,
           message: found ? FOUND_AFTER_LOST_ANSWER : null,
         });
       } catch (error) {
@@ -198,6 +202,7 @@ export function useImportRun(): ImportRunner {
         status: queued.state === 'done' ? 'done' : queued.state === 'failed' ? 'failed' : 'pending',
         message: queued.message,
         ...(queued.retryable === false && { retryable: false }),
+        ...(queued.result !== undefined && { result: queued.result }),
       }));
       sentRef.current = new Set(saved.items.flatMap((queued, id) => (queued.state === 'sent' ? [id] : [])));
       execute(items, batch);

@@ -378,6 +378,52 @@ describe('Add many: the run', () => {
     expect(screen.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
   });
 
+  it('ends with the results, Good / Decent / Bad, and a link to a list of just those reports', async () => {
+    const scores: Record<string, number> = { '/g1': 90, '/g2': 85, '/d': 60, '/b': 20 };
+    setUp((url) => {
+      const score = scores[new URL(url).pathname] ?? 80;
+      return Promise.resolve({ score, result: resultForScore(score), results: {} });
+    });
+    const refreshed = await createReport({ url: 'https://shop.example/b' });
+    const other = await createReport({ url: 'https://shop.example/other' });
+    const view = renderImport();
+    await paste(view, ['https://shop.example/g1', 'https://shop.example/g2', 'https://shop.example/d', refreshed.url].join('\n'));
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('switch', { name: 'Refresh existing reports instead' }));
+    await view.user.click(screen.getByRole('button', { name: 'Create 3 reports, refresh 1' }));
+    expect(await screen.findByText('Finished: 4 done, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(screen.getByText('Results of the 4 reports added or refreshed')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Results' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['2 Good', '1 Decent', '1 Bad']);
+    const created = (await fetchReports({ per_page: 10, sort_by: 'id', sort: 'asc' })).items
+      .map((report) => report.id)
+      .filter((id) => id !== other.id && id !== refreshed.id);
+    expect(created).toEqual([other.id + 1, other.id + 2, other.id + 3]);
+    // The refreshed report and the three new ones, not the other report made before them.
+    expect(screen.getByRole('link', { name: 'See these 4 reports in Reports' })).toHaveAttribute(
+      'href',
+      `/reports?ids=${refreshed.id},${created[0]}-${created[2]}`,
+    );
+  });
+
+  it('against a deployment that cannot list reports by id, says so at the finish and links the newest reports', async () => {
+    setUp();
+    server.use(
+      http.get('*/api/v1/capabilities', () =>
+        HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
+      ),
+    );
+    const view = renderImport();
+    await paste(view, 'https://shop.example/one');
+    await view.user.click(view.preview());
+    await view.user.click(await screen.findByRole('button', { name: 'Create 1 report' }));
+    expect(await screen.findByRole('link', { name: 'See the newest reports' })).toHaveAttribute('href', '/reports');
+    expect(screen.getByText(/cannot list only these/)).toBeInTheDocument();
+  });
+
   it('reports failures with their reasons; Retry failed only for those a retry can fix; Download failed rows gives url,reason', async () => {
     setUp();
     let busy = true;

@@ -84,7 +84,7 @@ function ImportPage() {
 
       {run !== null ? (
         <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-          <ImportRun run={run} runner={runner} onDismiss={dismiss} />
+          <ImportRun run={run} runner={runner} onDismiss={dismiss} idsFilter={capabilities?.ids_filter ?? false} />
         </Suspense>
       ) : (
         <>
