@@ -10,8 +10,8 @@ import type { Report } from '@/contract/domain';
 import { clearImport, saveImport } from '@/lib/import-queue';
 import type { QueuedItem, SavedImport } from '@/lib/import-queue';
 import { readConnection } from '@/api/http/connection';
-import { errorMessage, retryCanFix } from '@/api/http/errors';
-import { findExistingReport } from '@/api/exact-url';
+import { errorMessage } from '@/api/http/errors';
+import { retryCanFix } from '@/api/http/retry-can-fix';
 import { createReport, reportQueries, updateReport } from '@/api/reports';
 import { keepChangedReport, refetchAllLists } from '@/api/reports-mutations';
 import { createScheduler, isCancelled } from '@/api/http/scheduler';
@@ -131,6 +131,8 @@ export function useImportRun(): ImportRunner {
         setItem(index, { status: 'running', message: null });
         if (item.action === 'create' && sentRef.current.has(item.id)) {
           // Sent before without an answer: it may have been created. Asked within this task's slot.
+          // Loaded when first needed: the page's first visit stays within the size budget.
+          const { findExistingReport } = await import('@/api/exact-url');
           const found = await findExistingReport(item.url, {
             urlFilter: batch.urlFilter,
             signal,

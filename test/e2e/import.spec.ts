@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, signIn } from './support';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, lookAt, signIn } from './support';
 
 // Add many (/reports/import) against the e2e server: URLs of the demo sites, marked in the query
 // string as this run's own (the demo sites ignore it).
@@ -58,8 +58,10 @@ test('paste, preview, create; the same again is all Already reported; axe clean 
   await page.emulateMedia({ colorScheme: 'light' });
   for (const url of FEW) expect(await reportsOf(request, url)).toBe(1);
 
-  // The lists know them.
-  await page.getByRole('link', { name: 'See them in Reports' }).click();
+  // The finish links to a list of just those.
+  await page.getByRole('link', { name: 'See these 3 reports in Reports' }).click();
+  await expect(page.getByText('1–3 of 3 reports', { exact: true })).toBeVisible();
+  await expect(page.getByText('By id: 3 reports')).toBeVisible();
   await page.goto(`/reports?search=${MARK}-few`);
   await expect(page.getByText('1–3 of 3 reports', { exact: true })).toBeVisible();
 
@@ -69,6 +71,52 @@ test('paste, preview, create; the same again is all Already reported; axe clean 
   await expect(page.getByText('3 URLs: 0 new, 3 already reported, 0 repeated, 0 invalid.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create 0 reports' })).toBeDisabled();
   for (const url of FEW) expect(await reportsOf(request, url)).toBe(1);
+});
+
+test('a near-duplicate is flagged with a choice; the finish shows the results and links to just those reports', async ({
+  page,
+  request,
+}) => {
+  // Two analyses, and axe and screenshots in both schemes twice.
+  test.setTimeout(90_000);
+  const shop = `http://shop.example:${E2E_DEMO_PORT}`;
+  const product = `${shop}/products/trail-running-shoes?run=${MARK}-near`;
+  const made = await request.post('/api/v1/reports', { headers: auth, form: { url: product } });
+  expect(made.status()).toBe(201);
+  const { id } = ((await made.json()) as { data: { id: number } }).data;
+  const checkout = `${shop}/checkout?run=${MARK}-near`;
+  const tracked = `${product}&utm_source=newsletter`;
+
+  await signIn(page);
+  await page.goto('/reports/import');
+  await previewOf(page, [tracked, checkout]);
+  await expect(
+    page.getByText('2 URLs: 1 new, 0 already reported, 1 probably the same as another, 0 repeated, 0 invalid.'),
+  ).toBeVisible();
+  // The preview comes into view with the focus on its heading.
+  await expect(page.getByRole('heading', { level: 2, name: 'Preview' })).toBeFocused();
+  const table = page.getByRole('table', { name: 'Preview' });
+  const row = table.getByRole('row', { name: /utm_source/ });
+  await expect(row).toContainText(`Probably the same as Report #${id}: only tracking parameters differ.`);
+  await expect(row.getByRole('link', { name: `Report #${id}` })).toHaveAttribute('href', `/reports/${id}`);
+  const choice = page.getByRole('combobox', { name: 'What to do with line 1' });
+  await expect(choice).toHaveValue('skip');
+  await expect(page.getByRole('button', { name: 'Create 1 report' })).toBeEnabled();
+  await lookAt(page, 'import-near');
+
+  await choice.selectOption({ label: 'Refresh it' });
+  await page.getByRole('button', { name: 'Create 1 report, refresh 1' }).click();
+  await expect(page.getByText('Finished: 2 done, 0 failed, 0 skipped.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Results' }).getByRole('listitem')).toHaveCount(3);
+  await lookAt(page, 'import-finish');
+  // Skipped as chosen: no report of the tracked address; the product's report refreshed, not doubled.
+  expect(await reportsOf(request, tracked)).toBe(0);
+  expect(await reportsOf(request, product)).toBe(1);
+
+  await page.getByRole('link', { name: 'See these 2 reports in Reports' }).click();
+  await expect(page.getByText('1–2 of 2 reports', { exact: true })).toBeVisible();
+  const links = page.getByRole('table', { name: 'Reports' }).getByRole('link', { name: /run=/ });
+  await expect(links).toHaveText([checkout, product]);
 });
 
 test('closing the tab at ~40% and resuming creates each URL exactly once', async ({ context, request }) => {

@@ -7,10 +7,10 @@ import {
   errorFromResponse,
   networkError,
   parseRetryAfter,
-  retryCanFix,
   statusSentence,
   timeoutError,
 } from './errors';
+import { retryCanFix } from './retry-can-fix';
 import { apiFetch } from './http';
 import { failureOf as failureOfFetch } from '../../../test/fixtures/api-failure';
 

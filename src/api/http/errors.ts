@@ -56,22 +56,6 @@ export function errorMessage(error: unknown, fallback = 'An unexpected error occ
   return isApiError(error) ? error.message : fallback;
 }
 
-/**
- * Whether sending the same request again later may succeed: no answer (network, timeout), the
- * server's own trouble (5xx), its rate limit (429) or a 408. Not a refusal of the input (422, 409,
- * 404 and the other 4xx), nor a bug of the dashboard.
- */
-export function retryCanFix(error: unknown): boolean {
-  if (!isApiError(error)) return false;
-  return (
-    error.kind === 'network' ||
-    error.kind === 'timeout' ||
-    error.kind === 'server' ||
-    error.kind === 'rate-limited' ||
-    error.status === 408
-  );
-}
-
 export const API_ERROR_TEXT = {
   unauthenticated: 'The API key is missing or invalid.',
   forbidden: 'This report does not exist or does not belong to your API key.',

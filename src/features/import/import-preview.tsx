@@ -66,7 +66,7 @@ function NearDetails({
       <span>
         Probably the same as{' '}
         {near.report ? (
-          <Anchor component={Link} to={`/reports/${near.report.id}`} size="sm">
+          <Anchor component={Link} to={`/reports/${near.report.id}`} size="sm" underline="always">
             Report #{near.report.id}
           </Anchor>
         ) : (

@@ -69,7 +69,7 @@ function Finish({ done, idsFilter }: { done: readonly ImportItem[]; idsFilter: b
           </Anchor>
         ) : (
           <>
-            <Anchor component={Link} to="/reports">
+            <Anchor component={Link} to="/reports" underline="always">
               See the newest reports
             </Anchor>{' '}
             (the connected service cannot list only these: each one is linked above)
