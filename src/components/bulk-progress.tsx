@@ -139,6 +139,8 @@ export interface RunProgressProps {
   onDismiss?: () => void;
   /** More buttons at the end of a run (Download failed rows). */
   finishedActions?: ReactNode;
+  /** What else the end of a run says, under its summary (Add many: the results, a link to them). */
+  finishedSummary?: ReactNode;
   /** The per-item list's name; default "Status of each report". */
   listLabel?: string;
   /** The page of an item's report, for its line to link to; without it, no links. */
@@ -155,6 +157,7 @@ export function RunProgress({
   onRetryFailed,
   onDismiss,
   finishedActions,
+  finishedSummary,
   listLabel = 'Status of each report',
   linkOf,
   noun = 'reports',
@@ -272,6 +275,7 @@ export function RunProgress({
             : {lasting === 1 ? 'its reason is' : 'their reasons are'} listed below.
           </Text>
         )}
+        {finished && finishedSummary}
         {/* A long list scrolls in its own box; a box that scrolls must take focus for the keyboard. */}
         {shown.length > 0 && (
           <ul id={listId} className={classes.items} aria-label={listLabel} tabIndex={0}>

@@ -392,7 +392,7 @@ describe('Add many: the run', () => {
     await view.user.click(await screen.findByRole('switch', { name: 'Refresh existing reports instead' }));
     await view.user.click(screen.getByRole('button', { name: 'Create 3 reports, refresh 1' }));
     expect(await screen.findByText('Finished: 4 done, 0 failed, 0 skipped.')).toBeInTheDocument();
-    expect(screen.getByText('Results of the 4 reports added or refreshed')).toBeInTheDocument();
+    expect(screen.getByText('Results of the 4 reports added or refreshed:')).toBeInTheDocument();
     expect(
       within(screen.getByRole('list', { name: 'Results' }))
         .getAllByRole('listitem')

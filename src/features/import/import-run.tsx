@@ -34,45 +34,57 @@ const RESULT_COLORS: Record<(typeof RESULTS)[number], MantineColor> = {
 function Finish({ done, idsFilter }: { done: readonly ImportItem[]; idsFilter: boolean }) {
   const counts = { good: 0, decent: 0, bad: 0, unknown: 0 };
   for (const item of done) counts[item.result ?? 'unknown'] += 1;
-  const ids = idsFilter ? idListText(done.flatMap((item) => (item.reportId === null ? [] : [item.reportId]))) : null;
+  const ids = idsFilter
+    ? idListText(done.flatMap((item) => (item.reportId === null ? [] : [item.reportId])))
+    : null;
   const count = (n: number) => n.toLocaleString('en');
   return (
     <Stack gap={6}>
-      <Text size="sm" fw={700}>
-        Results of the {plural(done.length, 'report', 'reports')} added or refreshed
-      </Text>
-      <Group gap={6} component="ul" aria-label="Results" className={classes.results}>
-        {RESULTS.map((result) => (
-          <Badge
-            key={result}
-            component="li"
-            color={counts[result] > 0 ? RESULT_COLORS[result] : 'gray'}
-            variant={counts[result] > 0 ? 'light' : 'outline'}
-            radius="sm"
-            tt="none"
-            size="md"
-            c="var(--mantine-color-text)"
-          >
-            {count(counts[result])} {RESULT_LABELS[result]}
-          </Badge>
-        ))}
-        {counts.unknown > 0 && (
-          <Badge component="li" color="gray" variant="outline" radius="sm" tt="none" size="md" c="var(--mantine-color-text)">
-            {count(counts.unknown)} without a result
-          </Badge>
-        )}
+      <Group gap={6} align="center">
+        <Text size="sm">Results of the {plural(done.length, 'report', 'reports')} added or refreshed:</Text>
+        <Group gap={6} component="ul" aria-label="Results" className={classes.results}>
+          {RESULTS.map((result) => (
+            <Badge
+              key={result}
+              component="li"
+              color={counts[result] > 0 ? RESULT_COLORS[result] : 'gray'}
+              variant={counts[result] > 0 ? 'light' : 'outline'}
+              radius="sm"
+              tt="none"
+              size="md"
+              c="var(--mantine-color-text)"
+            >
+              {count(counts[result])} {RESULT_LABELS[result]}
+            </Badge>
+          ))}
+          {counts.unknown > 0 && (
+            <Badge
+              component="li"
+              color="gray"
+              variant="outline"
+              radius="sm"
+              tt="none"
+              size="md"
+              c="var(--mantine-color-text)"
+            >
+              {count(counts.unknown)} without a result
+            </Badge>
+          )}
+        </Group>
       </Group>
       <Text size="sm">
         {ids ? (
           <Anchor component={Link} to={`/reports?ids=${ids}`}>
-            {done.length === 1 ? 'See this report in Reports' : `See these ${count(done.length)} reports in Reports`}
+            {done.length === 1
+              ? 'See this report in Reports'
+              : `See these ${count(done.length)} reports in Reports`}
           </Anchor>
         ) : (
           <>
             <Anchor component={Link} to="/reports" underline="always">
               See the newest reports
             </Anchor>{' '}
-            (the connected service cannot list only these: each one is linked above)
+            (the connected service cannot list only these: each one is linked in the list below)
           </>
         )}
       </Text>
@@ -104,6 +116,7 @@ export function ImportRun({ run, runner, onDismiss, idsFilter }: ImportRunProps)
         onCancel={runner.cancel}
         onRetryFailed={runner.retryFailed}
         onDismiss={onDismiss}
+        finishedSummary={done.length > 0 && <Finish done={done} idsFilter={idsFilter} />}
         finishedActions={
           failed.length > 0 && (
             <Button
@@ -117,7 +130,6 @@ export function ImportRun({ run, runner, onDismiss, idsFilter }: ImportRunProps)
           )
         }
       />
-      {run.phase === 'finished' && done.length > 0 && <Finish done={done} idsFilter={idsFilter} />}
     </>
   );
 }
