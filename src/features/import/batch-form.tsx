@@ -1,6 +1,6 @@
 // Add many's batch form, under the preview: the privacy (and password) of every report it creates,
-// whether the Already reported URLs are refreshed, and Create, which asks first for more than
-// CONFIRM_OVER reports.
+// whether the Already reported URLs are refreshed, and Create, which asks first for more than 10
+// reports (the one rule of src/lib/quota.ts).
 // Bases before dependants, as in Mantine's styles.css.
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
@@ -16,13 +16,11 @@ import type { ImportBatch, ImportTask } from '@/workflows/use-import-run';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 import { PrivacyField } from '@/components/privacy-field';
 import { plural } from '@/lib/plural';
+import { asksBeforeAnalysing } from '@/lib/quota';
 import { BATCH_DEFAULTS, batchSchema, batchTasks, toBatch } from './batch-schema';
 import type { BatchFormInput, BatchFormValues } from './batch-schema';
 import { countByStatus } from './classify';
 import type { NearChoice, PreviewRow } from './classify';
-
-/** A batch that creates or refreshes more reports than this asks first. */
-export const CONFIRM_OVER = 10;
 
 /** What the batch does, in words: "Create 110 reports", "Create 3 reports and refresh 12", "Refresh 12 reports". */
 function batchWords(creates: number, refreshes: number): string {
@@ -62,7 +60,7 @@ export function BatchForm({ rows, choices, onStart }: BatchFormProps) {
   const [asking, setAsking] = useState<BatchFormValues | null>(null);
   const start = (values: BatchFormValues) => onStart(batchTasks(rows, values.refresh, choices), toBatch(values));
   const submit = (values: BatchFormValues) => {
-    if (tasks.length > CONFIRM_OVER) setAsking(values);
+    if (asksBeforeAnalysing(tasks.length)) setAsking(values);
     else start(values);
   };
 
