@@ -159,6 +159,9 @@ describe('One project', () => {
     expect(screen.queryByRole('combobox', { name: 'Project' })).not.toBeInTheDocument();
     expect(page.search()).toBe('?sort_by=url&sort=asc');
     expect(screen.getByRole('heading', { level: 2, name: 'Reports' })).toBeInTheDocument();
+    // Nor a Project column repeating the page's name on every row (issue 50); the others are there.
+    expect(within(table).queryByRole('columnheader', { name: 'Project' })).not.toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: /^URL/ })).toBeInTheDocument();
   });
 
   it('says the health is unknown when the service sends no result, rather than showing zeros', async () => {

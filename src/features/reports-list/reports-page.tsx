@@ -20,6 +20,7 @@ import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LoadingRows } from '@/components/loading-rows';
 import { afterNextPaint } from '@/lib/after-next-paint';
 import { useColumns } from '@/lib/list-columns';
+import type { ColumnChoice } from '@/lib/list-columns';
 import { rememberPerPage, useRememberedPerPage, withDefaultPerPage } from '@/lib/per-page-memory';
 import { sortAfterClick } from '@/lib/sort';
 import { nextUrlState, useUrlState } from '@/lib/url-state';
@@ -200,6 +201,14 @@ function useShownViewLinks(
   return { projectHref, trail };
 }
 
+/** The table's columns: on a project's page every row is that project's, so no Project column (it repeated the page's name). */
+function useTableColumns(project: string | undefined, columns: ColumnChoice): ColumnChoice {
+  return useMemo(
+    () => (project === undefined ? columns : { ...columns, hidden: [...columns.hidden, 'project' as const] }),
+    [project, columns],
+  );
+}
+
 interface ReportsListProps {
   project?: string;
   byScore: boolean;
@@ -218,6 +227,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone, ids }: Re
   const extensions = useMemo(() => ({ byScore, failing: failingFilter, clients, gone, ids }), [byScore, failingFilter, clients, gone, ids]);
   const spec = useReportListSpec(project, extensions);
   const columns = useColumns();
+  const tableColumns = useTableColumns(project, columns);
   const [state, setUrlState] = useUrlState(spec);
   // A change asks for its reports at once, not once React has rendered it: the request runs while
   // the page renders the change, and the list's query then joins it (one request, not two).
@@ -302,7 +312,7 @@ function ReportsList({ project, byScore, failingFilter, clients, gone, ids }: Re
         stale={isPlaceholderData}
         selection={tableSelection}
         scoreSorts={byScore}
-        columns={columns}
+        columns={tableColumns}
         trail={trail}
       />
     );
