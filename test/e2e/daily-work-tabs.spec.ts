@@ -52,8 +52,11 @@ test('signing out in one tab signs out the others', async ({ browser }) => {
   await second.getByRole('button', { name: 'Sign out' }).click();
   await second.getByRole('dialog', { name: 'Sign out?' }).getByRole('button', { name: 'Sign out' }).click();
   await expect(second.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-  // The first tab, which had the key for itself only, asks for one again too.
+  // The first tab, which had the key for itself only, asks for one again too, and says why (issue 50);
+  // the tab that signed out does not.
   await expect(first.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await expect(first.getByText(/^You signed out in another tab of this dashboard/)).toBeVisible();
+  await expect(second.getByText(/^You signed out in another tab/)).toHaveCount(0);
   expect(await first.evaluate(() => Object.values(window.sessionStorage))).not.toContain(E2E_API_KEY);
   await expectNoSeriousA11yViolations(first);
   await context.close();

@@ -164,6 +164,21 @@ describe('subscribing', () => {
     expect(result.current.baseUrl).toBe('https://other.example');
   });
 
+  it('says so when another tab signed out a remembered key, not when this tab signed out', () => {
+    const unsubscribe = subscribeConnection(() => {});
+    saveConnection({ baseUrl: '', apiKey: 'key-seven', remember: true });
+    expect(readConnection().apiKey).toBe('key-seven');
+    // Another tab removes the shared key; this tab hears of it by a storage event.
+    window.localStorage.removeItem('webpage-report.api-key');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'webpage-report.api-key', oldValue: 'key-seven', newValue: null }));
+    expect(signInReason()).toBe('signed-out-elsewhere');
+
+    saveConnection({ baseUrl: '', apiKey: 'key-seven', remember: true });
+    forgetKey();
+    expect(signInReason()).toBe('no-key');
+    unsubscribe();
+  });
+
   it('ignores storage events of other keys, and stops calling back after unsubscribing', () => {
     const calls: number[] = [];
     const unsubscribe = subscribeConnection(() => calls.push(1));

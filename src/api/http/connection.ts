@@ -102,6 +102,7 @@ export function saveConnection(c: { baseUrl: string; apiKey: string | null; reme
   const key = c.apiKey?.trim() || null;
   // Saved on purpose, a key is tried again, even one refused before (Save anyway).
   refusedKey = null;
+  signedOutElsewhere = false;
   window.localStorage.setItem(BASE_URL_KEY, normaliseBaseUrl(c.baseUrl));
   // The key is kept in exactly one place, so an unchecked Remember never leaves a copy behind.
   remove(local, API_KEY_KEY);
@@ -123,15 +124,29 @@ export function noteKeyRefused(): void {
   notify();
 }
 
-/** Why the dashboard must ask for a key ('no-key': none saved, 'refused': a 401 to the saved one), or null. */
-export function signInReason(): 'no-key' | 'refused' | null {
+// Whether this tab's key went because another tab signed out: the panel then says so, rather than
+// asking for a key as if none had ever been given (issue 50).
+let signedOutElsewhere = false;
+
+/** Why the dashboard must ask for a key, or null: see SignInReason. */
+export function signInReason(): SignInReason | null {
   const { apiKey } = readConnection();
-  if (apiKey === null) return 'no-key';
+  if (apiKey === null) return signedOutElsewhere ? 'signed-out-elsewhere' : 'no-key';
   return apiKey === refusedKey ? 'refused' : null;
 }
 
-/** Removes the key from both storages; the base URL and the Remember choice stay. */
-export function forgetKey(): void {
+/**
+ * 'no-key': none saved; 'refused': a 401 to the saved one; 'signed-out-elsewhere': another tab of the
+ * dashboard signed out, which took this tab's key too.
+ */
+export type SignInReason = 'no-key' | 'refused' | 'signed-out-elsewhere';
+
+/**
+ * Removes the key from both storages; the base URL and the Remember choice stay. `elsewhere`: because
+ * another tab signed out.
+ */
+export function forgetKey({ elsewhere = false }: { elsewhere?: boolean } = {}): void {
+  signedOutElsewhere = elsewhere;
   remove(local, API_KEY_KEY);
   remove(session, API_KEY_KEY);
   notify();
@@ -139,7 +154,11 @@ export function forgetKey(): void {
 
 function onStorage(event: StorageEvent): void {
   // key null means another tab cleared the whole storage.
-  if (event.key === null || OWN_KEYS.has(event.key)) notify();
+  if (event.key !== null && !OWN_KEYS.has(event.key)) return;
+  // A remembered key removed by another tab: it signed out.
+  if ((event.key === API_KEY_KEY || event.key === null) && event.newValue === null && snapshot?.apiKey)
+    signedOutElsewhere = true;
+  notify();
 }
 
 /** Calls back on every change, in this tab or (through `storage` events) in another one. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConnection, saveConnection } from './connection';
+import { readConnection, saveConnection, signInReason } from './connection';
 import { askingOtherTabs, shareKeyAcrossTabs, signOutEverywhere, subscribeKeyAsk } from './tab-key-share';
 
 const CHANNEL = 'webpage-report.key';
@@ -80,6 +80,10 @@ describe('signing out', () => {
 
     other.channel.postMessage({ type: 'signed-out' });
     await until(() => readConnection().apiKey === null);
+    // The sign-in panel says why (issue 50), until a key is saved again.
+    expect(signInReason()).toBe('signed-out-elsewhere');
+    saveConnection({ baseUrl: '', apiKey: KEY, remember: false });
+    expect(signInReason()).toBeNull();
   });
 
   it('tells the other tabs, without the key in the message', async () => {

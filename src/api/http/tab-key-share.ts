@@ -63,7 +63,7 @@ export function shareKeyAcrossTabs({ waitMs = KEY_ASK_WAIT_MS }: { waitMs?: numb
       return;
     }
     if (event.data.type === 'signed-out') {
-      if (mine.apiKey !== null) forgetKey();
+      if (mine.apiKey !== null) forgetKey({ elsewhere: true });
       return;
     }
     // The first answer for the service this tab talks to; never over a key of its own.

@@ -1,4 +1,5 @@
 // Bases before dependants, as in Mantine's styles.css (Paper, Alert and buttons come with the entry).
+import type { SignInReason } from '@/api/http/connection';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
@@ -110,7 +111,7 @@ export interface SettingsPageProps {
    * As the sign-in panel (sign-in-panel.tsx), because no key is saved ('no-key') or the service
    * refused the saved one ('refused'): the connection part of the form only, Save signs in.
    */
-  signIn?: 'no-key' | 'refused';
+  signIn?: SignInReason;
   /** In place of the Settings heading. */
   header?: ReactNode;
   /** In place of the line that says what is in use. */

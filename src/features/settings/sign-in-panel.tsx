@@ -2,12 +2,19 @@ import '@mantine/core/styles/Code.css';
 import { Code, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import type { SignInReason } from '@/api/http/connection';
 import { rememberSignInTarget } from '@/lib/sign-in-target';
 import { SettingsPage } from './settings-page';
 
+const SIGN_IN_TEXT: Record<SignInReason, string> = {
+  'no-key': 'Enter an API key of the Webpage Report Service to see this page.',
+  refused: 'The service refused the saved API key: it is missing or invalid. Enter a valid key to see this page.',
+  'signed-out-elsewhere':
+    'You signed out in another tab of this dashboard, which signs out every tab. Enter an API key to see this page again.',
+};
+
 export interface SignInPanelProps {
-  /** 'no-key': none is saved; 'refused': the service answered 401 to the saved one. */
-  reason: 'no-key' | 'refused';
+  reason: SignInReason;
 }
 
 /**
@@ -27,9 +34,7 @@ export default function SignInPanel({ reason }: SignInPanelProps) {
         <div>
           <Title order={1}>Sign in</Title>
           <Text c="dimmed" mt={4}>
-            {reason === 'refused'
-              ? 'The service refused the saved API key: it is missing or invalid. Enter a valid key to see this page.'
-              : 'Enter an API key of the Webpage Report Service to see this page.'}
+            {SIGN_IN_TEXT[reason]}
           </Text>
         </div>
       }
