@@ -216,5 +216,16 @@ test.describe('Projects against the real server', () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+
+    // A project's page: Delete project is well apart from Refresh all reports, not right under it
+    // (issue 50), and at the other end of the line.
+    await page.goto('/projects/shop.example');
+    const refresh = page.getByRole('button', { name: 'Refresh all reports' });
+    const remove = page.getByRole('button', { name: 'Delete project shop.example' });
+    await expect(remove).toBeEnabled();
+    const [above, below] = [(await refresh.boundingBox())!, (await remove.boundingBox())!];
+    expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(24);
+    expect(below.x + below.width).toBeGreaterThan(above.x + above.width / 2);
+    expect(await overflow()).toBeLessThanOrEqual(0);
   });
 });

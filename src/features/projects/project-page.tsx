@@ -154,7 +154,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
           </Title>
           <ProjectDetails name={name} />
         </div>
-        <Group gap="sm">
+        <Group gap="sm" className={classes.actions}>
           <Button
             ref={refreshButton}
             variant="default"
@@ -168,6 +168,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
           </Button>
           <Button
             ref={deleteButton}
+            className={classes.delete}
             color="red"
             variant="light"
             leftSection={<IconTrash size={16} aria-hidden />}
