@@ -222,6 +222,28 @@ test.describe('Request efficiency against the real server', () => {
     expect(Date.now() - started).toBeLessThan(STALE_TIME_MS);
   });
 
+  test('a list’s first load asks for at most two things besides its list; the capabilities are remembered', async ({
+    page,
+    request,
+  }) => {
+    // Signed in (which asks the capabilities once), then the list opened again as a fresh page load.
+    const unreadAnswered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/alerts');
+    await signIn(page);
+    await unreadAnswered;
+    await settledLog(request);
+    await clearLog(request);
+    await page.goto('/reports');
+    await expect(reportsPage(page).rangeFrom(1)).toBeVisible();
+    const gets = apiGets(await settledLog(request));
+    const paths = gets.map((entry) => new URL(entry.path, 'http://x').pathname);
+    expect(paths, 'the list').toContain('/api/v1/reports');
+    const others = gets.filter((entry) => new URL(entry.path, 'http://x').pathname !== '/api/v1/reports');
+    // Issue 50: the capabilities are remembered per base URL (a deployment without them logged a 404
+    // on every first load), so at most the unread count and one more.
+    expect(others.map((entry) => entry.path).filter((path) => path.startsWith('/api/v1/capabilities'))).toEqual([]);
+    expect(others.length, others.map((entry) => entry.path).join('\n')).toBeLessThanOrEqual(2);
+  });
+
   test('Back shows the cached view at once, with no loading indicator at any moment', async ({ page }) => {
     await signIn(page);
     const list = reportsPage(page);
