@@ -61,6 +61,11 @@ test('Daily on the project page, the page regresses, Run now: the alert, its cou
 
   await setDemoVariant('shop-home-regressed', true);
   await schedule.getByRole('button', { name: 'Run now' }).click();
+  // A project of more than 10 reports asks first, naming the count (issue 50); how many shop.example
+  // holds depends on the specs that ran before.
+  const asked = page.getByRole('dialog', { name: /^Run now: analyse all \d+ reports of shop\.example\?$/ });
+  await expect(page.getByText('Run started').or(asked)).toBeVisible();
+  if (await asked.isVisible()) await asked.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByText('Run started')).toBeVisible();
   await expect(page.getByText(/^\d+ reports? of shop\.example to analyse again; the progress is at the top of the page/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Current run' }).getByRole('progressbar', { name: /^Run progress: \d+ of \d+ pages$/ })).toBeVisible();
