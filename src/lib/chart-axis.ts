@@ -1,8 +1,9 @@
 // A chart's time axis (History's score chart, a project's health over time): its labels.
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const secondsFormat = new Intl.DateTimeFormat('en-GB', {
+/** A day ("3 Nov"), a time to the minute and to the second, as the charts write them. */
+export const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+export const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+export const secondsFormat = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',

@@ -5,6 +5,7 @@ import { RESULT_FLOORS, RESULT_LABELS } from '@/contract/values';
 import type { Result } from '@/contract/values';
 import { formatNumber } from '@/checks/evidence-format';
 import { formatAbsolute } from '@/lib/dates';
+import { dayFormat, secondsFormat, timeFormat } from '@/lib/chart-axis';
 
 /** What the chart shows, in words: its accessible name. */
 export function describeScores(points: { at: Date; score: number }[]): string {
@@ -44,15 +45,7 @@ export const SCORE_BANDS: { result: Result; from: number; to: number; label: str
 /** The score axis' ticks: round numbers, whatever the thresholds. */
 export const SCORE_TICKS = [0, 20, 40, 60, 80, 100];
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 const dayYearFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-const minuteFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const secondFormat = new Intl.DateTimeFormat('en-GB', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
 
 /**
  * Each run's label (dates oldest first): its day; with its time on a second line where two of these
@@ -63,9 +56,9 @@ export function runLabels(dates: readonly Date[]): string[] {
   const days = dates.map((date) => (withYear ? dayYearFormat : dayFormat).format(date));
   const sharedDay = days.some((day, i) => i > 0 && day === days[i - 1]);
   if (!sharedDay) return days;
-  const minutes = dates.map((date) => minuteFormat.format(date));
+  const minutes = dates.map((date) => timeFormat.format(date));
   const sharedMinute = minutes.some((minute, i) => i > 0 && days[i] === days[i - 1] && minute === minutes[i - 1]);
-  const time = sharedMinute ? secondFormat : minuteFormat;
+  const time = sharedMinute ? secondsFormat : timeFormat;
   return dates.map((date, i) => `${days[i]}\n${time.format(date)}`);
 }
 

@@ -67,15 +67,19 @@ function reportParams(
   };
 }
 
-const DEFAULTS: ReportListView = {
+export const NO_FILTERS = {
   search: '',
-  search_by: 'url',
   project: '',
   result: undefined,
   failing: undefined,
   client: 0,
   gone: undefined,
   ids: '',
+} satisfies Partial<ReportListView>;
+
+const DEFAULTS: ReportListView = {
+  ...NO_FILTERS,
+  search_by: 'url',
   sort_by: 'id',
   sort: 'desc',
   per_page: DEFAULT_PER_PAGE,
@@ -201,15 +205,6 @@ export function hasFilters(state: ReportListView): boolean {
   );
 }
 
-export const NO_FILTERS = {
-  search: '',
-  project: '',
-  result: undefined,
-  failing: undefined,
-  client: 0,
-  gone: undefined,
-  ids: '',
-} satisfies Partial<ReportListView>;
 
 /** The `/reports?…` address of this view after `patch`, for links that change the view. */
 export function reportListHref(state: ReportListView, patch: Partial<ReportListView>): string {
