@@ -316,6 +316,14 @@ export const problemQueries = {
 /** How long a project's check settings and site-wide checks are reused on its reports' pages. */
 const TREATMENT_STALE_MS = 60_000;
 
+/** The two queries of how `project` treats its checks (useCheckTreatment), also started ahead with its report's (page-data.ts). */
+export function checkTreatmentQueries(project: string) {
+  return {
+    settings: { ...problemQueries.settings(project), staleTime: TREATMENT_STALE_MS },
+    problems: { ...problemQueries.list({ project }), staleTime: TREATMENT_STALE_MS },
+  };
+}
+
 /**
  * How `project` treats its checks, for Fix first: what it ignores and re-weights (check_settings),
  * and what fails across its pages (problems, site_wide); NO_TREATMENT where the deployment has
@@ -327,16 +335,9 @@ export function useCheckTreatment(project: string): {
   settings: Map<string, CheckSetting> | null;
 } {
   const { capabilities } = useCapabilities();
-  const settings = useQuery({
-    ...problemQueries.settings(project),
-    enabled: capabilities?.check_settings === true,
-    staleTime: TREATMENT_STALE_MS,
-  });
-  const problems = useQuery({
-    ...problemQueries.list({ project }),
-    enabled: capabilities?.problems === true,
-    staleTime: TREATMENT_STALE_MS,
-  });
+  const queries = checkTreatmentQueries(project);
+  const settings = useQuery({ ...queries.settings, enabled: capabilities?.check_settings === true });
+  const problems = useQuery({ ...queries.problems, enabled: capabilities?.problems === true });
   const known = capabilities?.check_settings === true ? (settings.data ?? null) : null;
   if (!settings.data && !problems.data) return { treatment: NO_TREATMENT, settings: known };
   const entries = [...(settings.data?.values() ?? [])];

@@ -8,6 +8,7 @@ import { capabilitiesQuery } from '@/api/capabilities';
 import { forgetKey, saveConnection } from '@/api/http/connection';
 import { projectHealthQueries } from '@/api/project-health';
 import { portfolioQueries } from '@/api/portfolio';
+import { checkTreatmentQueries } from '@/api/problems';
 import { projectQueries } from '@/api/projects';
 import { reportQueries } from '@/api/reports';
 import { watchQueries } from '@/api/watch';
@@ -52,8 +53,9 @@ function visit(path: string, code: 'never' | 'at once' = 'never') {
 }
 
 describe('a page’s data starts with the navigation to it, the first visit’s before the page’s code', () => {
+  let api: ReturnType<typeof useRealApi>;
   beforeEach(() => {
-    useRealApi();
+    api = useRealApi();
     signIn();
   });
 
@@ -148,6 +150,35 @@ describe('a page’s data starts with the navigation to it, the first visit’s 
       expect(queryClient.getQueryState(reportQueries.detail(7).queryKey)?.status).toBe('error'),
     );
     expect(asked(requests)).toEqual(['/api/v1/reports/7']);
+  });
+
+  it('/reports/:id: with the report, how its project treats its checks, for Fix first’s first render', async () => {
+    const { storage } = await api.backend();
+    const report = await storage.createReport({
+      url: 'https://shop.example/a',
+      project: 'shop.example',
+      privacy: 0,
+      passwordHash: null,
+      score: 60,
+      result: 'decent',
+      results: { title: { passed: false, importance: 'high', value: null } },
+      now: new Date(),
+    });
+    const requests = recordRequests();
+    const { queryClient } = visit(`/reports/${report.id}`);
+    const treatment = checkTreatmentQueries('shop.example');
+    await waitFor(() => {
+      expect(queryClient.getQueryData(treatment.settings.queryKey)).toBeDefined();
+      expect(queryClient.getQueryData(treatment.problems.queryKey)).toBeDefined();
+    });
+    expect(asked(requests).sort()).toEqual(
+      [
+        `/api/v1/reports/${report.id}`,
+        '/api/v1/capabilities',
+        '/api/v1/projects/shop.example/checks?per_page=100',
+        '/api/v1/problems?project=shop.example&per_page=100',
+      ].sort(),
+    );
   });
 
   it('/alerts: the capabilities, then the alerts of the address and the projects of its filter', async () => {

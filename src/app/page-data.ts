@@ -108,9 +108,22 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
       void queryClient.prefetchQuery(portfolioQueries.projects(params));
     }),
   reports: (queryClient, { search }) => prefetchReportList(queryClient, search, reportListViewFor),
+  // With how its project treats its checks (Fix first's order), asked as soon as the report says
+  // its project: the page's first render has them, rather than re-ordering Fix first a moment later.
   report: (queryClient, { params }) => {
     const id = parseReportId(params.id);
-    if (id !== null) void queryClient.prefetchQuery(reportQueries.detail(id));
+    if (id === null) return;
+    void queryClient.fetchQuery(reportQueries.detail(id)).then(
+      ({ project }) =>
+        withCapabilities(queryClient, (capabilities) =>
+          withModule(loadProblems, ({ checkTreatmentQueries }) => {
+            const queries = checkTreatmentQueries(project);
+            if (capabilities?.check_settings) void queryClient.prefetchQuery(queries.settings);
+            if (capabilities?.problems) void queryClient.prefetchQuery(queries.problems);
+          }),
+        ),
+      () => undefined,
+    );
   },
   // With each project's health in the same answer where the deployment has `overview`.
   projects: (queryClient, { search }) =>
