@@ -643,6 +643,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     for (const query of ['', '?state=unread&project=shop.example', '?per_page=25&page=4', '?state=nope', '?client=1']) {
       expect((await call(t, 'GET', `/api/v1/alerts${query}`)).status).toBe(200);
     }
+    const tag = (await call(t, 'GET', '/api/v1/alerts')).headers.get('ETag')!;
+    expect((await call(t, 'GET', '/api/v1/alerts', { headers: { 'If-None-Match': tag } })).status).toBe(304);
     expect((await call(t, 'GET', '/api/v1/alerts?client=0')).status).toBe(422);
     expect((await call(t, 'GET', '/api/v1/alerts?project=shop.example%00')).status).toBe(422);
     await keyedRefusals('GET', '/api/v1/alerts');

@@ -510,6 +510,7 @@ export const WEBHOOK_MESSAGES = {
   projectString: 'The project must be a string.',
   projectControl: 'The project must not contain control characters.',
   tooMany: 'There are 50 webhooks already, the most there may be: delete one before adding another.',
+  batch: 'The batch field must be 0 or 1.',
 } as const;
 
 /** A project's name in a body: text without control characters (no project has one). */
@@ -557,6 +558,15 @@ export const webhookBodySchema = z.object(
     project: projectField
       .optional()
       .meta({ description: 'Only this project’s alerts; absent: every project’s.' }),
+    batch: z
+      .union([z.enum(['0', '1']), z.literal([0, 1])], { error: WEBHOOK_MESSAGES.batch })
+      .optional()
+      .transform((value) => value === '1' || value === 1)
+      .meta({
+        description:
+          '1: one POST per project run, `{"type": "alerts.raised", "data": {"run_id", "project", "alerts": [...]}}`, ' +
+          'when the run ends (an alert of no run: one such POST of its own); absent or 0: one `alert.raised` POST per alert.',
+      }),
   },
   { error: REQUEST_MESSAGES.bodyObject },
 );

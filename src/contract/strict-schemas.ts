@@ -421,6 +421,8 @@ export const strictAlertSchema = z
     before: strictAlertSideSchema,
     after: strictAlertSideSchema,
     checks: z.array(z.string()),
+    /** The checks' human names, in the order of `checks` (wave 4). */
+    check_names: z.array(z.string()),
     created_at: timestamp,
     read: z.boolean(),
     /** The project run that raised it (the run log); null for a person's own analysis. */
@@ -456,6 +458,8 @@ const webhookFields = {
   url: z.url({ protocol: /^https?$/ }),
   /** null: every project's alerts. */
   project: z.string().min(1).nullable(),
+  /** One POST per project run (`alerts.raised`) rather than one per alert (`alert.raised`). */
+  batch: z.boolean(),
   created_at: timestamp,
 };
 

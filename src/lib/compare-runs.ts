@@ -1,17 +1,8 @@
 // The History comparison of two runs in the address: `/reports/42?compare=<before>..<after>`, each
 // run named by its generated_at (ISO 8601), which is what identifies a run in the runs extension.
+// The address itself is in the contract (the server's webhooks link to it: `dashboard_url`).
 
-export const COMPARE_PARAM = 'compare';
-
-/** The id of History's comparison: `#history-comparison` takes the reader to what changed. */
-export const COMPARISON_ANCHOR = 'history-comparison';
-
-/** The report's page opened on the comparison of the runs generated at `before` and `after`. */
-export function compareHref(reportId: number, before: Date | null, after: Date | null): string {
-  if (before === null || after === null) return `/reports/${reportId}`;
-  const value = `${before.toISOString()}..${after.toISOString()}`;
-  return `/reports/${reportId}?${new URLSearchParams({ [COMPARE_PARAM]: value }).toString()}`;
-}
+export { COMPARE_PARAM, COMPARISON_ANCHOR, compareHref } from '@/contract/dashboard-links';
 
 /** The two moments of a `compare` value, older first; null when it is not two valid times. */
 export function parseCompare(value: string | null): { before: Date; after: Date } | null {

@@ -12,8 +12,8 @@ export function corsFor(origins: readonly string[]): MiddlewareHandler {
   const permitted = cors({
     origin: [...origins],
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
-    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'If-None-Match'],
+    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'ETag'],
     maxAge: 600,
   });
   return async (c, next) => {

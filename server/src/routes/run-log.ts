@@ -16,6 +16,7 @@ import {
   strictProjectRunListSchema,
   strictRunPageListSchema,
 } from '../../../src/contract/strict-schemas';
+import { queueRunAlerts } from '../use-cases/alerting';
 import type { AppDeps } from './app-deps';
 import { errorResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
@@ -156,8 +157,12 @@ export function runLogRouter(deps: Required<AppDeps>) {
       run,
       async (c) => {
         const { project: name, id } = c.req.valid('param');
-        const cancelled = await storage.runLog.cancelRun(name, id, now());
+        const was = await storage.runLog.getRun(name, id);
+        const at = now();
+        const cancelled = await storage.runLog.cancelRun(name, id, at);
         if (!cancelled) return errorResponse(c, 404);
+        // Stopped by this request: the alerts it raised go to the batched webhooks now.
+        if (was?.state === 'running' && cancelled.state === 'cancelled') await queueRunAlerts(storage, cancelled, at);
         return c.json({ data: runJson(cancelled), status: 200 as const }, 200);
       },
     )

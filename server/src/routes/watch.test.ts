@@ -7,6 +7,7 @@ import {
   strictScheduleRunEnvelope,
   strictValidationErrorSchema,
 } from '../../../src/contract/strict-schemas';
+import { checkName } from '../../../src/checks/check-info';
 import { BAD, createTestApp, GOOD } from '../../../test/server/test-app';
 import type { Analysis } from '../analysis/analyse';
 import { doReportWork } from '../use-cases/report-work';
@@ -124,6 +125,48 @@ describe('/alerts', () => {
     const shopOnly = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts?project=shop.example')).json());
     expect([shopOnly.meta.total, shopOnly.meta.unread]).toEqual([1, 0]);
     expect((await t.call('PATCH', `/api/v1/alerts/${first.id}`, { form: { read: 'soon' } })).status).toBe(422);
+  });
+
+  it('names the checks; a recovery is listed but never unread; the list answers 304 to its own ETag until something changes', async () => {
+    let outcome: Analysis = GOOD;
+    const t = createTestApp({ analyser: async () => outcome });
+    const shop = await created(t, 'https://shop.example/');
+    outcome = BAD;
+    expect((await t.call('PATCH', `/api/v1/reports/${shop.id}`, { form: { results: '1' } })).status).toBe(200);
+    const first = await t.call('GET', '/api/v1/alerts?per_page=10&state=unread');
+    const tag = first.headers.get('ETag');
+    expect(tag).toMatch(/^"[^"]+"$/);
+    const raised = strictAlertListSchema.parse(await first.json());
+    expect(raised.meta.unread).toBe(1);
+    const alert = raised.data[0]!;
+    expect(alert.checks.length).toBeGreaterThan(0);
+    expect(alert.check_names).toEqual(alert.checks.map(checkName));
+    expect(alert.check_names.some((name, i) => name !== alert.checks[i])).toBe(true);
+
+    const again = await t.call('GET', '/api/v1/alerts?per_page=10&state=unread', { headers: { 'If-None-Match': tag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('ETag')).toBe(tag);
+
+    // The report recovers: a recovery raised, read, and the unread list the same (still 304).
+    outcome = GOOD;
+    expect((await t.call('PATCH', `/api/v1/reports/${shop.id}`, { form: { results: '1' } })).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/alerts?per_page=10&state=unread', { headers: { 'If-None-Match': tag! } })).status).toBe(304);
+    expect((await t.call('PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } })).status).toBe(200);
+    const changed = await t.call('GET', '/api/v1/alerts?per_page=10&state=unread', { headers: { 'If-None-Match': tag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('ETag')).not.toBe(tag);
+    expect(strictAlertListSchema.parse(await changed.json()).meta.unread).toBe(0);
+    const all = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json());
+    expect(all.data.map((a) => [a.kind, a.read])).toEqual([
+      ['recovered', true],
+      ['result_worse', true],
+    ]);
+    expect(all.meta.unread).toBe(0);
+    // Asked to be unread, a recovery stays read.
+    const recovered = all.data[0]!;
+    const patched = await t.call('PATCH', `/api/v1/alerts/${recovered.id}`, { form: { read: '0' } });
+    expect(((await patched.json()) as { data: { read: boolean } }).data.read).toBe(true);
   });
 
   it('deleting the project takes its alerts and schedule with it', async () => {

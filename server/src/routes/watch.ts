@@ -1,6 +1,7 @@
 // The watch extensions' routes: a project's schedule (and Run now), and the alerts the analyses
 // raise (api-contract.md, Schedules and Alerts).
 import { Hono } from 'hono';
+import { etag, RETAINED_304_HEADERS } from 'hono/etag';
 import { describeRoute, validator } from 'hono-openapi';
 import {
   alertIdParamSchema,
@@ -119,9 +120,19 @@ export function alertsRouter(deps: Required<AppDeps>) {
       describeRoute({
         operationId: 'listAlerts',
         summary: 'List the alerts, newest first, with the unread count (an extension)',
+        description:
+          'Each answer carries an `ETag`; a request with `If-None-Match` naming it is answered 304 with no body while ' +
+          'nothing in it changed, so that a dashboard may ask for the unread count often and cheaply. ' +
+          'Recoveries (`kind` recovered) are never unread: not in `meta.unread`, nor in `state=unread`.',
         tags: ['Alerts'],
-        responses: { 200: ok('A page of alerts; meta.unread counts the unread ones of the same project and client filters.', strictAlertListSchema), ...errors(...KEYED_ERRORS, 422) },
+        responses: {
+          200: ok('A page of alerts; meta.unread counts the unread ones of the same project and client filters.', strictAlertListSchema),
+          304: { description: 'Not modified: the answer would be the one whose ETag the request named.' },
+          ...errors(...KEYED_ERRORS, 422),
+        },
       }),
+      // Conditional requests (the navigation's unread count, every 30 s): 304 while the answer is the same.
+      etag({ retainedHeaders: [...RETAINED_304_HEADERS, 'x-ratelimit-limit', 'x-ratelimit-remaining'] }),
       validator('query', alertListQuerySchema, unprocessableUnlessValid),
       async (c) => {
         const q = c.req.valid('query');

@@ -63,14 +63,15 @@ describe('/api/v1/webhooks', () => {
     expect((await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/good' } })).status).toBe(201);
     const hooks = await receiver();
     const all = await add(t, { url: hooks.url });
-    const shop = await add(t, { url: `${hooks.url}?for=shop`, project: 'shop.example' });
-    expect(all).toMatchObject({ url: hooks.url, project: null });
+    const shop = await add(t, { url: `${hooks.url}?for=shop`, project: 'shop.example', batch: '1' });
+    expect(all).toMatchObject({ url: hooks.url, project: null, batch: false });
+    expect(shop).toMatchObject({ batch: true });
     expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(shop.secret).not.toBe(all.secret);
     const listed = strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks')).json());
     expect(listed.data).toEqual([
-      { id: all.id, url: all.url, project: null, created_at: all.created_at },
-      { id: shop.id, url: shop.url, project: 'shop.example', created_at: shop.created_at },
+      { id: all.id, url: all.url, project: null, batch: false, created_at: all.created_at },
+      { id: shop.id, url: shop.url, project: 'shop.example', batch: true, created_at: shop.created_at },
     ]);
     expect(JSON.stringify(listed)).not.toContain('whsec_');
     const deleted = await t.call('DELETE', `/api/v1/webhooks/${shop.id}`);
@@ -83,6 +84,7 @@ describe('/api/v1/webhooks', () => {
     const t = createTestApp();
     expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: {} }))).toEqual({ url: [REQUEST_MESSAGES.urlRequired] });
     expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: 'ftp://hooks.example/' } }))).toEqual({ url: [REQUEST_MESSAGES.urlFormat] });
+    expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: 'https://hooks.example/', batch: 'yes' } }))).toEqual({ batch: [WEBHOOK_MESSAGES.batch] });
     expect(await fieldErrors(await t.call('POST', '/api/v1/webhooks', { form: { url: 'http://127.0.0.1:9/hook', project: 'nowhere.example' } }))).toEqual({
       url: ['The URL points to a loopback address (this machine itself), which this server does not fetch.'],
       project: [WEBHOOK_MESSAGES.projectUnknown],

@@ -29,7 +29,7 @@ export const TESTS_PER_WINDOW = 5;
 const TEST_WINDOW_MS = 60_000;
 
 function webhookJson(hook: WebhookRecord) {
-  return { id: hook.id, url: hook.url, project: hook.project, created_at: hook.createdAt };
+  return { id: hook.id, url: hook.url, project: hook.project, batch: hook.batch, created_at: hook.createdAt };
 }
 
 function deliveryJson(delivery: DeliveryRecord) {
@@ -90,7 +90,11 @@ export function webhooksRouter(deps: Required<AppDeps>) {
         operationId: 'addWebhook',
         summary: 'Add a webhook: every alert (of a project) is POSTed to it, signed (an extension)',
         description:
-          'Alerts are POSTed as JSON `{"type": "alert.raised", "timestamp", "data": Alert, "report_page_url"}`, signed as the ' +
+          'Alerts are POSTed as JSON `{"type": "alert.raised", "timestamp", "data": Alert, "report_page_url", "dashboard_url"}`; ' +
+          'with `batch=1`, once per project run when it ends, `{"type": "alerts.raised", "timestamp", "data": {"run_id", "project", "alerts": [...]}}`, ' +
+          'each alert with its `report_page_url` and `dashboard_url` (an alert of no run: alone, `run_id` null). ' +
+          '`report_page_url` is null while the report is private; `dashboard_url` is the report’s History comparison in the dashboard. ' +
+          'Both are at PUBLIC_URL, else at the origin this request came to (remembered with the webhook). Each message is signed as the ' +
           'Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` ' +
           'this answer carries, once: it is never shown again. A failed delivery is retried with growing delays for up to 24 hours. ' +
           'The URL follows the same address rules as an analysis, checked now and at every delivery. ' +
@@ -102,7 +106,7 @@ export function webhooksRouter(deps: Required<AppDeps>) {
       }),
       formBody(webhookBodySchema),
       async (c) => {
-        const { url, project } = c.req.valid('form');
+        const { url, project, batch } = c.req.valid('form');
         const fields: FieldErrors = {};
         const refused = await refusal(deps.resolveWebhookHost, url);
         if (refused) fields.url = [refused];
@@ -110,7 +114,9 @@ export function webhooksRouter(deps: Required<AppDeps>) {
         if (project !== undefined && !(await storage.watch.getSchedule(project))) fields.project = [WEBHOOK_MESSAGES.projectUnknown];
         if (Object.keys(fields).length > 0) return validationResponse(c, fields);
         const secret = newSecret();
-        const hook = await storage.webhooks.addWebhook({ url, project: project ?? null, secret, now: now() });
+        // The origin this request came to: its messages' links when PUBLIC_URL is not set.
+        const origin = new URL(c.req.url).origin;
+        const hook = await storage.webhooks.addWebhook({ url, project: project ?? null, secret, batch, origin, now: now() });
         if (hook === 'unknown project') return validationResponse(c, { project: [WEBHOOK_MESSAGES.projectUnknown] });
         if (hook === 'too many') return validationResponse(c, { url: [WEBHOOK_MESSAGES.tooMany] });
         return c.json({ data: { ...webhookJson(hook), secret }, status: 201 as const }, 201);

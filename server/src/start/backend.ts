@@ -161,7 +161,13 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // address rules (the demo names are no receivers), checked again at every attempt.
     let origin: string | null = config.publicUrl;
     const resolveWebhookHost = createResolver({ allowPrivate: config.allowPrivateUrls });
-    const webhookWorker = startWebhookWorker({ storage, resolve: resolveWebhookHost, pageOrigin: () => origin, logError: log.error });
+    const webhookWorker = startWebhookWorker({
+      storage,
+      resolve: resolveWebhookHost,
+      publicUrl: config.publicUrl,
+      pageOrigin: () => origin,
+      logError: log.error,
+    });
     closers.push(() => webhookWorker.close());
     const api = createApp({ storage, config, analyser, discover, watchRunner, webhookWorker, resolveWebhookHost, ...shared });
 

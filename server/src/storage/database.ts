@@ -218,6 +218,10 @@ export interface WebhooksTable {
   project: string | null;
   secret: string;
   created_at: Timestamp;
+  /** 1: one message per project run (`alerts.raised`) rather than one per alert. */
+  batch: Generated<number>;
+  /** The origin of the request that created it (its messages' links without PUBLIC_URL). */
+  origin: string | null;
 }
 
 export interface WebhookDeliveriesTable {

@@ -21,6 +21,7 @@ export const CLIENTS_MIGRATION = '014-clients-and-labels';
 export const HEALTH_MIGRATION = '015-health-over-time';
 export const RUN_LOG_MIGRATION = '016-run-log-and-deploys';
 export const SITEMAP_FOLLOW_MIGRATION = '017-sitemap-follow';
+export const ALERTS_BY_CAUSE_MIGRATION = '018-alerts-by-cause';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -848,6 +849,19 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // A run's first step, reading the sitemap: pending, done or failed (with why); null without one.
         await db.schema.alterTable('project_runs').addColumn('sitemap_state', 'text').execute();
         await db.schema.alterTable('project_runs').addColumn('sitemap_error', 'text').execute();
+      },
+    },
+    [ALERTS_BY_CAUSE_MIGRATION]: {
+      async up(db) {
+        // A webhook may take one message per project run (`batch`), and remembers the origin of the
+        // request that created it: its messages' dashboard links when PUBLIC_URL is not set.
+        await db.schema
+          .alterTable('webhooks')
+          .addColumn('batch', t.small, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable('webhooks').addColumn('origin', 'text').execute();
+        // A recovery is news, never something left to read: those kept so far stop counting as unread.
+        await db.updateTable('alerts').set({ read: 1 }).where('kind', '=', 'recovered').execute();
       },
     },
   };

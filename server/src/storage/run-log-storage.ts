@@ -126,8 +126,11 @@ export interface RunLogStorage {
     outcome: RunItemOutcome | undefined,
     page: { limit: number; offset: number },
   ): Promise<Page<RunPageRecord> | null>;
-  /** Every running run with no item left is done (its last item finished, or its reports were deleted). */
-  settle(now: Date): Promise<void>;
+  /**
+   * Every running run with no item left is done (its last item finished, or its reports were
+   * deleted); the runs this call ended (each is ended by one call only, across processes).
+   */
+  settle(now: Date): Promise<{ id: number; project: string }[]>;
   /** Stops a running run: its items left are dropped. Null when there is no such run; the run as it is when it had ended. */
   cancelRun(project: string, id: number, now: Date): Promise<RunRecord | null>;
   /** When each of these projects' newest run started. */
@@ -413,7 +416,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       };
     },
     async settle(now) {
-      await db
+      const rows = await db
         .updateTable('project_runs')
         .set({ state: 'done', finished_at: toTimestamp(now) })
         .where('state', '=', 'running')
@@ -429,7 +432,9 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
             ),
           ),
         )
+        .returning(['id', 'project'])
         .execute();
+      return rows.map((row) => ({ id: Number(row.id), project: row.project }));
     },
     async cancelRun(project, id, now) {
       return db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
-import { WATCH_MIGRATION } from './migrations';
+import { SITEMAP_FOLLOW_MIGRATION, WATCH_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
 import type { NewAlert } from './watch-storage';
@@ -163,6 +163,35 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
     expect(await storage.watch.openAlert(shop.id)).toBeNull();
   });
 
+  it('a recovery is never unread: not counted, not in Unread only, and not made unread again', async () => {
+    const storage = await (await fresh()).open();
+    const shop = await addReport(storage, 'https://shop.example/');
+    await storage.watch.insertAlert(alertOf(shop.id, 'shop.example'));
+    const recovered = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example', { kind: 'recovered', checks: [] }));
+    expect(recovered.read).toBe(true);
+    const all = await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 });
+    expect([all.total, all.unread]).toEqual([2, 1]);
+    const unread = await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 });
+    expect(unread.items.map((alert) => alert.kind)).toEqual(['score_drop']);
+    expect(await storage.watch.setAlertRead(recovered.id, false)).toMatchObject({ id: recovered.id, read: true });
+    expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).unread).toBe(1);
+  });
+
+  it("a run's alerts, oldest first, and none of another run's", async () => {
+    const storage = await (await fresh()).open();
+    const shop = await addReport(storage, 'https://shop.example/');
+    const blog = await addReport(storage, 'https://shop.example/blog');
+    const run = await storage.runLog.startRun({ project: 'shop.example', kind: 'run_now', runAt: new Date('2026-11-25T06:00:00Z'), now: new Date('2026-11-25T06:00:00Z') });
+    const first = await storage.watch.insertAlert(alertOf(shop.id, 'shop.example', { runId: run!.id }));
+    await storage.watch.insertAlert(alertOf(shop.id, 'shop.example'));
+    const second = await storage.watch.insertAlert(alertOf(blog.id, 'shop.example', { runId: run!.id, kind: 'check_failing' }));
+    expect((await storage.watch.runAlerts(run!.id)).map((alert) => [alert.id, alert.runId])).toEqual([
+      [first.id, run!.id],
+      [second.id, run!.id],
+    ]);
+    expect(await storage.watch.runAlerts(run!.id + 1)).toEqual([]);
+  });
+
   it('deleting a report deletes its alerts; deleting a project its schedule and alerts', async () => {
     const database = await fresh();
     const storage = await database.open();
@@ -197,5 +226,32 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
     expect(await storage.watch.setSchedule('shop.example', { every: 'daily', hour: 6, weekday: null, drop: 10 }, new Date())).toMatchObject({
       every: 'daily',
     });
+  });
+
+  it('the alerts-by-cause migration makes the recoveries kept so far read, and nothing else', async () => {
+    const database = await fresh(SITEMAP_FOLLOW_MIGRATION);
+    const stamp = '2026-02-03T04:05:06.000000Z';
+    const url = 'https://shop.example/';
+    await database.query(
+      `INSERT INTO reports (url, url_search, url_key, project, privacy, result, score, generated_at, created_at, updated_at, runs, recent_scores)
+       VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, 1, ?)`,
+      [url, url, url, 'shop.example', GOOD.result, GOOD.score, stamp, stamp, stamp, `[${GOOD.score}]`],
+    );
+    await database.query('INSERT INTO report_results (report_id, results) SELECT id, ? FROM reports', [JSON.stringify(GOOD.results)]);
+    await database.query(`INSERT INTO projects (project, project_search, reports, created_at) VALUES ('shop.example', 'shop.example', 1, ?)`, [stamp]);
+    for (const kind of ['score_drop', 'recovered']) {
+      await database.query(
+        `INSERT INTO alerts (report_id, project, url, kind, before_score, before_result, before_generated_at, after_score, after_result, after_generated_at, checks, created_at)
+         SELECT id, project, url, ?, 90, 'good', ?, 60, 'decent', ?, '[]', ? FROM reports`,
+        [kind, stamp, stamp, stamp],
+      );
+    }
+    const storage = await database.open();
+    const page = await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 });
+    expect(page.items.map((alert) => [alert.kind, alert.read])).toEqual([
+      ['recovered', true],
+      ['score_drop', false],
+    ]);
+    expect(page.unread).toBe(1);
   });
 });

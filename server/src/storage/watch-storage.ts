@@ -112,6 +112,8 @@ export interface WatchStorage {
   markAlertsRead(project?: string, client?: number): Promise<number>;
   /** The report's newest alert if it is unread and not a recovery: what a recovery would answer. */
   openAlert(reportId: number): Promise<AlertRecord | null>;
+  /** Every alert a project run raised, oldest first (what a batched webhook gets when the run ends). */
+  runAlerts(runId: number): Promise<AlertRecord[]>;
 }
 
 const ALERT_COLUMNS = [
@@ -311,7 +313,8 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
           after_generated_at: alert.after.generatedAt,
           checks: JSON.stringify(alert.checks),
           created_at: toTimestamp(alert.now),
-          read: 0,
+          // A recovery is news, never something left to read: it is never unread.
+          read: alert.kind === 'recovered' ? 1 : 0,
           run_id: alert.runId ?? null,
         })
         .returning(ALERT_COLUMNS)
@@ -321,13 +324,13 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
     async listAlerts(query) {
       const rows = await alerts(query.project, query.client)
         .select(ALERT_COLUMNS)
-        .$if(query.unreadOnly, (qb) => qb.where('read', '=', 0))
+        .$if(query.unreadOnly, (qb) => qb.where('read', '=', 0).where('kind', '<>', 'recovered'))
         .orderBy('id', 'desc')
         .limit(query.limit)
         .offset(query.offset)
         .execute();
       const counted = await alerts(query.project, query.client)
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number | null>(eb.case().when('read', '=', 0).then(1).else(0).end()).as('unread')])
+        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number | null>(eb.case().when(eb.and([eb('read', '=', 0), eb('kind', '<>', 'recovered')])).then(1).else(0).end()).as('unread')])
         .executeTakeFirstOrThrow();
       const unread = Number(counted.unread ?? 0);
       return { items: await withDeploys(db, rows.map(toAlert)), total: query.unreadOnly ? unread : Number(counted.total), unread };
@@ -337,8 +340,11 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
         .updateTable('alerts')
         .set({ read: read ? 1 : 0 })
         .where('id', '=', id)
+        // A recovery stays read (it is never unread): answered as it is.
+        .$if(!read, (qb) => qb.where('kind', '<>', 'recovered'))
         .returning(ALERT_COLUMNS)
-        .executeTakeFirst();
+        .executeTakeFirst()
+        .then((updated) => updated ?? db.selectFrom('alerts').select(ALERT_COLUMNS).where('id', '=', id).executeTakeFirst());
       return row ? (await withDeploys(db, [toAlert(row)]))[0]! : null;
     },
     async markAlertsRead(project, client) {
@@ -354,6 +360,10 @@ export function createWatchStorage(db: Kysely<Database>): WatchStorage {
     async openAlert(reportId) {
       const row = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('report_id', '=', reportId).orderBy('id', 'desc').limit(1).executeTakeFirst();
       return row && !row.read && row.kind !== 'recovered' ? toAlert(row) : null;
+    },
+    async runAlerts(runId) {
+      const rows = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('run_id', '=', runId).orderBy('id').execute();
+      return withDeploys(db, rows.map(toAlert));
     },
   };
 }

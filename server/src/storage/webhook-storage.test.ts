@@ -5,7 +5,7 @@ import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-en
 import { WEBHOOKS_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
-import { MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS, NOT_QUEUED_ERROR, type NewEvent, type WebhookRecord } from './webhook-storage';
+import { ALERT_EVENT, BATCH_EVENT, MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS, NOT_QUEUED_ERROR, type NewEvent, type WebhookRecord } from './webhook-storage';
 
 describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
   if (!engine.available) {
@@ -33,7 +33,7 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
     await addReport(storage, 'https://shop.example/');
     const all = await add(storage, 'https://hooks.example/a');
     const shop = await add(storage, 'https://hooks.example/b', 'shop.example', later(1000));
-    expect(all).toEqual({ id: all.id, url: 'https://hooks.example/a', project: null, secret: 'whsec_a', createdAt: '2026-11-25T06:00:00.000000Z' });
+    expect(all).toEqual({ id: all.id, url: 'https://hooks.example/a', project: null, secret: 'whsec_a', batch: false, origin: null, createdAt: '2026-11-25T06:00:00.000000Z' });
     expect(shop).toMatchObject({ project: 'shop.example', createdAt: '2026-11-25T06:00:01.000000Z' });
     expect(await storage.webhooks.addWebhook({ url: 'https://hooks.example/c', project: 'nowhere.example', secret: 'whsec_c', now: T0 })).toBe('unknown project');
     expect(await urls(storage)).toEqual(['https://hooks.example/a', 'https://hooks.example/b']);
@@ -88,6 +88,23 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
     await storage.webhooks.queueForProject('gone.example', event());
     expect((await storage.webhooks.fanOutNext())!.map((d) => d.webhookId)).toEqual([all.id]);
     expect(await storage.webhooks.queueFor(9999, event('webhook.test'))).toBeNull();
+  });
+
+  it('an alert.raised goes to the webhooks not batched, an alerts.raised to the batched ones, anything else to all', async () => {
+    const storage = await (await fresh()).open();
+    await addReport(storage, 'https://shop.example/');
+    const single = await add(storage, 'https://hooks.example/single');
+    const made = await storage.webhooks.addWebhook({ url: 'https://hooks.example/batch', project: 'shop.example', secret: 'whsec_b', batch: true, origin: 'https://dash.example', now: T0 });
+    if (typeof made === 'string') throw new Error(made);
+    expect(made).toMatchObject({ batch: true, origin: 'https://dash.example' });
+    expect(await storage.webhooks.getWebhook(made.id)).toEqual(made);
+    const fanned = async (type: string) => {
+      await storage.webhooks.queueForProject('shop.example', event(type));
+      return (await storage.webhooks.fanOutNext())!.map((d) => d.webhookId);
+    };
+    expect(await fanned(ALERT_EVENT)).toEqual([single.id]);
+    expect(await fanned(BATCH_EVENT)).toEqual([made.id]);
+    expect(await fanned('digest.sent')).toEqual([single.id, made.id]);
   });
 
   it(`logs an alert as not sent to a webhook that has ${MAX_PENDING_PER_WEBHOOK} messages waiting, and counts its backlog`, async () => {

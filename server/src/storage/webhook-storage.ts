@@ -12,6 +12,10 @@ export const MAX_WEBHOOKS = 50;
  * them is logged as not sent, so that a receiver that never answers cannot grow the queue for ever.
  */
 export const MAX_PENDING_PER_WEBHOOK = 1000;
+/** One message per alert: what a webhook that is not batched gets. */
+export const ALERT_EVENT = 'alert.raised';
+/** One message per project run (or per alert of no run): what a batched webhook gets instead. */
+export const BATCH_EVENT = 'alerts.raised';
 export const NOT_QUEUED_ERROR = `Not sent: ${MAX_PENDING_PER_WEBHOOK.toLocaleString('en')} messages were already waiting for this receiver.`;
 
 export interface WebhookRecord {
@@ -21,6 +25,10 @@ export interface WebhookRecord {
   project: string | null;
   /** The signing secret, `whsec_` and base64. */
   secret: string;
+  /** One message per project run (BATCH_EVENT) rather than one per alert (ALERT_EVENT). */
+  batch: boolean;
+  /** The origin of the request that created it (its messages' dashboard links when PUBLIC_URL is not set). */
+  origin: string | null;
   createdAt: string;
 }
 
@@ -71,7 +79,7 @@ export type AddWebhookRefusal = 'unknown project' | 'too many';
 
 export interface WebhookStorage {
   /** Adds a webhook, unless `project` is given and there is no such project, or there are MAX_WEBHOOKS. */
-  addWebhook(hook: { url: string; project: string | null; secret: string; now: Date }): Promise<WebhookRecord | AddWebhookRefusal>;
+  addWebhook(hook: { url: string; project: string | null; secret: string; batch?: boolean; origin?: string | null; now: Date }): Promise<WebhookRecord | AddWebhookRefusal>;
   /** A page of the webhooks, oldest first, and how many there are. */
   listWebhooks(page?: { limit: number; offset: number }): Promise<{ items: WebhookRecord[]; total: number }>;
   getWebhook(id: number): Promise<WebhookRecord | null>;
@@ -79,7 +87,8 @@ export interface WebhookStorage {
   deleteWebhook(id: number): Promise<boolean>;
   /**
    * Puts the event in the outbox for every webhook it concerns (the account-wide ones and those of
-   * `project`): one row, whatever the number of webhooks; fanOutNext gives it to each of them.
+   * `project`; of them, an ALERT_EVENT only the webhooks not batched, a BATCH_EVENT only the batched
+   * ones): one row, whatever the number of webhooks; fanOutNext gives it to each of them.
    */
   queueForProject(project: string, event: NewEvent): Promise<void>;
   /**
@@ -125,7 +134,15 @@ function firstAttempt(webhookId: number, event: string, payload: string, at: str
 }
 
 function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
-  return { id: row.id, url: row.url, project: row.project, secret: row.secret, createdAt: row.created_at };
+  return {
+    id: row.id,
+    url: row.url,
+    project: row.project,
+    secret: row.secret,
+    batch: Boolean(row.batch),
+    origin: row.origin,
+    createdAt: row.created_at,
+  };
 }
 
 function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
@@ -178,6 +195,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
       .selectFrom('webhooks')
       .select('id')
       .where((eb) => eb.or([eb('project', 'is', null), eb('project', '=', event.project)]))
+      .$if(event.event === ALERT_EVENT || event.event === BATCH_EVENT, (qb) => qb.where('batch', '=', event.event === BATCH_EVENT ? 1 : 0))
       .orderBy('id')
       .execute();
     if (hooks.length === 0) return [];
@@ -209,7 +227,14 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
           if (Number(counted.n) >= MAX_WEBHOOKS) return 'too many' as const;
           const row = await trx
             .insertInto('webhooks')
-            .values({ url: hook.url, project: hook.project, secret: hook.secret, created_at: toTimestamp(hook.now) })
+            .values({
+              url: hook.url,
+              project: hook.project,
+              secret: hook.secret,
+              batch: hook.batch ? 1 : 0,
+              origin: hook.origin ?? null,
+              created_at: toTimestamp(hook.now),
+            })
             .returningAll()
             .executeTakeFirstOrThrow();
           return toWebhook(row);

@@ -1,4 +1,5 @@
 // An alert as the API answers it (GET /alerts) and as webhooks deliver it (`data` of alert.raised).
+import { checkName } from '../../../src/checks/check-info';
 import type { AlertRecord } from '../storage/watch-storage';
 
 export function alertJson(alert: AlertRecord) {
@@ -12,6 +13,7 @@ export function alertJson(alert: AlertRecord) {
     before: side(alert.before),
     after: side(alert.after),
     checks: alert.checks,
+    check_names: alert.checks.map(checkName),
     created_at: alert.createdAt,
     read: alert.read,
     run_id: alert.runId,

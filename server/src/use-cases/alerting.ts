@@ -2,7 +2,7 @@
 // when it got worse, and `recovered` when a report with an open alert is back (api-contract.md,
 // Alerts).
 import type { Storage, ReportRecord, AnalysisFields } from '../storage/types';
-import { alertEvent } from './webhook-events';
+import { alertEvent, alertsEvent } from './webhook-events';
 import { findRegression, hasRecovered, type AnalysisSummary } from './regression';
 import type { AlertRecord } from '../storage/watch-storage';
 
@@ -32,9 +32,23 @@ export async function raiseAlerts(
   runId: number | null = null,
 ): Promise<AlertRecord | null> {
   const alert = await storeAlert(storage, before, after, now, runId);
-  // Each webhook it concerns (account-wide, or the project's) gets it, sent by the webhook worker.
-  if (alert) await storage.webhooks.queueForProject(alert.project, alertEvent(alert, now));
+  // Each webhook it concerns (account-wide, or the project's) gets it, sent by the webhook worker:
+  // at once where not batched; a batched one gets a run's alerts when the run ends (queueRunAlerts),
+  // and an alert of no run at once, alone.
+  if (alert) {
+    await storage.webhooks.queueForProject(alert.project, alertEvent(alert, now));
+    if (alert.runId === null) await storage.webhooks.queueForProject(alert.project, alertsEvent(null, alert.project, [alert], now));
+  }
   return alert;
+}
+
+/**
+ * A project run ended (done or cancelled): its alerts, if it raised any, in one message to each
+ * batched webhook it concerns. Called once per run, by whoever ended it.
+ */
+export async function queueRunAlerts(storage: Storage, run: { id: number; project: string }, now: Date): Promise<void> {
+  const alerts = await storage.watch.runAlerts(run.id);
+  if (alerts.length > 0) await storage.webhooks.queueForProject(run.project, alertsEvent(run.id, run.project, alerts, now));
 }
 
 async function storeAlert(

@@ -9,6 +9,7 @@ import type { RunReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 import { dueRun } from './schedule-time';
 import { followSitemap } from './follow-sitemap';
+import { queueRunAlerts } from './alerting';
 import type { Discoverer } from './discover';
 import { toTimestamp } from '../storage/text';
 import type { RunItemOutcome, RunPageDetail } from '../storage/run-log-storage';
@@ -55,6 +56,12 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
         resolve();
       };
     });
+
+  /** Ends every run with nothing left to do, and sends each one's alerts to the batched webhooks. */
+  async function settleRuns(): Promise<void> {
+    const at = now();
+    for (const run of await storage.runLog.settle(at)) await queueRunAlerts(storage, run, at);
+  }
 
   async function claimDueRuns(): Promise<void> {
     for (const schedule of await storage.watch.activeSchedules()) {
@@ -135,7 +142,7 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
   async function finish(item: ScheduleItem, outcome: RunItemOutcome | null, detail: RunPageDetail): Promise<void> {
     await storage.runLog.countItem(item.project, item.runAt, outcome, detail);
     await storage.watch.finishItem(item.id);
-    await storage.runLog.settle(now());
+    await settleRuns();
   }
 
   function tick(): Promise<void> {
@@ -144,7 +151,7 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
         await claimDueRuns();
         await followSitemaps();
         // Runs whose reports were all deleted meanwhile have nothing left to do.
-        await storage.runLog.settle(now());
+        await settleRuns();
         await workThroughQueue();
       } catch (error) {
         logError(`Schedules: ${error instanceof Error ? error.message : String(error)}`);

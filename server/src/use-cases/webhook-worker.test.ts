@@ -71,6 +71,9 @@ describe('the webhook worker', () => {
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       data: expect.objectContaining({ id: alert.id, report_id: alert.reportId, kind: 'score_drop', url: 'https://shop.example/' }),
       report_page_url: `https://reports.example/r/${alert.reportId}`,
+      dashboard_url: `https://reports.example/reports/${alert.reportId}?compare=${encodeURIComponent(
+        `${new Date(alert.before.generatedAt).toISOString()}..${new Date(alert.after.generatedAt).toISOString()}`,
+      )}#history-comparison`,
     });
     // Another secret does not verify it, nor does a changed body.
     expect(() => hooks.verify(request!, 'whsec_dGhlIHdyb25nIHNlY3JldA==')).toThrow(/signature/);

@@ -7,7 +7,9 @@ import type { ResolveHost } from '../net/resolve';
 import { publicPageUrl } from '../public-page/page-url';
 import type { Storage } from '../storage/types';
 import { deliverOnce, DELIVERY_TIMEOUT_MS } from '../net/webhook-attempt';
-import { ALERT_RAISED } from './webhook-events';
+import { ALERT_RAISED, ALERTS_RAISED } from './webhook-events';
+import { PRIVACY } from '../../../src/contract/values';
+import { COMPARISON_ANCHOR, compareHref } from '../../../src/contract/dashboard-links';
 import { nextAttemptAt } from './webhook-retry';
 import type { DeliveryRecord } from '../storage/webhook-storage';
 
@@ -24,8 +26,14 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
   /** Attempts under way at once in this process (a slow receiver holds one of them). */
   concurrency?: number;
-  /** The origin of the reports' public pages, for `report_page_url`; null: not known (yet). */
+  /**
+   * The origin of the reports' public pages and of the dashboard, for `report_page_url` and
+   * `dashboard_url`, where PUBLIC_URL is not set and the webhook does not remember the origin of the
+   * request that created it (one created before it did); null: not known (yet).
+   */
   pageOrigin?: () => string | null;
+  /** PUBLIC_URL: the origin of every message's links when set. */
+  publicUrl?: string | null;
   logError?: (message: string) => void;
   /** false: no timer, ticks only when asked (tests drive a fake clock). */
   timer?: boolean;
@@ -37,12 +45,36 @@ export interface WebhookWorker {
   close(): Promise<void>;
 }
 
-/** The body as sent: the queued message, an alert with its report's public page address. */
-function bodyOf(delivery: DeliveryRecord, origin: string | null): string {
-  if (delivery.event !== ALERT_RAISED || origin === null) return delivery.payload;
-  const message = JSON.parse(delivery.payload) as { data?: { report_id?: unknown } };
-  const reportId = message.data?.report_id;
-  return typeof reportId === 'number' ? JSON.stringify({ ...message, report_page_url: publicPageUrl(origin, reportId) }) : delivery.payload;
+type AlertData = { report_id?: unknown; before?: { generated_at?: unknown }; after?: { generated_at?: unknown } };
+
+/** Where the dashboard shows the alert: its report's History comparison of exactly its two runs. */
+export function dashboardUrl(origin: string, alert: AlertData): string | null {
+  if (typeof alert.report_id !== 'number') return null;
+  const time = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value) : null);
+  const href = compareHref(alert.report_id, time(alert.before?.generated_at), time(alert.after?.generated_at));
+  return `${origin}${href}${href.includes('?') ? `#${COMPARISON_ANCHOR}` : ''}`;
+}
+
+/**
+ * The body as sent: the queued message, each alert with its report's public page address (null
+ * while the report is private, or gone: that page answers 404) and its dashboard address, both from
+ * `origin`, as they are at the moment of sending.
+ */
+async function bodyOf(storage: Storage, delivery: DeliveryRecord, origin: string | null): Promise<string> {
+  if ((delivery.event !== ALERT_RAISED && delivery.event !== ALERTS_RAISED) || origin === null) return delivery.payload;
+  const message = JSON.parse(delivery.payload) as { data?: AlertData & { alerts?: AlertData[] } };
+  const links = async (alert: AlertData) => {
+    const report = typeof alert.report_id === 'number' ? await storage.getReport(alert.report_id) : null;
+    return {
+      report_page_url: report && report.privacy !== PRIVACY.private ? publicPageUrl(origin, report.id) : null,
+      dashboard_url: dashboardUrl(origin, alert),
+    };
+  };
+  if (delivery.event === ALERT_RAISED) return JSON.stringify({ ...message, ...(await links(message.data ?? {})) });
+  const alerts = message.data?.alerts ?? [];
+  const linked = [];
+  for (const alert of alerts) linked.push({ ...alert, ...(await links(alert)) });
+  return JSON.stringify({ ...message, data: { ...message.data, alerts: linked } });
 }
 
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
@@ -67,7 +99,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (!webhook) return;
     const attemptedAt = now();
     const result = await deliverOnce(
-      { url: webhook.url, secret: webhook.secret, messageId: delivery.messageId, timestamp: attemptedAt, body: bodyOf(delivery, pageOrigin()) },
+      { url: webhook.url, secret: webhook.secret, messageId: delivery.messageId, timestamp: attemptedAt, body: await bodyOf(storage, delivery, options.publicUrl ?? webhook.origin ?? pageOrigin()) },
       { resolve, timeoutMs },
     );
     await storage.webhooks.finishAttempt(delivery, {
