@@ -5,6 +5,7 @@ import { withoutItems } from './hidden-rows';
 import { projectKeys, reportKeys } from './query-keys';
 import { createReport, deleteReport, reportQueries, updateReport } from './reports';
 import type { CreateReportInput, UpdateReportInput } from './reports';
+import { watchKeys } from './watch';
 import type { Page, Report } from '@/contract/domain';
 
 /** Creates a report; its detail is cached at once (the next screen opens it), lists refetch. */
@@ -50,6 +51,8 @@ export function useUpdateReport() {
         queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
         // New results change the project's health and its failing checks.
         input.refreshResults && queryClient.invalidateQueries({ queryKey: projectKeys.site(report.project) }),
+        // ... and may raise (or recover) an alert: the alerts and the navigation's unread count follow at once.
+        input.refreshResults && queryClient.invalidateQueries({ queryKey: watchKeys.alerts() }),
       ]),
   });
 }
@@ -93,6 +96,8 @@ export function refetchAllLists(queryClient: QueryClient): Promise<unknown> {
     queryClient.invalidateQueries({ queryKey: reportKeys.lists() }),
     queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
     queryClient.invalidateQueries({ queryKey: projectKeys.sites() }),
+    // An analysis may have raised an alert: the unread count follows.
+    queryClient.invalidateQueries({ queryKey: watchKeys.alerts() }),
   ]);
 }
 

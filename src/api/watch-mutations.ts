@@ -21,7 +21,11 @@ export function useRunSchedule(project: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => runSchedule(project),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: watchQueries.schedule(project).queryKey }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: watchQueries.schedule(project).queryKey }),
+        queryClient.invalidateQueries({ queryKey: watchKeys.alerts() }),
+      ]),
   });
 }
 

@@ -8,7 +8,7 @@ import { REAL_API_KEY, realApi, recordRequests, server } from '../../test/msw';
 import { saveConnection } from './http/connection';
 import { isApiError } from './http/errors';
 import { createReport, updateReport } from './reports';
-import { fetchAlerts, fetchSchedule, markAlert, markAllAlerts, runSchedule, saveSchedule } from './watch';
+import { fetchAlerts, fetchSchedule, fetchUnread, markAlert, markAllAlerts, runSchedule, saveSchedule, watchQueries } from './watch';
 
 const scores = new Map<string, number>();
 const analyser: Analyser = (url) => {
@@ -154,6 +154,8 @@ describe('alerts', () => {
       createdAt: new Date('2026-10-12T13:50:00Z'),
       read: false,
       deploy: null,
+      checkNames: null,
+      runId: null,
     });
     expect(await fetchSchedule('p')).toEqual({
       project: 'p',
@@ -164,6 +166,57 @@ describe('alerts', () => {
       nextRunAt: null,
       lastRunAt: null,
     });
+  });
+
+  it('reads run_id and check_names (numeric strings too); names that do not go with the checks one for one are left out', async () => {
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    const alert = { url: 'https://shop.example/', kind: 'check_failing', checks: ['title', 'robots'] };
+    server.use(
+      http.get('*/api/v1/alerts', () =>
+        HttpResponse.json({
+          data: [
+            { ...alert, id: 1, report_id: 2, run_id: '5', check_names: ['Title', 'Indexing allowed'] },
+            { ...alert, id: 3, report_id: 4, run_id: 0, check_names: ['Title'] },
+            { ...alert, id: 5, report_id: 6, kind: 'recovered', read: false },
+          ],
+          meta: { current_page: 1, last_page: 1, per_page: 25, total: 3 },
+        }),
+      ),
+    );
+    const page = await fetchAlerts();
+    expect(page.items.map((a) => [a.runId, a.checkNames])).toEqual([
+      [5, ['Title', 'Indexing allowed']],
+      [null, null],
+      [null, null],
+    ]);
+    // Without meta.unread, the unread ones of the page, a recovery never among them.
+    expect(page.unread).toBe(2);
+  });
+
+  it('asks for the unread count conditionally: a 304 keeps the count it had, a 200 brings the new one', async () => {
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    let unread = 3;
+    const asked: (string | null)[] = [];
+    server.use(
+      http.get('*/api/v1/alerts', ({ request }) => {
+        asked.push(request.headers.get('If-None-Match'));
+        const tag = `"u${unread}"`;
+        if (request.headers.get('If-None-Match') === tag) return new HttpResponse(null, { status: 304, headers: { ETag: tag } });
+        return HttpResponse.json({ data: [], meta: { current_page: 1, last_page: 1, per_page: 10, total: unread, unread } }, { headers: { ETag: tag } });
+      }),
+    );
+    const first = await fetchUnread(undefined);
+    expect(first).toEqual({ count: 3, etag: '"u3"' });
+    expect(await fetchUnread(first)).toBe(first);
+    unread = 1;
+    expect(await fetchUnread(first)).toEqual({ count: 1, etag: '"u1"' });
+    expect(asked).toEqual([null, '"u3"', '"u3"']);
+  });
+
+  it('the navigation asks for its unread count every 30 s at most, only while the tab is visible', () => {
+    const options = watchQueries.unread();
+    expect(options.refetchInterval).toBeLessThanOrEqual(30_000);
+    expect(options.refetchIntervalInBackground).toBe(false);
   });
 
   it('refuses an alert without its ids as an unexpected answer', async () => {

@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
 import { ALERT_KINDS, RESULTS, SCHEDULE_EVERY } from '@/contract/values';
 import type { AlertKind, PerPage, Result, ScheduleEvery } from '@/contract/values';
 import type { Page } from '@/contract/domain';
-import { apiRequest } from './http/http';
+import { apiFetch, apiRequest } from './http/http';
+import { unexpectedResponseError } from './http/errors';
 import { pageSchema, parseTimestamp } from './lenient-schemas';
 
 
@@ -43,8 +44,12 @@ export interface Alert {
   before: AlertSide;
   after: AlertSide;
   checks: string[];
+  /** The checks' names as the server gives them (wave 4), in the order of `checks`; null: not given. */
+  checkNames: string[] | null;
   createdAt: Date | null;
   read: boolean;
+  /** The project run that raised it (wave 4); null: none, or the server does not say. */
+  runId: number | null;
   /** The deploy whose run raised it (where the server has deploys); null: none. */
   deploy: { label: string; url: string | null } | null;
 }
@@ -141,8 +146,10 @@ const alertSchema = z.pipe(
     before: z.optional(z.unknown()),
     after: z.optional(z.unknown()),
     checks: z.optional(z.unknown()),
+    check_names: z.optional(z.unknown()),
     created_at: z.optional(z.unknown()),
     read: z.optional(z.unknown()),
+    run_id: z.optional(z.unknown()),
     deploy: z.optional(z.unknown()),
   }),
   z.transform((a, ctx): Alert => {
@@ -152,6 +159,9 @@ const alertSchema = z.pipe(
       ctx.issues.push({ code: 'custom', message: 'An alert without its id or report id', input: a });
       return z.NEVER;
     }
+    const checks = Array.isArray(a.checks) ? a.checks.filter((c): c is string => typeof c === 'string') : [];
+    const names = Array.isArray(a.check_names) ? a.check_names : null;
+    const runId = wholeNumber(a.run_id);
     return {
       id,
       reportId,
@@ -160,9 +170,13 @@ const alertSchema = z.pipe(
       kind: oneOf(ALERT_KINDS, a.kind),
       before: side(a.before),
       after: side(a.after),
-      checks: Array.isArray(a.checks) ? a.checks.filter((c): c is string => typeof c === 'string') : [],
+      checks,
+      // Only names that go with the checks one for one, each a non-empty string.
+      checkNames:
+        names && names.length === checks.length && names.every((n): n is string => typeof n === 'string' && n.trim() !== '') ? names : null,
       createdAt: timeOf(a.created_at),
       read: flag(a.read),
+      runId: runId !== null && runId > 0 ? runId : null,
       deploy: deployOf(a.deploy),
     };
   }),
@@ -176,7 +190,9 @@ const alertListSchema = z.pipe(
       ctx.issues.push(...page.error.issues.map((issue) => ({ ...issue, input: undefined })));
       return z.NEVER;
     }
-    return { ...page.data, unread: wholeNumber(body.meta.unread) ?? page.data.items.filter((a) => !a.read).length };
+    // A recovery is never unread, whatever a server says of it.
+    const unreadHere = page.data.items.filter((a) => !a.read && a.kind !== 'recovered').length;
+    return { ...page.data, unread: wholeNumber(body.meta.unread) ?? unreadHere };
   }),
 );
 
@@ -287,8 +303,31 @@ export const watchKeys = {
   unread: () => [...watchKeys.alerts(), 'unread'] as const,
 };
 
-/** How often the navigation's unread count is asked again (and on window focus). */
-export const UNREAD_POLL_MS = 60_000;
+/** How often the navigation's unread count is asked again while the tab is visible (and on window focus). */
+export const UNREAD_POLL_MS = 30_000;
+
+/** The navigation's unread count, with the ETag of the answer it came from (the next request's If-None-Match). */
+export interface UnreadCount {
+  count: number;
+  etag: string | null;
+}
+
+/**
+ * GET /alerts?state=unread&per_page=10, conditionally: with the ETag of the answer before, a server
+ * that has not changed answers 304 with no body (cheap to ask every 30 s), and the count stays.
+ */
+export async function fetchUnread(previous: UnreadCount | undefined, signal?: AbortSignal): Promise<UnreadCount> {
+  const answer = await apiFetch({
+    path: ['alerts'],
+    query: { state: 'unread', per_page: 10 },
+    signal,
+    ...(previous?.etag ? { ifNoneMatch: previous.etag } : {}),
+  });
+  if (answer.status === 304 && previous) return previous;
+  const parsed = alertListSchema.safeParse(answer.body);
+  if (!parsed.success) throw unexpectedResponseError(answer.status, parsed.error);
+  return { count: parsed.data.unread, etag: answer.headers.get('ETag') };
+}
 
 export const watchQueries = {
   ...watchKeys,
@@ -305,13 +344,18 @@ export const watchQueries = {
       placeholderData: keepPreviousData,
     });
   },
-  /** The unread count of every project: one small page of unread alerts, its `unread`. */
+  /**
+   * The unread count of every project: one small page of unread alerts, its `unread`, asked again
+   * every 30 s while the tab is visible (a conditional request: 304 while nothing changed).
+   */
   unread: () =>
     queryOptions({
       queryKey: watchKeys.unread(),
-      queryFn: ({ signal }) => fetchAlerts({ unread: true, per_page: 10 }, signal).then((page) => page.unread),
+      queryFn: ({ signal, client, queryKey }) => fetchUnread(client.getQueryData<UnreadCount>(queryKey), signal),
+      select: (unread: UnreadCount) => unread.count,
       staleTime: UNREAD_POLL_MS / 2,
       refetchInterval: UNREAD_POLL_MS,
+      refetchIntervalInBackground: false,
       refetchOnWindowFocus: true,
     }),
 };

@@ -134,6 +134,49 @@ describe('Alerts', () => {
     expect(within(items()[0]!).getByRole('link', { name: 'v2.0' })).toHaveAttribute('href', 'https://git.example/release/2');
   });
 
+  it('groups the alerts of one run by cause, lists the recoveries apart and never unread; a group is marked read at once', async () => {
+    const api = realApi({ analyser, runner: true });
+    server.use(...api.handlers);
+    saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
+    scores.clear();
+    const urls = ['https://shop.example/a', 'https://shop.example/b', 'https://shop.example/c', 'https://shop.example/d'];
+    for (const url of urls) await createReport({ url });
+    const { app: backend, storage } = await api.backend();
+    // d got worse by a person's refresh (an alert of no run); the run brings it back and breaks a, b and c.
+    const d = (await storage.listReports({ project: 'shop.example', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items[3]!;
+    scores.set(urls[3]!, 40);
+    await updateReport({ id: d.id, refreshResults: true });
+    for (const url of urls.slice(0, 3)) scores.set(url, 40);
+    scores.set(urls[3]!, 90);
+    const run = await backend.fetch(
+      new Request('http://localhost/api/v1/projects/shop.example/schedule/run', { method: 'POST', headers: { Authorization: `Bearer ${REAL_API_KEY}` } }),
+    );
+    expect(run.status).toBe(202);
+    await waitFor(async () => expect((await storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).total).toBe(5));
+
+    const rendered = renderApp('/alerts');
+    expect(await within(nav()).findByRole('link', { name: 'Alerts, 4 unread' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Title newly failing on 3 pages' })).toBeInTheDocument());
+    const cards = within(screen.getByRole('list', { name: 'Alerts, newest first' })).getAllByRole('listitem').filter((item) => item.parentElement?.getAttribute('aria-label') === 'Alerts, newest first');
+    // One card for the run's three pages, one for d's own alert.
+    expect(cards).toHaveLength(2);
+    const group = cards[0]!;
+    expect(within(group).getByText('Title newly failing on 3 pages')).toBeInTheDocument();
+    expect(within(group).getByText('3 unread')).toBeInTheDocument();
+    expect(within(within(group).getByRole('list')).getAllByRole('link').map((link) => link.textContent)).toEqual([urls[2], urls[1], urls[0]]);
+    expect(within(cards[1]!).getAllByRole('link')[0]).toHaveTextContent(urls[3]!);
+    const recovered = within(screen.getByRole('list', { name: 'Recovered, newest first' })).getAllByRole('listitem');
+    expect(recovered).toHaveLength(1);
+    expect(within(recovered[0]!).getByText('Recovered')).toBeInTheDocument();
+    expect(within(recovered[0]!).queryByText('Unread')).not.toBeInTheDocument();
+    expect(screen.getByText('1–5 of 5 alerts · 4 unread')).toBeInTheDocument();
+
+    await rendered.user.click(within(group).getByRole('button', { name: 'Mark read: Title newly failing on 3 pages' }));
+    expect(await within(nav()).findByRole('link', { name: 'Alerts, 1 unread' })).toBeInTheDocument();
+    await waitFor(() => expect(within(group).queryByText('3 unread')).not.toBeInTheDocument());
+    expect((await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).items.map((alert) => alert.url)).toEqual([urls[3]]);
+  });
+
   it('shows a hostile URL as text', async () => {
     saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
     const hostile = '<img src=x onerror="window.hacked=1">';

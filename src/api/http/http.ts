@@ -30,6 +30,8 @@ export interface ApiRequest {
   connection?: { baseUrl: string; apiKey: string | null };
   /** Outlives the page (a tab being closed); sent at once, never held back by a rate-limit wait. */
   keepalive?: boolean;
+  /** A conditional GET: the ETag of the answer the caller has; a 304 then answers status 304, no body. */
+  ifNoneMatch?: string;
 }
 
 export interface ApiAnswer {
@@ -147,6 +149,7 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   const headers = new Headers({ Accept: 'application/json' });
   const auth = authorization(apiKey);
   if (auth) headers.set('Authorization', auth);
+  if (request.ifNoneMatch) headers.set('If-None-Match', request.ifNoneMatch);
   let body: string | undefined;
   if (request.form) {
     headers.set('Content-Type', 'application/x-www-form-urlencoded;charset=UTF-8');
@@ -179,6 +182,7 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
     throw failed(cause);
   }
 
+  if (response.status === 304 && request.ifNoneMatch) return { status: 304, headers: response.headers, body: undefined };
   if (!response.ok) {
     const error = errorFromResponse(response, text, { secret: apiKey?.trim() });
     noteRateLimit(scope, error, response.headers);

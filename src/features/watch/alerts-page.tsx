@@ -1,6 +1,8 @@
 // /alerts: what the analyses found worse (the Alerts extension), newest first, filtered by project
 // and unread in the URL; each alert leads to its report's History comparison of exactly its two
-// runs, and opening it marks it read. Against a deployment without alerts, says so.
+// runs, and opening it marks it read. The alerts of one project run are grouped by cause ("Title
+// newly failing on 5 pages"); recoveries are listed apart, never unread. Against a deployment
+// without alerts, says so; against one whose alerts name no run, one card per alert.
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Switch.css';
@@ -9,7 +11,7 @@ import { Anchor, Badge, Button, Group, Paper, Stack, Switch, Text, Title } from 
 import { notifications } from '@mantine/notifications';
 import { IconChecks } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RESULT_LABELS } from '@/contract/values';
 import type { AlertKind } from '@/contract/values';
@@ -29,6 +31,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { compareHref } from '@/lib/compare-runs';
 import { useUrlState } from '@/lib/url-state';
 import { alertListParams, alertsView } from './alerts-view';
+import { alertCards, type AlertGroup } from './alert-groups';
 import { ClientFilter } from '@/components/client-filter';
 import { ProjectFilter } from '@/components/project-filter';
 
@@ -61,14 +64,14 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
   const kind = alert.kind ? KIND_LABELS[alert.kind] : { label: 'Changed', color: 'gray' };
   const href = compareHref(alert.reportId, alert.before.generatedAt, alert.after.generatedAt);
   return (
-    <Paper component="li" withBorder radius="md" p="md" data-unread={alert.read ? undefined : true}>
+    <Paper component="li" withBorder radius="md" p="md" data-unread={alert.read || alert.kind === 'recovered' ? undefined : true}>
       <Stack gap={6}>
         <Group gap="xs" wrap="wrap">
           {/* The tint carries the colour; the word keeps the text colour (4.5:1 in both schemes). */}
           <Badge color={kind.color} variant="light" radius="sm" tt="none" c="var(--mantine-color-text)">
             {kind.label}
           </Badge>
-          {!alert.read && (
+          {!alert.read && alert.kind !== 'recovered' && (
             <Badge color="blue" variant="filled" radius="sm" tt="none">
               Unread
             </Badge>
@@ -83,7 +86,7 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
         <Anchor
           component={Link}
           to={href}
-          fw={alert.read ? 500 : 700}
+          fw={alert.read || alert.kind === 'recovered' ? 500 : 700}
           style={{ overflowWrap: 'anywhere' }}
           onClick={() => onOpen(alert)}
           aria-label={`${alert.url}: ${kind.label}, ${changeText(alert)}`}
@@ -94,7 +97,7 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
         {alert.checks.length > 0 && (
           <Text size="sm">
             {alert.kind === 'recovered' ? 'Passing again: ' : 'Now failing: '}
-            {alert.checks.map(checkName).join(', ')}
+            {checkNames(alert).join(', ')}
           </Text>
         )}
         {alert.deploy && (
@@ -114,6 +117,89 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
   );
 }
 
+/** The names of the checks that now fail, the server's where it gives them. */
+function checkNames(alert: Alert): string[] {
+  return alert.checks.map((key, i) => alert.checkNames?.[i] ?? checkName(key));
+}
+
+/** One project run's pages that the same cause made worse: one card, each page a link to its comparison. */
+function AlertGroupItem({ group, label, onOpen, onMarkRead, marking }: {
+  group: AlertGroup;
+  label?: string;
+  onOpen: (alert: Alert) => void;
+  onMarkRead: (alerts: Alert[]) => void;
+  marking: boolean;
+}) {
+  const kind = KIND_LABELS[group.kind];
+  const unread = group.alerts.filter((alert) => !alert.read);
+  const newest = group.alerts[0]!;
+  return (
+    <Paper component="li" withBorder radius="md" p="md" data-unread={unread.length > 0 ? true : undefined} data-group>
+      <Stack gap={6}>
+        <Group gap="xs" wrap="wrap">
+          <Badge color={kind.color} variant="light" radius="sm" tt="none" c="var(--mantine-color-text)">
+            {kind.label}
+          </Badge>
+          {unread.length > 0 && (
+            <Badge color="blue" variant="filled" radius="sm" tt="none">
+              {unread.length} unread
+            </Badge>
+          )}
+          <Text size="sm" c="dimmed">
+            {label ? `${label} (${newest.project})` : newest.project}
+          </Text>
+          <Text size="sm" c="dimmed" ml="auto">
+            <DateText date={newest.createdAt} />
+          </Text>
+        </Group>
+        <Text fw={unread.length > 0 ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
+          {group.title}
+        </Text>
+        {newest.deploy && (
+          <Text size="sm" c="dimmed">
+            Found by the run of deploy {newest.deploy.label}
+          </Text>
+        )}
+        <Stack component="ul" gap={4} p={0} m={0} style={{ listStyle: 'none' }} aria-label={group.title}>
+          {group.alerts.map((alert) => (
+            <li key={alert.id}>
+              <Anchor
+                component={Link}
+                to={compareHref(alert.reportId, alert.before.generatedAt, alert.after.generatedAt)}
+                size="sm"
+                fw={alert.read ? 400 : 700}
+                style={{ overflowWrap: 'anywhere' }}
+                onClick={() => onOpen(alert)}
+                aria-label={`${alert.url}: ${changeText(alert)}${alert.read ? '' : ', unread'}`}
+              >
+                {alert.url}
+              </Anchor>
+              <Text span size="sm" c="dimmed">
+                {' '}
+                {changeText(alert)}
+              </Text>
+            </li>
+          ))}
+        </Stack>
+        {unread.length > 0 && (
+          <Group>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconChecks size={14} aria-hidden />}
+              onClick={() => onMarkRead(unread)}
+              loading={marking}
+              aria-label={`Mark read: ${group.title}`}
+            >
+              Mark read
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
 function NoAlertsHere() {
   return (
     <Stack gap="md">
@@ -122,6 +208,53 @@ function NoAlertsHere() {
         title="The connected service does not raise alerts"
         description="Alerts (and schedules that analyse a project's reports again) are extensions of this dashboard's own reference server; the service this dashboard is connected to does not have them."
       />
+    </Stack>
+  );
+}
+
+/** The page's alerts: by cause where a run raised several, newest first; then the recoveries, apart. */
+function AlertLists({ items, labels, dimmed, onOpen, onMarkGroupRead, markingGroup }: {
+  items: Alert[];
+  labels: Map<string, string>;
+  dimmed: boolean;
+  onOpen: (alert: Alert) => void;
+  onMarkGroupRead: (key: string, alerts: Alert[]) => void;
+  markingGroup: string | null;
+}) {
+  const { cards, recoveries } = alertCards(items);
+  const style = { listStyle: 'none', opacity: dimmed ? 0.6 : 1 };
+  return (
+    <Stack gap="md">
+      {cards.length > 0 && (
+        <Stack component="ul" gap="sm" p={0} m={0} style={style} aria-label="Alerts, newest first">
+          {cards.map((card) =>
+            card.type === 'group' ? (
+              <AlertGroupItem
+                key={card.key}
+                group={card}
+                label={labels.get(card.alerts[0]!.project)}
+                onOpen={onOpen}
+                onMarkRead={(alerts) => onMarkGroupRead(card.key, alerts)}
+                marking={markingGroup === card.key}
+              />
+            ) : (
+              <AlertItem key={card.alert.id} alert={card.alert} label={labels.get(card.alert.project)} onOpen={onOpen} />
+            ),
+          )}
+        </Stack>
+      )}
+      {recoveries.length > 0 && (
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Recovered
+          </Title>
+          <Stack component="ul" gap="sm" p={0} m={0} style={style} aria-label="Recovered, newest first">
+            {recoveries.map((alert) => (
+              <AlertItem key={alert.id} alert={alert} label={labels.get(alert.project)} onOpen={onOpen} />
+            ))}
+          </Stack>
+        </Stack>
+      )}
     </Stack>
   );
 }
@@ -142,7 +275,14 @@ function AlertsList() {
   const unread = query.data?.unread ?? 0;
 
   const open = (alert: Alert) => {
-    if (!alert.read) markOne.mutate({ id: alert.id, read: true });
+    if (!alert.read && alert.kind !== 'recovered') markOne.mutate({ id: alert.id, read: true });
+  };
+  const [markingGroup, setMarkingGroup] = useState<string | null>(null);
+  const markGroupRead = (key: string, alerts: Alert[]) => {
+    setMarkingGroup(key);
+    Promise.all(alerts.map((alert) => markOne.mutateAsync({ id: alert.id, read: true })))
+      .catch((error: unknown) => notifications.show({ color: 'red', title: 'Alerts not marked read', message: errorMessage(error) }))
+      .finally(() => setMarkingGroup(null));
   };
   const markAllRead = () =>
     markAll.mutate({ project: view.project || undefined, client: view.client || undefined }, {
@@ -170,11 +310,14 @@ function AlertsList() {
           }
         />
       ) : (
-        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none', opacity: query.isPlaceholderData ? 0.6 : 1 }} aria-label="Alerts, newest first">
-          {items.map((alert) => (
-            <AlertItem key={alert.id} alert={alert} label={labels.get(alert.project)} onOpen={open} />
-          ))}
-        </Stack>
+        <AlertLists
+          items={items}
+          labels={labels}
+          dimmed={query.isPlaceholderData}
+          onOpen={open}
+          onMarkGroupRead={markGroupRead}
+          markingGroup={markingGroup}
+        />
       );
   } else if (query.isError) {
     list = (
