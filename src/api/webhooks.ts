@@ -12,6 +12,8 @@ export interface Webhook {
   url: string;
   /** null: every project's alerts. */
   project: string | null;
+  /** One message per project run (`alerts.raised`) rather than one per alert; false where the server does not say. */
+  batch: boolean;
   createdAt: Date | null;
 }
 
@@ -37,10 +39,17 @@ const webhookObject = z.object({
   id,
   url: z.string(),
   project: z.nullish(z.string()),
+  batch: z.optional(z.unknown()),
   created_at: reportFields.created_at,
 });
 type WebhookFields = z.output<typeof webhookObject>;
-const toWebhook = (w: WebhookFields): Webhook => ({ id: w.id, url: w.url, project: w.project ?? null, createdAt: w.created_at });
+const toWebhook = (w: WebhookFields): Webhook => ({
+  id: w.id,
+  url: w.url,
+  project: w.project ?? null,
+  batch: w.batch === true || w.batch === 1 || w.batch === '1',
+  createdAt: w.created_at,
+});
 
 /** Webhooks per page of the settings page's list. */
 export const WEBHOOKS_PER_PAGE = 25;
@@ -116,8 +125,11 @@ export const webhookQueries = {
 export function useAddWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { url: string; project: string | null }) =>
-      apiRequest({ method: 'POST', path: ['webhooks'], form: { url: input.url, project: input.project } }, newWebhookSchema),
+    mutationFn: (input: { url: string; project: string | null; batch?: boolean }) =>
+      apiRequest(
+        { method: 'POST', path: ['webhooks'], form: { url: input.url, project: input.project, batch: input.batch ? 1 : undefined } },
+        newWebhookSchema,
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
   });
 }

@@ -53,6 +53,20 @@ describe('Settings: Webhooks', () => {
     expect((await storage.webhooks.listWebhooks()).total).toBe(0);
   });
 
+  it('adds a webhook that gets one message per run, and says so in the list', async () => {
+    const api = useRealApi();
+    const { storage } = await api.backend();
+    const page = renderSettings();
+    const section = await screen.findByRole('region', { name: 'Webhooks' });
+    await page.user.type(await within(section).findByRole('textbox', { name: /Webhook URL/ }), HOOK);
+    await page.user.click(within(section).getByRole('checkbox', { name: /One message per run/ }));
+    await page.user.click(within(section).getByRole('button', { name: 'Add webhook' }));
+    await within(section).findByRole('textbox', { name: 'Signing secret' });
+    expect((await storage.webhooks.listWebhooks()).items).toMatchObject([{ url: HOOK, batch: true }]);
+    const list = within(section).getByRole('list', { name: 'Webhooks' });
+    expect(within(list).getByText('Every project’s alerts, one message per run')).toBeInTheDocument();
+  });
+
   it('checks the address before sending it, and puts the server’s refusal on its field', async () => {
     useRealApi();
     const page = renderSettings();

@@ -3,7 +3,7 @@
 // Loaded only where the deployment has webhooks.
 import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconSend, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -37,6 +37,7 @@ const webhookFormSchema = z.object({
       z.refine(isHttpUrl, { error: 'Enter an absolute http or https address, e.g. https://hooks.example.com/alerts.' }),
     ),
   project: z.string(),
+  batch: z.boolean(),
 });
 type WebhookFormValues = z.output<typeof webhookFormSchema>;
 
@@ -51,11 +52,11 @@ function AddWebhookForm({ onAdded }: { onAdded: (hook: NewWebhook) => void }) {
     reset,
     setError,
     formState: { errors },
-  } = useForm<WebhookFormValues>({ resolver: zodResolver(webhookFormSchema), defaultValues: { url: '', project: ALL_PROJECTS } });
+  } = useForm<WebhookFormValues>({ resolver: zodResolver(webhookFormSchema), defaultValues: { url: '', project: ALL_PROJECTS, batch: false } });
 
   const onSubmit = (values: WebhookFormValues) =>
     add.mutateAsync(
-      { url: values.url, project: values.project === ALL_PROJECTS ? null : values.project },
+      { url: values.url, project: values.project === ALL_PROJECTS ? null : values.project, batch: values.batch },
       {
         onSuccess: (hook) => {
           reset();
@@ -88,6 +89,11 @@ function AddWebhookForm({ onAdded }: { onAdded: (hook: NewWebhook) => void }) {
           data={[{ value: ALL_PROJECTS, label: 'All projects' }, ...names.map((name) => ({ value: name, label: name }))]}
           error={errors.project?.message}
           {...register('project')}
+        />
+        <Checkbox
+          label="One message per run"
+          description="A run that finds several pages worse sends its alerts together, when it ends, rather than one message per page."
+          {...register('batch')}
         />
         <Group>
           <Button type="submit" loading={add.isPending}>
@@ -235,6 +241,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
             </Text>
             <Text size="sm" c="dimmed">
               {webhook.project === null ? 'Every project’s alerts' : `Alerts of ${webhook.project}`}
+              {webhook.batch ? ', one message per run' : ''}
             </Text>
           </div>
           <Group gap="xs">
