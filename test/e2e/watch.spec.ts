@@ -4,8 +4,9 @@ import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, setDemoVaria
 
 // Watching (issue 30): the demo shop's project set to Daily on its page, its home page switched to
 // the regressed variant, Run now: the scheduled run analyses every report of the project again,
-// confirms the drop with a second analysis, and raises an alert; the navigation counts it, /alerts
-// lists it, and opening it shows its report's History comparison of exactly those two runs.
+// confirms the drop with a second analysis, and raises an alert per page; the navigation counts them,
+// /alerts shows the run's pages that one cause broke as one card with their count, and opening one
+// shows its report's History comparison of exactly those two runs.
 const SHOTS = process.env.E2E_SHOTS_DIR;
 const auth = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
 const PROJECT = 'shop.example';
@@ -26,6 +27,8 @@ test.afterEach(async ({ request }) => {
   expect(off.status(), await off.text()).toBe(200);
 });
 
+const escaped = (text: string) => text.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&');
+
 async function axeBothSchemes(page: Page, shot: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -41,10 +44,15 @@ test('Daily on the project page, the page regresses, Run now: the alert, its cou
 }) => {
   // Run now analyses every report of the shop one after another (the whole suite's too), each drop twice.
   test.setTimeout(300_000);
+  // Two reports of the home page (of different addresses): the run breaks both, for the same cause.
   const url = `http://shop.example:${E2E_DEMO_PORT}/?watch=${Date.now()}`;
+  const other = `${url}&again=1`;
   const created = await request.post('/api/v1/reports', { headers: auth, form: { url } });
   expect(created.status(), await created.text()).toBe(201);
   const report = ((await created.json()) as { data: { id: number } }).data;
+  const createdOther = await request.post('/api/v1/reports', { headers: auth, form: { url: other } });
+  expect(createdOther.status(), await createdOther.text()).toBe(201);
+  const otherReport = ((await createdOther.json()) as { data: { id: number } }).data;
 
   await signIn(page);
   await page.goto(`/projects/${PROJECT}`);
@@ -76,8 +84,9 @@ test('Daily on the project page, the page regresses, Run now: the alert, its cou
     .poll(
       async () => {
         const answer = await request.get(`/api/v1/alerts?project=${PROJECT}&per_page=100`, { headers: auth });
-        alert = ((await answer.json()) as { data: AlertJson[] }).data.find((a) => a.report_id === report.id);
-        return alert !== undefined;
+        const alerts = ((await answer.json()) as { data: AlertJson[] }).data;
+        alert = alerts.find((a) => a.report_id === report.id);
+        return alert !== undefined && alerts.some((a) => a.report_id === otherReport.id);
       },
       { timeout: 270_000, intervals: [2_000, 3_000] },
     )
@@ -87,15 +96,22 @@ test('Daily on the project page, the page regresses, Run now: the alert, its cou
   await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: /^Alerts, \d+ unread$/ })).toBeVisible();
-  const item = page.getByRole('listitem').filter({ hasText: url });
+  // One card for the run's pages that the same check broke, with their count; both pages in it.
+  const item = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: new RegExp(`^${escaped(other)}:`) }) })
+    .filter({ hasText: /newly failing on \d+ pages/ });
   await expect(item).toHaveCount(1);
-  await expect(item.getByText('Unread')).toBeVisible();
-  await expect(item.getByText(/^Score \d+ → \d+/)).toBeVisible();
-  await expect(item.getByText(/^Now failing: .*Meta description/)).toBeVisible();
+  const title = (await item.getByText(/newly failing on \d+ pages$/).textContent())!;
+  expect(Number(/on (\d+) pages$/.exec(title)?.[1])).toBeGreaterThanOrEqual(2);
+  const pages = item.getByRole('list', { name: title });
+  await expect(pages.getByRole('listitem')).toHaveCount(Number(/on (\d+) pages$/.exec(title)?.[1]));
+  await expect(item.getByText(/^\d+ unread$/)).toBeVisible();
+  await expect(pages.getByRole('link', { name: new RegExp(`^${escaped(url)}: Score \\d+ → \\d+`) })).toBeVisible();
   await axeBothSchemes(page, 'watch-alerts');
 
   const unreadBefore = Number(/(\d+) unread/.exec((await nav.getByRole('link', { name: /^Alerts/ }).getAttribute('aria-label')) ?? '')?.[1]);
-  await item.getByRole('link', { name: new RegExp(`^${url.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&')}:`) }).click();
+  await pages.getByRole('link', { name: new RegExp(`^${escaped(url)}: `) }).click();
   await expect(page).toHaveURL(new RegExp(`/reports/${report.id}\\?compare=`));
   const compare = new URL(page.url()).searchParams.get('compare');
   expect(compare).toBe(
