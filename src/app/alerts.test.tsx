@@ -163,6 +163,7 @@ describe('Alerts', () => {
     const group = cards[0]!;
     expect(within(group).getByText('Title newly failing on 3 pages')).toBeInTheDocument();
     expect(within(group).getByText('3 unread')).toBeInTheDocument();
+    expect(within(group).getByText('Also newly failing on each: Meta description')).toBeInTheDocument();
     expect(within(within(group).getByRole('list')).getAllByRole('link').map((link) => link.textContent)).toEqual([urls[2], urls[1], urls[0]]);
     expect(within(cards[1]!).getAllByRole('link')[0]).toHaveTextContent(urls[3]!);
     const recovered = within(screen.getByRole('list', { name: 'Recovered, newest first' })).getAllByRole('listitem');

@@ -15,6 +15,8 @@ export interface AlertGroup {
   check: string | null;
   kind: AlertKind;
   title: string;
+  /** The names of the other checks that newly fail on every page of the group. */
+  alsoFailing: string[];
   /** Newest first. */
   alerts: Alert[];
 }
@@ -43,7 +45,7 @@ function nameOf(alert: Alert, check: string): string {
 export function alertCards(items: readonly Alert[]): { cards: AlertCard[]; recoveries: Alert[] } {
   const recoveries = items.filter((alert) => alert.kind === 'recovered');
   const worse = items.filter((alert) => alert.kind !== 'recovered');
-  const candidates = new Map<string, Omit<AlertGroup, 'title'>>();
+  const candidates = new Map<string, Omit<AlertGroup, 'title' | 'alsoFailing'>>();
   for (const alert of worse) {
     if (alert.runId === null) continue;
     const causes: (string | null)[] = alert.checks.length > 0 ? alert.checks : [null];
@@ -68,7 +70,8 @@ export function alertCards(items: readonly Alert[]): { cards: AlertCard[]; recov
       candidate.check === null
         ? `${KIND_WORDS[candidate.kind]} on ${pages(alerts.length)}`
         : `${nameOf(first, candidate.check)} newly failing on ${pages(alerts.length)}`;
-    groups.push({ ...candidate, alerts, title });
+    const shared = first.checks.filter((check) => check !== candidate.check && alerts.every((alert) => alert.checks.includes(check)));
+    groups.push({ ...candidate, alerts, title, alsoFailing: shared.map((check) => nameOf(first, check)) });
   }
   // Cards in the order of their newest alert, as the list is.
   const position = new Map(worse.map((alert, i) => [alert.id, i]));

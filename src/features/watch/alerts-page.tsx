@@ -155,6 +155,7 @@ function AlertGroupItem({ group, label, onOpen, onMarkRead, marking }: {
         <Text fw={unread.length > 0 ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
           {group.title}
         </Text>
+        {group.alsoFailing.length > 0 && <Text size="sm">Also newly failing on each: {group.alsoFailing.join(', ')}</Text>}
         {newest.deploy && (
           <Text size="sm" c="dimmed">
             Found by the run of deploy {newest.deploy.label}
