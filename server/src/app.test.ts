@@ -246,12 +246,12 @@ describe('request body limit', () => {
 describe('CORS', () => {
   const origin = 'https://dashboard.example.com';
 
-  it('allows a configured origin and exposes the rate-limit headers', async () => {
+  it('allows a configured origin and exposes the rate-limit headers (and ETag, for the conditional unread count)', async () => {
     const t = createTestApp({ config: { corsOrigins: [origin] } });
     const res = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin } });
     expect(res.status).toBe(200);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
-    expect(res.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']);
+    expect(res.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'ETag']);
     expect(res.headers.get('Vary')).toContain('Origin');
     const denied = await t.call('GET', '/api/v1/reports', { headers: { Origin: origin }, key: 'wrong' });
     expect(denied.status).toBe(401);
@@ -268,6 +268,7 @@ describe('CORS', () => {
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(origin);
     expect(res.headers.get('Access-Control-Allow-Methods')).toContain('PATCH');
     expect(res.headers.get('Access-Control-Allow-Headers')?.toLowerCase()).toContain('authorization');
+    expect(res.headers.get('Access-Control-Allow-Headers')?.toLowerCase()).toContain('if-none-match');
   });
 
   it('sends no CORS headers to any other origin, or when no origin is configured', async () => {

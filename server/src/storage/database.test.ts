@@ -292,7 +292,7 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
     const alerts = await storage.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 });
     expect(alerts.items.map((a) => [a.id, a.kind, a.read, a.after.generatedAt, a.checks])).toEqual([[1, 'score_drop', false, at('20T11:00:00'), ['title']]]);
     expect((await storage.webhooks.listWebhooks()).items).toEqual([
-      { id: 1, url: 'https://hooks.example.net/in', project: 'shop.example.com', secret: 'whsec_c2VjcmV0', createdAt: at('18T08:00:00') },
+      { id: 1, url: 'https://hooks.example.net/in', project: 'shop.example.com', secret: 'whsec_c2VjcmV0', batch: false, origin: null, createdAt: at('18T08:00:00') },
     ]);
     const deliveries = await storage.webhooks.listDeliveries(1, { limit: 10, offset: 0 });
     expect(deliveries?.items.map((d) => [d.messageId, d.status, d.answerStatus, d.attemptedAt])).toEqual([['msg_1', 'delivered', 204, at('20T11:00:03')]]);
