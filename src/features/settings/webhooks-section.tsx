@@ -146,7 +146,7 @@ function SecretOnce({ hook, onDone }: { hook: NewWebhook; onDone: () => void }) 
   );
 }
 
-const EVENT_WORDS: Record<string, string> = { 'alert.raised': 'Alert', 'webhook.test': 'Test' };
+const EVENT_WORDS: Record<string, string> = { 'alert.raised': 'Alert', 'alerts.raised': 'Alerts of a run', 'webhook.test': 'Test' };
 
 function statusText(delivery: Delivery): string {
   if (delivery.status === 'delivered') return `Delivered, ${delivery.answerStatus ?? 'no status'}`;

@@ -100,20 +100,25 @@ function AlertItem({ alert, label, onOpen }: { alert: Alert; label?: string; onO
             {checkNames(alert).join(', ')}
           </Text>
         )}
-        {alert.deploy && (
-          <Text size="sm" c="dimmed">
-            Found by the run of deploy{' '}
-            {alert.deploy.url ? (
-              <Anchor href={alert.deploy.url} target="_blank" rel="noreferrer noopener" size="sm">
-                {alert.deploy.label}
-              </Anchor>
-            ) : (
-              alert.deploy.label
-            )}
-          </Text>
-        )}
+        {alert.deploy && <DeployLine deploy={alert.deploy} />}
       </Stack>
     </Paper>
+  );
+}
+
+/** Which deploy's run found it, linked where the deploy has an address. */
+function DeployLine({ deploy }: { deploy: NonNullable<Alert['deploy']> }) {
+  return (
+    <Text size="sm" c="dimmed">
+      Found by the run of deploy{' '}
+      {deploy.url ? (
+        <Anchor href={deploy.url} target="_blank" rel="noreferrer noopener" size="sm">
+          {deploy.label}
+        </Anchor>
+      ) : (
+        deploy.label
+      )}
+    </Text>
   );
 }
 
@@ -156,11 +161,7 @@ function AlertGroupItem({ group, label, onOpen, onMarkRead, marking }: {
           {group.title}
         </Text>
         {group.alsoFailing.length > 0 && <Text size="sm">Also newly failing on each: {group.alsoFailing.join(', ')}</Text>}
-        {newest.deploy && (
-          <Text size="sm" c="dimmed">
-            Found by the run of deploy {newest.deploy.label}
-          </Text>
-        )}
+        {newest.deploy && <DeployLine deploy={newest.deploy} />}
         <Stack component="ul" gap={4} p={0} m={0} style={{ listStyle: 'none' }} aria-label={group.title}>
           {group.alerts.map((alert) => (
             <li key={alert.id}>
