@@ -46,6 +46,26 @@ export function useMarkAlert() {
   });
 }
 
+/**
+ * Marks these alerts read (a group of one run's alerts, from its card): each row shows it as its
+ * answer comes, and the lists and the unread count refetch once, when all are done.
+ */
+export function useMarkAlertsRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: readonly number[]) =>
+      Promise.all(
+        ids.map((id) =>
+          markAlert(id, true).then((alert) => {
+            queryClient.setQueriesData<AlertPage>({ queryKey: watchKeys.alertLists() }, (page) => withAlert(page, alert));
+            return alert;
+          }),
+        ),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: watchKeys.alerts() }),
+  });
+}
+
 /** Marks every alert (of `project`) read; every alert list and the unread count refetch. */
 export function useMarkAllAlerts() {
   const queryClient = useQueryClient();

@@ -20,7 +20,7 @@ import { FILTER_PROJECTS, projectQueries } from '@/api/projects';
 import { errorMessage } from '@/api/http/errors';
 import { watchQueries } from '@/api/watch';
 import type { Alert, AlertSide } from '@/api/watch';
-import { useMarkAlert, useMarkAllAlerts } from '@/api/watch-mutations';
+import { useMarkAlert, useMarkAlertsRead, useMarkAllAlerts } from '@/api/watch-mutations';
 import { checkName } from '@/checks/check-info';
 import { DateText } from '@/components/date-text';
 import { EmptyState } from '@/components/empty-state';
@@ -279,12 +279,17 @@ function AlertsList() {
   const open = (alert: Alert) => {
     if (!alert.read && alert.kind !== 'recovered') markOne.mutate({ id: alert.id, read: true });
   };
+  const markSome = useMarkAlertsRead();
   const [markingGroup, setMarkingGroup] = useState<string | null>(null);
   const markGroupRead = (key: string, alerts: Alert[]) => {
     setMarkingGroup(key);
-    Promise.all(alerts.map((alert) => markOne.mutateAsync({ id: alert.id, read: true })))
-      .catch((error: unknown) => notifications.show({ color: 'red', title: 'Alerts not marked read', message: errorMessage(error) }))
-      .finally(() => setMarkingGroup(null));
+    markSome.mutate(
+      alerts.map((alert) => alert.id),
+      {
+        onError: (error) => notifications.show({ color: 'red', title: 'Alerts not marked read', message: errorMessage(error) }),
+        onSettled: () => setMarkingGroup(null),
+      },
+    );
   };
   const markAllRead = () =>
     markAll.mutate({ project: view.project || undefined, client: view.client || undefined }, {
