@@ -26,6 +26,7 @@ import { capabilitiesRouter } from './routes/capabilities';
 import { checkSettingsRouter, problemsRouter } from './routes/problems';
 import { clientsRouter, projectClientRouter } from './routes/clients';
 import { webhooksRouter } from './routes/webhooks';
+import { digestsRouter } from './routes/digests';
 import { discoverRouter } from './routes/discover';
 import { overviewRouter, projectHealthRouter } from './routes/health';
 import { runLogRouter } from './routes/run-log';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Hono {
     now,
     watchRunner: null,
     webhookWorker: null,
+    digestRunner: null,
     resolveWebhookHost: createResolver({ allowPrivate: deps.config.allowPrivateUrls }),
     logError: defaultLogError,
     discover: createDiscoverer({ allowPrivate: deps.config.allowPrivateUrls }),
@@ -119,6 +121,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/clients`, clientsRouter(resolved));
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
+  app.route(`${API_PREFIX}/digests`, digestsRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));

@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       analysisJobExpireS: 120,
       analysisDeadlineS: 30,
       runsKept: 100,
+      smtpUrl: null,
+      mailFrom: null,
     });
   });
 
@@ -56,6 +58,8 @@ describe('loadConfig', () => {
         ANALYSIS_JOB_EXPIRE_S: '300',
         ANALYSIS_DEADLINE_S: '45',
         RUNS_KEPT: '5',
+        SMTP_URL: ' smtps://digest:s3cret@mail.example.com:465 ',
+        MAIL_FROM: 'Webpage reports <reports@example.com>',
       }),
     ).toEqual({
       port: 3000,
@@ -80,6 +84,8 @@ describe('loadConfig', () => {
       analysisJobExpireS: 300,
       analysisDeadlineS: 45,
       runsKept: 5,
+      smtpUrl: 'smtps://digest:s3cret@mail.example.com:465',
+      mailFrom: 'Webpage reports <reports@example.com>',
     });
   });
 
@@ -145,6 +151,18 @@ describe('loadConfig', () => {
     [
       { DATABASE_URL: 'db.example.com' },
       'Invalid DATABASE_URL: must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports, got "db.example.com".',
+    ],
+    [
+      { SMTP_URL: 'http://digest:s3cret@mail.example.com', MAIL_FROM: 'reports@example.com' },
+      'Invalid SMTP_URL: must be an smtp:// or smtps:// URL such as smtp://user:secret@mail.example.com:587, got "http://***@mail.example.com".',
+    ],
+    [
+      { SMTP_URL: 'smtp://digest:s3cret@mail.example.com:587' },
+      "Invalid MAIL_FROM: must be set when SMTP_URL is (the digests' sender, such as reports@example.com), got nothing.",
+    ],
+    [
+      { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'reports at example.com' },
+      'Invalid MAIL_FROM: must be an e-mail address such as reports@example.com, optionally as Name <reports@example.com>, got "reports at example.com".',
     ],
     [
       { ANALYSIS_WAIT_S: '0' },

@@ -43,6 +43,10 @@ export interface ServerConfig {
   analysisDeadlineS: number;
   /** How many analyses (runs) each report keeps; older ones are dropped when a new one is written. */
   runsKept: number;
+  /** The SMTP server digests are e-mailed through (`smtp://user:pass@host:port`, or smtps://); null: no e-mail. Carries a password: never logged nor answered. */
+  smtpUrl: string | null;
+  /** The digests' sender address (MAIL_FROM); set whenever smtpUrl is. */
+  mailFrom: string | null;
 }
 
 export class ConfigError extends Error {
@@ -55,6 +59,8 @@ const CONNECT_ORIGIN = 'every entry must be an http(s) origin such as https://ap
 const UPSTREAM = 'must be an http(s) URL such as https://reports.example.com';
 const PUBLIC_ORIGIN = 'must be an http(s) origin, without a path, such as https://reports.example.com';
 const API_BASE = 'must be a path or an http(s) URL such as https://api.example.com/api/v1';
+const SMTP_URL = 'must be an smtp:// or smtps:// URL such as smtp://user:secret@mail.example.com:587';
+const MAIL_FROM = 'must be an e-mail address such as reports@example.com, optionally as Name <reports@example.com>';
 const DATABASE_URL = 'must be a postgres:// URL such as postgres://reports:secret@db.example.com:5432/reports';
 
 /** The one way a bad value is reported. */
@@ -147,6 +153,35 @@ function databaseUrl(value: string | undefined): string | null {
   throw invalid('DATABASE_URL', DATABASE_URL, value.replace(/\/\/[^/]*@/, '//***@'));
 }
 
+/** What stands before the host of a URL, hidden: it may be a password. */
+const withoutCredentials = (value: string) => value.replace(/\/\/[^/]*@/, '//***@');
+
+function smtpUrl(value: string | undefined): string | null {
+  if (!value || value.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Reported below.
+  }
+  if (url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '') return value.trim();
+  throw invalid('SMTP_URL', SMTP_URL, withoutCredentials(value));
+}
+
+/** A plain address, or `Name <address>`. */
+const MAIL_ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/;
+
+function mailFrom(value: string | undefined, smtp: string | null): string | null {
+  const from = value?.trim() ?? '';
+  if (from === '') {
+    if (smtp) throw new ConfigError('Invalid MAIL_FROM: must be set when SMTP_URL is (the digests\' sender, such as reports@example.com), got nothing.');
+    return null;
+  }
+  const named = /^[^<>"\p{Cc}]*<([^<>]+)>$/u.exec(from);
+  if (!MAIL_ADDRESS.test(named ? (named[1] ?? '') : from)) throw invalid('MAIL_FROM', MAIL_FROM, from);
+  return from;
+}
+
 /** CONNECT_SRC (comma- or space-separated origins) and the origin of an absolute VITE_API_BASE_URL. */
 function connectSources(connectSrc: string | undefined, apiBase: string | undefined): string[] {
   const origins = list(connectSrc, /[\s,]+/).map((value) =>
@@ -184,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = env.DATA_DIR?.trim() || './data';
   const analysisDeadlineS = integer('ANALYSIS_DEADLINE_S', env.ANALYSIS_DEADLINE_S, 30, 1, 3600);
   const dbFileRaw = env.DB_FILE?.trim();
+  const smtp = smtpUrl(env.SMTP_URL);
   const dbFile = dbFileRaw === ':memory:' ? ':memory:' : dbFileRaw || path.join(dataDir, 'reports.db');
   return {
     port: integer('PORT', env.PORT, 8080, 0, 65535),
@@ -208,5 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     analysisJobExpireS: jobExpiry(env.ANALYSIS_JOB_EXPIRE_S, analysisDeadlineS),
     analysisDeadlineS,
     runsKept: integer('RUNS_KEPT', env.RUNS_KEPT, DEFAULT_RUNS_KEPT, 1, 1_000_000),
+    smtpUrl: smtp,
+    mailFrom: mailFrom(env.MAIL_FROM, smtp),
   };
 }

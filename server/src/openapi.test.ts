@@ -808,6 +808,32 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'GET', `/api/v1/webhooks/${data.id}/deliveries?per_page=%7F`)).status).toBe(422);
     await keyedRefusals('GET', `/api/v1/webhooks/${data.id}/deliveries`);
   },
+  showDigests: async () => {
+    expect((await call(createTestApp(), 'GET', '/api/v1/digests')).status).toBe(200);
+    await keyedRefusals('GET', '/api/v1/digests');
+  },
+  updateDigests: async () => {
+    const t = createTestApp({ config: { smtpUrl: 'smtp://mail.example.com', mailFrom: 'reports@example.com' } });
+    expect((await call(t, 'PUT', '/api/v1/digests', { form: { every: 'weekly', hour: '7', weekday: '1', recipients: 'ann@example.com', webhook: '1' } })).status).toBe(200);
+    expect((await call(t, 'PUT', '/api/v1/digests', { json: { every: 'daily', hour: 23, webhook: 1 } })).status).toBe(200);
+    expect((await call(t, 'PUT', '/api/v1/digests', { form: { every: 'daily', recipients: 'nobody' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 }, storage: t.storage });
+    expect((await call(small, 'PUT', '/api/v1/digests', { form: { every: 'weekly', hour: '7', weekday: '1', webhook: '1' } })).status).toBe(413);
+    await keyedRefusals('PUT', '/api/v1/digests', { form: { every: 'off' } });
+  },
+  previewDigest: async () => {
+    const t = createTestApp();
+    await stored(t);
+    expect((await call(t, 'GET', '/api/v1/digests/preview')).status).toBe(200);
+    await keyedRefusals('GET', '/api/v1/digests/preview');
+  },
+  sendDigest: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'POST', '/api/v1/digests/send')).status).toBe(422);
+    expect((await call(t, 'PUT', '/api/v1/digests', { form: { every: 'off', webhook: '1' } })).status).toBe(200);
+    expect((await call(t, 'POST', '/api/v1/digests/send')).status).toBe(200);
+    await keyedRefusals('POST', '/api/v1/digests/send');
+  },
   showPublicPage: async () => {
     const t = createTestApp();
     const open = await stored(t);

@@ -365,6 +365,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   deploys: false,
   sitemap_follow: false,
   ids_filter: false,
+  digests: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

@@ -798,3 +798,82 @@ export const deployBodySchema = z.object(
   },
   { error: REQUEST_MESSAGES.bodyObject },
 );
+
+// ---- Digests (issue 48).
+
+/** Recipients a digest may have. */
+export const DIGEST_RECIPIENTS_MAX = 50;
+
+export const DIGEST_MESSAGES = {
+  recipientsString: 'The recipients must be a string.',
+  recipientsTooMany: `A digest may have at most ${DIGEST_RECIPIENTS_MAX} recipients.`,
+  recipientsNeeded: 'Give at least one recipient, or send the digest as a webhook.',
+  webhook: 'The webhook must be 0 or 1.',
+  recipientInvalid: (addresses: readonly string[]) =>
+    addresses.length === 1
+      ? `“${addresses[0]}” is not an e-mail address.`
+      : `${addresses.map((address) => `“${address}”`).join(', ')} are not e-mail addresses.`,
+} as const;
+
+/** An e-mail address as a digest takes it: one @, a dot in the domain, no spaces, commas or angle brackets. */
+const EMAIL_ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;.]+(\.[^\s@<>",;.]+)+$/;
+
+/**
+ * A comma-separated list of e-mail addresses (spaces and empty entries ignored, duplicates kept once):
+ * the addresses, or what is wrong in one message (the first three bad addresses named). The dashboard's form and the server both use it.
+ */
+export function parseRecipients(text: string): { ok: true; recipients: string[] } | { ok: false; error: string } {
+  const recipients = [...new Set(text.split(/[,;\n]/).map((part) => part.trim()).filter((part) => part !== ''))];
+  const invalid = recipients
+    .filter((address) => address.length > 254 || !EMAIL_ADDRESS.test(address))
+    .slice(0, 3)
+    .map((address) => (address.length > 80 ? `${address.slice(0, 80)}…` : address));
+  if (invalid.length > 0) return { ok: false, error: DIGEST_MESSAGES.recipientInvalid(invalid) };
+  if (recipients.length > DIGEST_RECIPIENTS_MAX) return { ok: false, error: DIGEST_MESSAGES.recipientsTooMany };
+  return { ok: true, recipients };
+}
+
+/** `PUT /digests`: every field at once; `weekday` only for weekly. */
+export const digestBodySchema = z
+  .object(
+    {
+      every: z
+        .enum(['off', 'daily', 'weekly'], {
+          error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
+        })
+        .meta({ description: 'off, daily or weekly.' }),
+      hour: wholeNumber(0, 23, WATCH_MESSAGES.hour)
+        .default(8)
+        .meta({ type: 'integer', description: 'The hour it is sent, 0-23, UTC (8 by default).' }),
+      weekday: wholeNumber(0, 6, WATCH_MESSAGES.weekday)
+        .optional()
+        .meta({ type: 'integer', description: 'The day of a weekly digest, 0 (Sunday) to 6, UTC; required for weekly, ignored otherwise.' }),
+      recipients: z
+        .string({ error: DIGEST_MESSAGES.recipientsString })
+        .max(20_000, { error: DIGEST_MESSAGES.recipientsTooMany })
+        .default('')
+        .meta({ description: `Comma-separated e-mail addresses (at most ${DIGEST_RECIPIENTS_MAX}); empty for none.` }),
+      webhook: z
+        .union([z.enum(['0', '1']), z.literal([0, 1])], { error: DIGEST_MESSAGES.webhook })
+        .default('0')
+        .transform((value) => value === 1 || value === '1')
+        .meta({ description: '1: also sent as the webhook event `digest.sent` to the account-wide webhooks.' }),
+    },
+    { error: REQUEST_MESSAGES.bodyObject },
+  )
+  .transform((body, ctx) => {
+    const parsed = parseRecipients(body.recipients);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', path: ['recipients'], message: parsed.error });
+      return z.NEVER;
+    }
+    if (body.every === 'weekly' && body.weekday === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['weekday'], message: WATCH_MESSAGES.weekdayRequired });
+      return z.NEVER;
+    }
+    if (body.every !== 'off' && parsed.recipients.length === 0 && !body.webhook) {
+      ctx.addIssue({ code: 'custom', path: ['recipients'], message: DIGEST_MESSAGES.recipientsNeeded });
+      return z.NEVER;
+    }
+    return { ...body, recipients: parsed.recipients, weekday: body.every === 'weekly' ? (body.weekday ?? null) : null };
+  });

@@ -290,6 +290,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   sitemap_follow: z.boolean(),
   /** `ids=` on GET /reports: only the reports of these ids (src/contract/id-list.ts). */
   ids_filter: z.boolean(),
+  /** GET/PUT /digests, GET /digests/preview, POST /digests/send (issue 48). */
+  digests: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -586,3 +588,114 @@ export const strictOverviewEnvelope = z.strictObject({
   status: z.literal(200),
 });
 export type StrictHealthPoint = z.infer<typeof strictHealthPointSchema>;
+
+// ---- Digests (issue 48).
+
+const digestProblemSchema = z.strictObject({
+  project: z.string().min(1),
+  check: z.string().min(1),
+  /** The check's name, as the dashboard says it. */
+  name: z.string().min(1),
+  pages: z.number().int().positive(),
+});
+
+const digestPageSchema = z.strictObject({
+  report_id: z.number().int().positive(),
+  url: z.string().min(1),
+  project: z.string().min(1),
+  at: timestamp,
+});
+
+/** A digest's content: what changed after `since` up to `until` (`GET /digests/preview`, the e-mail, `digest.sent`). */
+export const strictDigestSchema = z
+  .strictObject({
+    since: timestamp,
+    until: timestamp,
+    projects: z.array(
+      z.strictObject({
+        project: z.string().min(1),
+        new_problems: z.number().int().min(0),
+        fixed_problems: z.number().int().min(0),
+        drops: z.number().int().min(0),
+        alerts: z.number().int().min(0),
+        new_pages: z.number().int().min(0),
+        gone_pages: z.number().int().min(0),
+      }),
+    ),
+    new_problems: z.array(digestProblemSchema),
+    fixed_problems: z.array(digestProblemSchema),
+    drops: z.array(
+      z.strictObject({
+        report_id: z.number().int().positive(),
+        url: z.string().min(1),
+        project: z.string().min(1),
+        before: z.number().int().min(0).max(100),
+        after: z.number().int().min(0).max(100),
+      }),
+    ),
+    alerts: z.array(
+      z.strictObject({
+        id: z.number().int().positive(),
+        report_id: z.number().int().positive(),
+        url: z.string().min(1),
+        project: z.string().min(1),
+        kind: z.enum(ALERT_KINDS),
+        before_score: z.number().int().min(0).max(100),
+        after_score: z.number().int().min(0).max(100),
+        created_at: timestamp,
+      }),
+    ),
+    new_pages: z.array(digestPageSchema),
+    gone_pages: z.array(digestPageSchema),
+  })
+  .meta({ id: 'Digest' });
+
+/** One digest made: its window and how sending it went. */
+export const strictDigestSendSchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    kind: z.enum(['scheduled', 'manual']),
+    since: timestamp,
+    until: timestamp,
+    /** pending: to send (again) at next_attempt_at; sent; failed: given up after its retries. */
+    status: z.enum(['pending', 'sent', 'failed']),
+    attempts: z.number().int().min(0),
+    /** How many addresses it goes to. */
+    recipients: z.number().int().min(0),
+    webhook: z.boolean(),
+    created_at: timestamp,
+    attempted_at: timestamp.nullable(),
+    /** When it is tried (again); null unless pending. */
+    next_attempt_at: timestamp.nullable(),
+    sent_at: timestamp.nullable(),
+    /** Why its last attempt failed, in words. */
+    error: z.string().min(1).nullable(),
+  })
+  .meta({ id: 'DigestSend' });
+
+/** `GET /digests`: the settings, and the state of the sending. */
+export const strictDigestSettingsSchema = z
+  .strictObject({
+    every: z.enum(SCHEDULE_EVERY),
+    hour: z.number().int().min(0).max(23),
+    weekday: z.number().int().min(0).max(6).nullable(),
+    /** Comma-separated, as PUT takes them; empty for none. */
+    recipients: z.string(),
+    webhook: z.literal([0, 1]),
+    /** Whether this server can send e-mail (SMTP_URL is set). */
+    mail: z.boolean(),
+    /** When the next scheduled digest is made; null when off. */
+    next_at: timestamp.nullable(),
+    last_sent_at: timestamp.nullable(),
+    /** The newest digest made, whatever its state. */
+    last: strictDigestSendSchema.nullable(),
+  })
+  .meta({ id: 'DigestSettings' });
+
+export const strictDigestSettingsEnvelope = z.strictObject({ data: strictDigestSettingsSchema, status: z.literal(200) });
+export const strictDigestEnvelope = z.strictObject({ data: strictDigestSchema, status: z.literal(200) });
+export const strictDigestSendEnvelope = z.strictObject({ data: strictDigestSendSchema, status: z.literal(200) });
+
+export type StrictDigest = z.infer<typeof strictDigestSchema>;
+export type StrictDigestSend = z.infer<typeof strictDigestSendSchema>;
+export type StrictDigestSettings = z.infer<typeof strictDigestSettingsSchema>;

@@ -90,6 +90,7 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
     ...(deps.watchRunner ? { watchRunner: deps.watchRunner } : {}),
     ...(deps.webhookWorker ? { webhookWorker: deps.webhookWorker } : {}),
+    ...(deps.digestRunner ? { digestRunner: deps.digestRunner } : {}),
     ...(deps.resolveWebhookHost ? { resolveWebhookHost: deps.resolveWebhookHost } : {}),
   });
   return {

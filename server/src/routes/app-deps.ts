@@ -6,6 +6,7 @@ import type { ResolveHost } from '../net/resolve';
 import type { PasswordAttempts } from '../http/password-attempts';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Storage } from '../storage/types';
+import type { DigestRunner } from '../use-cases/digest-runner';
 
 /** What `createApp` and its routers are given; a module of its own so the routers need not import the app. */
 export interface AppDeps {
@@ -32,6 +33,8 @@ export interface AppDeps {
   watchRunner?: { tick(): Promise<void> } | null;
   /** Sends the queued webhook messages (use-cases/webhook-worker.ts); told when a test is queued. Absent: nothing sends them. */
   webhookWorker?: { tick(): Promise<void> } | null;
+  /** Makes and sends the digests (use-cases/digest-runner.ts); Send now goes through it. Absent: Send now only makes the digest, for a runner elsewhere. */
+  digestRunner?: Pick<DigestRunner, 'tick' | 'sendNow'> | null;
   /** The address guard a webhook URL must pass when added: by default the analyses' rules (ALLOW_PRIVATE_URLS). */
   resolveWebhookHost?: ResolveHost;
   /** Where unexpected errors are reported; never given request headers, so never a key. */

@@ -32,6 +32,7 @@ describe('GET /api/v1/capabilities', () => {
         deploys: true,
         sitemap_follow: true,
         ids_filter: true,
+        digests: true,
       },
       status: 200,
     });
@@ -96,6 +97,12 @@ describe('GET /api/v1/capabilities', () => {
         (await ids('?gone=0')).length === 2,
     );
     expect(data.ids_filter).toBe((await ids('?ids=2')).join() === '2' && (await ids('?ids=1-2')).join() === '2,1');
+    expect(data.digests).toBe(
+      (await t.call('GET', '/api/v1/digests')).status === 200 &&
+        (await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', webhook: '1' } })).status === 200 &&
+        (await t.call('GET', '/api/v1/digests/preview')).status === 200 &&
+        (await t.call('POST', '/api/v1/digests/send')).status === 200,
+    );
     expect(data.deploys).toBe(
       (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&
         (await t.call('GET', '/api/v1/projects/shop.example/deploys')).status === 200,

@@ -11,7 +11,8 @@ import { errors, ok } from '../http/openapi';
  * project labels (PATCH /projects/{project}) and clients (/clients, PUT /projects/{project}/client), and the overview
  * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=), the run log
  * (GET /projects/{project}/run-log), deploys (POST/GET /projects/{project}/deploys) and following a sitemap (a schedule's
- * sitemap and max_new, gone_since, gone=), and the reports of given ids (GET /reports?ids=).
+ * sitemap and max_new, gone_since, gone=), and the reports of given ids (GET /reports?ids=); of issue 48, digests
+ * (GET/PUT /digests, GET /digests/preview, POST /digests/send).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -32,6 +33,7 @@ export const CAPABILITIES: Capabilities = {
   deploys: true,
   sitemap_follow: true,
   ids_filter: true,
+  digests: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

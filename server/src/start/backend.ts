@@ -9,6 +9,8 @@ import { ensureInitialKey } from '../auth/keys';
 import { createResolver } from '../net/resolve';
 import { startScheduleRunner } from '../use-cases/schedule-runner';
 import { startWebhookWorker } from '../use-cases/webhook-worker';
+import { startDigestRunner } from '../use-cases/digest-runner';
+import { createMailer } from '../net/mailer';
 import { createApp } from '../app';
 import { createDiscoverer } from '../use-cases/discover';
 import type { AppDeps } from '../routes/app-deps';
@@ -169,7 +171,16 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       logError: log.error,
     });
     closers.push(() => webhookWorker.close());
-    const api = createApp({ storage, config, analyser, discover, watchRunner, webhookWorker, resolveWebhookHost, ...shared });
+    // Digests are made and sent from here too, each once across processes (digest-runner.ts).
+    const digestRunner = startDigestRunner({
+      storage,
+      mailer: config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+      origin: () => origin,
+      webhookWorker,
+      logError: log.error,
+    });
+    closers.push(() => digestRunner.close());
+    const api = createApp({ storage, config, analyser, discover, watchRunner, webhookWorker, digestRunner, resolveWebhookHost, ...shared });
 
     return {
       api,

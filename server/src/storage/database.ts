@@ -285,6 +285,39 @@ export interface CheckSettingsTable {
   updated_at: Timestamp;
 }
 
+export interface DigestSettingsTable {
+  id: number;
+  every: ScheduleEvery;
+  hour: number;
+  weekday: number | null;
+  /** Comma-separated e-mail addresses; empty for none. */
+  recipients: string;
+  webhook: number;
+  updated_at: Timestamp;
+}
+
+export interface DigestSendsTable {
+  id: Generated<number>;
+  kind: 'scheduled' | 'manual';
+  /** A scheduled digest's time (unique); null for Send now. */
+  slot: Timestamp | null;
+  since: Timestamp;
+  until: Timestamp;
+  recipients: string;
+  webhook: number;
+  /** The digest's content (its JSON), fixed when it was made. */
+  payload: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  next_attempt_at: Timestamp;
+  taken_at: Timestamp | null;
+  attempted_at: Timestamp | null;
+  error: string | null;
+  sent_at: Timestamp | null;
+  webhook_queued: Generated<number>;
+}
+
 /** Every table, for Kysely's types (PostgreSQL's rate_limit_counts is used by http/pg-rate-limit.ts alone). */
 export interface Database {
   reports: ReportsTable;
@@ -309,6 +342,8 @@ export interface Database {
   project_runs: ProjectRunsTable;
   run_pages: RunPagesTable;
   deploys: DeploysTable;
+  digest_settings: DigestSettingsTable;
+  digest_sends: DigestSendsTable;
 }
 
 export type Db = BetterSqlite3.Database;

@@ -22,6 +22,7 @@ export const HEALTH_MIGRATION = '015-health-over-time';
 export const RUN_LOG_MIGRATION = '016-run-log-and-deploys';
 export const SITEMAP_FOLLOW_MIGRATION = '017-sitemap-follow';
 export const ALERTS_BY_CAUSE_MIGRATION = '018-alerts-by-cause';
+export const DIGESTS_MIGRATION = '020-digests';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -862,6 +863,49 @@ function stepsFor(engine: Engine): Record<string, Step> {
         await db.schema.alterTable('webhooks').addColumn('origin', 'text').execute();
         // A recovery is news, never something left to read: those kept so far stop counting as unread.
         await db.updateTable('alerts').set({ read: 1 }).where('kind', '=', 'recovered').execute();
+      },
+    },
+    [DIGESTS_MIGRATION]: {
+      async up(db) {
+        // The digest's settings (issue 48, digests): one row for the server until workspaces
+        // come, then one per workspace.
+        await db.schema
+          .createTable('digest_settings')
+          .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+          .addColumn('every', 'text', (c) => c.notNull().check(sql`every in ('off', 'daily', 'weekly')`))
+          .addColumn('hour', t.small, (c) => c.notNull())
+          .addColumn('weekday', t.small)
+          .addColumn('recipients', 'text', (c) => c.notNull())
+          .addColumn('webhook', t.small, (c) => c.notNull())
+          .addColumn('updated_at', t.time, (c) => c.notNull())
+          .execute();
+        // Each digest, sent or to send: its window and content are fixed when it is made, so that a
+        // retry sends the same message; `slot` (a scheduled digest's time) is unique, so that two
+        // processes make it once; an attempt is taken by compare-and-set on `taken_at`.
+        await db.schema
+          .createTable('digest_sends')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('scheduled', 'manual')`))
+          .addColumn('slot', t.time, (c) => c.unique())
+          .addColumn('since', t.time, (c) => c.notNull())
+          .addColumn('until', t.time, (c) => c.notNull())
+          .addColumn('recipients', 'text', (c) => c.notNull())
+          .addColumn('webhook', t.small, (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'sent', 'failed')`))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .addColumn('next_attempt_at', t.time, (c) => c.notNull())
+          .addColumn('taken_at', t.time)
+          .addColumn('attempted_at', t.time)
+          .addColumn('error', 'text')
+          .addColumn('sent_at', t.time)
+          .addColumn('webhook_queued', t.small, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('digest_sends_due').on('digest_sends').columns(['status', 'next_attempt_at']).execute();
+        // What a digest reads of its window: alerts raised, pages added (problems that began have theirs).
+        await db.schema.createIndex('alerts_created_at').on('alerts').columns(['created_at']).execute();
+        await db.schema.createIndex('reports_created_at').on('reports').columns(['created_at']).execute();
       },
     },
   };

@@ -46,6 +46,7 @@ import { createRunLogStorage } from './run-log-storage';
 import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
 import { createWebhookStorage } from './webhook-storage';
+import { createDigestStorage } from './digest-storage';
 import { forgetFailures, writeFailures } from './check-failures';
 import { createHealthStorage } from './health-storage';
 import {
@@ -407,6 +408,7 @@ function createStorage(
     clients: createClientStorage(db, connection.engine),
     health: createHealthStorage(db),
     runLog: createRunLogStorage(db),
+    digests: createDigestStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

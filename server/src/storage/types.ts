@@ -13,6 +13,7 @@ import type { WebhookStorage } from './webhook-storage';
 import type { ProblemStorage } from './problem-storage';
 import type { ClientStorage } from './client-storage';
 import type { HealthStorage } from './health-storage';
+import type { DigestStorage } from './digest-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -154,6 +155,8 @@ export interface Storage {
   health: HealthStorage;
   /** Each project's runs with their progress and summary, and its deploys (wave 4). */
   runLog: RunLogStorage;
+  /** The digests' settings, each digest made and what changed in a window (issue 48). */
+  digests: DigestStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */

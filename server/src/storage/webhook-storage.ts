@@ -18,6 +18,12 @@ export const ALERT_EVENT = 'alert.raised';
 export const BATCH_EVENT = 'alerts.raised';
 export const NOT_QUEUED_ERROR = `Not sent: ${MAX_PENDING_PER_WEBHOOK.toLocaleString('en')} messages were already waiting for this receiver.`;
 
+/**
+ * The outbox's `project` of an event for the account-wide webhooks alone (a digest): no project is
+ * named so, so fanOutNext gives it to the webhooks without a project.
+ */
+export const ACCOUNT_WIDE_EVENT = '';
+
 export interface WebhookRecord {
   id: number;
   url: string;

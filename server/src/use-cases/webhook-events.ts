@@ -3,10 +3,12 @@ import { toTimestamp } from '../storage/text';
 import { alertJson } from './alert-json';
 import type { AlertRecord } from '../storage/watch-storage';
 import { ALERT_EVENT, BATCH_EVENT, type NewEvent, type WebhookRecord } from '../storage/webhook-storage';
+import type { DigestJson } from './digest';
 
 export const ALERT_RAISED = ALERT_EVENT;
 export const ALERTS_RAISED = BATCH_EVENT;
 export const WEBHOOK_TEST = 'webhook.test';
+export const DIGEST_SENT = 'digest.sent';
 
 function event(type: string, data: unknown, now: Date): NewEvent {
   return { type, payload: JSON.stringify({ type, timestamp: toTimestamp(now), data }), now };
@@ -29,4 +31,9 @@ export function alertsEvent(runId: number | null, project: string, alerts: Alert
 /** What **Send test** sends. */
 export function testEvent(webhook: WebhookRecord, now: Date): NewEvent {
   return event(WEBHOOK_TEST, { webhook_id: webhook.id, url: webhook.url, project: webhook.project }, now);
+}
+
+/** A digest, as the account-wide webhooks receive it: its content and its id. */
+export function digestEvent(id: number, digest: DigestJson, now: Date): NewEvent {
+  return event(DIGEST_SENT, { digest_id: id, ...digest }, now);
 }

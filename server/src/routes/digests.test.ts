@@ -1,0 +1,136 @@
+// /digests: the settings (validated, 422 per field), the preview of the next digest and Send now
+// through a real SMTP server on 127.0.0.1, answered with the strict schemas; SMTP_URL's password is
+// never in an answer.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIGEST_MESSAGES, WATCH_MESSAGES } from '../../../src/contract/request-schemas';
+import {
+  strictDigestEnvelope,
+  strictDigestSendEnvelope,
+  strictDigestSettingsEnvelope,
+  strictValidationErrorSchema,
+} from '../../../src/contract/strict-schemas';
+import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/test-app';
+import { startSmtpReceiver, type SmtpReceiver } from '../../../test/server/smtp-receiver';
+import { createMailer } from '../net/mailer';
+import { startDigestRunner, type DigestRunner } from '../use-cases/digest-runner';
+import { NO_SMTP_MESSAGE } from './digests';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** An app with SMTP_URL pointing at a local SMTP server, and a digest runner for Send now. */
+async function appWithMail(): Promise<{ t: TestApp; smtp: SmtpReceiver; runner: DigestRunner }> {
+  const smtp = await startSmtpReceiver();
+  closers.push(() => smtp.close());
+  const base = createTestApp({ config: { smtpUrl: smtp.url, mailFrom: 'reports@dash.example' } });
+  const runner = startDigestRunner({ storage: base.storage, mailer: createMailer(smtp.url, 'reports@dash.example'), timer: false, origin: () => 'http://dash.example', logError: () => {} });
+  closers.push(() => runner.close());
+  const t = createTestApp({ config: { smtpUrl: smtp.url, mailFrom: 'reports@dash.example' }, storage: base.storage, digestRunner: runner });
+  return { t, smtp, runner };
+}
+
+async function settings(t: TestApp) {
+  const res = await t.call('GET', '/api/v1/digests');
+  expect(res.status).toBe(200);
+  return strictDigestSettingsEnvelope.parse(await res.json()).data;
+}
+
+async function fieldErrors(res: Response) {
+  expect(res.status).toBe(422);
+  return strictValidationErrorSchema.parse(await res.json()).message;
+}
+
+describe('/api/v1/digests', () => {
+  it('is off until set; PUT sets every field, and GET says when the next one is made', async () => {
+    const { t, smtp } = await appWithMail();
+    expect(await settings(t)).toEqual({ every: 'off', hour: 8, weekday: null, recipients: '', webhook: 0, mail: true, next_at: null, last_sent_at: null, last: null });
+    const res = await t.call('PUT', '/api/v1/digests', { form: { every: 'weekly', hour: '7', weekday: '1', recipients: ' ann@example.com,bo@example.org , ann@example.com', webhook: '1' } });
+    expect(res.status).toBe(200);
+    const saved = strictDigestSettingsEnvelope.parse(await res.json()).data;
+    expect(saved).toMatchObject({ every: 'weekly', hour: 7, weekday: 1, recipients: 'ann@example.com, bo@example.org', webhook: 1, last: null });
+    expect(new Date(saved.next_at!).getUTCDay()).toBe(1);
+    expect(new Date(saved.next_at!).getUTCHours()).toBe(7);
+    expect(await settings(t)).toEqual(saved);
+    // Daily ignores the weekday.
+    const daily = strictDigestSettingsEnvelope.parse(await (await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', weekday: '3', recipients: 'ann@example.com' } })).json()).data;
+    expect(daily).toMatchObject({ every: 'daily', hour: 8, weekday: null, webhook: 0 });
+    expect(JSON.stringify(await settings(t))).not.toContain(smtp.url.split('@')[0]!.split(':')[2]!);
+  });
+
+  it('refuses what is invalid, field by field', async () => {
+    const { t } = await appWithMail();
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: {} }))).toEqual({ every: [WATCH_MESSAGES.everyRequired] });
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'hourly', hour: '24', webhook: 'yes' } }))).toEqual({
+      every: [WATCH_MESSAGES.every],
+      hour: [WATCH_MESSAGES.hour],
+      webhook: [DIGEST_MESSAGES.webhook],
+    });
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', recipients: 'ann@example.com, not an address, <b>x</b>@y' } }))).toEqual({
+      recipients: ['“not an address”, “<b>x</b>@y” are not e-mail addresses.'],
+    });
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'weekly', recipients: 'ann@example.com' } }))).toEqual({ weekday: [WATCH_MESSAGES.weekdayRequired] });
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'daily' } }))).toEqual({ recipients: [DIGEST_MESSAGES.recipientsNeeded] });
+    const many = Array.from({ length: 51 }, (_, n) => `p${n}@example.com`).join(',');
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', recipients: many } }))).toEqual({ recipients: [DIGEST_MESSAGES.recipientsTooMany] });
+    // Off needs nowhere to go.
+    expect((await t.call('PUT', '/api/v1/digests', { form: { every: 'off' } })).status).toBe(200);
+    expect(await fieldErrors(await t.call('POST', '/api/v1/digests/send'))).toEqual({ recipients: [DIGEST_MESSAGES.recipientsNeeded] });
+  });
+
+  it('refuses recipients when the server has no SMTP_URL, and says it cannot send e-mail', async () => {
+    const t = createTestApp();
+    expect((await settings(t)).mail).toBe(false);
+    expect(await fieldErrors(await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', recipients: 'ann@example.com' } }))).toEqual({ recipients: [NO_SMTP_MESSAGE] });
+    expect((await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', webhook: '1' } })).status).toBe(200);
+  });
+
+  it('previews the next digest, and Send now e-mails it and answers its state', async () => {
+    const { t, smtp } = await appWithMail();
+    expect((await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/good' } })).status).toBe(201);
+    const preview = await t.call('GET', '/api/v1/digests/preview');
+    expect(preview.status).toBe(200);
+    const digest = strictDigestEnvelope.parse(await preview.json()).data;
+    expect(digest.new_pages).toEqual([expect.objectContaining({ url: 'https://shop.example/good', project: 'shop.example' })]);
+    expect(digest.projects).toEqual([{ project: 'shop.example', new_problems: 0, fixed_problems: 0, drops: 0, alerts: 0, new_pages: 1, gone_pages: 0 }]);
+    expect(new Date(digest.until).getTime() - new Date(digest.since).getTime()).toBe(7 * 86_400_000);
+
+    await t.call('PUT', '/api/v1/digests', { form: { every: 'off', recipients: 'ann@example.com' } });
+    const res = await t.call('POST', '/api/v1/digests/send');
+    expect(res.status).toBe(200);
+    const sent = strictDigestSendEnvelope.parse(await res.json()).data;
+    expect(sent).toMatchObject({ kind: 'manual', status: 'sent', attempts: 1, recipients: 1, webhook: false, error: null, next_attempt_at: null });
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]).toMatchObject({ from: 'reports@dash.example', to: ['ann@example.com'] });
+    expect(smtp.received[0]!.text).toContain('New pages:\n- https://shop.example/good (shop.example)');
+    expect((await settings(t)).last).toEqual(sent);
+    expect((await settings(t)).last_sent_at).toBe(sent.sent_at);
+
+    // The next preview starts where that one ended.
+    const next = strictDigestEnvelope.parse(await (await t.call('GET', '/api/v1/digests/preview')).json()).data;
+    expect(next.since).toBe(sent.until);
+    expect(next.new_pages).toEqual([]);
+
+    // Refused: shown, and tried again later.
+    smtp.refuse('Mailbox full');
+    const failed = strictDigestSendEnvelope.parse(await (await t.call('POST', '/api/v1/digests/send')).json()).data;
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, error: 'The mail server refused the message: 554 Mailbox full' });
+    expect(failed.next_attempt_at).not.toBeNull();
+    expect((await settings(t)).last).toEqual(failed);
+  });
+
+  it('lists a drop and a bad page’s new problems in the preview', async () => {
+    const { t } = await appWithMail();
+    let analysis = GOOD;
+    const analysing = createTestApp({ storage: t.storage, analyser: async () => analysis });
+    const created = await analysing.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/a' } });
+    const id = ((await created.json()) as { data: { id: number } }).data.id;
+    analysis = BAD;
+    expect((await analysing.call('PATCH', `/api/v1/reports/${id}`, { form: { results: '1' } })).status).toBe(200);
+    const digest = strictDigestEnvelope.parse(await (await t.call('GET', '/api/v1/digests/preview')).json()).data;
+    expect(digest.drops).toEqual([expect.objectContaining({ report_id: id, project: 'shop.example' })]);
+    expect(digest.new_problems.length).toBeGreaterThan(0);
+    expect(digest.new_problems[0]).toMatchObject({ project: 'shop.example', pages: 1 });
+  });
+});

@@ -1,0 +1,386 @@
+// What digests keep and read, on either engine (issue 48, digests): the settings, each digest made
+// (its window, content and sending state), and what changed in a window. There is one set of
+// settings for the server; when workspaces come, scoping them is this module's work alone.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ScheduleEvery } from '../../../src/contract/values';
+import type { Database, DigestSendsTable } from './database';
+import { toTimestamp } from './text';
+import { ACCOUNT_WIDE_EVENT } from './webhook-storage';
+import type { NewEvent } from './webhook-storage';
+
+/** Items a digest lists of each kind (alerts, new pages, gone pages, drops); the counts per project say how many there were. */
+export const DIGEST_LIST_MAX = 50;
+
+export interface DigestSettings {
+  every: ScheduleEvery;
+  /** 0-23, UTC. */
+  hour: number;
+  /** 0-6, Sunday 0, UTC; only for weekly. */
+  weekday: number | null;
+  recipients: string[];
+  /** Also sent as the webhook event `digest.sent` (to the account-wide webhooks). */
+  webhook: boolean;
+  /** null: never set (off). */
+  updatedAt: string | null;
+}
+
+export const DEFAULT_DIGEST_SETTINGS: DigestSettings = { every: 'off', hour: 8, weekday: null, recipients: [], webhook: false, updatedAt: null };
+
+export type DigestSendStatus = 'pending' | 'sent' | 'failed';
+
+/** A digest made, sent or to send. */
+export interface DigestSendRecord {
+  id: number;
+  kind: 'scheduled' | 'manual';
+  /** A scheduled digest's time; null for Send now. */
+  slot: string | null;
+  since: string;
+  until: string;
+  recipients: string[];
+  webhook: boolean;
+  /** Its content as JSON text, fixed when it was made. */
+  payload: string;
+  /** pending: to send (again, at nextAttemptAt); sent; failed: given up after its retries. */
+  status: DigestSendStatus;
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string;
+  takenAt: string | null;
+  attemptedAt: string | null;
+  /** Why its last attempt failed, in words; null when it did not. */
+  error: string | null;
+  sentAt: string | null;
+  webhookQueued: boolean;
+}
+
+export interface NewDigestSend {
+  kind: 'scheduled' | 'manual';
+  slot: Date | null;
+  since: string;
+  until: string;
+  recipients: string[];
+  webhook: boolean;
+  payload: string;
+  now: Date;
+}
+
+export interface DigestAttemptOutcome {
+  attemptedAt: Date;
+  /** null: sent. */
+  error: string | null;
+  /** When to try again after a failure; null: given up (or sent). */
+  retryAt: Date | null;
+}
+
+export interface ProblemChange {
+  project: string;
+  check: string;
+  pages: number;
+}
+
+export interface DigestAlertItem {
+  id: number;
+  reportId: number;
+  url: string;
+  project: string;
+  kind: string;
+  beforeScore: number;
+  afterScore: number;
+  createdAt: string;
+}
+
+export interface DigestPageItem {
+  reportId: number;
+  url: string;
+  project: string;
+  at: string;
+}
+
+export interface DigestChanges {
+  newProblems: ProblemChange[];
+  fixedProblems: ProblemChange[];
+  /** The newest DIGEST_LIST_MAX. */
+  alerts: DigestAlertItem[];
+  newPages: DigestPageItem[];
+  gonePages: DigestPageItem[];
+  /** How many of each there were per project, beyond the lists' cap. */
+  counts: Map<string, { alerts: number; newPages: number; gonePages: number }>;
+}
+
+export interface DigestStorage {
+  getSettings(): Promise<DigestSettings>;
+  setSettings(settings: Omit<DigestSettings, 'updatedAt'>, now: Date): Promise<DigestSettings>;
+  /** The newest digest made, whatever its state; null when none was. */
+  lastSend(): Promise<DigestSendRecord | null>;
+  /** When a digest was last sent; null when none was. */
+  lastSentAt(): Promise<string | null>;
+  getSend(id: number): Promise<DigestSendRecord | null>;
+  /** Where the next digest's window begins: the end of the newest one not given up (or the start of the first given up); null when none was made. */
+  nextSince(): Promise<string | null>;
+  /** The newest scheduled digest's time; null when none was made. */
+  lastSlot(): Promise<string | null>;
+  /** What changed after `since` up to `until`. */
+  changes(since: string, until: string): Promise<DigestChanges>;
+  /** Makes a digest, due at once; null when a scheduled one of that slot was made already (by another process). */
+  addSend(send: NewDigestSend): Promise<DigestSendRecord | null>;
+  /**
+   * Takes the next due pending digest nobody has (or whose taker took it before `staleBefore`: a
+   * process that died), or digest `id` when given; null when there is none. One taker across
+   * processes (compare-and-set on `taken_at`).
+   */
+  takeDue(now: Date, staleBefore: Date, id?: number): Promise<DigestSendRecord | null>;
+  /**
+   * Queues the digest's `digest.sent` event for the account-wide webhooks, once: false when it was
+   * queued already. The mark and the outbox row are one transaction.
+   */
+  queueWebhook(sendId: number, event: NewEvent): Promise<boolean>;
+  /** Records how a taken digest's attempt went, only if it is still taken as it was. */
+  finishAttempt(send: DigestSendRecord, outcome: DigestAttemptOutcome): Promise<DigestSendRecord | null>;
+}
+
+const splitRecipients = (text: string) => (text === '' ? [] : text.split(','));
+
+function toSend(row: Selectable<DigestSendsTable>): DigestSendRecord {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    slot: row.slot,
+    since: row.since,
+    until: row.until,
+    recipients: splitRecipients(row.recipients),
+    webhook: Boolean(row.webhook),
+    payload: row.payload,
+    status: row.status,
+    attempts: Number(row.attempts),
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+    takenAt: row.taken_at,
+    attemptedAt: row.attempted_at,
+    error: row.error,
+    sentAt: row.sent_at,
+    webhookQueued: Boolean(row.webhook_queued),
+  };
+}
+
+export function createDigestStorage(db: Kysely<Database>): DigestStorage {
+  const getSend = async (id: number) => {
+    const row = await db.selectFrom('digest_sends').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toSend(row) : null;
+  };
+
+  /** Each problem (project and check) that began, or was fixed, in the window, with its pages. */
+  const problemChanges = async (table: 'report_failures' | 'report_fixes', since: string, until: string): Promise<ProblemChange[]> => {
+    const column = table === 'report_failures' ? 'since' : 'fixed_at';
+    const rows = await db
+      .selectFrom(table)
+      .select((eb) => ['project', 'check_key', eb.fn.countAll<number>().as('pages')])
+      .where(sql.ref(column), '>', since)
+      .where(sql.ref(column), '<=', until)
+      .groupBy(['project', 'check_key'])
+      .execute();
+    return rows
+      .map((row) => ({ project: row.project, check: row.check_key, pages: Number(row.pages) }))
+      .sort((a, b) => b.pages - a.pages || (a.project < b.project ? -1 : a.project > b.project ? 1 : a.check < b.check ? -1 : 1));
+  };
+
+  return {
+    async getSettings() {
+      const row = await db.selectFrom('digest_settings').selectAll().where('id', '=', 1).executeTakeFirst();
+      if (!row) return DEFAULT_DIGEST_SETTINGS;
+      return {
+        every: row.every,
+        hour: Number(row.hour),
+        weekday: row.weekday === null ? null : Number(row.weekday),
+        recipients: splitRecipients(row.recipients),
+        webhook: Boolean(row.webhook),
+        updatedAt: row.updated_at,
+      };
+    },
+    async setSettings(settings, now) {
+      const values = {
+        every: settings.every,
+        hour: settings.hour,
+        weekday: settings.weekday,
+        recipients: settings.recipients.join(','),
+        webhook: settings.webhook ? 1 : 0,
+        updated_at: toTimestamp(now),
+      };
+      await db
+        .insertInto('digest_settings')
+        .values({ id: 1, ...values })
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(values))
+        .execute();
+      return { ...settings, updatedAt: values.updated_at };
+    },
+    async lastSend() {
+      const row = await db.selectFrom('digest_sends').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return row ? toSend(row) : null;
+    },
+    async lastSentAt() {
+      const row = await db
+        .selectFrom('digest_sends')
+        .select((eb) => eb.fn.max('sent_at').as('at'))
+        .where('status', '=', 'sent')
+        .executeTakeFirst();
+      return (row?.at as string | null | undefined) ?? null;
+    },
+    getSend,
+    async nextSince() {
+      const row = await db
+        .selectFrom('digest_sends')
+        .select((eb) => [eb.fn.max('until').filterWhere('status', '!=', 'failed').as('until'), eb.fn.min('since').as('first')])
+        .executeTakeFirst();
+      // Only given-up digests so far: from the first one's start, so that what they held is not lost.
+      return ((row?.until ?? row?.first) as string | null | undefined) ?? null;
+    },
+    async lastSlot() {
+      const row = await db.selectFrom('digest_sends').select((eb) => eb.fn.max('slot').as('slot')).executeTakeFirst();
+      return (row?.slot as string | null | undefined) ?? null;
+    },
+    async changes(since, until) {
+      const [newProblems, fixedProblems] = [await problemChanges('report_failures', since, until), await problemChanges('report_fixes', since, until)];
+      const alertRows = await db
+        .selectFrom('alerts')
+        .select(['id', 'report_id', 'url', 'project', 'kind', 'before_score', 'after_score', 'created_at'])
+        .where('created_at', '>', since)
+        .where('created_at', '<=', until)
+        .orderBy('id', 'desc')
+        .limit(DIGEST_LIST_MAX)
+        .execute();
+      const pages = (column: 'created_at' | 'gone_since') =>
+        db
+          .selectFrom('reports')
+          .select(['id', 'url', 'project', sql<string>`${sql.ref(column)}`.as('at')])
+          .where(column, '>', since)
+          .where(column, '<=', until)
+          .orderBy(column, 'desc')
+          .orderBy('id', 'desc')
+          .limit(DIGEST_LIST_MAX)
+          .execute();
+      const toPage = (row: { id: number; url: string; project: string; at: string }): DigestPageItem => ({ reportId: Number(row.id), url: row.url, project: row.project, at: row.at });
+      const newPages = (await pages('created_at')).map(toPage);
+      const gonePages = (await pages('gone_since')).map(toPage);
+      const counts = new Map<string, { alerts: number; newPages: number; gonePages: number }>();
+      const count = (project: string) => {
+        let entry = counts.get(project);
+        if (!entry) counts.set(project, (entry = { alerts: 0, newPages: 0, gonePages: 0 }));
+        return entry;
+      };
+      const alertCounts = await db
+        .selectFrom('alerts')
+        .select((eb) => ['project', eb.fn.countAll<number>().as('n')])
+        .where('created_at', '>', since)
+        .where('created_at', '<=', until)
+        .groupBy('project')
+        .execute();
+      for (const row of alertCounts) count(row.project).alerts = Number(row.n);
+      for (const [column, key] of [['created_at', 'newPages'], ['gone_since', 'gonePages']] as const) {
+        const rows = await db
+          .selectFrom('reports')
+          .select((eb) => ['project', eb.fn.countAll<number>().as('n')])
+          .where(column, '>', since)
+          .where(column, '<=', until)
+          .groupBy('project')
+          .execute();
+        for (const row of rows) count(row.project)[key] = Number(row.n);
+      }
+      return {
+        newProblems,
+        fixedProblems,
+        alerts: alertRows.map((row) => ({
+          id: Number(row.id),
+          reportId: Number(row.report_id),
+          url: row.url,
+          project: row.project,
+          kind: row.kind,
+          beforeScore: row.before_score,
+          afterScore: row.after_score,
+          createdAt: row.created_at,
+        })),
+        newPages,
+        gonePages,
+        counts,
+      };
+    },
+    async addSend(send) {
+      const at = toTimestamp(send.now);
+      const row = await db
+        .insertInto('digest_sends')
+        .values({
+          kind: send.kind,
+          slot: send.slot ? toTimestamp(send.slot) : null,
+          since: send.since,
+          until: send.until,
+          recipients: send.recipients.join(','),
+          webhook: send.webhook ? 1 : 0,
+          payload: send.payload,
+          status: 'pending',
+          created_at: at,
+          next_attempt_at: at,
+        })
+        .onConflict((conflict) => conflict.column('slot').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSend(row) : null;
+    },
+    async takeDue(now, staleBefore, id) {
+      const stale = toTimestamp(staleBefore);
+      const row = await db
+        .updateTable('digest_sends')
+        .set({ taken_at: toTimestamp(now) })
+        .where('id', '=', (eb) => {
+          const candidates = eb
+            .selectFrom('digest_sends')
+            .select('id')
+            .where('status', '=', 'pending')
+            .where((inner) => inner.or([inner('taken_at', 'is', null), inner('taken_at', '<', stale)]));
+          return (id === undefined ? candidates.where('next_attempt_at', '<=', toTimestamp(now)) : candidates.where('id', '=', id))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(1);
+        })
+        // Checked again on the row itself: of two takers, one gets it.
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('taken_at', 'is', null), eb('taken_at', '<', stale)]))
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSend(row) : null;
+    },
+    async queueWebhook(sendId, event) {
+      return db.transaction().execute(async (trx) => {
+        const marked = await trx
+          .updateTable('digest_sends')
+          .set({ webhook_queued: 1 })
+          .where('id', '=', sendId)
+          .where('webhook_queued', '=', 0)
+          .executeTakeFirst();
+        if (marked.numUpdatedRows === 0n) return false;
+        await trx
+          .insertInto('webhook_outbox')
+          .values({ project: ACCOUNT_WIDE_EVENT, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
+          .execute();
+        return true;
+      });
+    },
+    async finishAttempt(send, outcome) {
+      const at = toTimestamp(outcome.attemptedAt);
+      const row = await db
+        .updateTable('digest_sends')
+        .set((eb) => ({
+          status: outcome.error === null ? 'sent' : outcome.retryAt ? 'pending' : 'failed',
+          attempts: eb('attempts', '+', 1),
+          attempted_at: at,
+          error: outcome.error,
+          sent_at: outcome.error === null ? at : null,
+          next_attempt_at: outcome.retryAt ? toTimestamp(outcome.retryAt) : send.nextAttemptAt,
+          taken_at: null,
+        }))
+        .where('id', '=', send.id)
+        .where('status', '=', 'pending')
+        .where('taken_at', send.takenAt === null ? 'is' : '=', send.takenAt)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSend(row) : null;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// A real SMTP server on 127.0.0.1 for the tests (smtp-server): keeps every message it accepts, with
+// its envelope and its text and HTML parts decoded, or refuses them when told to.
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The login the client gave, when it gave one. */
+  user: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  raw: string;
+}
+
+export interface SmtpReceiver {
+  port: number;
+  /** smtp://user:pass@127.0.0.1:port */
+  url: string;
+  received: ReceivedMail[];
+  /** From now on, each message is refused with this SMTP answer (null: accepted again). */
+  refuse(answer: string | null): void;
+  close(): Promise<void>;
+}
+
+/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) in a header. */
+function decodeWords(value: string): string {
+  return value.replace(/\s*=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, kind: string, text: string) =>
+    kind.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(decodeQuotedPrintable(text.replace(/_/g, ' ')), 'latin1').toString('utf8'),
+  );
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function headersOf(block: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+function decodeBody(body: string, encoding: string | undefined): string {
+  if (encoding?.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding?.toLowerCase() === 'quoted-printable') return Buffer.from(decodeQuotedPrintable(body), 'latin1').toString('utf8');
+  return body;
+}
+
+/** The message's subject and its text/plain and text/html parts (of a multipart/alternative or a single part). */
+export function parseMail(raw: string): { subject: string; text: string; html: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = headersOf(raw.slice(0, split));
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const parts: { type: string; content: string }[] = [];
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
+  if (boundary) {
+    for (const part of body.split(`--${boundary}`).slice(1)) {
+      if (part.startsWith('--')) break;
+      const trimmed = part.replace(/^\r?\n/, '');
+      const end = trimmed.search(/\r?\n\r?\n/);
+      const partHeaders = headersOf(trimmed.slice(0, end));
+      const content = trimmed.slice(end).replace(/^\r?\n\r?\n/, '').replace(/\r?\n$/, '');
+      parts.push({ type: partHeaders.get('content-type') ?? '', content: decodeBody(content, partHeaders.get('content-transfer-encoding')) });
+    }
+  } else parts.push({ type: headers.get('content-type') ?? '', content: decodeBody(body, headers.get('content-transfer-encoding')) });
+  return {
+    subject: decodeWords(headers.get('subject') ?? ''),
+    text: parts.find((part) => part.type.startsWith('text/plain'))?.content.replace(/\r\n/g, '\n') ?? '',
+    html: parts.find((part) => part.type.startsWith('text/html'))?.content.replace(/\r\n/g, '\n') ?? '',
+  };
+}
+
+/** Starts one, taking the login `user`/`pass` (any other is refused). */
+export async function startSmtpReceiver(login = { user: 'digest', pass: 's3cret-pass' }): Promise<SmtpReceiver> {
+  const received: ReceivedMail[] = [];
+  let refusal: string | null = null;
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === login.user && auth.password === login.pass) callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (refusal !== null) {
+          const error = new Error(refusal) as Error & { responseCode: number };
+          error.responseCode = 554;
+          callback(error);
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          user: typeof session.user === 'string' ? session.user : null,
+          ...parseMail(raw),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    url: `smtp://${login.user}:${login.pass}@127.0.0.1:${port}`,
+    received,
+    refuse: (answer) => (refusal = answer),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
