@@ -31,6 +31,8 @@ export interface RealApiOptions {
    * analysis in turn; without it a run stays queued. Closed with closeRunners() (setup.ts, after each test).
    */
   runner?: boolean;
+  /** An SMTP server's URL: the API has SMTP_URL and a digest runner that e-mails through it (Send now). */
+  smtpUrl?: string;
 }
 
 export interface RealApi {
@@ -65,6 +67,7 @@ export function realApi(options: RealApiOptions = {}): RealApi {
         ]);
       const config = {
         ...loadConfig({ API_KEY: REAL_API_KEY, DB_FILE: ':memory:', DEMO: 'false' }),
+        ...(options.smtpUrl ? { smtpUrl: options.smtpUrl, mailFrom: 'reports@dash.example' } : {}),
         ...options.config,
       };
       const storage = createSqliteStorage(await openDatabase(':memory:'), { runsKept: config.runsKept });
@@ -87,7 +90,16 @@ export function realApi(options: RealApiOptions = {}): RealApi {
         });
         runners.push(watchRunner);
       }
-      const app = createApp({ storage, config, analyser, now, ...(watchRunner ? { watchRunner } : {}) });
+      let digestRunner;
+      if (options.smtpUrl) {
+        const [{ startDigestRunner }, { createMailer }] = await Promise.all([
+          import('../server/src/use-cases/digest-runner'),
+          import('../server/src/net/mailer'),
+        ]);
+        digestRunner = startDigestRunner({ storage, mailer: createMailer(options.smtpUrl, 'reports@dash.example'), now, timer: false });
+        runners.push(digestRunner);
+      }
+      const app = createApp({ storage, config, analyser, now, ...(watchRunner ? { watchRunner } : {}), ...(digestRunner ? { digestRunner } : {}) });
       return { app, storage };
     })();
     return built;

@@ -33,6 +33,7 @@ import {
   type Privacy,
 } from './values';
 import { ID_LIST_MAX_TERMS } from './id-list';
+import { DIGEST_RECIPIENTS_MAX, parseRecipients, RECIPIENT_MESSAGES } from './recipients';
 
 export const REQUEST_MESSAGES = {
   urlRequired: 'The url field is required.',
@@ -801,37 +802,12 @@ export const deployBodySchema = z.object(
 
 // ---- Digests (issue 48).
 
-/** Recipients a digest may have. */
-export const DIGEST_RECIPIENTS_MAX = 50;
-
 export const DIGEST_MESSAGES = {
   recipientsString: 'The recipients must be a string.',
-  recipientsTooMany: `A digest may have at most ${DIGEST_RECIPIENTS_MAX} recipients.`,
+  recipientsTooMany: RECIPIENT_MESSAGES.tooMany,
   recipientsNeeded: 'Give at least one recipient, or send the digest as a webhook.',
   webhook: 'The webhook must be 0 or 1.',
-  recipientInvalid: (addresses: readonly string[]) =>
-    addresses.length === 1
-      ? `“${addresses[0]}” is not an e-mail address.`
-      : `${addresses.map((address) => `“${address}”`).join(', ')} are not e-mail addresses.`,
 } as const;
-
-/** An e-mail address as a digest takes it: one @, a dot in the domain, no spaces, commas or angle brackets. */
-const EMAIL_ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;.]+(\.[^\s@<>",;.]+)+$/;
-
-/**
- * A comma-separated list of e-mail addresses (spaces and empty entries ignored, duplicates kept once):
- * the addresses, or what is wrong in one message (the first three bad addresses named). The dashboard's form and the server both use it.
- */
-export function parseRecipients(text: string): { ok: true; recipients: string[] } | { ok: false; error: string } {
-  const recipients = [...new Set(text.split(/[,;\n]/).map((part) => part.trim()).filter((part) => part !== ''))];
-  const invalid = recipients
-    .filter((address) => address.length > 254 || !EMAIL_ADDRESS.test(address))
-    .slice(0, 3)
-    .map((address) => (address.length > 80 ? `${address.slice(0, 80)}…` : address));
-  if (invalid.length > 0) return { ok: false, error: DIGEST_MESSAGES.recipientInvalid(invalid) };
-  if (recipients.length > DIGEST_RECIPIENTS_MAX) return { ok: false, error: DIGEST_MESSAGES.recipientsTooMany };
-  return { ok: true, recipients };
-}
 
 /** `PUT /digests`: every field at once; `weekday` only for weekly. */
 export const digestBodySchema = z

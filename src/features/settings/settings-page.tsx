@@ -50,6 +50,19 @@ function WebhooksArea() {
   );
 }
 
+// Only where the server has digests (issue 48), loaded with its first showing; nothing otherwise.
+const DigestsSection = lazy(() => import('./digests-section'));
+
+function DigestsArea() {
+  const { capabilities } = useCapabilities();
+  if (!capabilities?.digests) return null;
+  return (
+    <Suspense fallback={null}>
+      <DigestsSection />
+    </Suspense>
+  );
+}
+
 // Only where the deployment has clients (an extension), loaded with its first showing.
 const ClientsSection = lazy(() => import('./clients-section'));
 
@@ -280,6 +293,7 @@ function SettingsRoute() {
       <SettingsPage />
       {connection.apiKey !== null && <ClientsArea />}
       {connection.apiKey !== null && <WebhooksArea />}
+      {connection.apiKey !== null && <DigestsArea />}
     </Stack>
   );
 }
