@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED, E2E_PORT } from './test/e2e/support';
+import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED, E2E_PORT, E2E_SMTP } from './test/e2e/support';
 
 const PORT = E2E_PORT;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -73,6 +73,10 @@ export default defineConfig({
         CONNECT_SRC: `http://127.0.0.1:${E2E_DEMO_PORT} http://127.0.0.1:2`,
         // For webhooks.spec.ts: webhooks that point at a receiver the test starts on 127.0.0.1.
         ALLOW_PRIVATE_URLS: 'true',
+        // For digests.spec.ts: digests e-mailed to an SMTP server the test starts on 127.0.0.1
+        // (nothing connects to it unless a digest is sent).
+        SMTP_URL: `smtp://${E2E_SMTP.user}:${E2E_SMTP.pass}@127.0.0.1:${E2E_SMTP.port}`,
+        MAIL_FROM: 'Webpage reports <reports@e2e.example>',
         NODE_ENV: 'production',
       },
     },

@@ -35,6 +35,13 @@ export const E2E_LIMITED = {
   windowSeconds: 5,
 };
 
+/** The SMTP server digests.spec.ts starts, which the e2e server's SMTP_URL points at. */
+export const E2E_SMTP = {
+  port: Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 3),
+  user: 'digest',
+  pass: 'e2e-smtp-pass',
+};
+
 /** Fails with the list of serious or critical WCAG 2.1 A/AA violations on the page as it is now. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })

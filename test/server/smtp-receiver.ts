@@ -75,8 +75,9 @@ export function parseMail(raw: string): { subject: string; text: string; html: s
   };
 }
 
-/** Starts one, taking the login `user`/`pass` (any other is refused). */
-export async function startSmtpReceiver(login = { user: 'digest', pass: 's3cret-pass' }): Promise<SmtpReceiver> {
+/** Starts one on `port` (any free one by default), taking the login `user`/`pass` (any other is refused). */
+export async function startSmtpReceiver(options: { user?: string; pass?: string; port?: number } = {}): Promise<SmtpReceiver> {
+  const login = { user: options.user ?? 'digest', pass: options.pass ?? 's3cret-pass' };
   const received: ReceivedMail[] = [];
   let refusal: string | null = null;
   const server = new SMTPServer({
@@ -113,7 +114,7 @@ export async function startSmtpReceiver(login = { user: 'digest', pass: 's3cret-
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
