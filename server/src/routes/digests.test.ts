@@ -13,7 +13,7 @@ import { BAD, createTestApp, GOOD, type TestApp } from '../../../test/server/tes
 import { startSmtpReceiver, type SmtpReceiver } from '../../../test/server/smtp-receiver';
 import { createMailer } from '../net/mailer';
 import { startDigestRunner, type DigestRunner } from '../use-cases/digest-runner';
-import { NO_SMTP_MESSAGE } from './digests';
+import { NO_SMTP_MESSAGE, SENDS_PER_WINDOW } from './digests';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -118,6 +118,14 @@ describe('/api/v1/digests', () => {
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, error: 'The mail server refused the message: 554 Mailbox full' });
     expect(failed.next_attempt_at).not.toBeNull();
     expect((await settings(t)).last).toEqual(failed);
+
+    // Send now, at most SENDS_PER_WINDOW times in 10 minutes: it e-mails every recipient each time.
+    smtp.refuse(null);
+    for (let n = 2; n < SENDS_PER_WINDOW; n++) expect((await t.call('POST', '/api/v1/digests/send')).status).toBe(200);
+    const refused = await t.call('POST', '/api/v1/digests/send');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(500);
+    expect(smtp.received).toHaveLength(SENDS_PER_WINDOW - 1);
   });
 
   it('lists a drop and a bad page’s new problems in the preview', async () => {

@@ -5,7 +5,7 @@ import { describeRoute } from 'hono-openapi';
 import { DIGEST_MESSAGES, digestBodySchema } from '../../../src/contract/request-schemas';
 import { strictDigestEnvelope, strictDigestSendEnvelope, strictDigestSettingsEnvelope } from '../../../src/contract/strict-schemas';
 import type { AppDeps } from './app-deps';
-import { validationResponse } from '../http/errors';
+import { errorResponse, validationResponse } from '../http/errors';
 import { errors, formRequestBody, KEYED_ERRORS, ok } from '../http/openapi';
 import { formBody } from '../http/validation';
 import type { DigestSendRecord, DigestSettings } from '../storage/digest-storage';
@@ -14,6 +14,10 @@ import { toTimestamp } from '../storage/text';
 import { buildDigest, digestSince } from '../use-cases/digest';
 import { makeDigest } from '../use-cases/digest-runner';
 import { nextRunAfter } from '../use-cases/schedule-time';
+
+/** Send now: this many digests in SEND_WINDOW_MS, then 429 (each may e-mail every recipient). */
+export const SENDS_PER_WINDOW = 5;
+const SEND_WINDOW_MS = 10 * 60_000;
 
 export const NO_SMTP_MESSAGE = 'This server has no SMTP_URL, so it cannot send e-mail: leave the recipients empty, or set SMTP_URL.';
 
@@ -113,14 +117,20 @@ export function digestsRouter(deps: Required<AppDeps>) {
         summary: 'Make the next digest now and send it (an extension)',
         description:
           'Answers the digest after its first attempt: `sent`, or `pending` with the `error` and when it is tried again. ' +
-          '422 on `recipients` when there is nowhere to send it.',
+          `422 on \`recipients\` when there is nowhere to send it; at most ${SENDS_PER_WINDOW} in 10 minutes, then 429 with \`Retry-After\`.`,
         tags: ['Digests'],
         responses: { 200: ok('The digest made, with the outcome of its first attempt.', strictDigestSendEnvelope), ...errors(...KEYED_ERRORS, 422) },
       }),
       async (c) => {
         const settings = await storage.digests.getSettings();
         if (settings.recipients.length === 0 && !settings.webhook) return validationResponse(c, { recipients: [DIGEST_MESSAGES.recipientsNeeded] });
-        const send = deps.digestRunner ? await deps.digestRunner.sendNow() : await makeDigest(storage, 'manual', null, now());
+        const at = now();
+        const recent = await storage.digests.manualSince(new Date(at.getTime() - SEND_WINDOW_MS));
+        if (recent.count >= SENDS_PER_WINDOW) {
+          const freeAt = recent.oldest ? new Date(recent.oldest).getTime() + SEND_WINDOW_MS : at.getTime() + SEND_WINDOW_MS;
+          return errorResponse(c, 429, { 'Retry-After': String(Math.max(1, Math.ceil((freeAt - at.getTime()) / 1000))) });
+        }
+        const send = deps.digestRunner ? await deps.digestRunner.sendNow() : await makeDigest(storage, 'manual', null, at);
         if (!send) throw new Error('A digest made without a slot was refused.');
         return c.json({ data: digestSendJson(send), status: 200 as const }, 200);
       },

@@ -119,6 +119,8 @@ export interface DigestStorage {
   nextSince(): Promise<string | null>;
   /** The newest scheduled digest's time; null when none was made. */
   lastSlot(): Promise<string | null>;
+  /** How many digests Send now made after `since`, and when the first of them was. */
+  manualSince(since: Date): Promise<{ count: number; oldest: string | null }>;
   /** What changed after `since` up to `until`. */
   changes(since: string, until: string): Promise<DigestChanges>;
   /** Makes a digest, due at once; null when a scheduled one of that slot was made already (by another process). */
@@ -236,6 +238,15 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
     async lastSlot() {
       const row = await db.selectFrom('digest_sends').select((eb) => eb.fn.max('slot').as('slot')).executeTakeFirst();
       return (row?.slot as string | null | undefined) ?? null;
+    },
+    async manualSince(since) {
+      const row = await db
+        .selectFrom('digest_sends')
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+        .where('kind', '=', 'manual')
+        .where('created_at', '>', toTimestamp(since))
+        .executeTakeFirst();
+      return { count: Number(row?.count ?? 0), oldest: (row?.oldest as string | null | undefined) ?? null };
     },
     async changes(since, until) {
       const [newProblems, fixedProblems] = [await problemChanges('report_failures', since, until), await problemChanges('report_fixes', since, until)];

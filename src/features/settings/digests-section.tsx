@@ -247,8 +247,12 @@ function DigestActions({ saved }: { saved: boolean }) {
   );
 }
 
-/** A refusal's words: a field's message (422) when it has one. */
+/** A refusal's words: a field's message (422) when it has one; Send now's own limit (429). */
 function fieldMessage(error: unknown): string {
+  if (isApiError(error) && error.kind === 'rate-limited') {
+    const minutes = error.retryAfter === null ? null : Math.max(1, Math.ceil(error.retryAfter / 60));
+    return `A few digests may be sent now in 10 minutes, as each e-mails every recipient. Try again ${minutes === null ? 'shortly' : `in ${minutes} minute${minutes === 1 ? '' : 's'}`}.`;
+  }
   if (isApiError(error) && error.kind === 'validation') {
     const messages = Object.values(error.fieldErrors).flat();
     if (messages.length > 0) return messages.join(' ');
