@@ -30,36 +30,32 @@ function useConnection(): Connection {
   return useSyncExternalStore(subscribeConnection, readConnection);
 }
 
-// Only where the deployment has webhooks (an extension), and then loaded with its first showing.
+// Only where the deployment has webhooks (an extension), and then loaded with its first showing;
+// after them, where the server has digests (issue 48), their section, likewise (one component for
+// both: the first visit's budget of bytes, tools/size.ts, had no room for another).
 const WebhooksSection = lazy(() => import('./webhooks-section'));
+const DigestsSection = lazy(() => import('./digests-section'));
 
 function WebhooksArea() {
   const { capabilities } = useCapabilities();
   if (!capabilities) return null;
-  if (!capabilities.webhooks) {
-    return (
-      <Text size="sm" c="dimmed">
-        The connected service has no webhooks: its alerts cannot be sent anywhere from here.
-      </Text>
-    );
-  }
   return (
-    <Suspense fallback={null}>
-      <WebhooksSection />
-    </Suspense>
-  );
-}
-
-// Only where the server has digests (issue 48), loaded with its first showing; nothing otherwise.
-const DigestsSection = lazy(() => import('./digests-section'));
-
-function DigestsArea() {
-  const { capabilities } = useCapabilities();
-  if (!capabilities?.digests) return null;
-  return (
-    <Suspense fallback={null}>
-      <DigestsSection />
-    </Suspense>
+    <>
+      {capabilities.webhooks ? (
+        <Suspense fallback={null}>
+          <WebhooksSection />
+        </Suspense>
+      ) : (
+        <Text size="sm" c="dimmed">
+          The connected service has no webhooks: its alerts cannot be sent anywhere from here.
+        </Text>
+      )}
+      {capabilities.digests && (
+        <Suspense fallback={null}>
+          <DigestsSection />
+        </Suspense>
+      )}
+    </>
   );
 }
 
@@ -293,7 +289,6 @@ function SettingsRoute() {
       <SettingsPage />
       {connection.apiKey !== null && <ClientsArea />}
       {connection.apiKey !== null && <WebhooksArea />}
-      {connection.apiKey !== null && <DigestsArea />}
     </Stack>
   );
 }
