@@ -88,6 +88,7 @@ function brandingHeader(): Html {
 /** The e-mail of a digest; `origin` is the dashboard's, for the links (none without it). */
 export async function digestMail(digest: DigestJson, origin: string | null): Promise<DigestMail> {
   const window = `${day(digest.since)} – ${day(digest.until)}`;
+  const span = `from ${day(digest.since)} to ${day(digest.until)}`;
   const quiet = digest.projects.length === 0;
   const subject = quiet
     ? `Digest: no changes (${window})`
@@ -100,7 +101,7 @@ export async function digestMail(digest: DigestJson, origin: string | null): Pro
         .join(', ') || 'changes'} (${window})`;
   const sections = sectionsOf(digest, origin);
 
-  const textLines = [`What changed from ${window}.`, ''];
+  const textLines = [`What changed ${span}.`, ''];
   if (quiet) textLines.push('Nothing changed in any project.');
   else {
     textLines.push('Projects:');
@@ -121,7 +122,7 @@ export async function digestMail(digest: DigestJson, origin: string | null): Pro
 <body style="margin:0;padding:0;background:#f1f3f5;color:#212529;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:640px;margin:0 auto;background:#ffffff">
 ${brandingHeader()}
-<tr><td style="${cell};padding-top:16px"><h1 style="font-size:20px;margin:0">Digest</h1><p style="margin:4px 0 0;color:#495057">What changed from ${window}.</p></td></tr>
+<tr><td style="${cell};padding-top:16px"><h1 style="font-size:20px;margin:0">Digest</h1><p style="margin:4px 0 0;color:#495057">What changed ${span}.</p></td></tr>
 ${
   quiet
     ? html`<tr><td style="${cell}"><p>Nothing changed in any project.</p></td></tr>`

@@ -103,6 +103,7 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
     expect(mail.user).toBe('digest');
     expect(mail.raw).toMatch(/^From: Reports <reports@dash\.example>/m);
     expect(mail.subject).toMatch(/^Digest: \d+ new problems?, 1 drop, 1 alert \(/);
+    expect(mail.text).toMatch(/^What changed from 24 Nov 2026, 08:01 UTC to 25 Nov 2026, 08:01 UTC\.$/m);
     expect(mail.text).toContain('- shop.example: ');
     expect(mail.text).toContain('New problems:');
     expect(mail.text).toContain(`https://shop.example/a (shop.example): score dropped, ${made.worse.score} → ${made.after.score} <http://dash.example/reports/${made.worse.id}>`);
