@@ -34,6 +34,8 @@ export interface DigestSettings {
   webhook: boolean;
   /** Whether the server can send e-mail (it has SMTP_URL). */
   mail: boolean;
+  /** How many webhooks receive the digest (those for every project); null: not said. */
+  webhookReceivers: number | null;
   nextAt: Date | null;
   lastSentAt: Date | null;
   /** The newest digest made, whatever its state. */
@@ -89,6 +91,7 @@ const settingsObject = z.object({
   recipients: text,
   webhook: z.catch(z.union([z.literal(0), z.literal(1), z.boolean()]), 0),
   mail: z.catch(z.boolean(), false),
+  webhook_receivers: z.catch(z.nullable(z.number()), null),
   next_at: timestamp,
   last_sent_at: timestamp,
   last: z.nullish(sendObject),
@@ -103,6 +106,7 @@ const settingsSchema = z.pipe(
     recipients: d.recipients,
     webhook: d.webhook === 1 || d.webhook === true,
     mail: d.mail,
+    webhookReceivers: d.webhook_receivers,
     nextAt: d.next_at,
     lastSentAt: d.last_sent_at,
     last: d.last ? toSend(d.last) : null,

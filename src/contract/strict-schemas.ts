@@ -684,6 +684,8 @@ export const strictDigestSettingsSchema = z
     webhook: z.literal([0, 1]),
     /** Whether this server can send e-mail (SMTP_URL is set). */
     mail: z.boolean(),
+    /** How many webhooks receive `digest.sent` (those for every project). */
+    webhook_receivers: z.number().int().min(0),
     /** When the next scheduled digest is made; null when off. */
     next_at: timestamp.nullable(),
     last_sent_at: timestamp.nullable(),

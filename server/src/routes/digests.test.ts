@@ -45,7 +45,12 @@ async function fieldErrors(res: Response) {
 describe('/api/v1/digests', () => {
   it('is off until set; PUT sets every field, and GET says when the next one is made', async () => {
     const { t, smtp } = await appWithMail();
-    expect(await settings(t)).toEqual({ every: 'off', hour: 8, weekday: null, recipients: '', webhook: 0, mail: true, next_at: null, last_sent_at: null, last: null });
+    expect(await settings(t)).toEqual({ every: 'off', hour: 8, weekday: null, recipients: '', webhook: 0, mail: true, webhook_receivers: 0, next_at: null, last_sent_at: null, last: null });
+    // Only the webhooks for every project receive digest.sent.
+    await t.storage.createReport({ url: 'https://shop.example/', project: 'shop.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    await t.storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: new Date() });
+    await t.storage.webhooks.addWebhook({ url: 'https://hooks.example/shop', project: 'shop.example', secret: 'whsec_b', now: new Date() });
+    expect((await settings(t)).webhook_receivers).toBe(1);
     const res = await t.call('PUT', '/api/v1/digests', { form: { every: 'weekly', hour: '7', weekday: '1', recipients: ' ann@example.com,bo@example.org , ann@example.com', webhook: '1' } });
     expect(res.status).toBe(200);
     const saved = strictDigestSettingsEnvelope.parse(await res.json()).data;

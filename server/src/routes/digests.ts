@@ -52,6 +52,7 @@ async function settingsJson(storage: Storage, settings: DigestSettings, mail: bo
     recipients: settings.recipients.join(', '),
     webhook: settings.webhook ? (1 as const) : (0 as const),
     mail,
+    webhook_receivers: (await storage.webhooks.listWebhooks()).items.filter((hook) => hook.project === null).length,
     next_at: next ? toTimestamp(next) : null,
     last_sent_at: await storage.digests.lastSentAt(),
     last: last ? digestSendJson(last) : null,

@@ -48,7 +48,9 @@ describe('Settings: Digests', () => {
 
     await page.user.clear(recipients);
     await page.user.type(recipients, 'ann@example.com, bo@example.org');
-    await page.user.click(within(form).getByRole('checkbox', { name: /Also as a webhook/ }));
+    const webhook = within(form).getByRole('checkbox', { name: /Also as a webhook/ });
+    expect(webhook).toHaveAccessibleDescription(/there is none yet: add one under Webhooks/);
+    await page.user.click(webhook);
     await page.user.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(async () =>
       expect(await storage.digests.getSettings()).toMatchObject({ every: 'weekly', hour: 7, weekday: 5, recipients: ['ann@example.com', 'bo@example.org'], webhook: true }),

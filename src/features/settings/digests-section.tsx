@@ -351,7 +351,11 @@ function DigestsForm({ settings }: { settings: DigestSettings }) {
           />
           <Checkbox
             label="Also as a webhook"
-            description="The digest is sent as the event digest.sent to the webhooks for every project."
+            description={
+              settings.webhookReceivers === 0
+                ? 'The digest is sent as the event digest.sent to the webhooks for every project; there is none yet: add one under Webhooks.'
+                : 'The digest is sent as the event digest.sent to the webhooks for every project.'
+            }
             disabled={saving}
             {...register('webhook')}
           />
