@@ -103,6 +103,18 @@ describe('Settings: Digests', () => {
     expect(await within(section).findByText(/^Not sent yet: The mail server refused/)).toBeInTheDocument();
   });
 
+  it('says when Send now was used up for the moment', async () => {
+    const api = useRealApi();
+    const { storage } = await api.backend();
+    await storage.digests.setSettings({ every: 'off', hour: 8, weekday: null, recipients: [], webhook: true }, new Date());
+    for (let n = 0; n < 5; n++)
+      await storage.digests.addSend({ kind: 'manual', slot: null, since: new Date().toISOString(), until: new Date().toISOString(), recipients: [], webhook: true, payload: '{}', now: new Date() });
+    const page = renderSettings();
+    const section = await screen.findByRole('region', { name: 'Digests' });
+    await page.user.click(await within(section).findByRole('button', { name: 'Send now' }));
+    expect(await screen.findByText(/A few digests may be sent now in 10 minutes, as each e-mails every recipient\. Try again in 10 minutes\./)).toBeInTheDocument();
+  });
+
   it('is not there where the server has no digests', async () => {
     const api = useRealApi();
     server.use(capabilitiesWithout(api, 'digests'));
