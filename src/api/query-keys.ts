@@ -17,3 +17,15 @@ export const projectKeys = {
   sites: () => [...projectKeys.all(), 'site'] as const,
   site: (name: string) => [...projectKeys.sites(), name] as const,
 };
+
+/**
+ * Schedules and alerts. Here rather than in watch.ts so that a report's mutations (an analysis may raise
+ * an alert) reach the unread count without bringing the alerts' schemas into the report page's first visit.
+ */
+export const watchKeys = {
+  all: () => ['watch'] as const,
+  schedules: () => [...watchKeys.all(), 'schedule'] as const,
+  alerts: () => [...watchKeys.all(), 'alerts'] as const,
+  alertLists: () => [...watchKeys.alerts(), 'list'] as const,
+  unread: () => [...watchKeys.alerts(), 'unread'] as const,
+};

@@ -2,10 +2,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { withoutItems } from './hidden-rows';
-import { projectKeys, reportKeys } from './query-keys';
+import { projectKeys, reportKeys, watchKeys } from './query-keys';
 import { createReport, deleteReport, reportQueries, updateReport } from './reports';
 import type { CreateReportInput, UpdateReportInput } from './reports';
-import { watchKeys } from './watch';
 import type { Page, Report } from '@/contract/domain';
 
 /** Creates a report; its detail is cached at once (the next screen opens it), lists refetch. */

@@ -7,6 +7,7 @@ import { ALERT_KINDS, RESULTS, SCHEDULE_EVERY } from '@/contract/values';
 import type { AlertKind, PerPage, Result, ScheduleEvery } from '@/contract/values';
 import type { Page } from '@/contract/domain';
 import { apiFetch, apiRequest } from './http/http';
+import { watchKeys } from './query-keys';
 import { unexpectedResponseError } from './http/errors';
 import { pageSchema, parseTimestamp } from './lenient-schemas';
 
@@ -295,13 +296,7 @@ export function markAllAlerts(project?: string, client?: number): Promise<{ mark
   return apiRequest({ method: 'POST', path: ['alerts', 'read'], form: { project, client: client ? String(client) : undefined } }, markedEnvelope);
 }
 
-export const watchKeys = {
-  all: () => ['watch'] as const,
-  schedules: () => [...watchKeys.all(), 'schedule'] as const,
-  alerts: () => [...watchKeys.all(), 'alerts'] as const,
-  alertLists: () => [...watchKeys.alerts(), 'list'] as const,
-  unread: () => [...watchKeys.alerts(), 'unread'] as const,
-};
+export { watchKeys };
 
 /** How often the navigation's unread count is asked again while the tab is visible (and on window focus). */
 export const UNREAD_POLL_MS = 30_000;
