@@ -20,7 +20,7 @@ import {
   passwordAttempts,
 } from './http/password-attempts';
 import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
-import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
+import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
 import { checkSettingsRouter, problemsRouter } from './routes/problems';
@@ -33,6 +33,7 @@ import { runLogRouter } from './routes/run-log';
 import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
+import { shareLinksRouter, sharePageRouter } from './routes/share-links';
 
 function defaultLogError(error: unknown, request: { method: string; path: string }): void {
   console.error(`[api] ${request.method} ${request.path} failed:`, error);
@@ -43,7 +44,7 @@ function bearerKey(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it, and the reports' public pages under /r. */
+/** The Webpage Report Service API under /api/v1, answering exactly as api-contract.md fixes it, the reports' public pages under /r and the share links' pages under /s. */
 export function createApp(deps: AppDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const resolved: Required<AppDeps> = {
@@ -124,6 +125,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/digests`, digestsRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
+  app.route(`${API_PREFIX}/share-links`, shareLinksRouter(resolved));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
+  app.route(SHARE_PAGE_PREFIX, sharePageRouter(resolved));
   return app;
 }

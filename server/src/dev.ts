@@ -6,7 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createServer as createViteServer } from 'vite';
 import { loadConfig } from './config';
-import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
+import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { createBackend } from './start/backend';
 import { closeServer, listen, onShutdown, originFor } from './start/listen';
 import { consoleLogger } from './start/logger';
@@ -25,7 +25,7 @@ const DEV_HEADERS: Record<string, string> = {
 /** The API and the reports' public pages, which the API app serves too. */
 function isApiPath(url: string | undefined): boolean {
   const path = (url ?? '/').split('?')[0] ?? '/';
-  return path === '/api' || path.startsWith('/api/') || path.startsWith(`${PUBLIC_PAGE_PREFIX}/`);
+  return path === '/api' || path.startsWith('/api/') || path.startsWith(`${PUBLIC_PAGE_PREFIX}/`) || path.startsWith(`${SHARE_PAGE_PREFIX}/`);
 }
 
 async function main(): Promise<void> {

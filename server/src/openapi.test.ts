@@ -868,6 +868,67 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const { broken } = refusals();
     expect((await send(broken, 1, 'pw')).status).toBe(500);
   },
+  listShareLinks: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    await call(t, 'POST', '/api/v1/share-links', { form: { target: `report:${id}` } });
+    expect((await call(t, 'GET', `/api/v1/share-links?target=report:${id}`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/share-links?page=%7F')).status).toBe(422);
+    await keyedRefusals('GET', '/api/v1/share-links');
+  },
+  addShareLink: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    expect((await call(t, 'POST', '/api/v1/share-links', { form: { target: `report:${id}`, expires_in_days: '7' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/share-links', { form: { target: 'report:999' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect((await call(small, 'POST', '/api/v1/share-links', { form: { target: 'project:example.com' } })).status).toBe(413);
+    await keyedRefusals('POST', '/api/v1/share-links', { form: { target: 'report:1' } });
+  },
+  revokeShareLink: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    const res = await call(t, 'POST', '/api/v1/share-links', { form: { target: `report:${id}` } });
+    const { data } = (await res.json()) as { data: { id: number } };
+    expect((await call(t, 'DELETE', `/api/v1/share-links/${data.id}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/share-links/${data.id}`)).status).toBe(404);
+    await keyedRefusals('DELETE', '/api/v1/share-links/1');
+  },
+  showSharePage: async () => {
+    const t = createTestApp();
+    const id = await stored(t);
+    const res = await call(t, 'POST', '/api/v1/share-links', { form: { target: `report:${id}` } });
+    const { data } = (await res.json()) as { data: { url: string } };
+    const path = new URL(data.url).pathname;
+    expect((await call(t, 'GET', path, { key: null })).status).toBe(200);
+    expect((await call(t, 'GET', `/s/${'A'.repeat(43)}`, { key: null })).status).toBe(404);
+    const { broken } = refusals();
+    expect((await call(broken, 'GET', path, { key: null })).status).toBe(500);
+  },
+  openSharePage: async () => {
+    const t = createTestApp({ config: { bodyLimitBytes: 64 } });
+    const id = await stored(t, { url: 'https://a.io/' });
+    const make = async (form: Record<string, string>) => {
+      const res = await call(t, 'POST', '/api/v1/share-links', { form: { target: `report:${id}`, ...form } });
+      return new URL(((await res.json()) as { data: { url: string } }).data.url).pathname;
+    };
+    const [open, locked, guarded] = [await make({}), await make({ password: 'pw' }), await make({ password: 'pw' })];
+    const send = (app: TestApp, path: string, password: string, origin = ORIGIN) =>
+      call(app, 'POST', path, {
+        key: null,
+        body: new URLSearchParams({ password }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
+      });
+    expect((await send(t, locked, 'pw')).status).toBe(303);
+    expect((await send(t, open, '')).status).toBe(303);
+    expect((await send(t, `/s/${'A'.repeat(43)}`, 'pw')).status).toBe(404);
+    expect((await send(t, locked, 'pw', 'https://elsewhere.example')).status).toBe(403);
+    expect((await send(t, locked, 'x'.repeat(100))).status).toBe(413);
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await send(t, guarded, '')).status).toBe(403);
+    expect((await send(t, guarded, 'pw')).status).toBe(429);
+    const { broken } = refusals();
+    expect((await send(broken, open, 'pw')).status).toBe(500);
+  },
 };
 
 describe('the OpenAPI document at /api/v1/openapi.json', () => {

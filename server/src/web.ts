@@ -11,7 +11,7 @@ import type { ServerConfig } from './config';
 import { createRequestLog } from './http/request-log';
 import { securityHeadersWith } from './http/security-headers';
 import { createProxyApp } from './proxy';
-import { PUBLIC_PAGE_PREFIX } from './public-page/page-url';
+import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { createManifestReader, withPreloads } from './route-preload';
 import { noPublicPages } from './routes/public-page';
 
@@ -90,8 +90,13 @@ export function mountApi(app: Hono, options: Pick<WebAppOptions, 'config' | 'api
   app.all(API_PREFIX, handle);
   app.all(`${API_PREFIX}/*`, handle);
   // The reports' public pages are the API app's too; the pages of a proxied deployment are its own.
-  if (options.api) app.all(`${PUBLIC_PAGE_PREFIX}/*`, handle);
-  else app.route(PUBLIC_PAGE_PREFIX, noPublicPages());
+  if (options.api) {
+    app.all(`${PUBLIC_PAGE_PREFIX}/*`, handle);
+    app.all(`${SHARE_PAGE_PREFIX}/*`, handle);
+  } else {
+    app.route(PUBLIC_PAGE_PREFIX, noPublicPages());
+    app.route(SHARE_PAGE_PREFIX, noPublicPages());
+  }
   app.all('/api', () => notFoundJson());
   app.all('/api/*', () => notFoundJson());
 }
@@ -103,8 +108,8 @@ export function createWebApp(options: WebAppOptions): Hono {
   const readManifest = createManifestReader(distDir);
   const app = new Hono();
 
-  // The public report pages bring their own, stricter, headers.
-  app.use(except(`${PUBLIC_PAGE_PREFIX}/*`, securityHeaders(options.config.connectSrc)));
+  // The public report pages and share pages bring their own, stricter, headers.
+  app.use(except([`${PUBLIC_PAGE_PREFIX}/*`, `${SHARE_PAGE_PREFIX}/*`], securityHeaders(options.config.connectSrc)));
   app.use(compress());
   mountApi(app, options);
 

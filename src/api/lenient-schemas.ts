@@ -366,6 +366,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   sitemap_follow: false,
   ids_filter: false,
   digests: false,
+  share_links: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

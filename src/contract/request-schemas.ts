@@ -2,6 +2,7 @@
 // them and as its OpenAPI document describes them (it is generated from these). The messages are
 // Laravel's wording, which is what clients of the real service already show.
 import * as z from 'zod';
+import { parseShareTarget } from './share-target';
 import {
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
@@ -16,6 +17,8 @@ import {
   PROBLEM_STATES,
   PROJECT_LABEL_MAX,
   DEPLOY_LABEL_MAX,
+  SHARE_EXPIRES_MAX_DAYS,
+  SHARE_LABEL_MAX,
   RUN_PAGE_OUTCOMES,
   MAX_NEW_PAGES,
   DEFAULT_MAX_NEW,
@@ -853,3 +856,71 @@ export const digestBodySchema = z
     }
     return { ...body, recipients: parsed.recipients, weekday: body.every === 'weekly' ? (body.weekday ?? null) : null };
   });
+// ---- Share links (share_links).
+
+export const SHARE_MESSAGES = {
+  targetRequired: 'The target field is required.',
+  target: 'The target must be report:<id>, project:<name> or compare:<id>:<run>:<run>.',
+  targetUnknown: 'The selected target is invalid.',
+  expires: `The expires in days must be an integer between 1 and ${SHARE_EXPIRES_MAX_DAYS}.`,
+  labelString: 'The label must be a string.',
+  labelMax: `The label must not be greater than ${SHARE_LABEL_MAX} characters.`,
+  labelControl: 'The label must not contain control characters.',
+  tooMany: 'There are 1000 share links already, the most there may be: revoke one before making another.',
+} as const;
+
+/** `POST /share-links`. */
+export const shareLinkBodySchema = z.object(
+  {
+    target: z
+      .string({ error: (issue) => (issue.input === undefined ? SHARE_MESSAGES.targetRequired : SHARE_MESSAGES.target) })
+      .transform((value, ctx) => {
+        const target = parseShareTarget(value);
+        if (target === null) ctx.addIssue({ code: 'custom', message: SHARE_MESSAGES.target });
+        return target ?? z.NEVER;
+      })
+      .meta({
+        type: 'string',
+        description: 'What to share: `report:<id>`, `project:<name>` or `compare:<id>:<run generated_at>:<run generated_at>`.',
+      }),
+    expires_in_days: z
+      .union([z.string().regex(/^\d{1,3}$/), z.number().int()], { error: SHARE_MESSAGES.expires })
+      .optional()
+      .transform((value) => (value === undefined ? null : Number(value)))
+      .pipe(z.number().int().min(1, { error: SHARE_MESSAGES.expires }).max(SHARE_EXPIRES_MAX_DAYS, { error: SHARE_MESSAGES.expires }).nullable())
+      .meta({ type: 'integer', minimum: 1, maximum: SHARE_EXPIRES_MAX_DAYS, description: 'The link stops working this many days from now; absent or empty: never.' }),
+    password: passwordSchema
+      .optional()
+      .transform((value) => (value === undefined || value === '' ? null : value))
+      .meta({ type: 'string', maxLength: PASSWORD_MAX_LENGTH, description: 'Optional: the page asks for it first. Write-only.' }),
+    label: shortText(SHARE_LABEL_MAX, {
+      string: SHARE_MESSAGES.labelString,
+      max: SHARE_MESSAGES.labelMax,
+      control: SHARE_MESSAGES.labelControl,
+    })
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({ maxLength: SHARE_LABEL_MAX, description: `Optional, at most ${SHARE_LABEL_MAX} characters: who the link is for.` }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+export const shareLinkIdParamSchema = idParam('The share link’s id.');
+
+/** The share links not revoked, newest first: all, or those of one target. */
+export const shareLinkListQuerySchema = z.object({
+  target: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : (parseShareTarget(value) ?? false)))
+    .meta({ type: 'string', description: 'Only the links of this target (as `target` is written when made); one that names none: no links.' }),
+  per_page: perPage,
+  page,
+});
+
+/** `/s/{token}`: the token as the link carries it (base64url); anything else finds no link. */
+export const shareTokenParamSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{22,86}$/).meta({ description: 'The link’s token.' }),
+});
+
+export type ShareLinkBody = z.output<typeof shareLinkBodySchema>;

@@ -292,6 +292,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   ids_filter: z.boolean(),
   /** GET/PUT /digests, GET /digests/preview, POST /digests/send (issue 48). */
   digests: z.boolean(),
+  /** POST/GET /share-links, DELETE /share-links/{id}, and their pages at /s/<token>. */
+  share_links: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -701,3 +703,37 @@ export const strictDigestSendEnvelope = z.strictObject({ data: strictDigestSendS
 export type StrictDigest = z.infer<typeof strictDigestSchema>;
 export type StrictDigestSend = z.infer<typeof strictDigestSendSchema>;
 export type StrictDigestSettings = z.infer<typeof strictDigestSettingsSchema>;
+// ---- Share links (share_links).
+
+const shareLinkFields = {
+  id: z.number().int().positive(),
+  label: z.string().min(1).nullable(),
+  /** `report:<id>`, `project:<name>` or `compare:<id>:<run>:<run>` (src/contract/share-target.ts). */
+  target: z.string().min(1),
+  created_at: timestamp,
+  /** Who made it; null on a server without accounts. */
+  created_by: z.string().nullable(),
+  /** null: never. */
+  expires_at: timestamp.nullable(),
+  /** Whether the page asks for a password first. */
+  password: z.boolean(),
+  views: z.number().int().nonnegative(),
+  last_viewed_at: timestamp.nullable(),
+};
+
+/** A share link as listed (`GET /share-links`): never its token, which only its creation shows. */
+export const strictShareLinkSchema = z.strictObject(shareLinkFields).meta({ id: 'ShareLink' });
+
+export const strictShareLinkListSchema = strictListSchema(strictShareLinkSchema);
+
+/** `POST /share-links`: the one answer that carries the link's address. */
+export const strictShareLinkCreatedEnvelope = z.strictObject({
+  data: z
+    .strictObject({ ...shareLinkFields, url: z.url({ protocol: /^https?$/ }) })
+    .meta({ id: 'NewShareLink' }),
+  status: z.literal(201),
+});
+
+export const strictShareLinkRevokedSchema = strictReportDeletedSchema.extend({ object: z.literal('share_link') });
+
+export type StrictShareLink = z.infer<typeof strictShareLinkSchema>;

@@ -8,7 +8,7 @@ import { API_PREFIX } from '../../../src/contract/values';
 import { OPENAPI_PATH } from './openapi';
 
 /** A valid value of the query parameters that take only some words ('x' does for the others). */
-const VALID_SAMPLES: Record<string, string> = { failing: 'title', days: '30', client: '1', outcome: 'worse', ids: '1' };
+const VALID_SAMPLES: Record<string, string> = { failing: 'title', days: '30', client: '1', outcome: 'worse', ids: '1', target: 'report:1' };
 
 interface Operation {
   parameters?: { name: string; in: string }[];

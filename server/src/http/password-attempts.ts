@@ -11,7 +11,7 @@ export const PASSWORD_REPORT_ATTEMPTS = 30;
 export const PASSWORD_WINDOW_S = 15 * 60;
 
 /** Counts one password attempt on report `id` from `address`, and decides. */
-export type PasswordAttempts = (address: string, id: number) => Promise<RateLimitDecision>;
+export type PasswordAttempts = (address: string, id: number | string) => Promise<RateLimitDecision>;
 
 /**
  * Both limits of the public page's password form: `perAddress` (PASSWORD_ATTEMPTS) and `perReport`

@@ -32,3 +32,28 @@ export function grantAccess(c: Context, id: number, passwordHash: string, secure
     secure,
   });
 }
+
+// A share link's password opens it the same way: `share-<id>`, an HMAC of the link's id keyed by its
+// password hash, sent back only to the link's own address.
+function shareToken(id: number, passwordHash: string): Buffer {
+  return createHmac('sha256', passwordHash).update(`share-page:${id}`).digest();
+}
+
+/** Whether the request carries a valid cookie for share link `id` with its password hash. */
+export function hasShareAccess(c: Context, id: number, passwordHash: string): boolean {
+  const sent = getCookie(c, `share-${id}`);
+  if (!sent) return false;
+  const expected = shareToken(id, passwordHash);
+  const actual = Buffer.from(sent, 'base64url');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Sets the cookie for share link `id`, for its page at `path` only. */
+export function grantShareAccess(c: Context, id: number, passwordHash: string, path: string, secure: boolean): void {
+  setCookie(c, `share-${id}`, shareToken(id, passwordHash).toString('base64url'), {
+    path,
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure,
+  });
+}

@@ -17,3 +17,10 @@ export function publicOrigin(c: Context, config: Pick<ServerConfig, 'publicUrl'>
 export function publicPageUrl(origin: string, id: number): string {
   return `${origin}${publicPagePath(id)}`;
 }
+
+/** Where share links' pages are served (share_links): `/s/<token>`. */
+export const SHARE_PAGE_PREFIX = '/s';
+
+export function sharePagePath(token: string): string {
+  return `${SHARE_PAGE_PREFIX}/${token}`;
+}

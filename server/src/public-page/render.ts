@@ -17,7 +17,7 @@ import type { ReportRecord } from '../storage/types';
 import { publicPagePath } from './page-url';
 import { STYLE_ELEMENT } from './style';
 
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 const IMPORTANCE_TEXT: Record<Importance, string> = {
   high: 'High importance',
@@ -25,9 +25,13 @@ const IMPORTANCE_TEXT: Record<Importance, string> = {
   low: 'Low importance',
 };
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+export const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
-function layout(options: { title: string; indexable: boolean; body: Html }): Html {
+/**
+ * The one shell of every server-rendered page (public report pages, share pages and their forms):
+ * what all of them carry at the top (a branding header, say) goes here once.
+ */
+export function layout(options: { title: string; indexable: boolean; body: Html }): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -48,7 +52,7 @@ ${options.body}
 }
 
 /** Only http(s) addresses become links; anything else (javascript:, data:) stays text. */
-function isWebAddress(url: string): boolean {
+export function isWebAddress(url: string): boolean {
   return URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
 }
 
@@ -76,7 +80,7 @@ function importanceText(importance: Importance | null): string {
 }
 
 /** One check as the dashboard shows it: name, status, importance; for a failure what went wrong and how to fix it; the evidence. */
-function checkHtml({ key, check }: KeyedCheck): Html {
+export function checkHtml({ key, check }: KeyedCheck): Html {
   const problems = check.passed ? [] : describeProblems(key, check.errors);
   const advice = check.passed ? null : checkAdvice(key);
   return html`<li class="check" id="${checkAnchor(key)}">
@@ -100,8 +104,8 @@ function fixFirstHtml(toFix: KeyedCheck[]): Html | string {
 </section>`;
 }
 
-/** The report itself, for anyone allowed to see it; only a public report may be indexed. */
-export function reportPage(report: ReportRecord): Html {
+/** The report itself, for anyone allowed to see it; only a public report may be indexed (a share link's page never is). */
+export function reportPage(report: ReportRecord, indexable = report.privacy === 0): Html {
   const stored = JSON.parse(report.resultsJson) as Record<string, StrictCheck>;
   const results = Object.fromEntries(
     Object.entries(stored).map(([key, check]) => [key, { ...check, errors: check.errors ?? null }]),
@@ -133,23 +137,29 @@ ${group.checks.map(checkHtml)}
 `,
       )
 }`;
-  return layout({ title: `Report: ${report.url}`, indexable: report.privacy === 0, body });
+  return layout({ title: `Report: ${report.url}`, indexable, body });
 }
 
 /** The form of a password-protected report; it names nothing of the report, not even its URL. */
 export function passwordPage(id: number, wrongPassword: boolean): Html {
-  const body = html`<p class="kicker">Webpage report</p>
-<h1>This report is protected</h1>
-<p>Enter the report’s password to see it.</p>
-<form method="post" action="${publicPagePath(id)}">
+  return passwordForm({ action: publicPagePath(id), what: 'report', wrongPassword });
+}
+
+/** The password form of a page at `action` (a report's public page, a share link); it names nothing of what it protects. */
+export function passwordForm(options: { action: string; what: 'report' | 'shared page'; wrongPassword: boolean }): Html {
+  const { action, what, wrongPassword } = options;
+  const body = html`<p class="kicker">${what === 'report' ? 'Webpage report' : 'Shared page'}</p>
+<h1>This ${what} is protected</h1>
+<p>Enter the ${what}’s password to see it.</p>
+<form method="post" action="${action}">
 ${wrongPassword ? html`<p class="error" id="password-error">Wrong password. Check it and try again.</p>` : ''}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autocomplete="current-password"${
     wrongPassword ? html` aria-invalid="true" aria-describedby="password-error"` : ''
   }>
-<button type="submit">Show report</button>
+<button type="submit">${what === 'report' ? 'Show report' : 'Show page'}</button>
 </form>`;
-  return layout({ title: 'Protected report', indexable: false, body });
+  return layout({ title: `Protected ${what}`, indexable: false, body });
 }
 
 /** A page that only says something went wrong, for 404, 429 and the like. */

@@ -72,9 +72,21 @@ input[aria-invalid="true"] { border-color: var(--failed); }
 button { font: inherit; font-weight: 600; justify-self: start; padding: 0.5rem 1rem; border: 0; border-radius: 0.375rem; background: var(--link); color: var(--background); cursor: pointer; }
 .error { color: var(--failed); font-weight: 600; margin: 0; }
 footer { margin-top: 2rem; color: var(--dimmed); font-size: 0.9rem; }
+table { width: 100%; border-collapse: collapse; margin: 0.5rem 0 0; font-size: 0.95rem; }
+th, td { text-align: start; padding: 0.4rem 0.5rem 0.4rem 0; border-top: 1px solid var(--border); vertical-align: top; }
+thead th { border-top: 0; color: var(--dimmed); font-size: 0.85rem; font-weight: 600; }
+td:not(.page-url), th:not(:first-child) { white-space: nowrap; }
+.page-url { overflow-wrap: anywhere; word-break: break-word; }
+.result.good { color: var(--passed); font-weight: 600; }
+.result.bad { color: var(--failed); font-weight: 600; }
+.trend { display: block; width: 100%; height: 7.5rem; margin: 0.5rem 0 0; overflow: visible; }
+.trend-line { fill: none; stroke: var(--link); stroke-width: 2.5; vector-effect: non-scaling-stroke; }
+.trend-dot { fill: var(--link); }
+.trend-grid { stroke: var(--border); stroke-width: 1; stroke-dasharray: 4 4; vector-effect: non-scaling-stroke; }
 @media (max-width: 30rem) {
   .evidence { grid-template-columns: 1fr; }
   .evidence dd { margin-bottom: 0.3rem; }
+  table { font-size: 0.9rem; }
 }
 @media print {
   :root { color-scheme: light; --text: #000; --dimmed: #333; --background: #fff; --surface: #fff; --border: #999; --link: #000; --passed: #000; --failed: #000; }
@@ -85,6 +97,9 @@ footer { margin-top: 2rem; color: var(--dimmed); font-size: 0.9rem; }
   h1, h2, h3, .panel > header { break-after: avoid; }
   .check { break-inside: avoid; }
   .panel { border: 0; padding: 0; }
+  tr { break-inside: avoid; }
+  .trend-line { stroke: #000; }
+  .trend-dot { fill: #000; }
 }
 `;
 

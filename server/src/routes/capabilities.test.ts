@@ -33,6 +33,7 @@ describe('GET /api/v1/capabilities', () => {
         sitemap_follow: true,
         ids_filter: true,
         digests: true,
+        share_links: true,
       },
       status: 200,
     });
@@ -107,6 +108,9 @@ describe('GET /api/v1/capabilities', () => {
       (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&
         (await t.call('GET', '/api/v1/projects/shop.example/deploys')).status === 200,
     );
+    const shared = await t.call('POST', '/api/v1/share-links', { form: { target: 'project:shop.example' } });
+    const url = shared.status === 201 ? ((await shared.json()) as { data: { url: string } }).data.url : '/s/none';
+    expect(data.share_links).toBe((await t.app.request(new URL(url).pathname)).status === 200);
   });
 
   it('needs a key, like every API route', async () => {

@@ -25,7 +25,7 @@ import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '
 export { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S };
 
 /** Stricter than the dashboard's policy: no script at all, only the page's own stylesheet (by hash). */
-const publicPageHeaders = securityHeadersWith({
+export const publicPageHeaders = securityHeadersWith({
   defaultSrc: ["'none'"],
   styleSrc: [PAGE_CSS_HASH],
   imgSrc: ["'self'"],
@@ -78,7 +78,7 @@ const PAGE_DOCS = {
 type Html = ReturnType<typeof reportPage>;
 
 /** An HTML answer; anything but a public report's page is kept out of search engines. */
-function page(
+export function page(
   c: Context,
   body: Html,
   status: ContentfulStatusCode = 200,

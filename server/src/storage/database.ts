@@ -212,6 +212,24 @@ export interface DeploysTable {
   run_id: number | null;
 }
 
+export interface ShareLinksTable {
+  id: Generated<number>;
+  token_hash: string;
+  kind: 'report' | 'project' | 'compare';
+  report_id: number | null;
+  project: string | null;
+  run_before: Timestamp | null;
+  run_after: Timestamp | null;
+  label: string | null;
+  password_hash: string | null;
+  created_at: Timestamp;
+  created_by: string | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  views: Generated<number>;
+  last_viewed_at: Timestamp | null;
+}
+
 export interface WebhooksTable {
   id: Generated<number>;
   url: string;
@@ -344,6 +362,7 @@ export interface Database {
   deploys: DeploysTable;
   digest_settings: DigestSettingsTable;
   digest_sends: DigestSendsTable;
+  share_links: ShareLinksTable;
 }
 
 export type Db = BetterSqlite3.Database;

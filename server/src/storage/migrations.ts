@@ -23,6 +23,7 @@ export const RUN_LOG_MIGRATION = '016-run-log-and-deploys';
 export const SITEMAP_FOLLOW_MIGRATION = '017-sitemap-follow';
 export const ALERTS_BY_CAUSE_MIGRATION = '018-alerts-by-cause';
 export const DIGESTS_MIGRATION = '020-digests';
+export const SHARE_LINKS_MIGRATION = '019-share-links';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -906,6 +907,34 @@ function stepsFor(engine: Engine): Record<string, Step> {
         // What a digest reads of its window: alerts raised, pages added (problems that began have theirs).
         await db.schema.createIndex('alerts_created_at').on('alerts').columns(['created_at']).execute();
         await db.schema.createIndex('reports_created_at').on('reports').columns(['created_at']).execute();
+      },
+    },
+    [SHARE_LINKS_MIGRATION]: {
+      async up(db) {
+        // Share links (share_links): a keyless page of a report, a History comparison or a
+        // project at /s/<token>. Only the token's SHA-256 is kept, so the table cannot open a page;
+        // a password, as a report's, as its scrypt hash. Gone with the report or project shared.
+        await db.schema
+          .createTable('share_links')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('report', 'project', 'compare')`))
+          .addColumn('report_id', t.ref, (c) => c.references('reports.id').onDelete('cascade'))
+          .addColumn('project', t.sortedText, (c) => c.references('projects.project').onDelete('cascade'))
+          // A comparison's two runs, by their generated_at, older first.
+          .addColumn('run_before', t.time)
+          .addColumn('run_after', t.time)
+          .addColumn('label', 'text')
+          .addColumn('password_hash', 'text')
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .addColumn('created_by', 'text')
+          .addColumn('expires_at', t.time)
+          .addColumn('revoked_at', t.time)
+          .addColumn('views', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_viewed_at', t.time)
+          .execute();
+        await db.schema.createIndex('share_links_report').on('share_links').column('report_id').execute();
+        await db.schema.createIndex('share_links_project').on('share_links').column('project').execute();
       },
     },
   };

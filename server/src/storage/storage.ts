@@ -47,6 +47,7 @@ import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
 import { createWebhookStorage } from './webhook-storage';
 import { createDigestStorage } from './digest-storage';
+import { createShareLinkStorage } from './share-link-storage';
 import { forgetFailures, writeFailures } from './check-failures';
 import { createHealthStorage } from './health-storage';
 import {
@@ -409,6 +410,7 @@ function createStorage(
     health: createHealthStorage(db),
     runLog: createRunLogStorage(db),
     digests: createDigestStorage(db),
+    shareLinks: createShareLinkStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

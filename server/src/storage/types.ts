@@ -14,6 +14,7 @@ import type { ProblemStorage } from './problem-storage';
 import type { ClientStorage } from './client-storage';
 import type { HealthStorage } from './health-storage';
 import type { DigestStorage } from './digest-storage';
+import type { ShareLinkStorage } from './share-link-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -157,6 +158,8 @@ export interface Storage {
   runLog: RunLogStorage;
   /** The digests' settings, each digest made and what changed in a window (issue 48). */
   digests: DigestStorage;
+  /** Share links of reports, comparisons and projects (share_links). */
+  shareLinks: ShareLinkStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
