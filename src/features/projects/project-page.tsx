@@ -17,6 +17,7 @@ import { HealthBar, healthText } from './project-health';
 import { ProjectDetails } from './project-details';
 import { projectHref } from './project-list-view';
 import classes from './project-page.module.css';
+import { ShareButton } from '@/components/share-button';
 
 // Asked for only when someone reaches for the buttons.
 const loadDeleteDialog = () => import('./delete-project-dialog');
@@ -166,6 +167,7 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
           >
             Refresh all reports
           </Button>
+          {!empty && <ShareButton target={`project:${name}`} what="this project" />}
           <Button
             ref={deleteButton}
             className={classes.delete}

@@ -27,6 +27,7 @@ import { LoadingRows } from '@/components/loading-rows';
 import { ResultBadge } from '@/components/result-badge';
 import { formatNumber } from '@/checks/evidence-format';
 import { COMPARE_PARAM, COMPARISON_ANCHOR, parseCompare } from '@/lib/compare-runs';
+import { ShareButton } from '@/components/share-button';
 import { formatMoment } from '@/lib/dates';
 import { lastDifferentRun } from '@/lib/what-changed';
 import ScoreChart from './score-chart';
@@ -185,10 +186,12 @@ function defaultText(runs: Run[], pair: Pair, differs: boolean): string {
 }
 
 function Comparison({
+  reportId,
   runs,
   focus,
   linked,
 }: {
+  reportId: number;
   runs: Run[];
   /** Take the reader to what changed (after a refresh here, or from a link to the comparison). */
   focus: boolean;
@@ -211,6 +214,14 @@ function Comparison({
           setAsked(true);
         }}
       />
+      {before.generatedAt && after.generatedAt && (
+        <ShareButton
+          target={`compare:${reportId}:${before.generatedAt.toISOString()}:${after.generatedAt.toISOString()}`}
+          what="this comparison"
+          size="xs"
+          style={{ alignSelf: 'flex-start' }}
+        />
+      )}
       <WhatChangedSummary
         before={before}
         after={after}
@@ -296,6 +307,7 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
               {/* A new newest run, another pair in the address, or the header's link starts a new comparison. */}
               <Comparison
                 key={`${newest ?? 'none'} ${compare ?? ''} ${toComparison}`}
+                reportId={report.id}
                 runs={runs}
                 focus={(refreshed && current) || toComparison}
                 linked={linked}

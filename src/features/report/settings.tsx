@@ -1,8 +1,9 @@
-// The report's settings: its edit form (privacy, password, refresh results) and Delete. Loaded beside
+// The report's settings: its edit form (privacy, password, refresh results), Share and Delete. Loaded beside
 // the results, after them.
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { RefObject } from 'react';
 import type { Report } from '@/contract/domain';
+import { ShareButton } from '@/components/share-button';
 import { DeleteReport } from './delete';
 import { EditReportForm } from './edit-form';
 import { ReportLink } from './link';
@@ -43,6 +44,7 @@ export function ReportSettings({
           </Text>
         </div>
         <ReportLink report={report} />
+        <ShareButton target={`report:${report.id}`} what="this report" style={{ alignSelf: 'flex-start' }} />
         <EditReportForm
           key={report.id}
           report={report}

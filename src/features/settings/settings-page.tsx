@@ -59,6 +59,20 @@ function WebhooksArea() {
   );
 }
 
+// Only where the deployment has share links (an extension), loaded with its first showing; nothing
+// at all otherwise (links are made with Share, which such a server does not show either).
+const ShareLinksSection = lazy(() => import('./share-links-section'));
+
+function ShareLinksArea() {
+  const { capabilities } = useCapabilities();
+  if (!capabilities?.share_links) return null;
+  return (
+    <Suspense fallback={null}>
+      <ShareLinksSection />
+    </Suspense>
+  );
+}
+
 // Only where the deployment has clients (an extension), loaded with its first showing.
 const ClientsSection = lazy(() => import('./clients-section'));
 
@@ -281,7 +295,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
   );
 }
 
-/** /settings: the connection, and the clients and webhooks where the deployment has them (with a key to ask it). */
+/** /settings: the connection, and the clients, webhooks and share links where the deployment has them (with a key to ask it). */
 function SettingsRoute() {
   const connection = useConnection();
   return (
@@ -289,6 +303,7 @@ function SettingsRoute() {
       <SettingsPage />
       {connection.apiKey !== null && <ClientsArea />}
       {connection.apiKey !== null && <WebhooksArea />}
+      {connection.apiKey !== null && <ShareLinksArea />}
     </Stack>
   );
 }

@@ -1,0 +1,166 @@
+// Settings' Share links section (ui-contract.md, Sharing and reporting): every link not revoked, with
+// its target, label, expiry, views and last view, and Revoke (after a confirmation). Loaded only
+// where the deployment has share links.
+import '@mantine/core/styles/Table.css';
+import { Anchor, Badge, Button, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTrash } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Suspense, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { errorMessage } from '@/api/http/errors';
+import { shareLinkQueries, useRevokeShareLink, type ShareLink } from '@/api/share-links';
+import { parseShareTarget } from '@/contract/share-target';
+import { compareHref } from '@/lib/compare-runs';
+import { DateText } from '@/components/date-text';
+import { ErrorState } from '@/components/error-state';
+import { ListPagination, useClampPage } from '@/components/list-pagination';
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+
+/** The link's target in words, and where it is in the dashboard. */
+function targetOf(link: ShareLink): { text: string; href: string | null } {
+  const target = parseShareTarget(link.target);
+  if (!target) return { text: link.target, href: null };
+  if (target.kind === 'report') return { text: `Report ${target.reportId}`, href: `/reports/${target.reportId}` };
+  if (target.kind === 'project') return { text: `Project ${target.project}`, href: `/projects/${encodeURIComponent(target.project)}` };
+  return {
+    text: `Comparison of report ${target.reportId}`,
+    href: compareHref(target.reportId, new Date(target.before), new Date(target.after)),
+  };
+}
+
+/** What the person calls the link in the confirmation and the Revoke button's name. */
+function linkName(link: ShareLink): string {
+  return link.label ?? targetOf(link).text;
+}
+
+function LinkRow({ link, now }: { link: ShareLink; now: number }) {
+  const revoke = useRevokeShareLink();
+  const [confirming, setConfirming] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const target = targetOf(link);
+  const expired = link.expiresAt !== null && link.expiresAt.getTime() <= now;
+  const onRevoke = () =>
+    revoke.mutate(link.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        notifications.show({ color: 'teal', title: 'Link revoked', message: `The link “${linkName(link)}” no longer opens anything.` });
+      },
+    });
+  return (
+    <Table.Tr>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+        {target.href ? (
+          <Anchor component={Link} to={target.href}>
+            {target.text}
+          </Anchor>
+        ) : (
+          target.text
+        )}
+        {link.password && (
+          <Badge variant="light" color="gray" c="var(--mantine-color-text)" tt="none" ml={6}>
+            Password
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>{link.label ?? <Text span c="dimmed" size="sm">None</Text>}</Table.Td>
+      <Table.Td>
+        {link.expiresAt === null ? 'Never' : expired ? <>Expired <DateText date={link.expiresAt} /></> : <DateText date={link.expiresAt} />}
+      </Table.Td>
+      <Table.Td>{link.views}</Table.Td>
+      <Table.Td>{link.lastViewedAt ? <DateText date={link.lastViewedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}</Table.Td>
+      <Table.Td>
+        <Button
+          ref={button}
+          size="xs"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={14} aria-hidden />}
+          aria-label={`Revoke link ${linkName(link)}`}
+          onPointerEnter={() => void loadConfirmDialog()}
+          onFocus={() => void loadConfirmDialog()}
+          onClick={() => setConfirming(true)}
+        >
+          Revoke
+        </Button>
+        {confirming && (
+          <Suspense fallback={null}>
+            <LazyConfirmDialog
+              opened
+              title={`Revoke the link “${linkName(link)}”?`}
+              confirmLabel="Revoke"
+              onConfirm={onRevoke}
+              onCancel={() => {
+                setConfirming(false);
+                button.current?.focus();
+              }}
+              pending={revoke.isPending}
+              error={revoke.error ? errorMessage(revoke.error) : undefined}
+            >
+              <Text size="sm">Whoever has it sees “not found” from now on. This cannot be undone.</Text>
+            </LazyConfirmDialog>
+          </Suspense>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export default function ShareLinksSection() {
+  const headingId = useId();
+  const [page, setPage] = useState(1);
+  const links = useQuery({ ...shareLinkQueries.list(page), placeholderData: keepPreviousData });
+  useClampPage(page, links.data?.meta, setPage);
+  const [now] = useState(() => Date.now());
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" id={headingId}>
+            Share links
+          </Title>
+          <Text size="sm" c="dimmed" mt={4}>
+            Links made with Share on a report, a History comparison or a project. Anyone with one sees that page without a key until it
+            expires or you revoke it.
+          </Text>
+        </div>
+        {links.isError ? (
+          <ErrorState error={links.error} onRetry={() => void links.refetch()} title="The share links could not be loaded." retrying={links.isFetching} />
+        ) : !links.data ? (
+          <Text size="sm" c="dimmed">
+            Loading share links…
+          </Text>
+        ) : links.data.meta.total === 0 ? (
+          <Text size="sm" c="dimmed">
+            No share links yet.
+          </Text>
+        ) : (
+          <>
+            <Table.ScrollContainer minWidth={640}>
+              <Table verticalSpacing={6} fz="sm" aria-labelledby={headingId}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Target</Table.Th>
+                    <Table.Th>Label</Table.Th>
+                    <Table.Th>Expires</Table.Th>
+                    <Table.Th>Views</Table.Th>
+                    <Table.Th>Last viewed</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {links.data.items.map((link) => (
+                    <LinkRow key={link.id} link={link} now={now} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPagination meta={links.data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={links.data.meta.lastPage > 1} />
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
