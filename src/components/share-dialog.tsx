@@ -17,7 +17,8 @@ import * as z from 'zod/mini';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { useCreateShareLink, type NewShareLink } from '@/api/share-links';
-import { PASSWORD_MAX_LENGTH, passwordLength, SHARE_EXPIRY_CHOICES, SHARE_LABEL_MAX } from '@/contract/values';
+import { PASSWORD_MAX_LENGTH, passwordLength } from '@/contract/values';
+import { SHARE_EXPIRY_CHOICES, SHARE_LABEL_MAX } from '@/contract/share-target';
 import { useReturnFocus } from './use-return-focus';
 
 const EXPIRY_WORDS: Record<string, string> = { '1': '1 day', '7': '7 days', '30': '30 days', '365': '1 year', never: 'Never' };

@@ -2,7 +2,7 @@
 // them and as its OpenAPI document describes them (it is generated from these). The messages are
 // Laravel's wording, which is what clients of the real service already show.
 import * as z from 'zod';
-import { parseShareTarget } from './share-target';
+import { parseShareTarget, SHARE_EXPIRES_MAX_DAYS, SHARE_LABEL_MAX } from './share-target';
 import {
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
@@ -17,8 +17,6 @@ import {
   PROBLEM_STATES,
   PROJECT_LABEL_MAX,
   DEPLOY_LABEL_MAX,
-  SHARE_EXPIRES_MAX_DAYS,
-  SHARE_LABEL_MAX,
   RUN_PAGE_OUTCOMES,
   MAX_NEW_PAGES,
   DEFAULT_MAX_NEW,

@@ -2,6 +2,13 @@
 // `compare:<id>:<run generated_at>:<run generated_at>`, written and read here for both the dashboard
 // and the server.
 
+// Kept here rather than in values.ts, which the dashboard's entry carries: only the pages that share need them.
+/** A share link's label, at most; its life in days, at most (api-contract.md, Share links). */
+export const SHARE_LABEL_MAX = 100;
+export const SHARE_EXPIRES_MAX_DAYS = 365;
+/** The dashboard's choices of a share link's life in days (null: never), as ui-contract.md lists them. */
+export const SHARE_EXPIRY_CHOICES = [1, 7, 30, 365, null] as const;
+
 /** A report, the comparison of two of its runs (by generated_at, older first), or a project. */
 export type ShareTarget =
   | { kind: 'report'; reportId: number }

@@ -212,8 +212,3 @@ export const MAX_NEW_PAGES = 1000;
 export const DEFAULT_MAX_NEW = 100;
 /** A deploy's label, at most (api-contract.md, deploys). */
 export const DEPLOY_LABEL_MAX = 100;
-/** A share link's label, at most; its life in days, at most (api-contract.md, Share links). */
-export const SHARE_LABEL_MAX = 100;
-export const SHARE_EXPIRES_MAX_DAYS = 365;
-/** The dashboard's choices of a share link's life in days (null: never), as ui-contract.md lists them. */
-export const SHARE_EXPIRY_CHOICES = [1, 7, 30, 365, null] as const;
