@@ -118,15 +118,18 @@ function trendHtml(trend: HealthPoint[]): Html {
       ? `Average score ${last.score} on ${trend[last.index]!.date}.`
       : `Average score ${first.score} on ${trend[first.index]!.date}, ${last.score} on ${trend[last.index]!.date}.`;
   return html`<p>${sentence}</p>
+<div class="trend-box">
+<span class="trend-label trend-90" aria-hidden="true">90</span><span class="trend-label trend-50" aria-hidden="true">50</span>
 <svg class="trend" viewBox="0 0 ${TREND_WIDTH} ${TREND_HEIGHT}" preserveAspectRatio="none" aria-hidden="true" focusable="false">
 <line x1="0" y1="${y(50)}" x2="${TREND_WIDTH}" y2="${y(50)}" class="trend-grid"></line>
 <line x1="0" y1="${y(90)}" x2="${TREND_WIDTH}" y2="${y(90)}" class="trend-grid"></line>
 ${known.length === 1 ? html`<circle cx="${x(first.index)}" cy="${y(first.score)}" r="4" class="trend-dot"></circle>` : html`<polyline points="${points}" class="trend-line"></polyline>`}
-</svg>`;
+</svg>
+</div>`;
 }
 
 function reportRow(report: ReportRecord): Html {
-  return html`<tr><td class="page-url">${urlHtml(report.url)}</td><td>${report.score}</td><td><span class="result ${report.result}">${RESULT_LABELS[report.result]}</span></td></tr>`;
+  return html`<tr><td class="page-url">${urlHtml(report.url)}</td><td class="num">${report.score}</td><td class="num"><span class="result ${report.result}">${RESULT_LABELS[report.result]}</span></td></tr>`;
 }
 
 function reportTable(id: string, caption: string, reports: ReportRecord[]): Html {
@@ -163,7 +166,7 @@ ${
     : html`<table aria-labelledby="open-problems">
 <thead><tr><th scope="col">Check</th><th scope="col">Importance</th><th scope="col">Pages failing</th></tr></thead>
 <tbody>${summary.problems.map(
-        (problem) => html`<tr><td>${checkName(problem.check)}${problem.siteWide ? html` <span class="dimmed">(site-wide)</span>` : ''}</td><td>${IMPORTANCE_WORDS[problem.importance]}</td><td>${formatNumber(problem.failing)} of ${formatNumber(problem.analysed)}</td></tr>`,
+        (problem) => html`<tr><td>${checkName(problem.check)}${problem.siteWide ? html` <span class="dimmed">(site-wide)</span>` : ''}</td><td>${IMPORTANCE_WORDS[problem.importance]}</td><td class="num">${formatNumber(problem.failing)} of ${formatNumber(problem.analysed)}</td></tr>`,
       )}</tbody>
 </table>`
 }

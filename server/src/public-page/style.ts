@@ -75,13 +75,17 @@ footer { margin-top: 2rem; color: var(--dimmed); font-size: 0.9rem; }
 table { width: 100%; border-collapse: collapse; margin: 0.5rem 0 0; font-size: 0.95rem; }
 th, td { text-align: start; padding: 0.4rem 0.5rem 0.4rem 0; border-top: 1px solid var(--border); vertical-align: top; }
 thead th { border-top: 0; color: var(--dimmed); font-size: 0.85rem; font-weight: 600; }
-td:not(.page-url), th:not(:first-child) { white-space: nowrap; }
+td.num { white-space: nowrap; }
 .page-url { overflow-wrap: anywhere; word-break: break-word; }
 .result.good { color: var(--passed); font-weight: 600; }
 .result.bad { color: var(--failed); font-weight: 600; }
 .trend { display: block; width: 100%; height: 7.5rem; margin: 0.5rem 0 0; overflow: visible; }
 .trend-line { fill: none; stroke: var(--link); stroke-width: 2.5; vector-effect: non-scaling-stroke; }
 .trend-dot { fill: var(--link); }
+.trend-box { position: relative; padding-inline-start: 1.75rem; }
+.trend-label { position: absolute; inset-inline-start: 0; color: var(--dimmed); font-size: 0.75rem; line-height: 1; transform: translateY(-50%); }
+.trend-90 { top: calc(0.5rem + 7.5rem * 0.1); }
+.trend-50 { top: calc(0.5rem + 7.5rem * 0.5); }
 .trend-grid { stroke: var(--border); stroke-width: 1; stroke-dasharray: 4 4; vector-effect: non-scaling-stroke; }
 @media (max-width: 30rem) {
   .evidence { grid-template-columns: 1fr; }
