@@ -20,6 +20,8 @@ export function ShareButton({ target, what, ...props }: { target: string; what: 
         onPointerEnter={() => void loadShareDialog()}
         onFocus={() => void loadShareDialog()}
         onClick={() => setOpen(true)}
+        // A report's page has two (the report's and its History comparison's): each says which.
+        aria-label={`Share ${what}`}
         {...props}
       >
         Share

@@ -33,7 +33,7 @@ test.describe('Share links', () => {
     const label = `For Ana ${Date.now()}`;
     await signIn(page);
     await page.goto(`/reports/${report.id}`);
-    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('button', { name: 'Share this report' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share this report' });
     await dialog.getByRole('combobox', { name: 'Expires' }).selectOption({ label: '30 days' });
     await dialog.getByRole('textbox', { name: /^Label/ }).fill(label);
@@ -105,7 +105,7 @@ test.describe('Share links', () => {
     // Two runs moments apart fold History: unfold it for the comparison.
     await page.getByRole('region', { name: 'History' }).getByRole('button', { name: 'Show history' }).click();
     const history = page.locator('#history-comparison');
-    await history.getByRole('button', { name: 'Share' }).click();
+    await history.getByRole('button', { name: 'Share this comparison' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share this comparison' });
     await dialog.getByRole('button', { name: 'Create link' }).click();
     const url = await dialog.getByRole('textbox', { name: 'Link' }).inputValue();
