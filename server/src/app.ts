@@ -27,6 +27,7 @@ import { checkSettingsRouter, problemsRouter } from './routes/problems';
 import { clientsRouter, projectClientRouter } from './routes/clients';
 import { webhooksRouter } from './routes/webhooks';
 import { digestsRouter } from './routes/digests';
+import { brandingRouter } from './routes/branding';
 import { discoverRouter } from './routes/discover';
 import { overviewRouter, projectHealthRouter } from './routes/health';
 import { runLogRouter } from './routes/run-log';
@@ -99,7 +100,10 @@ export function createApp(deps: AppDeps): Hono {
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
 
-  app.use(api, bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) }));
+  // PUT /branding takes a logo: that route has its own limit (BRANDING_BODY_LIMIT), whatever BODY_LIMIT says.
+  const limitBody = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => errorResponse(c, 413) });
+  const ownLimit = new Set([`${API_PREFIX}/branding`]);
+  app.use(api, (c, next) => (ownLimit.has(c.req.path) ? next() : limitBody(c, next)));
   app.use(api, refuseControlCharacters());
   app.use(
     api,
@@ -123,6 +127,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
   app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
   app.route(`${API_PREFIX}/digests`, digestsRouter(resolved));
+  app.route(`${API_PREFIX}/branding`, brandingRouter(resolved));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
   app.route(`${API_PREFIX}/share-links`, shareLinksRouter(resolved));

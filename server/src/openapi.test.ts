@@ -14,6 +14,7 @@ import { createProxyApp } from './proxy';
 import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
 import { createTestApp, GOOD, TEST_KEY, testDatabase, type TestApp } from '../../test/server/test-app';
+import { SVG_LOGO, solidPng } from '../../test/server/images';
 
 interface Schema {
   [keyword: string]: unknown;
@@ -128,7 +129,7 @@ async function call(
     json?: unknown;
     key?: string | null;
     headers?: Record<string, string>;
-    body?: string;
+    body?: string | FormData;
     address?: string;
   } = {},
 ) {
@@ -833,6 +834,40 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await call(t, 'PUT', '/api/v1/digests', { form: { every: 'off', webhook: '1' } })).status).toBe(200);
     expect((await call(t, 'POST', '/api/v1/digests/send')).status).toBe(200);
     await keyedRefusals('POST', '/api/v1/digests/send');
+  },
+  showBranding: async () => {
+    expect((await call(createTestApp(), 'GET', '/api/v1/branding')).status).toBe(200);
+    await keyedRefusals('GET', '/api/v1/branding');
+  },
+  setBranding: async () => {
+    const t = createTestApp({ config: { bodyLimitBytes: 16 } });
+    const form = (logo: Buffer) => {
+      const body = new FormData();
+      body.append('name', 'Acme');
+      body.append('logo', new File([new Uint8Array(logo)], 'logo.png', { type: 'image/png' }));
+      return body;
+    };
+    expect((await call(t, 'PUT', '/api/v1/branding', { body: form(solidPng(2, 2, [1, 2, 3])) })).status).toBe(200);
+    expect((await call(t, 'PUT', '/api/v1/branding', { form: { accent: '#123456' } })).status).toBe(200);
+    expect((await call(t, 'PUT', '/api/v1/branding', { body: form(SVG_LOGO) })).status).toBe(422);
+    expect((await call(t, 'PUT', '/api/v1/branding', { body: form(Buffer.alloc(300 * 1024)) })).status).toBe(413);
+    await keyedRefusals('PUT', '/api/v1/branding', { form: { name: 'Acme' } });
+  },
+  deleteBrandingLogo: async () => {
+    expect((await call(createTestApp(), 'DELETE', '/api/v1/branding/logo')).status).toBe(200);
+    await keyedRefusals('DELETE', '/api/v1/branding/logo');
+  },
+  showBrandingLogo: async () => {
+    const t = createTestApp();
+    const body = new FormData();
+    body.append('logo', new File([new Uint8Array(solidPng(2, 2, [1, 2, 3]))], 'logo.png', { type: 'image/png' }));
+    const set = await call(t, 'PUT', '/api/v1/branding', { body });
+    const { data } = (await set.json()) as { data: { logo: { url: string } } };
+    const path = new URL(data.logo.url).pathname;
+    expect((await call(t, 'GET', path, { key: null })).status).toBe(200);
+    expect((await call(t, 'GET', `/r/logo/${'0'.repeat(64)}.png`, { key: null })).status).toBe(404);
+    const { broken } = refusals();
+    expect((await call(broken, 'GET', path, { key: null })).status).toBe(500);
   },
   showPublicPage: async () => {
     const t = createTestApp();

@@ -367,6 +367,7 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   ids_filter: false,
   digests: false,
   share_links: false,
+  branding: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

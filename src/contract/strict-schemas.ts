@@ -294,6 +294,8 @@ export const strictCapabilitiesSchema = z.strictObject({
   digests: z.boolean(),
   /** POST/GET /share-links, DELETE /share-links/{id}, and their pages at /s/<token>. */
   share_links: z.boolean(),
+  /** GET/PUT /branding and DELETE /branding/logo (issue 48): the agency's name, accent and logo. */
+  branding: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -737,3 +739,23 @@ export const strictShareLinkCreatedEnvelope = z.strictObject({
 export const strictShareLinkRevokedSchema = strictReportDeletedSchema.extend({ object: z.literal('share_link') });
 
 export type StrictShareLink = z.infer<typeof strictShareLinkSchema>;
+/** GET/PUT /branding, DELETE /branding/logo (issue 48): the agency's name, accent and logo. */
+export const strictBrandingSchema = z
+  .strictObject({
+    name: z.string().nullable(),
+    /** #rrggbb, lower case. */
+    accent: z.string().regex(/^#[0-9a-f]{6}$/).nullable(),
+    logo: z
+      .strictObject({
+        type: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+        size: z.number().int().min(1),
+        /** The logo's public address (the public and share pages show it from there; cached for good). */
+        url: z.url(),
+        /** The same image as a data: URL, for a dashboard on another origin whose policy allows data: images. */
+        data_url: z.string().regex(/^data:image\/(png|jpeg|webp);base64,/),
+      })
+      .nullable(),
+    updated_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Branding' });
+export const strictBrandingEnvelope = z.strictObject({ data: strictBrandingSchema, status: z.literal(200) });

@@ -16,6 +16,8 @@ import type { KeyedCheck } from '../../../src/checks/group-results';
 import type { ReportRecord } from '../storage/types';
 import { publicPagePath } from './page-url';
 import { STYLE_ELEMENT } from './style';
+import { brandingHeader } from './branding';
+import type { BrandingRecord } from '../storage/branding-storage';
 
 export type Html = ReturnType<typeof html>;
 
@@ -31,7 +33,7 @@ export const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', 
  * The one shell of every server-rendered page (public report pages, share pages and their forms):
  * what all of them carry at the top (a branding header, say) goes here once.
  */
-export function layout(options: { title: string; indexable: boolean; body: Html }): Html {
+export function layout(options: { title: string; indexable: boolean; body: Html; branding?: BrandingRecord | null }): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -44,7 +46,7 @@ ${STYLE_ELEMENT}
 </head>
 <body>
 <main>
-${options.body}
+${brandingHeader(options.branding ?? null)}${options.body}
 </main>
 </body>
 </html>
@@ -104,8 +106,15 @@ function fixFirstHtml(toFix: KeyedCheck[]): Html | string {
 </section>`;
 }
 
-/** The report itself, for anyone allowed to see it; only a public report may be indexed (a share link's page never is). */
-export function reportPage(report: ReportRecord, indexable = report.privacy === 0): Html {
+/**
+ * The report itself, for anyone allowed to see it, under the branding; only a public report may be
+ * indexed (a share link's page never is).
+ */
+export function reportPage(
+  report: ReportRecord,
+  options: { indexable?: boolean; branding?: BrandingRecord | null } = {},
+): Html {
+  const { indexable = report.privacy === 0, branding = null } = options;
   const stored = JSON.parse(report.resultsJson) as Record<string, StrictCheck>;
   const results = Object.fromEntries(
     Object.entries(stored).map(([key, check]) => [key, { ...check, errors: check.errors ?? null }]),
@@ -137,17 +146,22 @@ ${group.checks.map(checkHtml)}
 `,
       )
 }`;
-  return layout({ title: `Report: ${report.url}`, indexable, body });
+  return layout({ title: `Report: ${report.url}`, indexable, body, branding });
 }
 
 /** The form of a password-protected report; it names nothing of the report, not even its URL. */
-export function passwordPage(id: number, wrongPassword: boolean): Html {
-  return passwordForm({ action: publicPagePath(id), what: 'report', wrongPassword });
+export function passwordPage(id: number, wrongPassword: boolean, branding: BrandingRecord | null = null): Html {
+  return passwordForm({ action: publicPagePath(id), what: 'report', wrongPassword, branding });
 }
 
 /** The password form of a page at `action` (a report's public page, a share link); it names nothing of what it protects. */
-export function passwordForm(options: { action: string; what: 'report' | 'shared page'; wrongPassword: boolean }): Html {
-  const { action, what, wrongPassword } = options;
+export function passwordForm(options: {
+  action: string;
+  what: 'report' | 'shared page';
+  wrongPassword: boolean;
+  branding?: BrandingRecord | null;
+}): Html {
+  const { action, what, wrongPassword, branding = null } = options;
   const body = html`<p class="kicker">${what === 'report' ? 'Webpage report' : 'Shared page'}</p>
 <h1>This ${what} is protected</h1>
 <p>Enter the ${what}’s password to see it.</p>
@@ -159,7 +173,7 @@ ${wrongPassword ? html`<p class="error" id="password-error">Wrong password. Chec
   }>
 <button type="submit">${what === 'report' ? 'Show report' : 'Show page'}</button>
 </form>`;
-  return layout({ title: `Protected ${what}`, indexable: false, body });
+  return layout({ title: `Protected ${what}`, indexable: false, body, branding });
 }
 
 /** A page that only says something went wrong, for 404, 429 and the like. */

@@ -8,6 +8,7 @@ import type { Check } from '../../../src/contract/domain';
 import { checkName } from '../../../src/checks/check-info';
 import { formatNumber } from '../../../src/checks/evidence-format';
 import { compareChecks, type KeyedCheck } from '../../../src/checks/group-results';
+import type { BrandingRecord } from '../storage/branding-storage';
 import type { HealthPoint } from '../storage/health-storage';
 import type { ProblemRecord } from '../storage/problem-storage';
 import type { ReportRecord, RunRecord } from '../storage/types';
@@ -43,7 +44,12 @@ ${checks.sort(compareChecks).map(checkHtml)}
 }
 
 /** Two runs of a report side by side: scores, results, and every check that changed between them (as History's comparison). */
-export function comparePage(report: ReportRecord, before: RunRecord, after: RunRecord): Html {
+export function comparePage(
+  report: ReportRecord,
+  before: RunRecord,
+  after: RunRecord,
+  branding: BrandingRecord | null = null,
+): Html {
   const old = resultsOf(before.resultsJson);
   const now = resultsOf(after.resultsJson);
   const newlyFailing: KeyedCheck[] = [];
@@ -82,7 +88,7 @@ ${
       ? 'No check changed between these two analyses.'
       : `${formatNumber(unchanged)} other ${unchanged === 1 ? 'check' : 'checks'} did not change.`
   }</p>`;
-  return layout({ title: `Comparison: ${report.url}`, indexable: false, body });
+  return layout({ title: `Comparison: ${report.url}`, indexable: false, body, branding });
 }
 
 export interface ProjectSummary {
@@ -98,6 +104,8 @@ export interface ProjectSummary {
   pages: ReportRecord[];
   pagesTotal: number;
   today: Date;
+  /** The workspace's branding, on top of the page. */
+  branding?: BrandingRecord | null;
 }
 
 const TREND_WIDTH = 600;
@@ -187,5 +195,5 @@ ${
       )
 }
 </section>`;
-  return layout({ title: `Project: ${summary.project}`, indexable: false, body });
+  return layout({ title: `Project: ${summary.project}`, indexable: false, body, branding: summary.branding ?? null });
 }

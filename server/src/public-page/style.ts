@@ -71,6 +71,10 @@ input { font: inherit; color: inherit; background: var(--background); padding: 0
 input[aria-invalid="true"] { border-color: var(--failed); }
 button { font: inherit; font-weight: 600; justify-self: start; padding: 0.5rem 1rem; border: 0; border-radius: 0.375rem; background: var(--link); color: var(--background); cursor: pointer; }
 .error { color: var(--failed); font-weight: 600; margin: 0; }
+.brand { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem; margin: 0 0 1.25rem; padding-top: 0.75rem; border-top: 4px solid var(--border); }
+.brand.accented { border-top-color: var(--accent); }
+.brand-logo { display: block; max-height: 3rem; max-width: 12rem; width: auto; height: auto; }
+.brand-name { font-weight: 700; font-size: 1.15rem; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; color: var(--dimmed); font-size: 0.9rem; }
 table { width: 100%; border-collapse: collapse; margin: 0.5rem 0 0; font-size: 0.95rem; }
 th, td { text-align: start; padding: 0.4rem 0.5rem 0.4rem 0; border-top: 1px solid var(--border); vertical-align: top; }
@@ -104,6 +108,7 @@ td.num { white-space: nowrap; }
   tr { break-inside: avoid; }
   .trend-line { stroke: #000; }
   .trend-dot { fill: #000; }
+  .brand { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 }
 `;
 

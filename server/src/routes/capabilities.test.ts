@@ -34,6 +34,7 @@ describe('GET /api/v1/capabilities', () => {
         ids_filter: true,
         digests: true,
         share_links: true,
+        branding: true,
       },
       status: 200,
     });
@@ -103,6 +104,10 @@ describe('GET /api/v1/capabilities', () => {
         (await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', webhook: '1' } })).status === 200 &&
         (await t.call('GET', '/api/v1/digests/preview')).status === 200 &&
         (await t.call('POST', '/api/v1/digests/send')).status === 200,
+    );
+    expect(data.branding).toBe(
+      (await t.call('PUT', '/api/v1/branding', { form: { name: 'Acme', accent: '#123456' } })).status === 200 &&
+        (await t.call('DELETE', '/api/v1/branding/logo')).status === 200,
     );
     expect(data.deploys).toBe(
       (await t.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v1' } })).status === 201 &&

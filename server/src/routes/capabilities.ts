@@ -12,8 +12,9 @@ import { errors, ok } from '../http/openapi';
  * (GET /overview, GET /projects/{project}/health, GET /projects?with=health, its sort keys and client=), the run log
  * (GET /projects/{project}/run-log), deploys (POST/GET /projects/{project}/deploys) and following a sitemap (a schedule's
  * sitemap and max_new, gone_since, gone=), and the reports of given ids (GET /reports?ids=); of issue 48, digests
- * (GET/PUT /digests, GET /digests/preview, POST /digests/send) and share links (POST/GET /share-links,
- * DELETE /share-links/{id}, their pages at /s/<token>).
+ * (GET/PUT /digests, GET /digests/preview, POST /digests/send), share links (POST/GET /share-links,
+ * DELETE /share-links/{id}, their pages at /s/<token>) and the branding (GET/PUT /branding, DELETE /branding/logo,
+ * on the public pages).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -36,6 +37,7 @@ export const CAPABILITIES: Capabilities = {
   ids_filter: true,
   digests: true,
   share_links: true,
+  branding: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

@@ -18,6 +18,7 @@ import { grantAccess, hasAccess } from '../public-page/access-cookie';
 import { publicOrigin, publicPagePath } from '../public-page/page-url';
 import { messagePage, notFoundPage, passwordPage, reportPage } from '../public-page/render';
 import { PAGE_CSS_HASH } from '../public-page/style';
+import { brandingForPage, extraStyleSources, parseLogoFile } from '../public-page/branding';
 import type { ReportRecord } from '../storage/types';
 
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
@@ -75,6 +76,27 @@ const PAGE_DOCS = {
   },
 } satisfies Record<string, DescribeRouteOptions>;
 
+const LOGO_DOCS = {
+  operationId: 'showBrandingLogo',
+  summary: 'The branding’s logo, as the public and share pages show it',
+  description:
+    'Named by the SHA-256 of its content and the extension of its type (`png`, `jpg`, `webp`), as `GET /branding` gives its `url`: ' +
+    'a new logo has a new address, so this one is cached for good. A logo removed or replaced: 404.',
+  tags: ['Public page'],
+  security: [],
+  responses: {
+    200: {
+      description: 'The logo.',
+      content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp'].map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }])),
+    },
+    404: html('No such logo (not the current one).'),
+    500: html('Anything unexpected.'),
+  },
+} satisfies DescribeRouteOptions;
+
+/** A year: the logo's address names its content, so it never changes meaning. */
+const LOGO_CACHE = 'public, max-age=31536000, immutable';
+
 type Html = ReturnType<typeof reportPage>;
 
 /** An HTML answer; anything but a public report's page is kept out of search engines. */
@@ -115,6 +137,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
       : { kind: 'password', id, passwordHash };
   }
 
+  const branding = (c: Context) => brandingForPage(c, storage);
+
   return new Hono()
     .onError((error, c) => {
       if (error instanceof HTTPException && error.status === 403) {
@@ -134,7 +158,26 @@ export function publicPageRouter(deps: Required<AppDeps>) {
         500,
       );
     })
+    .use(extraStyleSources())
     .use(publicPageHeaders)
+    // Before the no-store below: this answer returns without passing on, so it keeps its own caching.
+    .get('/logo/:file', describeRoute(LOGO_DOCS), async (c) => {
+      const named = parseLogoFile(c.req.param('file'));
+      const logo = named && (await storage.branding.getLogo(named.sha256));
+      if (!logo || logo.type !== named.type) {
+        c.header('Cache-Control', 'no-store');
+        return notFound(c);
+      }
+      return c.body(new Uint8Array(logo.bytes), 200, {
+        'Content-Type': logo.type,
+        'Cache-Control': LOGO_CACHE,
+        'Content-Disposition': 'inline',
+      });
+    })
+    .all('/logo/:file', (c) => {
+      c.header('Allow', 'GET, HEAD');
+      return page(c, messagePage('Method not allowed', 'This image can only be read.'), 405);
+    })
     .use(async (c, next) => {
       await next();
       // A change of privacy or password takes effect at once: no copy is kept anywhere.
@@ -143,8 +186,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
     .get('/:id', describeRoute(PAGE_DOCS.get), reportId, async (c) => {
       const seen = await visible(c, c.req.valid('param').id);
       if (seen.kind === 'none') return notFound(c);
-      if (seen.kind === 'password') return page(c, passwordPage(seen.id, false));
-      return page(c, reportPage(seen.report), 200, seen.report.privacy === PRIVACY.public);
+      if (seen.kind === 'password') return page(c, passwordPage(seen.id, false, await branding(c)));
+      return page(c, reportPage(seen.report, { branding: await branding(c) }), 200, seen.report.privacy === PRIVACY.public);
     })
     .post(
       '/:id',
@@ -186,7 +229,7 @@ export function publicPageRouter(deps: Required<AppDeps>) {
           c.header('Retry-After', String(error.retryAfterS));
           return page(c, messagePage('Busy', 'Too many passwords are being checked right now. Try again in a moment.'), 429);
         }
-        if (!right) return page(c, passwordPage(seen.id, true), 403);
+        if (!right) return page(c, passwordPage(seen.id, true, await branding(c)), 403);
         grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));
         // Post/Redirect/Get: reloading the report does not send the password again.
         return c.redirect(publicPagePath(seen.id), 303);

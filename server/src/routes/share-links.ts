@@ -39,6 +39,8 @@ import { grantShareAccess, hasShareAccess } from '../public-page/access-cookie';
 import { publicOrigin, sharePagePath } from '../public-page/page-url';
 import { messagePage, passwordForm, reportPage } from '../public-page/render';
 import { comparePage, projectSummaryPage } from '../public-page/share-render';
+import { brandingForPage, extraStyleSources } from '../public-page/branding';
+import type { BrandingRecord } from '../storage/branding-storage';
 import type { Storage, RunRecord } from '../storage/types';
 import type { ShareLinkRecord } from '../storage/share-link-storage';
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
@@ -213,16 +215,16 @@ export function sharePageRouter(deps: Required<AppDeps>) {
   const token = validator('param', shareTokenParamSchema, (result, c) => (result.success ? undefined : notFound(c)));
 
   /** The page the link names, now; null when it is gone. */
-  async function render(target: ShareTarget, at: Date) {
+  async function render(target: ShareTarget, at: Date, branding: BrandingRecord) {
     if (target.kind === 'report') {
       const report = await storage.getReport(target.reportId);
-      return report && reportPage(report, false);
+      return report && reportPage(report, { indexable: false, branding });
     }
     if (target.kind === 'compare') {
       const report = await storage.getReport(target.reportId);
       if (!report) return null;
       const [before, after] = await Promise.all([findRun(storage, report.id, target.before), findRun(storage, report.id, target.after)]);
-      return before && after && comparePage(report, before, after);
+      return before && after && comparePage(report, before, after, branding);
     }
     const { project } = target;
     const health = (await storage.health.projectsHealth([project], SUMMARY_TREND_DAYS, at)).get(project);
@@ -249,6 +251,7 @@ export function sharePageRouter(deps: Required<AppDeps>) {
       pages,
       pagesTotal: total,
       today: at,
+      branding,
     });
   }
 
@@ -260,6 +263,7 @@ export function sharePageRouter(deps: Required<AppDeps>) {
       logError(error, { method: c.req.method, path: '/s/…' });
       return page(c, messagePage('Something went wrong', 'The page could not be shown. Try again in a moment.'), 500);
     })
+    .use(extraStyleSources())
     .use(publicPageHeaders)
     .use(async (c, next) => {
       await next();
@@ -272,9 +276,9 @@ export function sharePageRouter(deps: Required<AppDeps>) {
       if (!link) return notFound(c);
       const path = sharePagePath(c.req.valid('param').token);
       if (link.passwordHash !== null && !hasShareAccess(c, link.id, link.passwordHash)) {
-        return page(c, passwordForm({ action: path, what: 'shared page', wrongPassword: false }));
+        return page(c, passwordForm({ action: path, what: 'shared page', wrongPassword: false, branding: await brandingForPage(c, storage) }));
       }
-      const body = await render(link.target, at);
+      const body = await render(link.target, at, await brandingForPage(c, storage));
       if (!body) return notFound(c);
       await storage.shareLinks.countView(link.id, at);
       return page(c, body);
@@ -310,7 +314,9 @@ export function sharePageRouter(deps: Required<AppDeps>) {
           c.header('Retry-After', String(error.retryAfterS));
           return page(c, messagePage('Busy', 'Too many passwords are being checked right now. Try again in a moment.'), 429);
         }
-        if (!right) return page(c, passwordForm({ action: path, what: 'shared page', wrongPassword: true }), 403);
+        if (!right) {
+          return page(c, passwordForm({ action: path, what: 'shared page', wrongPassword: true, branding: await brandingForPage(c, storage) }), 403);
+        }
         grantShareAccess(c, link.id, link.passwordHash, path, publicOrigin(c, config).startsWith('https:'));
         return c.redirect(path, 303);
       },

@@ -230,6 +230,18 @@ export interface ShareLinksTable {
   last_viewed_at: Timestamp | null;
 }
 
+export interface BrandingTable {
+  only_row: Generated<Flag>;
+  name: string | null;
+  /** #rrggbb, lower case. */
+  accent: string | null;
+  logo: Buffer | null;
+  logo_type: string | null;
+  /** Hex SHA-256 of `logo`. */
+  logo_sha256: string | null;
+  updated_at: Timestamp | null;
+}
+
 export interface WebhooksTable {
   id: Generated<number>;
   url: string;
@@ -363,6 +375,7 @@ export interface Database {
   digest_settings: DigestSettingsTable;
   digest_sends: DigestSendsTable;
   share_links: ShareLinksTable;
+  branding: BrandingTable;
 }
 
 export type Db = BetterSqlite3.Database;

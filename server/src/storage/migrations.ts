@@ -24,6 +24,7 @@ export const SITEMAP_FOLLOW_MIGRATION = '017-sitemap-follow';
 export const ALERTS_BY_CAUSE_MIGRATION = '018-alerts-by-cause';
 export const DIGESTS_MIGRATION = '020-digests';
 export const SHARE_LINKS_MIGRATION = '019-share-links';
+export const BRANDING_MIGRATION = '021-branding';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -935,6 +936,25 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .execute();
         await db.schema.createIndex('share_links_report').on('share_links').column('report_id').execute();
         await db.schema.createIndex('share_links_project').on('share_links').column('project').execute();
+      },
+    },
+    [BRANDING_MIGRATION]: {
+      async up(db) {
+        // The agency's branding on what its clients see (public pages, share pages, print, digests):
+        // one row, as report_changes has. The logo's bytes are kept here, checked by their content
+        // (PNG, JPEG or WebP, at most 200 KB), with their type and SHA-256, which names the logo's
+        // public address so that it can be cached for good.
+        await db.schema
+          .createTable('branding')
+          .addColumn('only_row', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`only_row`))
+          .addColumn('name', 'text')
+          .addColumn('accent', 'text')
+          .addColumn('logo', t.pg ? 'bytea' : 'blob')
+          .addColumn('logo_type', 'text')
+          .addColumn('logo_sha256', 'text')
+          .addColumn('updated_at', t.time)
+          .execute();
+        await db.insertInto('branding').values({ name: null }).execute();
       },
     },
   };

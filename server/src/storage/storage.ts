@@ -45,6 +45,7 @@ import { createWatchStorage } from './watch-storage';
 import { createRunLogStorage } from './run-log-storage';
 import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
+import { createBrandingStorage } from './branding-storage';
 import { createWebhookStorage } from './webhook-storage';
 import { createDigestStorage } from './digest-storage';
 import { createShareLinkStorage } from './share-link-storage';
@@ -411,6 +412,7 @@ function createStorage(
     runLog: createRunLogStorage(db),
     digests: createDigestStorage(db),
     shareLinks: createShareLinkStorage(db),
+    branding: createBrandingStorage(db),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {

@@ -15,6 +15,7 @@ import type { ClientStorage } from './client-storage';
 import type { HealthStorage } from './health-storage';
 import type { DigestStorage } from './digest-storage';
 import type { ShareLinkStorage } from './share-link-storage';
+import type { BrandingStorage } from './branding-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -160,6 +161,8 @@ export interface Storage {
   digests: DigestStorage;
   /** Share links of reports, comparisons and projects (share_links). */
   shareLinks: ShareLinkStorage;
+  /** The agency's name, accent colour and logo on what its clients see (issue 48). */
+  branding: BrandingStorage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
