@@ -7,6 +7,7 @@ import { followHeldRows } from '@/api/hidden-rows';
 import { clearOnConnectionChange } from '@/api/query-client';
 import { DateTooltips } from '@/components/date-tooltips';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
+import { lightWhilePrinting } from './print-scheme';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -21,6 +22,8 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
   useEffect(() => clearOnConnectionChange(queryClient), [queryClient]);
   // The cached lists leave out the rows of the deletes held for Undo, and have them back on Undo.
   useEffect(() => followHeldRows(queryClient), [queryClient]);
+  // Printed pages are light whatever the scheme on screen.
+  useEffect(() => lightWhilePrinting(), []);
   return (
     <MantineProvider
       theme={theme}

@@ -24,6 +24,8 @@ import classes from './shell-layout.module.css';
 const SignInPanel = lazy(() => import('@/features/settings/sign-in-panel'));
 // The Alerts link asks the server's capabilities and the unread count: after the page, not with it.
 const AlertsNavLink = lazy(() => import('./alerts-nav-link'));
+// The branding on top of printed pages: asked once signed in (and remembered), shown only on paper.
+const PrintBranding = lazy(() => import('./print-branding'));
 
 const MAIN_ID = 'main-content';
 const PAGE_SPINNER_AFTER_MS = 250;
@@ -211,6 +213,11 @@ export function ShellLayout() {
       />
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <div className={classes.content}>
+          {signIn === null && (
+            <Suspense fallback={null}>
+              <PrintBranding />
+            </Suspense>
+          )}
           {gated && waitingForKey ? (
             <PageLoading />
           ) : gated ? (

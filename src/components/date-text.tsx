@@ -1,5 +1,5 @@
 import { VisuallyHidden } from '@mantine/core';
-import { formatRelative } from '@/lib/dates';
+import { formatAbsolute, formatRelative } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
 import classes from './date-text.module.css';
 
@@ -42,7 +42,9 @@ export function DateText({
   // element, and a page of 100 reports has 200 dates (docs/benchmarks.md, issue 27).
   if (date === null) return <span className={`${classes.date} ${classes.dimmed}`}>—</span>;
   return (
-    <time className={classes.date} dateTime={date.toISOString()} tabIndex={0} data-date-tip="">
+    // On paper "3 days ago" would be wrong by the time it is read: the print stylesheet shows the
+    // moment itself (data-printed) in place of the text.
+    <time className={classes.date} dateTime={date.toISOString()} tabIndex={0} data-date-tip="" data-printed={formatAbsolute(date)}>
       {sameMoment(date, sameAs ?? null) ? (
         sameAsLabel !== undefined ? (
           <span className={classes.dimmed}>same as {sameAsLabel}</span>

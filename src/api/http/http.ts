@@ -23,6 +23,8 @@ export interface ApiRequest {
   query?: Record<string, ParamValue>;
   /** Sent as application/x-www-form-urlencoded; null/undefined entries are left out. */
   form?: Record<string, ParamValue>;
+  /** Sent as multipart/form-data (a file with its fields), the browser writing the boundary. */
+  multipart?: FormData;
   signal?: AbortSignal;
   /** Read timeout for GET (default 15 s). Writes never time out on the client. */
   timeoutMs?: number;
@@ -150,10 +152,12 @@ export async function apiFetch(request: ApiRequest): Promise<ApiAnswer> {
   const auth = authorization(apiKey);
   if (auth) headers.set('Authorization', auth);
   if (request.ifNoneMatch) headers.set('If-None-Match', request.ifNoneMatch);
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   if (request.form) {
     headers.set('Content-Type', 'application/x-www-form-urlencoded;charset=UTF-8');
     body = paramsOf(request.form).toString();
+  } else if (request.multipart) {
+    body = request.multipart;
   }
 
   // Reads are cheap to repeat, so a stuck one is cut off; a write may already be stored by the

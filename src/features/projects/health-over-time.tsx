@@ -2,7 +2,7 @@
 // their average score per day over the last 30, 90 or 365 days, from the daily points the server keeps
 // (GET /projects/{project}/health?days=). The chart loads with its library; its words come first.
 import '@mantine/core/styles/SegmentedControl.css';
-import { Button, Group, Paper, SegmentedControl, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { HEALTH_DAYS, portfolioQueries } from '@/api/portfolio';
@@ -14,6 +14,7 @@ import type { HealthPoint } from '@/api/portfolio';
 import { countedDays, dayText } from './health-chart-text';
 import { DeployList, marksWithin } from '@/components/deploy-marks';
 import type { DeployMark } from '@/components/deploy-marks';
+import { useChartScheme } from '@/components/use-printing';
 
 const HealthChart = lazy(() => import('./health-chart'));
 const CHART_LOADING = <LoadingRows rows={1} height={252} label="Loading the health chart" />;
@@ -86,7 +87,7 @@ export function HealthOverTime({ project }: { project: string }) {
   const [days, setDays] = useState<HealthDays>(30);
   const [tableShown, setTableShown] = useState(false);
   const query = useQuery(portfolioQueries.days(project, days));
-  const scheme = useComputedColorScheme('light');
+  const scheme = useChartScheme();
   const deploys = query.data ? deploysOf(query.data) : [];
 
   let body;

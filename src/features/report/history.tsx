@@ -12,7 +12,6 @@ import {
   Stack,
   Text,
   Title,
-  useComputedColorScheme,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -33,6 +32,7 @@ import { lastDifferentRun } from '@/lib/what-changed';
 import ScoreChart from './score-chart';
 import classes from './report-page.module.css';
 import { WhatChangedSummary } from './what-changed';
+import { useChartScheme } from '@/components/use-printing';
 
 /** Rows of the runs table shown before "Show all runs". */
 const FIRST_ROWS = 10;
@@ -251,7 +251,7 @@ export function ReportHistory({ report, refreshed }: ReportHistoryProps) {
   // The project's deploys, marked on the chart (where the server has them).
   const withDeploys = useCapabilities().capabilities?.deploys === true;
   const deploys = useQuery({ ...runLogQueries.deploys(report.project ?? ''), enabled: withDeploys && Boolean(report.project) });
-  const scheme = useComputedColorScheme('light');
+  const scheme = useChartScheme();
   const runs = query.data?.items;
   const compare = useSearchParams()[0].get(COMPARE_PARAM);
   // Arrived by the report header's link to the comparison.

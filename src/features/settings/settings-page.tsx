@@ -94,6 +94,19 @@ function ClientsArea() {
   );
 }
 
+// Only where the deployment has branding (issue 48), loaded with its first showing.
+const BrandingSection = lazy(() => import('./branding-section'));
+
+function BrandingArea() {
+  const { capabilities } = useCapabilities();
+  if (!capabilities?.branding) return null;
+  return (
+    <Suspense fallback={null}>
+      <BrandingSection />
+    </Suspense>
+  );
+}
+
 // Shown only after a test has run, so it loads with the test rather than with the page.
 const ConnectionCheckResultAlert = lazy(() =>
   import('@/components/connection-check-result').then((m) => ({ default: m.ConnectionCheckResultAlert })),
@@ -304,6 +317,7 @@ function SettingsRoute() {
       {connection.apiKey !== null && <ClientsArea />}
       {connection.apiKey !== null && <WebhooksArea />}
       {connection.apiKey !== null && <ShareLinksArea />}
+      {connection.apiKey !== null && <BrandingArea />}
     </Stack>
   );
 }
