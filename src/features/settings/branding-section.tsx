@@ -160,7 +160,6 @@ function BrandingForm({ branding }: { branding: Branding }) {
               <FileInput
                 label={branding.logo ? 'New logo' : 'Logo'}
                 description="PNG, JPEG or WebP, at most 200 KB. SVG is refused."
-                placeholder="Choose an image"
                 accept="image/png,image/jpeg,image/webp"
                 clearable
                 clearButtonProps={{ 'aria-label': 'Clear the chosen logo' }}
