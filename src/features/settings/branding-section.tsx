@@ -22,14 +22,6 @@ import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { ErrorState } from '@/components/error-state';
 
-const brandingFormSchema = z.object({
-  name: z.string().check(z.trim(), z.maxLength(BRANDING_NAME_MAX, { error: BRANDING_MESSAGES.nameMax })),
-  accent: z.string().check(z.trim(), z.refine((value) => value === '' || ACCENT_PATTERN.test(value), { error: BRANDING_MESSAGES.accent })),
-  logo: z.nullable(z.instanceof(File)),
-});
-type BrandingInput = z.input<typeof brandingFormSchema>;
-type BrandingValues = z.output<typeof brandingFormSchema>;
-
 /** What a file's first bytes say it is: PNG, JPEG or WebP, or null (SVG and anything else). */
 async function imageTypeOf(file: File): Promise<string | null> {
   const bytes = new Uint8Array(await file.slice(0, 12).arrayBuffer());
@@ -41,11 +33,17 @@ async function imageTypeOf(file: File): Promise<string | null> {
   return null;
 }
 
-/** Why this file cannot be the logo (checked again by the server), or null. */
-async function logoProblem(file: File): Promise<string | null> {
-  if (file.size > LOGO_MAX_BYTES) return BRANDING_MESSAGES.logoSize;
-  return (await imageTypeOf(file)) === null ? BRANDING_MESSAGES.logoType : null;
-}
+const brandingFormSchema = z.object({
+  name: z.string().check(z.trim(), z.maxLength(BRANDING_NAME_MAX, { error: BRANDING_MESSAGES.nameMax })),
+  accent: z.string().check(z.trim(), z.refine((value) => value === '' || ACCENT_PATTERN.test(value), { error: BRANDING_MESSAGES.accent })),
+  // Checked as the server checks it, by size and by content, as soon as a file is chosen.
+  logo: z.nullable(z.instanceof(File)).check(
+    z.refine((file) => !file || file.size <= LOGO_MAX_BYTES, { error: BRANDING_MESSAGES.logoSize }),
+    z.refine(async (file) => !file || file.size > LOGO_MAX_BYTES || (await imageTypeOf(file)) !== null, { error: BRANDING_MESSAGES.logoType }),
+  ),
+});
+type BrandingInput = z.input<typeof brandingFormSchema>;
+type BrandingValues = z.output<typeof brandingFormSchema>;
 
 /** The chosen file as a data: URL, for its preview (the dashboard's policy allows data: images, not blob:). */
 function useDataUrl(file: File | null): string | null {
@@ -71,7 +69,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
     handleSubmit,
     reset,
     setError,
-    clearErrors,
+    trigger,
     formState: { errors, isSubmitting },
   } = useForm<BrandingInput, unknown, BrandingValues>({
     resolver: zodResolver(brandingFormSchema),
@@ -81,13 +79,6 @@ function BrandingForm({ branding }: { branding: Branding }) {
   const preview = useDataUrl(chosen);
 
   const onSubmit = async (values: BrandingValues) => {
-    if (values.logo) {
-      const problem = await logoProblem(values.logo);
-      if (problem) {
-        setError('logo', { message: problem }, { shouldFocus: true });
-        return;
-      }
-    }
     try {
       const saved = await save.mutateAsync({ name: values.name, accent: values.accent, logo: values.logo });
       reset({ name: saved.name ?? '', accent: saved.accent ?? '', logo: null });
@@ -166,11 +157,9 @@ function BrandingForm({ branding }: { branding: Branding }) {
                 leftSection={<IconPhoto size={16} aria-hidden />}
                 error={errors.logo?.message}
                 value={field.value ?? null}
-                onChange={async (file) => {
+                onChange={(file) => {
                   field.onChange(file);
-                  clearErrors('logo');
-                  const problem = file && (await logoProblem(file));
-                  if (problem) setError('logo', { message: problem });
+                  void trigger('logo');
                 }}
                 onBlur={field.onBlur}
                 name={field.name}
