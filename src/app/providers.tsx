@@ -7,7 +7,6 @@ import { followHeldRows } from '@/api/hidden-rows';
 import { clearOnConnectionChange } from '@/api/query-client';
 import { DateTooltips } from '@/components/date-tooltips';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
-import { lightWhilePrinting } from './print-scheme';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -22,8 +21,19 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
   useEffect(() => clearOnConnectionChange(queryClient), [queryClient]);
   // The cached lists leave out the rows of the deletes held for Undo, and have them back on Undo.
   useEffect(() => followHeldRows(queryClient), [queryClient]);
-  // Printed pages are light whatever the scheme on screen.
-  useEffect(() => lightWhilePrinting(), []);
+  // Printed pages are light whatever the scheme on screen: loaded after the page (nobody prints a
+  // page before it is there), out of the entry chunk.
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('./print-scheme').then(({ lightWhilePrinting }) => {
+      if (!gone) stop = lightWhilePrinting();
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, []);
   return (
     <MantineProvider
       theme={theme}

@@ -1,7 +1,6 @@
 // The branding's limits and messages (api-contract.md, Share links and branding): one definition
 // for the reference server, which enforces them, and the dashboard, which says them before sending.
-import * as z from 'zod';
-
+// No zod here: the dashboard imports this, and full zod would join its entry chunk.
 /** The most a logo may weigh: 200 KB. */
 export const LOGO_MAX_BYTES = 200 * 1024;
 /** PUT /branding's own body limit, whatever BODY_LIMIT says: a logo and the form around it. */
@@ -19,22 +18,4 @@ export const BRANDING_MESSAGES = {
   logoType: 'The logo must be a PNG, JPEG or WebP image; SVG and other files are refused.',
   logoSize: 'The logo must not be greater than 200 kilobytes.',
   logoFile: 'The logo must be a file.',
-  tooLarge: 'The form is over 256 kilobytes: the logo must not be greater than 200 kilobytes.',
 } as const;
-
-/**
- * PUT /branding's text fields (multipart form data): each left out is kept as it is, each sent
- * empty is cleared. The `logo` file is checked apart, by its content.
- */
-export const brandingFieldsSchema = z.object({
-  name: z
-    .string()
-    .max(BRANDING_NAME_MAX, { error: BRANDING_MESSAGES.nameMax })
-    .refine((name) => !/\p{Cc}/u.test(name), { error: BRANDING_MESSAGES.nameControl })
-    .optional()
-    .meta({ description: `The agency's name, at most ${BRANDING_NAME_MAX} characters; empty clears it.` }),
-  accent: z
-    .union([z.literal(''), z.string().regex(ACCENT_PATTERN, { error: BRANDING_MESSAGES.accent })], { error: BRANDING_MESSAGES.accent })
-    .optional()
-    .meta({ description: 'The accent colour, `#rrggbb`; empty clears it.' }),
-});

@@ -3,6 +3,7 @@
 // Laravel's wording, which is what clients of the real service already show.
 import * as z from 'zod';
 import { parseShareTarget, SHARE_EXPIRES_MAX_DAYS, SHARE_LABEL_MAX } from './share-target';
+import { ACCENT_PATTERN, BRANDING_MESSAGES, BRANDING_NAME_MAX } from './branding';
 import {
   CHECK_NOTE_MAX,
   CHECK_SETTING_STATES,
@@ -922,3 +923,22 @@ export const shareTokenParamSchema = z.object({
 });
 
 export type ShareLinkBody = z.output<typeof shareLinkBodySchema>;
+
+// ---- Branding (branding).
+
+/**
+ * PUT /branding's text fields (multipart form data): each left out is kept as it is, each sent
+ * empty is cleared. The `logo` file is checked apart, by its content.
+ */
+export const brandingFieldsSchema = z.object({
+  name: z
+    .string()
+    .max(BRANDING_NAME_MAX, { error: BRANDING_MESSAGES.nameMax })
+    .refine((name) => !/\p{Cc}/u.test(name), { error: BRANDING_MESSAGES.nameControl })
+    .optional()
+    .meta({ description: `The agency's name, at most ${BRANDING_NAME_MAX} characters; empty clears it.` }),
+  accent: z
+    .union([z.literal(''), z.string().regex(ACCENT_PATTERN, { error: BRANDING_MESSAGES.accent })], { error: BRANDING_MESSAGES.accent })
+    .optional()
+    .meta({ description: 'The accent colour, `#rrggbb`; empty clears it.' }),
+});

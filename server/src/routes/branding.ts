@@ -13,9 +13,8 @@ import {
   BRANDING_NAME_MAX,
   LOGO_MAX_BYTES,
   LOGO_TYPES,
-  brandingFieldsSchema,
 } from '../../../src/contract/branding';
-import { REQUEST_MESSAGES } from '../../../src/contract/request-schemas';
+import { brandingFieldsSchema, REQUEST_MESSAGES } from '../../../src/contract/request-schemas';
 import { strictBrandingEnvelope } from '../../../src/contract/strict-schemas';
 import type { AppDeps } from './app-deps';
 import { errorResponse, validationResponse, type FieldErrors } from '../http/errors';
