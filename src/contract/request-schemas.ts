@@ -855,6 +855,7 @@ export const digestBodySchema = z
     }
     return { ...body, recipients: parsed.recipients, weekday: body.every === 'weekly' ? (body.weekday ?? null) : null };
   });
+
 // ---- Share links (share_links).
 
 export const SHARE_MESSAGES = {

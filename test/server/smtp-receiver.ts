@@ -10,6 +10,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The parts that are neither the text nor the HTML (an inline logo): type, Content-ID and bytes. */
+  attachments: { type: string; cid: string | null; bytes: Buffer }[];
   raw: string;
 }
 
@@ -51,27 +53,49 @@ function decodeBody(body: string, encoding: string | undefined): string {
   return body;
 }
 
-/** The message's subject and its text/plain and text/html parts (of a multipart/alternative or a single part). */
-export function parseMail(raw: string): { subject: string; text: string; html: string } {
+interface Part {
+  type: string;
+  cid: string | null;
+  encoding: string | undefined;
+  content: string;
+}
+
+/** The leaf parts of a MIME body, nested multiparts (alternative, related, mixed) walked through. */
+function partsOf(headers: Map<string, string>, body: string): Part[] {
+  const type = headers.get('content-type') ?? '';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!boundary) return [{ type, cid: headers.get('content-id') ?? null, encoding: headers.get('content-transfer-encoding'), content: body }];
+  const parts: Part[] = [];
+  for (const part of body.split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const trimmed = part.replace(/^\r?\n/, '');
+    const end = trimmed.search(/\r?\n\r?\n/);
+    const content = trimmed.slice(end).replace(/^\r?\n\r?\n/, '').replace(/\r?\n$/, '');
+    parts.push(...partsOf(headersOf(trimmed.slice(0, end)), content));
+  }
+  return parts;
+}
+
+/** The message's subject, its text/plain and text/html parts, and its other parts (an inline logo). */
+export function parseMail(raw: string): Pick<ReceivedMail, 'subject' | 'text' | 'html' | 'attachments'> {
   const split = raw.search(/\r?\n\r?\n/);
   const headers = headersOf(raw.slice(0, split));
-  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
-  const parts: { type: string; content: string }[] = [];
-  const boundary = /boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
-  if (boundary) {
-    for (const part of body.split(`--${boundary}`).slice(1)) {
-      if (part.startsWith('--')) break;
-      const trimmed = part.replace(/^\r?\n/, '');
-      const end = trimmed.search(/\r?\n\r?\n/);
-      const partHeaders = headersOf(trimmed.slice(0, end));
-      const content = trimmed.slice(end).replace(/^\r?\n\r?\n/, '').replace(/\r?\n$/, '');
-      parts.push({ type: partHeaders.get('content-type') ?? '', content: decodeBody(content, partHeaders.get('content-transfer-encoding')) });
-    }
-  } else parts.push({ type: headers.get('content-type') ?? '', content: decodeBody(body, headers.get('content-transfer-encoding')) });
+  const parts = partsOf(headers, raw.slice(split).replace(/^\r?\n\r?\n/, ''));
+  const textOf = (type: string) => {
+    const part = parts.find((p) => p.type.startsWith(type));
+    return part ? decodeBody(part.content, part.encoding).replace(/\r\n/g, '\n') : '';
+  };
   return {
     subject: decodeWords(headers.get('subject') ?? ''),
-    text: parts.find((part) => part.type.startsWith('text/plain'))?.content.replace(/\r\n/g, '\n') ?? '',
-    html: parts.find((part) => part.type.startsWith('text/html'))?.content.replace(/\r\n/g, '\n') ?? '',
+    text: textOf('text/plain'),
+    html: textOf('text/html'),
+    attachments: parts
+      .filter((part) => !part.type.startsWith('text/'))
+      .map((part) => ({
+        type: part.type.split(';')[0]!.trim(),
+        cid: part.cid,
+        bytes: part.encoding?.toLowerCase() === 'base64' ? Buffer.from(part.content.replace(/\s+/g, ''), 'base64') : Buffer.from(part.content, 'latin1'),
+      })),
   };
 }
 

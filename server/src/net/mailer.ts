@@ -3,11 +3,20 @@
 // credentials, and the words below are built from neither).
 import nodemailer from 'nodemailer';
 
+/** A file inside the message that its HTML shows by `cid:` (a logo), so no mail program has to fetch it. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  cid: string;
+}
+
 export interface MailMessage {
   to: string[];
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {
@@ -59,7 +68,14 @@ export function createMailer(smtpUrl: string, from: string): Mailer {
   return {
     async send(message) {
       try {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await transport.sendMail({
+          from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          attachments: message.attachments ?? [],
+        });
       } catch (error) {
         throw new MailError(words(error));
       }

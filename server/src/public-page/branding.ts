@@ -17,6 +17,11 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 /** Where the logo is served, under the public pages' prefix: its SHA-256 and its type's extension. */
 export const LOGO_PATH_PREFIX = `${PUBLIC_PAGE_PREFIX}/logo`;
 
+/** The file name of a logo of `type` (`logo.png`), as an e-mail attaches it. */
+export function logoFileName(type: string): string {
+  return `logo.${EXTENSIONS[type] ?? 'img'}`;
+}
+
 /** The logo's path on this server (prefix it with the public origin for an e-mail). */
 export function brandingLogoPath(logo: LogoRecord): string {
   return `${LOGO_PATH_PREFIX}/${logo.sha256}.${EXTENSIONS[logo.type] ?? 'img'}`;

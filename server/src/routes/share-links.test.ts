@@ -12,6 +12,7 @@ import {
   strictShareLinkRevokedSchema,
 } from '../../../src/contract/strict-schemas';
 import { checkName } from '../../../src/checks/check-info';
+import { solidPng } from '../../../test/server/images';
 import { BAD, DECENT, GOOD, createTestApp, type TestApp } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import type { AnalysisFields } from '../storage/types';
@@ -263,6 +264,31 @@ describe.each(STORAGE_ENGINES)('share links on $name', (engine) => {
     expect((await list(t, '?target=project:shop.example')).data.map((listed) => listed.id)).toEqual([link.id]);
     expect((await list(t, '?target=project:nowhere.example')).data).toEqual([]);
     expect((await t.call('POST', '/api/v1/share-links', { form: { target: 'project:nowhere.example' } })).status).toBe(422);
+  });
+
+  it('puts the branding on top of every share page and its password form, the accent allowed by its hash alone', async () => {
+    const { t } = await setUp();
+    const id = await store(t, 'https://shop.example/a');
+    await store(t, 'https://shop.example/b');
+    await t.storage.branding.setBranding({ name: 'Acme <i>Agency</i>', accent: '#aa33cc', logo: { type: 'image/png', bytes: solidPng(2, 2, [1, 2, 3]) }, now: clock });
+    const css = ':root{--accent:#aa33cc}';
+    const hash = `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+    const links = [
+      await share(t, { target: `report:${id}` }),
+      await share(t, { target: 'project:shop.example' }),
+      await share(t, { target: 'project:shop.example', password: 'open sesame' }),
+    ];
+    for (const link of links) {
+      const page = await visit(t, link.path);
+      expect(page.status).toBe(200);
+      const text = await page.text();
+      expect(text).toContain('<span class="brand-name">Acme &lt;i&gt;Agency&lt;/i&gt;</span>');
+      expect(text).toMatch(/<img class="brand-logo" src="\/r\/logo\/[0-9a-f]{64}\.png" alt="">/);
+      expect(text).toContain(`<style>${css}</style>`);
+      const policy = page.headers.get('Content-Security-Policy')!;
+      expect(policy).toContain(hash);
+      expect(policy).not.toContain('unsafe');
+    }
   });
 
   it('refuses a target, expiry or label out of the contract with 422 on its field', async () => {

@@ -1,7 +1,11 @@
 // A digest as e-mail: subject, plain text and HTML. Every value goes through Hono's `html`
 // template, which escapes it: a page's URL or a project's name is text, never markup. Inline styles
-// only, as mail programs want, and no script, image or remote resource.
+// only, as mail programs want, and no script or remote resource: the branding's logo travels inside
+// the message (cid:), so no mail program has to fetch an image to show it.
 import { html } from 'hono/html';
+import type { MailAttachment } from '../net/mailer';
+import { logoFileName } from '../public-page/branding';
+import type { BrandingRecord, LogoImage } from '../storage/branding-storage';
 import type { DigestJson } from './digest';
 
 type Html = ReturnType<typeof html>;
@@ -10,7 +14,17 @@ export interface DigestMail {
   subject: string;
   text: string;
   html: string;
+  attachments: MailAttachment[];
 }
+
+/** The branding on top of the e-mail: the stored branding and its logo's bytes (null without one). */
+export interface MailBranding {
+  branding: BrandingRecord;
+  logo: LogoImage | null;
+}
+
+const LOGO_CID = 'logo@digest';
+const DEFAULT_ACCENT = '#1c7ed6';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const day = (time: string) => `${dateFormat.format(new Date(time))} UTC`;
@@ -78,15 +92,21 @@ function sectionsOf(digest: DigestJson, origin: string | null): Section[] {
 }
 
 /**
- * Where a workspace's branding (name, accent, logo) will head the e-mail; until branding exists,
- * the product's own name.
+ * The branding on top (api-contract.md, Share links and branding): the logo and the name over a bar
+ * in the accent colour, as on the public pages; the product's name where nothing is set.
  */
-function brandingHeader(): Html {
-  return html`<tr><td style="padding:16px 24px;border-bottom:3px solid #1c7ed6;font-size:18px;font-weight:bold">Webpage reports</td></tr>`;
+function brandingHeader(brand: MailBranding | null): Html {
+  const branding = brand?.branding ?? null;
+  const accent = branding?.accent && /^#[0-9a-f]{6}$/i.test(branding.accent) ? branding.accent : DEFAULT_ACCENT;
+  const logo = brand?.logo
+    ? html`<img src="cid:${LOGO_CID}" alt="${branding?.name === null ? 'Logo' : ''}" height="32" style="height:32px;width:auto;vertical-align:middle;margin-right:8px">`
+    : '';
+  const name = branding?.name ?? (brand?.logo ? '' : 'Webpage reports');
+  return html`<tr><td style="padding:16px 24px;border-bottom:3px solid ${accent};font-size:18px;font-weight:bold">${logo}${name}</td></tr>`;
 }
 
-/** The e-mail of a digest; `origin` is the dashboard's, for the links (none without it). */
-export async function digestMail(digest: DigestJson, origin: string | null): Promise<DigestMail> {
+/** The e-mail of a digest; `origin` is the dashboard's, for the links (none without it); `brand` on top. */
+export async function digestMail(digest: DigestJson, origin: string | null, brand: MailBranding | null = null): Promise<DigestMail> {
   const window = `${day(digest.since)} – ${day(digest.until)}`;
   const span = `from ${day(digest.since)} to ${day(digest.until)}`;
   const quiet = digest.projects.length === 0;
@@ -121,7 +141,7 @@ export async function digestMail(digest: DigestJson, origin: string | null): Pro
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${subject}</title></head>
 <body style="margin:0;padding:0;background:#f1f3f5;color:#212529;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:640px;margin:0 auto;background:#ffffff">
-${brandingHeader()}
+${brandingHeader(brand)}
 <tr><td style="${cell};padding-top:16px"><h1 style="font-size:20px;margin:0">Digest</h1><p style="margin:4px 0 0;color:#495057">What changed ${span}.</p></td></tr>
 ${
   quiet
@@ -139,5 +159,8 @@ ${sections.map(
 </table>
 </body>
 </html>`;
-  return { subject, text: `${textLines.join('\n')}\n`, html: (await body).toString() };
+  const attachments = brand?.logo
+    ? [{ filename: logoFileName(brand.logo.type), contentType: brand.logo.type, content: brand.logo.bytes, cid: LOGO_CID }]
+    : [];
+  return { subject, text: `${textLines.join('\n')}\n`, html: (await body).toString(), attachments };
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { strictDigestSchema } from '../../../src/contract/strict-schemas';
 import { analysisWith, BAD, GOOD } from '../../../test/server/test-app';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
+import { solidPng } from '../../../test/server/images';
 import { startSmtpReceiver, type SmtpReceiver } from '../../../test/server/smtp-receiver';
 import { createMailer } from '../net/mailer';
 import { projectFromUrl } from '../net/host-name';
@@ -180,6 +181,30 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
     expect(smtp.received).toHaveLength(1);
     const next = (await storage.digests.lastSend())!;
     expect(next).toMatchObject({ status: 'sent', since: toTimestamp(at(121 - 24 * 60)) });
+  });
+
+  it('puts the branding on top of the e-mail: the name as text, the accent bar, the logo inside the message', async () => {
+    const storage = await (await fresh()).open();
+    await history(storage);
+    const png = solidPng(4, 4, [200, 40, 0]);
+    await storage.branding.setBranding({ name: 'Acme <b>Agency</b>', accent: '#aa3300', logo: { type: 'image/png', bytes: png }, now: T0 });
+    const smtp = await receiver();
+    const digests = runner(storage, smtp, { now: at(65) });
+    expect(await digests.sendNow()).toMatchObject({ status: 'sent' });
+    const mail = smtp.received[0]!;
+    expect(mail.html).toContain('border-bottom:3px solid #aa3300');
+    expect(mail.html).toContain('Acme &lt;b&gt;Agency&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>Agency');
+    expect(mail.html).toContain('<img src="cid:logo@digest" alt=""');
+    expect(mail.html).not.toContain('Webpage reports');
+    // The logo is a part of the message, its bytes as stored: no mail program fetches anything.
+    expect(mail.attachments).toEqual([{ type: 'image/png', cid: '<logo@digest>', bytes: png }]);
+
+    // Without branding, the product's name over the default bar, and nothing attached.
+    await storage.branding.setBranding({ name: null, accent: null, logo: null, now: at(66) });
+    expect(await digests.sendNow()).toMatchObject({ status: 'sent' });
+    expect(smtp.received[1]!.html).toContain('Webpage reports');
+    expect(smtp.received[1]!.attachments).toEqual([]);
   });
 
   it('without SMTP_URL a digest with recipients fails saying so; one sent as a webhook alone is sent', async () => {

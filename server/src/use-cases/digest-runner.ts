@@ -88,7 +88,9 @@ export function startDigestRunner(options: DigestRunnerOptions): DigestRunner {
       if (!mailer) error = NO_SMTP_ERROR;
       else {
         try {
-          const mail = await digestMail(digest, origin());
+          const branding = await storage.branding.getBranding();
+          const logo = branding.logo ? await storage.branding.getLogo(branding.logo.sha256) : null;
+          const mail = await digestMail(digest, origin(), { branding, logo });
           await mailer.send({ to: send.recipients, ...mail });
         } catch (caught) {
           error = caught instanceof MailError ? caught.message : 'The e-mail could not be sent.';
