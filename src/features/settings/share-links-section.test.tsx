@@ -43,7 +43,8 @@ describe('Share links', () => {
     const settings = renderWithProviders(<SettingsRoute />, { route: '/settings' });
     const section = await screen.findByRole('region', { name: 'Share links' });
     const row = (await within(section).findByText('For <i>Ana</i>')).closest('tr')!;
-    expect(within(row).getByRole('link', { name: `Report ${report.id}` })).toHaveAttribute('href', `/reports/${report.id}`);
+    // Named by its URL, asked in one request for the page of links (ids_filter).
+    expect(await within(row).findByRole('link', { name: report.url })).toHaveAttribute('href', `/reports/${report.id}`);
     expect(within(row).getByText('Password')).toBeInTheDocument();
     expect(within(row).getByRole('cell', { name: '0' })).toBeInTheDocument();
     await settings.user.click(within(row).getByRole('button', { name: 'Revoke link For <i>Ana</i>' }));

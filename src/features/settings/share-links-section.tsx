@@ -9,7 +9,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '@/api/http/errors';
-import { shareLinkQueries, useRevokeShareLink, type ShareLink } from '@/api/share-links';
+import { useCapabilities } from '@/api/capabilities';
+import { reportQueries } from '@/api/reports';
+import { SHARE_LINKS_PER_PAGE, shareLinkQueries, useRevokeShareLink, type ShareLink } from '@/api/share-links';
 import { parseShareTarget } from '@/contract/share-target';
 import { compareHref } from '@/lib/compare-runs';
 import { DateText } from '@/components/date-text';
@@ -17,34 +19,58 @@ import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
-/** The link's target in words, and where it is in the dashboard. */
-function targetOf(link: ShareLink): { text: string; href: string | null } {
+/** The link's target in words (a report by its URL where known), and where it is in the dashboard. */
+function targetOf(link: ShareLink, urls: ReadonlyMap<number, string>): { text: string; href: string | null } {
   const target = parseShareTarget(link.target);
   if (!target) return { text: link.target, href: null };
-  if (target.kind === 'report') return { text: `Report ${target.reportId}`, href: `/reports/${target.reportId}` };
   if (target.kind === 'project') return { text: `Project ${target.project}`, href: `/projects/${encodeURIComponent(target.project)}` };
+  const url = urls.get(target.reportId);
+  if (target.kind === 'report') return { text: url ?? `Report ${target.reportId}`, href: `/reports/${target.reportId}` };
   return {
-    text: `Comparison of report ${target.reportId}`,
+    text: url ? `Comparison of ${url}` : `Comparison of report ${target.reportId}`,
     href: compareHref(target.reportId, new Date(target.before), new Date(target.after)),
   };
 }
 
-/** What the person calls the link in the confirmation and the Revoke button's name. */
-function linkName(link: ShareLink): string {
-  return link.label ?? targetOf(link).text;
+/** The ids of the reports the links name (a report or a comparison of one). */
+function reportIdsOf(links: readonly ShareLink[]): number[] {
+  const ids = links.flatMap((link) => {
+    const target = parseShareTarget(link.target);
+    return target && target.kind !== 'project' ? [target.reportId] : [];
+  });
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
-function LinkRow({ link, now }: { link: ShareLink; now: number }) {
+/**
+ * The URLs of the reports a page of links names, in one request where the deployment takes a list of
+ * ids (ids_filter); an empty map until then, or elsewhere (the links then say "Report 12").
+ */
+function useReportUrls(links: readonly ShareLink[] | undefined): ReadonlyMap<number, string> {
+  const { capabilities } = useCapabilities();
+  const ids = reportIdsOf(links ?? []);
+  const reports = useQuery({
+    ...reportQueries.list({ ids: ids.join(','), per_page: SHARE_LINKS_PER_PAGE }),
+    enabled: capabilities?.ids_filter === true && ids.length > 0,
+  });
+  return new Map((reports.data?.items ?? []).map((report) => [report.id, report.url]));
+}
+
+/** What the person calls the link in the confirmation and the Revoke button's name. */
+function linkName(link: ShareLink, urls: ReadonlyMap<number, string>): string {
+  return link.label ?? targetOf(link, urls).text;
+}
+
+function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: ReadonlyMap<number, string> }) {
   const revoke = useRevokeShareLink();
   const [confirming, setConfirming] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const target = targetOf(link);
+  const target = targetOf(link, urls);
   const expired = link.expiresAt !== null && link.expiresAt.getTime() <= now;
   const onRevoke = () =>
     revoke.mutate(link.id, {
       onSuccess: () => {
         setConfirming(false);
-        notifications.show({ color: 'teal', title: 'Link revoked', message: `The link “${linkName(link)}” no longer opens anything.` });
+        notifications.show({ color: 'teal', title: 'Link revoked', message: `The link “${linkName(link, urls)}” no longer opens anything.` });
       },
     });
   return (
@@ -76,7 +102,7 @@ function LinkRow({ link, now }: { link: ShareLink; now: number }) {
           variant="subtle"
           color="red"
           leftSection={<IconTrash size={14} aria-hidden />}
-          aria-label={`Revoke link ${linkName(link)}`}
+          aria-label={`Revoke link ${linkName(link, urls)}`}
           onPointerEnter={() => void loadConfirmDialog()}
           onFocus={() => void loadConfirmDialog()}
           onClick={() => setConfirming(true)}
@@ -87,7 +113,7 @@ function LinkRow({ link, now }: { link: ShareLink; now: number }) {
           <Suspense fallback={null}>
             <LazyConfirmDialog
               opened
-              title={`Revoke the link “${linkName(link)}”?`}
+              title={`Revoke the link “${linkName(link, urls)}”?`}
               confirmLabel="Revoke"
               onConfirm={onRevoke}
               onCancel={() => {
@@ -111,6 +137,7 @@ export default function ShareLinksSection() {
   const [page, setPage] = useState(1);
   const links = useQuery({ ...shareLinkQueries.list(page), placeholderData: keepPreviousData });
   useClampPage(page, links.data?.meta, setPage);
+  const urls = useReportUrls(links.data?.items);
   const [now] = useState(() => Date.now());
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
@@ -152,7 +179,7 @@ export default function ShareLinksSection() {
                 </Table.Thead>
                 <Table.Tbody>
                   {links.data.items.map((link) => (
-                    <LinkRow key={link.id} link={link} now={now} />
+                    <LinkRow key={link.id} link={link} now={now} urls={urls} />
                   ))}
                 </Table.Tbody>
               </Table>
