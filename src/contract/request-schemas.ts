@@ -434,15 +434,18 @@ function wholeNumber(min: number, max: number, message: string) {
   );
 }
 
+/** How often a schedule runs or a digest goes out: off, daily or weekly. */
+const everySchema = z
+  .enum(['off', 'daily', 'weekly'], {
+    error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
+  })
+  .meta({ description: 'off, daily or weekly.' });
+
 /** `PUT /projects/{project}/schedule`: every field at once; `weekday` only for weekly. */
 export const scheduleBodySchema = z
   .object(
     {
-      every: z
-        .enum(['off', 'daily', 'weekly'], {
-          error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
-        })
-        .meta({ description: 'off, daily or weekly.' }),
+      every: everySchema,
       hour: wholeNumber(0, 23, WATCH_MESSAGES.hour)
         .default(6)
         .meta({ type: 'integer', description: 'The hour of the run, 0-23, UTC (6 by default).' }),
@@ -815,11 +818,7 @@ export const DIGEST_MESSAGES = {
 export const digestBodySchema = z
   .object(
     {
-      every: z
-        .enum(['off', 'daily', 'weekly'], {
-          error: (issue) => (issue.input === undefined ? WATCH_MESSAGES.everyRequired : WATCH_MESSAGES.every),
-        })
-        .meta({ description: 'off, daily or weekly.' }),
+      every: everySchema,
       hour: wholeNumber(0, 23, WATCH_MESSAGES.hour)
         .default(8)
         .meta({ type: 'integer', description: 'The hour it is sent, 0-23, UTC (8 by default).' }),

@@ -38,6 +38,15 @@ export const publicPageHeaders = securityHeadersWith({
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 
 // The page in the API's document, as a page: HTML, no key.
+/** The body of a page's password form (a report's public page, a share link's page), as the OpenAPI document says it. */
+export const PASSWORD_FORM_BODY = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': { schema: resolver(publicPagePasswordBodySchema) },
+    'multipart/form-data': { schema: resolver(publicPagePasswordBodySchema) },
+  },
+};
+
 const PAGE_DOCS = {
   get: {
     operationId: 'showPublicPage',
@@ -55,13 +64,7 @@ const PAGE_DOCS = {
     summary: 'Send a password-protected report page its password',
     tags: ['Public page'],
     security: [],
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-www-form-urlencoded': { schema: resolver(publicPagePasswordBodySchema) },
-        'multipart/form-data': { schema: resolver(publicPagePasswordBodySchema) },
-      },
-    },
+    requestBody: PASSWORD_FORM_BODY,
     responses: {
       303: {
         description: 'The right password (the cookie `report-{id}` is set), or a report that needs none: to the page.',

@@ -12,7 +12,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import { describeRoute, resolver, validator, type DescribeRouteOptions } from 'hono-openapi';
+import { describeRoute, validator, type DescribeRouteOptions } from 'hono-openapi';
 import {
   publicPagePasswordBodySchema,
   SHARE_MESSAGES,
@@ -44,7 +44,7 @@ import type { BrandingRecord } from '../storage/branding-storage';
 import type { Storage, RunRecord } from '../storage/types';
 import type { ShareLinkRecord } from '../storage/share-link-storage';
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
-import { page, publicPageHeaders } from './public-page';
+import { page, PASSWORD_FORM_BODY, publicPageHeaders } from './public-page';
 
 const DAY_MS = 86_400_000;
 /** The project summary's trend, in days. */
@@ -113,13 +113,7 @@ const PAGE_DOCS = {
     summary: 'Send a share link’s page its password (an extension)',
     tags: ['Share links'],
     security: [],
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-www-form-urlencoded': { schema: resolver(publicPagePasswordBodySchema) },
-        'multipart/form-data': { schema: resolver(publicPagePasswordBodySchema) },
-      },
-    },
+    requestBody: PASSWORD_FORM_BODY,
     responses: {
       303: { description: 'The right password (the cookie `share-{id}` is set, for this link’s path only), or a link that needs none: to the page.', headers: { Location: { schema: { type: 'string' as const } } } },
       403: html('A wrong password, or a form sent from another origin.'),
