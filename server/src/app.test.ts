@@ -5,7 +5,7 @@ import {
   strictReportListSchema,
   strictValidationErrorSchema,
 } from '../../src/contract/strict-schemas';
-import { createKey, revokeKey } from './auth/keys';
+import { createKey } from './auth/keys';
 import { createTestApp, TEST_KEY, testDatabase } from '../../test/server/test-app';
 import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
@@ -46,7 +46,7 @@ describe('authentication', () => {
     const t = createTestApp();
     const { key, record } = await createKey(t.storage, { label: 'ci' });
     expect((await t.call('GET', '/api/v1/reports', { key })).status).toBe(200);
-    await revokeKey(t.storage, record.id);
+    await t.storage.accounts.revokeAnyKey(record.id, new Date());
     expect((await t.call('GET', '/api/v1/reports', { key })).status).toBe(401);
   });
 
@@ -291,12 +291,14 @@ describe('unexpected failures', () => {
   const secretish = 'SELECT * FROM reports -- at /srv/app/server.ts:12';
 
   function failing(storage: Storage, method: keyof Storage): Storage {
-    return new Proxy(storage, {
+    const proxy: Storage = new Proxy(storage, {
       get(target, prop, receiver) {
+        if (prop === 'forWorkspace') return () => proxy;
         if (prop === method) return async () => Promise.reject(new Error(secretish));
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
+    return proxy;
   }
 
   it.each([
@@ -338,7 +340,11 @@ describe('unexpected failures', () => {
 
   it('fails closed with 500 when the key store cannot be read', async () => {
     const logError = vi.fn();
-    const storage = failing(createSqliteStorage(testDatabase()), 'activeApiKeyHashes');
+    const healthy = createSqliteStorage(testDatabase());
+    const storage = {
+      ...healthy,
+      accounts: { ...healthy.accounts, identify: async () => Promise.reject(new Error(secretish)) },
+    };
     const t = createTestApp({ storage, logError });
     const res = await t.call('GET', '/api/v1/reports');
     expect(res.status).toBe(500);

@@ -7,11 +7,15 @@ import { doReportWork } from './use-cases/report-work';
 import { createResolver } from './net/resolve';
 import type { AppDeps } from './routes/app-deps';
 import { createKeyVerifier } from './auth/keys';
+import type { KeyIdentity } from './storage/account-storage';
+import { requestStorage, withWorkspace } from './storage/workspace-scope';
+import { currentAuditIntent, withAuditIntent, type Actor, type AuditIntent } from './storage/audit';
+import { mayDo, operationOf } from './http/operations';
 import { createDiscoverer } from './use-cases/discover';
 import { clientAddress } from './http/client-address';
 import { refuseControlCharacters } from './http/control-characters';
 import { corsFor } from './http/cors';
-import { errorResponse } from './http/errors';
+import { errorResponse, roleRefusal } from './http/errors';
 import { OPENAPI_DOCUMENT_OPERATION, OPENAPI_PATH, openApiDocument } from './http/openapi';
 import {
   PASSWORD_ATTEMPTS,
@@ -35,6 +39,18 @@ import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
 import { shareLinksRouter, sharePageRouter } from './routes/share-links';
+
+// How often a key's last use is written: Members shows it to the minute.
+const KEY_TOUCH_MS = 60_000;
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The key, member and workspace of an authenticated API request. */
+    identity: KeyIdentity;
+    /** Who made it, as the audit log and the storage's scoping see them. */
+    actor: Actor;
+  }
+}
 
 function defaultLogError(error: unknown, request: { method: string; path: string }): void {
   console.error(`[api] ${request.method} ${request.path} failed:`, error);
@@ -66,9 +82,27 @@ export function createApp(deps: AppDeps): Hono {
     ),
     ...deps,
   };
+  // The request's audit intent goes with its work, which another process may do (job-queue.ts);
+  // the entry is then written there, in the report's own transaction.
+  const runAnyWhere = resolved.runReportWork;
+  resolved.runReportWork = async (work) => {
+    const intent = currentAuditIntent();
+    const outcome = await runAnyWhere({
+      ...work,
+      ...(intent ? { audit: { ...intent }, workspaceId: intent.actor.workspaceId } : {}),
+    });
+    if (intent && outcome.ok) intent.written = true;
+    return outcome;
+  };
   const { config, storage, logError } = resolved;
-  const verify = createKeyVerifier(storage, config.apiKeys);
+  const verify = createKeyVerifier(storage, config.apiKeys, now);
   const hit = resolved.rateLimiter;
+  // When each key was last used, for Members: written at most once a minute per key.
+  const touchKey = (identity: KeyIdentity) => {
+    const at = now();
+    if (identity.keyLastUsedAt !== null && at.getTime() - Date.parse(identity.keyLastUsedAt) < KEY_TOUCH_MS) return;
+    storage.accounts.touchKey(identity.keyId, at).catch((error: unknown) => logError(error, { method: 'touch', path: 'key' }));
+  };
 
   const app = new Hono();
 
@@ -92,12 +126,51 @@ export function createApp(deps: AppDeps): Hono {
     const key = bearerKey(c.req.header('Authorization'));
     const identity = key === null ? null : await verify(key);
     // Requests without a valid key are counted per client address, which also slows key guessing.
-    const decision = await hit(identity ? identity.bucket : `address:${clientAddress(c)}`);
+    const decision = await hit(identity ? `key:${identity.keyId}` : `address:${clientAddress(c)}`);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) return errorResponse(c, 429, headers);
     if (!identity && !keyless.has(c.req.path)) return errorResponse(c, 401, headers);
-    await next();
+    if (identity) {
+      c.set('identity', identity);
+      c.set('actor', {
+        workspaceId: identity.workspaceId,
+        memberId: identity.memberId,
+        memberName: identity.memberName,
+        keyId: identity.keyId,
+        role: identity.role,
+        ip: clientAddress(c),
+      });
+      touchKey(identity);
+      await withWorkspace(storage.forWorkspace(identity.workspaceId), next);
+    } else {
+      await next();
+    }
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  });
+
+  // The role's rule (http/operations.ts), before anything else of the request; a write runs with
+  // its audit intent, which the storage writes in the write's own transaction.
+  app.use(api, async (c, next) => {
+    const actor = c.get('actor');
+    if (!actor) return next();
+    const operation = operationOf(c.req.method, c.req.path.slice(API_PREFIX.length));
+    if (!operation) return next();
+    const intent: AuditIntent = {
+      actor,
+      action: operation.action,
+      target: { type: operation.target.type, id: operation.targetId },
+    };
+    if (!mayDo(actor.role, operation.role)) {
+      await storage.accounts.recordAudit(intent, 'refused', now());
+      return roleRefusal(c, actor.role);
+    }
+    if (!operation.write) return next();
+    await withAuditIntent(intent, next);
+    // Every write the storage makes writes its entry in its own transaction; a write that
+    // succeeded without one (a route whose storage call has no entry yet) is logged after it.
+    if (c.res.status < 300 && !intent.written) {
+      await storage.accounts.recordAudit(intent, 'done', now());
+    }
   });
 
   // PUT /branding takes a logo: that route has its own limit (BRANDING_BODY_LIMIT), whatever BODY_LIMIT says.
@@ -114,23 +187,25 @@ export function createApp(deps: AppDeps): Hono {
   );
 
   app.get(`${API_PREFIX}${OPENAPI_PATH}`, describeRoute(OPENAPI_DOCUMENT_OPERATION), openApiDocument(app));
-  app.route(`${API_PREFIX}/reports`, reportsRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, projectsRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, schedulesRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, checkSettingsRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, projectClientRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, projectHealthRouter(resolved));
-  app.route(`${API_PREFIX}/projects`, runLogRouter(resolved));
-  app.route(`${API_PREFIX}/overview`, overviewRouter(resolved));
-  app.route(`${API_PREFIX}/problems`, problemsRouter(resolved));
-  app.route(`${API_PREFIX}/clients`, clientsRouter(resolved));
-  app.route(`${API_PREFIX}/alerts`, alertsRouter(resolved));
-  app.route(`${API_PREFIX}/webhooks`, webhooksRouter(resolved));
-  app.route(`${API_PREFIX}/digests`, digestsRouter(resolved));
-  app.route(`${API_PREFIX}/branding`, brandingRouter(resolved));
+  // The API's routers see the request's workspace alone (storage/workspace-scope.ts).
+  const scoped: Required<AppDeps> = { ...resolved, storage: requestStorage() };
+  app.route(`${API_PREFIX}/reports`, reportsRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, projectsRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, schedulesRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, checkSettingsRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, projectClientRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, projectHealthRouter(scoped));
+  app.route(`${API_PREFIX}/projects`, runLogRouter(scoped));
+  app.route(`${API_PREFIX}/overview`, overviewRouter(scoped));
+  app.route(`${API_PREFIX}/problems`, problemsRouter(scoped));
+  app.route(`${API_PREFIX}/clients`, clientsRouter(scoped));
+  app.route(`${API_PREFIX}/alerts`, alertsRouter(scoped));
+  app.route(`${API_PREFIX}/webhooks`, webhooksRouter(scoped));
+  app.route(`${API_PREFIX}/digests`, digestsRouter(scoped));
+  app.route(`${API_PREFIX}/branding`, brandingRouter(scoped));
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
-  app.route(`${API_PREFIX}/discover`, discoverRouter(resolved));
-  app.route(`${API_PREFIX}/share-links`, shareLinksRouter(resolved));
+  app.route(`${API_PREFIX}/discover`, discoverRouter(scoped));
+  app.route(`${API_PREFIX}/share-links`, shareLinksRouter(scoped));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
   app.route(SHARE_PAGE_PREFIX, sharePageRouter(resolved));
   return app;

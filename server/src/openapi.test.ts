@@ -164,12 +164,14 @@ async function call(
 }
 
 function failing(storage: Storage): Storage {
-  return new Proxy(storage, {
+  const proxy: Storage = new Proxy(storage, {
     get(target, prop, receiver) {
-      if (prop === 'activeApiKeyHashes') return Reflect.get(target, prop, receiver) as unknown;
+      if (prop === 'accounts') return Reflect.get(target, prop, receiver) as unknown;
+      if (prop === 'forWorkspace') return () => proxy;
       return async () => Promise.reject(new Error('storage down'));
     },
   });
+  return proxy;
 }
 
 /**

@@ -1,6 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ServerConfig } from '../config';
-import type { ApiKeyRecord, Storage } from '../storage/types';
+import type { Storage } from '../storage/types';
+import {
+  DEFAULT_WORKSPACE_ID,
+  type KeyIdentity,
+  type KeyRecord,
+  type MemberRecord,
+  type NewKey,
+} from '../storage/account-storage';
 
 const KEY_PREFIX = 'wrs_';
 // Enough of the key to tell keys apart in `keys list`, far too little to guess the rest.
@@ -19,31 +26,31 @@ export function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
+/** A new key: its plaintext, shown once, and what is stored of it. */
+export function newKey(label: string | null | undefined): { key: string; stored: NewKey } {
+  const key = generateKey();
+  return { key, stored: { hash: hashKey(key), prefix: key.slice(0, SHOWN_PREFIX_LENGTH), label: label?.trim() || null } };
+}
+
 export interface CreatedKey {
   key: string;
-  record: ApiKeyRecord;
+  record: KeyRecord;
+  member: MemberRecord;
 }
 
-/** Creates and stores a key; the plaintext is returned here once and never stored. */
+/**
+ * A new owner of the Default workspace, named `label` (or "Owner"), with its key: what `npm run
+ * keys -- create` and a first start without keys make. The plaintext is returned here once and
+ * never stored.
+ */
 export async function createKey(storage: Storage, options: { label?: string | null; now?: Date } = {}): Promise<CreatedKey> {
-  const key = generateKey();
-  const record = await storage.createApiKey({
-    hash: hashKey(key),
-    prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-    label: options.label?.trim() || null,
-    now: options.now ?? new Date(),
-  });
-  return { key, record };
-}
-
-/** Every stored key, revoked ones included, without anything that could be used to sign in. */
-export function listKeys(storage: Storage): Promise<ApiKeyRecord[]> {
-  return storage.listApiKeys();
-}
-
-/** Revokes a stored key; false when there is no such key or it was already revoked. */
-export function revokeKey(storage: Storage, id: number, now: Date = new Date()): Promise<boolean> {
-  return storage.revokeApiKey(id, now);
+  const { key, stored } = newKey(options.label);
+  const { member, key: record } = await storage.accounts.addMember(
+    DEFAULT_WORKSPACE_ID,
+    { name: stored.label ?? 'Owner', role: 'owner', key: stored },
+    options.now ?? new Date(),
+  );
+  return { key, record, member };
 }
 
 /**
@@ -52,34 +59,35 @@ export function revokeKey(storage: Storage, id: number, now: Date = new Date()):
  */
 export async function ensureInitialKey(storage: Storage, config: ServerConfig): Promise<string | null> {
   if (config.apiKeys.length > 0) return null;
-  if ((await storage.listApiKeys()).length > 0) return null;
+  if ((await storage.accounts.countKeys()) > 0) return null;
   const { key } = await createKey(storage, { label: 'created at first start' });
   return key;
 }
 
-/** Who made an authenticated request; the rate limit counts per identity. */
-export interface KeyIdentity {
-  bucket: string;
+/** What the configured keys (API_KEY) are stored as: never their first characters, which may be most of a short key. */
+export function configuredKeys(keys: readonly string[]): NewKey[] {
+  return keys.map((key, index) => ({
+    hash: hashKey(key),
+    prefix: 'API_KEY',
+    label: keys.length > 1 ? `API_KEY ${index + 1}` : 'API_KEY',
+  }));
 }
 
 /**
- * Checks Bearer keys against the configured keys (hashed once, here) and the stored ones
- * (read on every request, so keys created or revoked with the CLI apply at once). Every
- * candidate is compared, in constant time, whatever matched before.
+ * Finds the member and workspace a Bearer key signs in as, by the SHA-256 of what was presented,
+ * read on every request: a key revoked or a member removed by any process is refused at its next
+ * request. The configured keys (API_KEY) are stored first, once, as keys of the Default
+ * workspace's owner. Looking a hash up by an index tells nothing usable about a key: finding a
+ * key from how long its hash took to find would take finding a SHA-256 preimage.
  */
-export function createKeyVerifier(storage: Storage, configuredKeys: readonly string[]) {
-  const configured = configuredKeys.map((key, index) => ({ bucket: `config:${index}`, hash: Buffer.from(hashKey(key), 'hex') }));
+export function createKeyVerifier(storage: Storage, configured: readonly string[], now: () => Date = () => new Date()) {
+  let stored: Promise<void> | null = null;
   return async function verify(presented: string): Promise<KeyIdentity | null> {
-    const actual = Buffer.from(hashKey(presented), 'hex');
-    const stored = await storage.activeApiKeyHashes();
-    let match: KeyIdentity | null = null;
-    for (const candidate of configured) {
-      if (timingSafeEqual(actual, candidate.hash) && !match) match = { bucket: candidate.bucket };
-    }
-    for (const candidate of stored) {
-      const hash = Buffer.from(candidate.hash, 'hex');
-      if (hash.length === actual.length && timingSafeEqual(actual, hash) && !match) match = { bucket: `stored:${candidate.id}` };
-    }
-    return match;
+    stored ??= storage.accounts.storeConfiguredKeys(configuredKeys(configured), now()).catch((error: unknown) => {
+      stored = null;
+      throw error;
+    });
+    await stored;
+    return storage.accounts.identify(hashKey(presented));
   };
 }

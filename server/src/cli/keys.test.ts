@@ -28,7 +28,7 @@ describe('keys command', () => {
 
     const listed = capture();
     expect(await runKeysCommand(['list'], storage, listed.io)).toBe(0);
-    expect(listed.out[0]).toMatch(/^ID\s+KEY\s+LABEL\s+CREATED\s+STATUS$/);
+    expect(listed.out[0]).toMatch(/^ID\s+KEY\s+LABEL\s+MEMBER\s+ROLE\s+WORKSPACE\s+CREATED\s+STATUS$/);
     expect(listed.out[1]).toContain(`${key.slice(0, 10)}…`);
     expect(listed.out[1]).toContain('ci runner');
     expect(listed.out[1]).toMatch(/active$/);

@@ -1,5 +1,5 @@
 // `npm run keys -- create [label] | list | revoke <id>`: manages the API keys stored in the database.
-import { createKey, listKeys, revokeKey } from '../auth/keys';
+import { createKey } from '../auth/keys';
 import { loadConfig } from '../config';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
@@ -7,8 +7,9 @@ import { runWhenMain } from './run-cli';
 
 const USAGE = [
   'Usage: npm run keys -- <command>',
-  '  create [label]   create a key and print it once (only its hash is stored)',
-  '  list             list stored keys: id, first characters, label, created, revoked',
+  '  create [label]   add an owner of the Default workspace, named by the label, with a key',
+  '                   printed once (only its hash is stored)',
+  '  list             list stored keys: id, first characters, label, member, role, workspace, created, revoked',
   '  revoke <id>      revoke a key; requests with it are refused from then on',
 ].join('\n');
 
@@ -32,7 +33,7 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
       return 0;
     }
     case 'list': {
-      const keys = await listKeys(storage);
+      const keys = await storage.accounts.allKeys();
       if (keys.length === 0) {
         io.out('No stored keys. `npm run keys -- create` makes one.');
         return 0;
@@ -41,10 +42,13 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
         String(k.id),
         `${k.prefix}…`,
         k.label ?? '',
+        k.member,
+        k.role,
+        k.workspace,
         k.createdAt,
         k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
       ]);
-      const header = ['ID', 'KEY', 'LABEL', 'CREATED', 'STATUS'];
+      const header = ['ID', 'KEY', 'LABEL', 'MEMBER', 'ROLE', 'WORKSPACE', 'CREATED', 'STATUS'];
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
       const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
       io.out(format(header));
@@ -57,7 +61,7 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
         io.err('revoke needs the id of one key, as `npm run keys -- list` shows it.');
         return 2;
       }
-      if (!(await revokeKey(storage, Number(raw)))) {
+      if (!(await storage.accounts.revokeAnyKey(Number(raw), new Date()))) {
         io.err(`There is no active key with id ${raw}.`);
         return 1;
       }

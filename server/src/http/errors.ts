@@ -15,6 +15,11 @@ export function errorResponse(c: Context, status: ErrorStatus, headers?: Record<
   return c.json({ message, status }, status, headers);
 }
 
+/** A role that may not do what it asked (issue 47): 403, naming the role. */
+export function roleRefusal(c: Context, role: string): Response {
+  return c.json({ message: `Your role (${role}) may not do this.`, status: 403 as const }, 403);
+}
+
 export type FieldErrors = Record<string, string[]>;
 
 /** Invalid input: answered 422 with field -> messages, as the service does it. */

@@ -271,11 +271,13 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
       { project: 'blog.example.com', reports: 1, createdAt: at('21T09:00:00') },
       { project: 'shop.example.com', reports: 2, createdAt: at('20T10:00:00') },
     ]);
-    expect(await storage.listApiKeys()).toEqual([
-      { id: 1, prefix: 'wrs_aaaaaa', label: 'laptop', createdAt: at('18T08:00:00'), revokedAt: null },
-      { id: 2, prefix: 'wrs_bbbbbb', label: null, createdAt: at('18T09:00:00'), revokedAt: at('19T09:00:00') },
+    // Each key of before is an owner of the workspace "Default", named by its label.
+    expect(await storage.accounts.allKeys()).toEqual([
+      expect.objectContaining({ id: 1, prefix: 'wrs_aaaaaa', label: 'laptop', createdAt: at('18T08:00:00'), revokedAt: null, member: 'laptop', role: 'owner', workspace: 'Default' }),
+      expect.objectContaining({ id: 2, prefix: 'wrs_bbbbbb', label: null, createdAt: at('18T09:00:00'), revokedAt: at('19T09:00:00'), member: 'Owner (key 2)', role: 'owner' }),
     ]);
-    expect(await storage.activeApiKeyHashes()).toEqual([{ id: 1, hash: 'a'.repeat(64) }]);
+    expect(await storage.accounts.identify('a'.repeat(64))).toMatchObject({ keyId: 1, memberName: 'laptop', role: 'owner', workspaceId: 1 });
+    expect(await storage.accounts.identify('b'.repeat(64))).toBeNull();
     expect(await storage.watch.getSchedule('shop.example.com')).toEqual({
       project: 'shop.example.com',
       every: 'weekly',

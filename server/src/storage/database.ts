@@ -120,6 +120,43 @@ export interface ApiKeysTable {
   label: string | null;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The member it signs in as (issue 47); every key has one. */
+  member_id: number;
+  last_used_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export type Role = 'owner' | 'editor' | 'viewer';
+
+export interface WorkspacesTable {
+  id: Generated<number>;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string;
+  role: Role;
+  created_at: Timestamp;
+  removed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  workspace_id: number;
+  at: Timestamp;
+  member_id: number | null;
+  member_name: string;
+  key_id: number | null;
+  role: Role;
+  action: string;
+  outcome: 'done' | 'refused';
+  target_type: string;
+  target_id: string | null;
+  /** JSON object of field -> [before, after]; null: none recorded. */
+  changes: string | null;
+  ip: string | null;
 }
 
 export interface ReportChangesTable {
@@ -376,6 +413,9 @@ export interface Database {
   digest_sends: DigestSendsTable;
   share_links: ShareLinksTable;
   branding: BrandingTable;
+  workspaces: WorkspacesTable;
+  members: MembersTable;
+  audit: AuditTable;
 }
 
 export type Db = BetterSqlite3.Database;

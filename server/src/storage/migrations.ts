@@ -25,6 +25,7 @@ export const ALERTS_BY_CAUSE_MIGRATION = '018-alerts-by-cause';
 export const DIGESTS_MIGRATION = '020-digests';
 export const SHARE_LINKS_MIGRATION = '019-share-links';
 export const BRANDING_MIGRATION = '021-branding';
+export const ACCOUNTS_MIGRATION = '022-accounts';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -955,6 +956,74 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .addColumn('updated_at', t.time)
           .execute();
         await db.insertInto('branding').values({ name: null }).execute();
+      },
+    },
+    [ACCOUNTS_MIGRATION]: {
+      async up(db) {
+        // Workspaces, their members with a role, and the audit log (issue 47). Every key belongs to
+        // one member; the keys a server held before are each an owner of the workspace "Default",
+        // named by its label, so that nobody loses access and the audit log can tell them apart.
+        await db.schema
+          .createTable('workspaces')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .execute();
+        const now = new Date().toISOString();
+        await db.insertInto('workspaces').values({ id: 1, name: 'Default', created_at: now }).execute();
+        if (t.pg) await sql`select setval(pg_get_serial_sequence('workspaces', 'id'), 1)`.execute(db);
+        await db.schema
+          .createTable('members')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('workspace_id', t.ref, (c) => c.notNull().references('workspaces.id'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('owner', 'editor', 'viewer')`))
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          // A removed member stays, so that the audit log keeps naming it; its keys no longer sign in.
+          .addColumn('removed_at', t.time)
+          .execute();
+        await db.schema.createIndex('members_workspace').on('members').columns(['workspace_id', 'id']).execute();
+        await db.schema.alterTable('api_keys').addColumn('member_id', t.ref, (c) => c.references('members.id')).execute();
+        await db.schema.alterTable('api_keys').addColumn('last_used_at', t.time).execute();
+        const keys = (await db.selectFrom('api_keys').select(['id', 'label', 'created_at']).orderBy('id').execute()) as {
+          id: number;
+          label: string | null;
+          created_at: string;
+        }[];
+        for (const key of keys) {
+          const member = (await db
+            .insertInto('members')
+            .values({
+              workspace_id: 1,
+              name: key.label?.trim() ? key.label.trim().slice(0, 80) : `Owner (key ${key.id})`,
+              role: 'owner',
+              created_at: key.created_at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()) as { id: number };
+          await db.updateTable('api_keys').set({ member_id: member.id }).where('id', '=', key.id).execute();
+        }
+        await db.schema.createIndex('api_keys_member').on('api_keys').columns(['member_id', 'id']).execute();
+
+        // Append-only: no route changes or deletes an entry; entries older than AUDIT_DAYS go.
+        await db.schema
+          .createTable('audit')
+          .addColumn('id', t.id, t.identity)
+          .addColumn('workspace_id', t.ref, (c) => c.notNull().references('workspaces.id'))
+          .addColumn('at', t.time, (c) => c.notNull())
+          .addColumn('member_id', t.ref)
+          .addColumn('member_name', 'text', (c) => c.notNull())
+          .addColumn('key_id', t.ref)
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('done', 'refused')`))
+          .addColumn('target_type', 'text', (c) => c.notNull())
+          .addColumn('target_id', 'text')
+          .addColumn('changes', t.json)
+          .addColumn('ip', 'text')
+          .execute();
+        await db.schema.createIndex('audit_workspace_id').on('audit').columns(['workspace_id', 'id']).execute();
+        await db.schema.createIndex('audit_at').on('audit').column('at').execute();
       },
     },
   };

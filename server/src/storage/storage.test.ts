@@ -73,17 +73,27 @@ describe.each(STORAGE_ENGINES)('storage on $name', (engine) => {
       await storage.close();
     });
 
-    it('stores, updates, deletes and lists API keys', async () => {
+    it('stores keys of members, finds them by hash, and refuses the revoked and the removed', async () => {
       const storage = await (await fresh()).open();
       const now = new Date('2026-11-20T10:00:00.000Z');
-      const a = await storage.createApiKey({ hash: 'a'.repeat(64), prefix: 'wrs_aaaaaa', label: 'laptop', now });
-      const b = await storage.createApiKey({ hash: 'b'.repeat(64), prefix: 'wrs_bbbbbb', label: null, now });
-      expect(a).toEqual({ id: 1, prefix: 'wrs_aaaaaa', label: 'laptop', createdAt: '2026-11-20T10:00:00.000000Z', revokedAt: null });
-      expect(await storage.revokeApiKey(a.id, new Date('2026-11-21T00:00:00.000Z'))).toBe(true);
-      expect(await storage.revokeApiKey(a.id, new Date())).toBe(false);
-      expect(await storage.revokeApiKey(99, new Date())).toBe(false);
-      expect(await storage.activeApiKeyHashes()).toEqual([{ id: b.id, hash: 'b'.repeat(64) }]);
-      expect((await storage.listApiKeys()).map((k) => k.revokedAt)).toEqual(['2026-11-21T00:00:00.000000Z', null]);
+      const key = (c: string) => ({ hash: c.repeat(64), prefix: `wrs_${c.repeat(6)}`, label: null });
+      const ana = await storage.accounts.addMember(1, { name: 'Ana', role: 'owner', key: key('a') }, now);
+      const bo = await storage.accounts.addMember(1, { name: 'Bo', role: 'viewer', key: key('b') }, now);
+      expect(ana.key).toEqual({ id: ana.key.id, label: null, prefix: 'wrs_aaaaaa', createdAt: '2026-11-20T10:00:00.000000Z', lastUsedAt: null });
+      expect(await storage.accounts.identify('a'.repeat(64))).toMatchObject({ memberName: 'Ana', role: 'owner', workspaceName: 'Default' });
+      const second = await storage.accounts.addKey(1, bo.member.id, key('c'), now);
+      expect(await storage.accounts.revokeKey(1, second!.id, now)).toBe(true);
+      expect(await storage.accounts.revokeKey(1, second!.id, now)).toBe(false);
+      expect(await storage.accounts.identify('c'.repeat(64))).toBeNull();
+      expect(await storage.accounts.identify('b'.repeat(64))).toMatchObject({ memberName: 'Bo', role: 'viewer' });
+      // The last owner stays; another may go.
+      expect(await storage.accounts.setRole(1, ana.member.id, 'editor')).toBe('last owner');
+      expect(await storage.accounts.removeMember(1, ana.member.id, now)).toBe('last owner');
+      expect(await storage.accounts.removeMember(1, bo.member.id, now)).toBe(true);
+      expect(await storage.accounts.identify('b'.repeat(64))).toBeNull();
+      expect((await storage.accounts.listMembers(1, { limit: 10, offset: 0 })).items.map((m) => m.name)).toEqual(['Ana']);
+      expect(await storage.accounts.getMember(2, ana.member.id)).toBeNull();
+      await storage.close();
     });
   });
 

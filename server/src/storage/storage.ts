@@ -40,12 +40,14 @@ import { searchForm, toTimestamp } from './text';
 import { findByTrigrams } from './trigram-search';
 import { DEFAULT_RUNS_KEPT } from '../config';
 import { RECENT_SCORES } from './types';
-import type { AnalysisFields, ApiKeyRecord, Page, ReportRecord, RunRecord, Storage } from './types';
+import type { AnalysisFields, Page, ReportChanges, ReportRecord, RunRecord, Storage } from './types';
+import { audited, secretState, type Changes } from './audit';
 import { createWatchStorage } from './watch-storage';
 import { createRunLogStorage } from './run-log-storage';
 import { createProblemStorage } from './problem-storage';
 import { createClientStorage } from './client-storage';
 import { createBrandingStorage } from './branding-storage';
+import { createAccountStorage, DEFAULT_WORKSPACE_ID } from './account-storage';
 import { createWebhookStorage } from './webhook-storage';
 import { createDigestStorage } from './digest-storage';
 import { createShareLinkStorage } from './share-link-storage';
@@ -142,22 +144,17 @@ function toReport(row: ReportRow): ReportRecord {
   };
 }
 
-const KEY_COLUMNS = ['id', 'prefix', 'label', 'created_at', 'revoked_at'] as const;
-
-function toApiKey(row: {
-  id: number;
-  prefix: string;
-  label: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}): ApiKeyRecord {
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
+/** What a report update changed, as the audit log shows it: a password only as set or unset. */
+function reportChanges(
+  before: { privacy: number; password_hash: string | null; score: number },
+  changes: ReportChanges,
+): Changes {
+  const shown: Changes = {};
+  if (changes.privacy !== undefined && changes.privacy !== before.privacy) shown.privacy = [before.privacy, changes.privacy];
+  if (changes.passwordHash !== undefined)
+    shown.password = [secretState(before.password_hash !== null), secretState(changes.passwordHash !== null)];
+  if (changes.analysis) shown.score = [before.score, changes.analysis.score];
+  return shown;
 }
 
 // Runs newest first; runs of one report are written one at a time (the report's row is locked
@@ -181,10 +178,34 @@ interface EngineParts {
   searchCopy?: SearchIndex;
 }
 
-function createStorage(
+/**
+ * The storage of the Default workspace, whose `forWorkspace(id)` gives each other workspace's:
+ * one instance per workspace, over the one connection, search copy and account storage.
+ */
+function createStorage(parts: EngineParts, options: StorageOptions): Storage {
+  const accounts = createAccountStorage(parts.connection.db);
+  const close = async () => {
+    parts.searchCopy?.stop();
+    await parts.connection.db.destroy();
+  };
+  const workspaces = new Map<number, Storage>();
+  const forWorkspace = (workspaceId: number): Storage => {
+    let storage = workspaces.get(workspaceId);
+    if (!storage) {
+      storage = { ...createWorkspaceStorage(parts, options, workspaceId), accounts, forWorkspace, close };
+      workspaces.set(workspaceId, storage);
+    }
+    return storage;
+  };
+  return forWorkspace(DEFAULT_WORKSPACE_ID);
+}
+
+/** What one workspace's storage reads and writes. */
+function createWorkspaceStorage(
   { connection, find, idIn, idsValue, searchCopy }: EngineParts,
   options: StorageOptions,
-): Storage {
+  _workspaceId: number,
+): Omit<Storage, 'accounts' | 'forWorkspace' | 'close'> {
   const { db } = connection;
   // What every list request asks, compiled once (prepared.ts).
   const prepared = new PreparedQueries();
@@ -335,7 +356,7 @@ function createStorage(
   const lockedReport = (trx: Kysely<Database>, id: number) =>
     trx
       .selectFrom('reports')
-      .select(['project', 'created_at'])
+      .select(['project', 'created_at', 'privacy', 'password_hash', 'score'])
       .where('id', '=', id)
       .$if(locksRows, (qb) => qb.forUpdate())
       .executeTakeFirst();
@@ -550,6 +571,14 @@ function createStorage(
           await changed(trx);
           const created = await readReport(trx, id);
           if (!created) throw new Error('The report just stored could not be read back.');
+          await audited(trx, {
+            targetId: id,
+            changes: {
+              url: [null, report.url],
+              privacy: [null, report.privacy],
+              password: [null, secretState(report.passwordHash !== null)],
+            },
+          });
           return created;
         },
         (created) =>
@@ -603,6 +632,7 @@ function createStorage(
             );
             await changed(trx);
           }
+          await audited(trx, { changes: reportChanges(locked, changes) });
           return readReport(trx, id);
         },
         (updated) => {
@@ -673,6 +703,7 @@ function createStorage(
             .where('reports', '>', 1)
             .execute();
           await changed(trx);
+          await audited(trx, { changes: { project: [project, null] } });
           return true;
         },
         (deleted) => {
@@ -769,48 +800,13 @@ function createStorage(
               .numDeletedRows,
           );
           if (deleted > 0) await changed(trx);
+          await audited(trx, { changes: { reports: [deleted, 0] } });
           return deleted;
         },
         (deleted) => {
           if (deleted > 0) searchCopy?.invalidate();
         },
       );
-    },
-
-    createApiKey: async (key) =>
-      toApiKey(
-        await db
-          .insertInto('api_keys')
-          .values({ hash: key.hash, prefix: key.prefix, label: key.label, created_at: toTimestamp(key.now) })
-          .returning(KEY_COLUMNS)
-          .executeTakeFirstOrThrow(),
-      ),
-
-    listApiKeys: async () =>
-      (await db.selectFrom('api_keys').select(KEY_COLUMNS).orderBy('id').execute()).map(toApiKey),
-
-    // Asked on every request (the key check): compiled once.
-    activeApiKeyHashes: () =>
-      prepared.rows(
-        db,
-        'active keys',
-        () => db.selectFrom('api_keys').select(['id', 'hash']).where('revoked_at', 'is', null),
-        [],
-      ),
-
-    revokeApiKey: async (id, now) =>
-      (
-        await db
-          .updateTable('api_keys')
-          .set({ revoked_at: toTimestamp(now) })
-          .where('id', '=', id)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst()
-      ).numUpdatedRows > 0n,
-
-    close: async () => {
-      searchCopy?.stop();
-      await db.destroy();
     },
   };
 }

@@ -16,6 +16,7 @@ import type { HealthStorage } from './health-storage';
 import type { DigestStorage } from './digest-storage';
 import type { ShareLinkStorage } from './share-link-storage';
 import type { BrandingStorage } from './branding-storage';
+import type { AccountStorage } from './account-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
 export interface ReportRecord {
@@ -125,21 +126,6 @@ export interface Page<T> {
   total: number;
 }
 
-export interface ApiKeyRecord {
-  id: number;
-  prefix: string;
-  label: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface NewApiKey {
-  hash: string;
-  prefix: string;
-  label: string | null;
-  now: Date;
-}
-
 /**
  * Everything the API needs from a database. Methods are async so that an adapter for a
  * networked database (PostgreSQL) can implement the same interface.
@@ -163,6 +149,10 @@ export interface Storage {
   shareLinks: ShareLinkStorage;
   /** The agency's name, accent colour and logo on what its clients see (issue 48). */
   branding: BrandingStorage;
+  /** Workspaces, members, keys and the audit log (issue 47). */
+  accounts: AccountStorage;
+  /** The storage of that workspace: every table and query of it scoped to it (issue 47). */
+  forWorkspace(workspaceId: number): Storage;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
@@ -178,11 +168,6 @@ export interface Storage {
   listProjects(query: ProjectListQuery): Promise<Page<ProjectRecord>>;
   /** Deletes the project and all its reports (and their runs) atomically; returns how many reports went. */
   deleteProject(project: string): Promise<number>;
-  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
-  listApiKeys(): Promise<ApiKeyRecord[]>;
-  /** Hashes of the keys that are not revoked, for constant-time comparison by the caller. */
-  activeApiKeyHashes(): Promise<{ id: number; hash: string }[]>;
-  revokeApiKey(id: number, now: Date): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -5,19 +5,27 @@ import { looksWorse, raiseAlerts } from './alerting';
 import type { Analyser } from '../analysis/analyse';
 import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
+import { withAuditIntent, type AuditIntent } from '../storage/audit';
+import { DEFAULT_WORKSPACE_ID } from '../storage/account-storage';
 
 /**
  * What a create or a refresh asks for: a page analysed, then written. Plain data, so that it can
  * wait in a job queue and be done by another server process.
  */
-export type ReportWork =
+export type ReportWork = (
   | { kind: 'create'; url: string; privacy: Privacy; passwordHash: string | null }
   /**
    * `passwordHash`: null discards the stored password, absent keeps it. `scheduled`: an analysis of
    * a scheduled run, whose drop is confirmed by one more analysis before it is kept. `runId`: the
    * project run it is part of, named by the alert it raises.
    */
-  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null; scheduled?: boolean; runId?: number };
+  | { kind: 'refresh'; id: number; privacy?: Privacy; passwordHash?: string | null; scheduled?: boolean; runId?: number }
+) & {
+  /** The workspace whose report it is (absent: the Default workspace). */
+  workspaceId?: number;
+  /** The request's audit intent, written with the report in one transaction wherever the work is done. */
+  audit?: AuditIntent;
+};
 
 export type WorkOutcome =
   | { ok: true; id: number }
@@ -46,8 +54,9 @@ export interface ReportWorkDeps {
  */
 export async function doReportWork(
   work: ReportWork,
-  { analyser, storage, now }: ReportWorkDeps,
+  { analyser, storage: anyWorkspace, now }: ReportWorkDeps,
 ): Promise<WorkOutcome> {
+  const storage = anyWorkspace.forWorkspace(work.workspaceId ?? DEFAULT_WORKSPACE_ID);
   const before = work.kind === 'refresh' ? await storage.getReport(work.id) : null;
   const url = work.kind === 'create' ? work.url : before?.url;
   if (url === undefined) return { ok: false, reason: 'gone' };
@@ -69,14 +78,15 @@ export async function doReportWork(
 
   if (work.kind === 'create') {
     const { privacy, passwordHash } = work;
-    const report = await storage.createReport({
+    const fields = analysis;
+    const report = await withAuditIntent(work.audit, () => storage.createReport({
       url,
       project: projectFromUrl(url),
       privacy,
       passwordHash,
-      ...analysis,
+      ...fields,
       now: now(),
-    });
+    }));
     return { ok: true, id: report.id };
   }
   // A scheduled run keeps a drop only once a second analysis shows it too: a page whose score
@@ -86,7 +96,9 @@ export async function doReportWork(
     if ('ok' in analysis) return analysis;
   }
   const { privacy, passwordHash } = work;
-  const updated = await storage.updateReport(work.id, { privacy, passwordHash, analysis, now: now() });
+  const updated = await withAuditIntent(work.audit, () =>
+    storage.updateReport(work.id, { privacy, passwordHash, analysis, now: now() }),
+  );
   if (!updated) return { ok: false, reason: 'gone' };
   // The analysis is kept whatever happens to its alert: a failed alert write is told, not answered.
   if (before)
