@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { strictReportEnvelope } from '../../src/contract/strict-schemas';
 import { AnalysisBusyError } from './analysis/limit';
 import { createProxyApp } from './proxy';
+import { newKey } from './auth/keys';
+import { operationOf } from './http/operations';
 import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
 import { createTestApp, GOOD, TEST_KEY, testDatabase, type TestApp } from '../../test/server/test-app';
@@ -194,6 +196,14 @@ async function keyedRefusals(method: string, path: string, init: { form?: Record
   expect((await call(limited, method, path, init)).status).toBe(429);
   expect((await call(broken, method, path, init)).status).toBe(500);
   expect((await call(createTestApp(), method, path, { ...init, key: 'wrong-key' })).status).toBe(401);
+  // A viewer is refused every operation whose rule needs more (http/operations.ts).
+  const rule = operationOf(method, new URL(path, ORIGIN).pathname.slice('/api/v1'.length));
+  if (rule && rule.role !== 'viewer') {
+    const t = createTestApp();
+    const viewer = newKey(null);
+    await t.storage.accounts.addMember(1, { name: 'Viewer', role: 'viewer', key: viewer.stored }, new Date());
+    expect((await call(t, method, path, { ...init, key: viewer.key })).status).toBe(403);
+  }
 }
 
 async function stored(
@@ -328,6 +338,9 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       (await call(createTestApp(), 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: 'wrong-key' }))
         .status,
     ).toBe(401);
+    const viewer = newKey(null);
+    await t.storage.accounts.addMember(1, { name: 'Viewer', role: 'viewer', key: viewer.stored }, new Date());
+    expect((await call(t, 'POST', '/api/v1/discover', { form: { url: 'nope' }, key: viewer.key })).status).toBe(403);
   },
   storeReport: async () => {
     const t = createTestApp();

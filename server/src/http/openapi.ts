@@ -2,17 +2,19 @@
 // validators (the request schemas of src/contract) and their descriptions here (the strict response
 // schemas of src/contract), so it cannot describe a route the app does not have.
 import type { Hono, MiddlewareHandler } from 'hono';
-import { openAPIRouteHandler, resolver, type DescribeRouteOptions } from 'hono-openapi';
+import { generateSpecs, resolver, type DescribeRouteOptions, type GenerateSpecOptions } from 'hono-openapi';
 import * as z from 'zod';
 import { strictErrorSchema, strictValidationErrorSchema } from '../../../src/contract/strict-schemas';
 import { ERROR_MESSAGES } from '../../../src/contract/values';
 import { ANALYSIS_TIMEOUT_MESSAGE, PAYLOAD_TOO_LARGE_MESSAGE } from './errors';
 import { FORM_MEDIA_TYPES } from './validation';
+import { operationOf } from './operations';
+import { API_PREFIX } from '../../../src/contract/values';
 
 export const OPENAPI_PATH = '/openapi.json';
 
 type Schema = z.ZodType;
-type Components = NonNullable<NonNullable<NonNullable<Parameters<typeof openAPIRouteHandler>[1]>['documentation']>['components']>;
+type Components = NonNullable<NonNullable<GenerateSpecOptions['documentation']>['components']>;
 
 /** A JSON answer's content, by a strict schema. */
 export function jsonContent(schema: Schema) {
@@ -74,8 +76,17 @@ const VALIDATION_RESPONSE = {
   content: jsonContent(strictValidationErrorSchema),
 };
 
+// A role that may not do what it asked (issue 47): the message names the role.
+const ROLE_REFUSED_RESPONSE = {
+  description: 'The key’s role may not do this (http/operations.ts); nothing else of the request was looked at.',
+  headers: headers(...ALWAYS),
+  content: jsonContent(
+    strictErrorSchema.extend({ message: z.string().regex(/^Your role \((viewer|editor)\) may not do this\.$/), status: z.literal(403) }),
+  ),
+};
+
 function responseComponents() {
-  const responses: NonNullable<Components['responses']> = { ValidationFailed: VALIDATION_RESPONSE };
+  const responses: NonNullable<Components['responses']> = { ValidationFailed: VALIDATION_RESPONSE, RoleRefused: ROLE_REFUSED_RESPONSE };
   for (const [status, spec] of Object.entries(ERROR_RESPONSES)) {
     const extra: readonly HeaderName[] = 'extra' in spec ? spec.extra : [];
     responses[spec.name] = {
@@ -133,40 +144,62 @@ export const OPENAPI_DOCUMENT_OPERATION = {
   },
 } satisfies DescribeRouteOptions;
 
+const OPENAPI_OPTIONS: Partial<GenerateSpecOptions> = {
+  defaultValidationErrorResponse: false,
+  // openapi.json is no static file: it is an operation like the others.
+  excludeStaticFile: false,
+  documentation: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Webpage Report Service API (reference server)',
+      version: '1.0.0',
+      description:
+        'The Webpage Report Service API as the reference server answers it, extensions included (runs, `page_url`, ' +
+        'the public report page). Bodies are `application/x-www-form-urlencoded` as the service takes them; ' +
+        'multipart and JSON bodies with the same fields are accepted too. An invalid list parameter is ignored ' +
+        'and its default used. In proxy mode this path, like all of /api/v1, is the upstream’s.',
+    },
+    tags: [
+      { name: 'Reports' },
+      { name: 'Projects' },
+      { name: 'Runs', description: 'Extension of the reference server: the kept analyses of a report.' },
+      { name: 'Public page', description: 'Extension of the reference server: the page visitors open, HTML, no key.' },
+      { name: 'Capabilities', description: 'Extension of the reference server: which extensions it has.' },
+      { name: 'Discover', description: 'Extension of the reference server: a site’s page URLs from its sitemaps.' },
+      { name: 'Document' },
+    ],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'The API key: `Authorization: Bearer <API_KEY>`.' },
+      },
+      headers: HEADERS,
+      responses: responseComponents(),
+    },
+  },
+};
+
+type Specs = Awaited<ReturnType<typeof generateSpecs>>;
+
+/** Every operation a role may be refused (http/operations.ts) lists the 403, from the one table of rules. */
+function withRoleRefusals(specs: Specs): Specs {
+  for (const [path, methods] of Object.entries(specs.paths)) {
+    if (!path.startsWith(API_PREFIX) || !methods) continue;
+    for (const [method, operation] of Object.entries(methods as Record<string, { responses?: Record<string, unknown> }>)) {
+      const rule = operationOf(method, path.slice(API_PREFIX.length));
+      if (!operation?.responses || !rule || rule.role === 'viewer') continue;
+      operation.responses['403'] = { $ref: '#/components/responses/RoleRefused' };
+    }
+  }
+  return specs;
+}
+
 /** `GET /api/v1/openapi.json`: the document of `app`, generated at the first request and kept. */
 export function openApiDocument(app: Hono): MiddlewareHandler {
-  return openAPIRouteHandler(app, {
-    defaultValidationErrorResponse: false,
-    // openapi.json is no static file: it is an operation like the others.
-    excludeStaticFile: false,
-    documentation: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Webpage Report Service API (reference server)',
-        version: '1.0.0',
-        description:
-          'The Webpage Report Service API as the reference server answers it, extensions included (runs, `page_url`, ' +
-          'the public report page). Bodies are `application/x-www-form-urlencoded` as the service takes them; ' +
-          'multipart and JSON bodies with the same fields are accepted too. An invalid list parameter is ignored ' +
-          'and its default used. In proxy mode this path, like all of /api/v1, is the upstream’s.',
-      },
-      tags: [
-        { name: 'Reports' },
-        { name: 'Projects' },
-        { name: 'Runs', description: 'Extension of the reference server: the kept analyses of a report.' },
-        { name: 'Public page', description: 'Extension of the reference server: the page visitors open, HTML, no key.' },
-        { name: 'Capabilities', description: 'Extension of the reference server: which extensions it has.' },
-        { name: 'Discover', description: 'Extension of the reference server: a site’s page URLs from its sitemaps.' },
-        { name: 'Document' },
-      ],
-      security: [{ apiKey: [] }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'The API key: `Authorization: Bearer <API_KEY>`.' },
-        },
-        headers: HEADERS,
-        responses: responseComponents(),
-      },
-    },
-  });
+  let specs: Specs | undefined;
+  return async (c) => {
+    specs ??= withRoleRefusals(await generateSpecs(app, OPENAPI_OPTIONS, c));
+    return c.json(specs);
+  };
 }
+
