@@ -166,10 +166,14 @@ export function createApp(deps: AppDeps): Hono {
     }
     if (!operation.write) return next();
     await withAuditIntent(intent, next);
-    // Every write the storage makes writes its entry in its own transaction; a write that
-    // succeeded without one (a route whose storage call has no entry yet) is logged after it.
+    // Every write the storage makes writes its entry in its own transaction. A write that
+    // succeeded without one is a storage method that forgot: it is logged after it, and told.
     if (c.res.status < 300 && !intent.written) {
       await storage.accounts.recordAudit(intent, 'done', now());
+      logError(new Error(`The audit entry of ${intent.action} was written after its write, not in its transaction.`), {
+        method: c.req.method,
+        path: c.req.path,
+      });
     }
   });
 
