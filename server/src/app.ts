@@ -39,6 +39,7 @@ import { projectsRouter } from './routes/projects';
 import { publicPageRouter } from './routes/public-page';
 import { reportsRouter } from './routes/reports';
 import { shareLinksRouter, sharePageRouter } from './routes/share-links';
+import { accountsRouter } from './routes/accounts';
 
 // How often a key's last use is written: Members shows it to the minute.
 const KEY_TOUCH_MS = 60_000;
@@ -159,6 +160,7 @@ export function createApp(deps: AppDeps): Hono {
       actor,
       action: operation.action,
       target: { type: operation.target.type, id: operation.targetId },
+      at: now().toISOString(),
     };
     if (!mayDo(actor.role, operation.role)) {
       await storage.accounts.recordAudit(intent, 'refused', now());
@@ -210,6 +212,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route(`${API_PREFIX}/capabilities`, capabilitiesRouter());
   app.route(`${API_PREFIX}/discover`, discoverRouter(scoped));
   app.route(`${API_PREFIX}/share-links`, shareLinksRouter(scoped));
+  // /me, /members, /members/{id}/keys, /keys/{id} and /audit.
+  app.route(API_PREFIX, accountsRouter(scoped));
   app.route(PUBLIC_PAGE_PREFIX, publicPageRouter(resolved));
   app.route(SHARE_PAGE_PREFIX, sharePageRouter(resolved));
   return app;

@@ -251,6 +251,37 @@ const updateCases = (method: 'PUT' | 'PATCH') => async () => {
   await keyedRefusals(method, `/api/v1/reports/${id}`, { form: { privacy: '1' } });
 };
 
+/** A storage whose members, keys and audit log cannot be read or written; keys still sign in. */
+function accountsDown(): Storage {
+  const healthy = createSqliteStorage(testDatabase());
+  const kept = new Set(['identify', 'touchKey', 'storeConfiguredKeys', 'recordAudit']);
+  const accounts = new Proxy(healthy.accounts, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && !kept.has(prop)) return async () => Promise.reject(new Error('storage down'));
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  const storage: Storage = { ...healthy, accounts, forWorkspace: () => storage };
+  return storage;
+}
+
+/** The refusals of an accounts operation: 429, 500 (its account storage down), 401. */
+async function accountRefusals(method: string, path: string, init: { form?: Record<string, string> } = {}) {
+  const limited = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
+  expect((await call(limited, method, path, init)).status).not.toBe(429);
+  expect((await call(limited, method, path, init)).status).toBe(429);
+  expect((await call(createTestApp({ storage: accountsDown(), logError: () => {} }), method, path, init)).status).toBe(500);
+  expect((await call(createTestApp(), method, path, { ...init, key: 'wrong-key' })).status).toBe(401);
+}
+
+/** A member of the test key's workspace, and its first key. */
+async function member(t: TestApp, role = 'viewer'): Promise<{ id: number; keyId: number; key: string }> {
+  const res = await t.call('POST', '/api/v1/members', { form: { name: 'Bo', role } });
+  expect(res.status).toBe(201);
+  const { data } = (await res.json()) as { data: { id: number; key: { id: number; key: string } } };
+  return { id: data.id, keyId: data.key.id, key: data.key.key };
+}
+
 /** One scenario per operation: it makes the server give every status the document lists for it. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   openApiDocument: async () => {
@@ -978,6 +1009,94 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     expect((await send(t, guarded, 'pw')).status).toBe(429);
     const { broken } = refusals();
     expect((await send(broken, open, 'pw')).status).toBe(500);
+  },
+  showMe: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'GET', '/api/v1/me')).status).toBe(200);
+    const viewer = await member(t);
+    expect((await call(t, 'GET', '/api/v1/me', { key: viewer.key })).status).toBe(200);
+    const limited = createTestApp({ config: { rateLimit: 1 }, now: IN_ONE_WINDOW });
+    expect((await call(limited, 'GET', '/api/v1/me')).status).toBe(200);
+    expect((await call(limited, 'GET', '/api/v1/me')).status).toBe(429);
+    // It reads nothing but the key: a storage of accounts that is down changes nothing.
+    expect((await call(createTestApp({ storage: accountsDown() }), 'GET', '/api/v1/me')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/me', { key: 'wrong-key' })).status).toBe(401);
+  },
+  listMembers: async () => {
+    const t = createTestApp();
+    await member(t);
+    expect((await call(t, 'GET', '/api/v1/members')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/members?per_page=25&page=2')).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/members?page=%7F')).status).toBe(422);
+    await accountRefusals('GET', '/api/v1/members');
+  },
+  addMember: async () => {
+    const t = createTestApp();
+    expect((await call(t, 'POST', '/api/v1/members', { form: { name: 'Ana', role: 'editor' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/members', { json: { name: 'Bo', role: 'viewer' } })).status).toBe(201);
+    expect((await call(t, 'POST', '/api/v1/members', { form: { name: 'Cy', role: 'admin' } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/members', { form: { role: 'viewer' } })).status).toBe(422);
+    const small = createTestApp({ config: { bodyLimitBytes: 16 } });
+    expect((await call(small, 'POST', '/api/v1/members', { form: { name: 'Someone', role: 'viewer' } })).status).toBe(413);
+    await accountRefusals('POST', '/api/v1/members', { form: { name: 'Bo', role: 'viewer' } });
+  },
+  updateMember: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await call(t, 'PATCH', `/api/v1/members/${bo.id}`, { form: { role: 'editor' } })).status).toBe(200);
+    expect((await call(t, 'PATCH', '/api/v1/members/1', { form: { role: 'viewer' } })).status).toBe(422);
+    expect((await call(t, 'PATCH', `/api/v1/members/${bo.id}`, { form: { role: 'boss' } })).status).toBe(422);
+    expect((await call(t, 'PATCH', '/api/v1/members/999', { form: { role: 'viewer' } })).status).toBe(404);
+    expect((await call(t, 'PATCH', '/api/v1/members/abc', { form: { role: 'viewer' } })).status).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 8 } });
+    expect((await call(small, 'PATCH', '/api/v1/members/1', { form: { role: 'viewer' } })).status).toBe(413);
+    await accountRefusals('PATCH', '/api/v1/members/1', { form: { role: 'owner' } });
+  },
+  deleteMember: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await call(t, 'DELETE', `/api/v1/members/${bo.id}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/members/${bo.id}`)).status).toBe(404);
+    expect((await call(t, 'DELETE', '/api/v1/members/1')).status).toBe(422);
+    await accountRefusals('DELETE', '/api/v1/members/1');
+  },
+  listMemberKeys: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await call(t, 'GET', `/api/v1/members/${bo.id}/keys`)).status).toBe(200);
+    expect((await call(t, 'GET', '/api/v1/members/999/keys')).status).toBe(404);
+    expect((await call(t, 'GET', `/api/v1/members/${bo.id}/keys?per_page=%00`)).status).toBe(422);
+    await accountRefusals('GET', '/api/v1/members/1/keys');
+  },
+  addMemberKey: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await call(t, 'POST', `/api/v1/members/${bo.id}/keys`, { form: { label: 'laptop' } })).status).toBe(201);
+    expect((await call(t, 'POST', `/api/v1/members/${bo.id}/keys`)).status).toBe(201);
+    expect((await call(t, 'POST', `/api/v1/members/${bo.id}/keys`, { form: { label: 'x'.repeat(81) } })).status).toBe(422);
+    expect((await call(t, 'POST', '/api/v1/members/999/keys', { form: { label: 'laptop' } })).status).toBe(404);
+    const small = createTestApp({ config: { bodyLimitBytes: 8 } });
+    expect((await call(small, 'POST', '/api/v1/members/1/keys', { form: { label: 'laptop' } })).status).toBe(413);
+    await accountRefusals('POST', '/api/v1/members/1/keys', { form: { label: 'ci' } });
+  },
+  revokeKey: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await call(t, 'DELETE', `/api/v1/keys/${bo.keyId}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/keys/${bo.keyId}`)).status).toBe(404);
+    await accountRefusals('DELETE', '/api/v1/keys/999');
+  },
+  listAudit: async () => {
+    const t = createTestApp();
+    const bo = await member(t);
+    expect((await t.call('POST', '/api/v1/reports', { form: { url: 'https://example.com/good' }, key: bo.key })).status).toBe(403);
+    for (const query of ['', `?member=${bo.id}`, '?action=report.create', '?target=report:1', '?since=2026-01-01&until=2099-12-31T00:00:00Z', '?per_page=100&page=3']) {
+      expect((await call(t, 'GET', `/api/v1/audit${query}`)).status).toBe(200);
+    }
+    for (const query of ['?action=report.eat', '?member=abc', '?target=42', '?since=yesterday', '?until=2026-13-40']) {
+      expect((await call(t, 'GET', `/api/v1/audit${query}`)).status, query).toBe(422);
+    }
+    await accountRefusals('GET', '/api/v1/audit');
   },
 };
 

@@ -368,6 +368,8 @@ export const NO_CAPABILITIES: Capabilities = Object.freeze({
   digests: false,
   share_links: false,
   branding: false,
+  accounts: false,
+  audit: false,
 });
 
 /** POST /discover (an extension): the page URLs a sitemap, robots.txt or site root lists. */

@@ -36,6 +36,7 @@ import {
 } from './values';
 import { ID_LIST_MAX_TERMS } from './id-list';
 import { DIGEST_RECIPIENTS_MAX, parseRecipients, RECIPIENT_MESSAGES } from './recipients';
+import { ACCOUNT_MESSAGES, KEY_LABEL_MAX, MEMBER_NAME_MAX, parseAuditTarget, parseAuditTime, ROLES } from './accounts';
 
 export const REQUEST_MESSAGES = {
   urlRequired: 'The url field is required.',
@@ -942,3 +943,93 @@ export const brandingFieldsSchema = z.object({
     .optional()
     .meta({ description: 'The accent colour, `#rrggbb`; empty clears it.' }),
 });
+
+// ---- Accounts and the audit log (accounts, audit; issue 47).
+
+const roleField = z
+  .enum(ROLES, { error: (issue) => (issue.input === undefined ? ACCOUNT_MESSAGES.roleRequired : ACCOUNT_MESSAGES.role) })
+  .meta({ description: 'owner: everything; editor: every change of data but members, keys, webhooks, branding and digests; viewer: reads, and marking alerts read.' });
+
+/** `POST /members`: a member and its first key. */
+export const memberBodySchema = z.object(
+  {
+    name: shortText(MEMBER_NAME_MAX, {
+      string: ACCOUNT_MESSAGES.nameString,
+      required: ACCOUNT_MESSAGES.nameRequired,
+      max: ACCOUNT_MESSAGES.nameMax,
+      control: ACCOUNT_MESSAGES.nameControl,
+    }).meta({ minLength: 1, maxLength: MEMBER_NAME_MAX, description: `1 to ${MEMBER_NAME_MAX} characters, trimmed.` }),
+    role: roleField,
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+/** `PATCH /members/{id}`: the member's role. */
+export const memberRoleBodySchema = z.object({ role: roleField }, { error: REQUEST_MESSAGES.bodyObject });
+
+/** `POST /members/{id}/keys`: a key's label. */
+export const keyBodySchema = z.object(
+  {
+    label: shortText(KEY_LABEL_MAX, {
+      string: ACCOUNT_MESSAGES.labelString,
+      max: ACCOUNT_MESSAGES.labelMax,
+      control: ACCOUNT_MESSAGES.labelControl,
+    })
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({ maxLength: KEY_LABEL_MAX, description: `Optional, at most ${KEY_LABEL_MAX} characters: where the key is used.` }),
+  },
+  { error: REQUEST_MESSAGES.bodyObject },
+);
+
+export const memberIdParamSchema = idParam('The member’s id.');
+export const keyIdParamSchema = idParam('The key’s id.');
+
+/** The members, oldest first: only the page is chosen. */
+export const memberListQuerySchema = z.object({ per_page: perPage, page });
+/** A member's keys, oldest first: only the page is chosen. */
+export const keyListQuerySchema = z.object({ per_page: perPage, page });
+
+/**
+ * A filter of the audit log: absent or empty is none; anything it cannot mean is a 422 on it,
+ * not ignored, since the whole log in place of a part of it would look like that part.
+ */
+function auditFilter<T>(message: string, parse: (value: string) => T | null, meta: Record<string, unknown>) {
+  return z
+    .string({ error: message })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      const parsed = parse(value);
+      if (parsed === null) ctx.addIssue({ code: 'custom', message });
+      return parsed ?? z.NEVER;
+    })
+    .meta({ type: 'string', ...meta });
+}
+
+/** `GET /audit`: the entries newest first, of the names the log gives its entries (`actions`, http/operations.ts). */
+export function auditListQuerySchema(actions: readonly string[]) {
+  return z.object({
+    member: auditFilter(ACCOUNT_MESSAGES.member, (value) => (isClientId(value) ? Number(value) : null), {
+      pattern: `^(?:${CLIENT_ID.source.slice(1, -1)})?$`,
+      description: 'Only the entries of this member, by its id (removed members included).',
+    }),
+    action: auditFilter(ACCOUNT_MESSAGES.action, (value) => (actions.includes(value) ? value : null), {
+      enum: ['', ...actions],
+      description: 'Only the entries of this action, such as `report.update`.',
+    }),
+    target: auditFilter(ACCOUNT_MESSAGES.target, parseAuditTarget, {
+      description: 'Only the entries about this target, written `type:id`: `report:42`, `project:shop.example`, `member:3`.',
+    }),
+    since: auditFilter(ACCOUNT_MESSAGES.since, parseAuditTime, {
+      description: 'Only the entries at or after this time: an ISO 8601 date and time with its zone, or a date (UTC, from its midnight).',
+    }),
+    until: auditFilter(ACCOUNT_MESSAGES.until, (value) => parseAuditTime(value, 'end'), {
+      description: 'Only the entries at or before this time: an ISO 8601 date and time with its zone, or a date (UTC, the whole day).',
+    }),
+    per_page: perPage,
+    page,
+  });
+}
+
+export type MemberBody = z.output<typeof memberBodySchema>;

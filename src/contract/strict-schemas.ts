@@ -1,6 +1,7 @@
 // What the API contract promises, exactly. The reference server's tests parse its answers with
 // these; the client's lenient schemas (api/lenient-schemas.ts) accept these and the contract's Tolerance list.
 import * as z from 'zod';
+import { ROLES } from './accounts';
 import {
   ALERT_KINDS,
   CATEGORIES,
@@ -296,6 +297,10 @@ export const strictCapabilitiesSchema = z.strictObject({
   share_links: z.boolean(),
   /** GET/PUT /branding and DELETE /branding/logo (issue 48): the agency's name, accent and logo. */
   branding: z.boolean(),
+  /** GET /me, /members and /keys (issue 47): members with a role, each with keys of its own; roles enforced (403). */
+  accounts: z.boolean(),
+  /** GET /audit (issue 47): every write and every refusal, by whom, kept AUDIT_DAYS. */
+  audit: z.boolean(),
 });
 export type Capabilities = z.infer<typeof strictCapabilitiesSchema>;
 
@@ -759,3 +764,84 @@ export const strictBrandingSchema = z
   })
   .meta({ id: 'Branding' });
 export const strictBrandingEnvelope = z.strictObject({ data: strictBrandingSchema, status: z.literal(200) });
+
+// ---- Accounts and the audit log (accounts, audit; issue 47).
+
+const keyFields = {
+  id: z.number().int().positive(),
+  label: z.string().min(1).nullable(),
+  /** Its first characters (`wrs_` and 6 more), to tell keys apart; `API_KEY` for a key of the configuration. */
+  prefix: z.string().min(1),
+  created_at: timestamp,
+  last_used_at: timestamp.nullable(),
+};
+
+/** A key as listed: never the key itself, which only its creation shows. */
+export const strictKeySchema = z.strictObject(keyFields).meta({ id: 'Key' });
+export const strictKeyListSchema = strictListSchema(strictKeySchema);
+
+const newKeySchema = z
+  .strictObject({ ...keyFields, key: z.string().regex(/^wrs_[A-Za-z0-9_-]{43}$/) })
+  .meta({ id: 'NewKey' });
+
+/** `POST /members/{id}/keys`: the one answer that carries the key. */
+export const strictKeyCreatedEnvelope = z.strictObject({ data: newKeySchema, status: z.literal(201) });
+export const strictKeyDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('key') });
+
+const memberFields = {
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  role: z.enum(ROLES),
+  created_at: timestamp,
+  /** Its keys not revoked. */
+  keys: z.number().int().nonnegative(),
+  /** The newest use of any of its keys. */
+  last_used_at: timestamp.nullable(),
+};
+
+export const strictMemberSchema = z.strictObject(memberFields).meta({ id: 'Member' });
+export const strictMemberListSchema = strictListSchema(strictMemberSchema);
+export const strictMemberEnvelope = z.strictObject({ data: strictMemberSchema, status: z.literal(200) });
+
+/** `POST /members`: the member with its first key, shown this once. */
+export const strictMemberCreatedEnvelope = z.strictObject({
+  data: z.strictObject({ ...memberFields, key: newKeySchema }).meta({ id: 'NewMember' }),
+  status: z.literal(201),
+});
+export const strictMemberDeletedSchema = strictReportDeletedSchema.extend({ object: z.literal('member') });
+
+/** `GET /me`: who the key signs in as. */
+export const strictMeEnvelope = z.strictObject({
+  data: z
+    .strictObject({
+      member: z.strictObject({ id: z.number().int().positive(), name: z.string().min(1) }),
+      workspace: z.strictObject({ id: z.number().int().positive(), name: z.string().min(1) }),
+      role: z.enum(ROLES),
+      key: strictKeySchema,
+    })
+    .meta({ id: 'Me' }),
+  status: z.literal(200),
+});
+
+/** One entry of the audit log: a write done, or a request refused (403). Never a password, key or secret. */
+export const strictAuditEntrySchema = z
+  .strictObject({
+    id: z.number().int().positive(),
+    at: timestamp,
+    member: z.strictObject({ id: z.number().int().positive().nullable(), name: z.string() }),
+    key_id: z.number().int().positive().nullable(),
+    /** The member's role at the time. */
+    role: z.enum(ROLES),
+    action: z.string().min(1),
+    outcome: z.enum(['done', 'refused']),
+    target: z.strictObject({ type: z.string().min(1), id: z.string().nullable() }),
+    /** Field -> [before, after]; a secret only ever "set" or "unset". */
+    changes: z.record(z.string(), z.array(jsonValue).length(2)).nullable(),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+export const strictAuditListSchema = strictListSchema(strictAuditEntrySchema);
+
+export type StrictMember = z.infer<typeof strictMemberSchema>;
+export type StrictKey = z.infer<typeof strictKeySchema>;
+export type StrictAuditEntry = z.infer<typeof strictAuditEntrySchema>;

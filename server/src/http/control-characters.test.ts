@@ -8,7 +8,18 @@ import { API_PREFIX } from '../../../src/contract/values';
 import { OPENAPI_PATH } from './openapi';
 
 /** A valid value of the query parameters that take only some words ('x' does for the others). */
-const VALID_SAMPLES: Record<string, string> = { failing: 'title', days: '30', client: '1', outcome: 'worse', ids: '1', target: 'report:1' };
+const VALID_SAMPLES: Record<string, string> = {
+  failing: 'title',
+  days: '30',
+  client: '1',
+  outcome: 'worse',
+  ids: '1',
+  target: 'report:1',
+  member: '1',
+  action: 'report.update',
+  since: '2026-11-20',
+  until: '2026-11-20T10:00:00Z',
+};
 
 interface Operation {
   parameters?: { name: string; in: string }[];

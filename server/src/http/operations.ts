@@ -88,6 +88,16 @@ export const AUDIT_ACTIONS: readonly string[] = [
   ...new Set(RULES.filter((entry) => entry.write).map((entry) => entry.action)),
 ].sort();
 
+/** The action a write this table does not name is logged as (operationOf's fallback). */
+const UNNAMED_WRITE = 'write';
+
+/**
+ * Every name an entry of the audit log can have: the writes (AUDIT_ACTIONS), and the reads kept
+ * from a role, which are logged when refused (`audit.read`, `member.list`, ...). GET /audit's
+ * `action` filter takes these.
+ */
+export const LOGGED_ACTIONS: readonly string[] = [...new Set([...RULES.map((entry) => entry.action), UNNAMED_WRITE])].sort();
+
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
 /** Whether `role` may do what needs `needed`. */
@@ -120,7 +130,7 @@ export function operationOf(method: string, path: string): MatchedOperation | nu
   // A write this table does not name (none should exist: app.test.ts checks every operation of
   // the OpenAPI document) is still kept from viewers, and logged.
   if (upper !== 'GET' && upper !== 'OPTIONS') {
-    return { role: 'editor', action: 'write', target: { type: 'path', param: null }, write: true, targetId: path };
+    return { role: 'editor', action: UNNAMED_WRITE, target: { type: 'path', param: null }, write: true, targetId: path };
   }
   return null;
 }

@@ -35,6 +35,8 @@ describe('GET /api/v1/capabilities', () => {
         digests: true,
         share_links: true,
         branding: true,
+        accounts: true,
+        audit: true,
       },
       status: 200,
     });
@@ -116,6 +118,12 @@ describe('GET /api/v1/capabilities', () => {
     const shared = await t.call('POST', '/api/v1/share-links', { form: { target: 'project:shop.example' } });
     const url = shared.status === 201 ? ((await shared.json()) as { data: { url: string } }).data.url : '/s/none';
     expect(data.share_links).toBe((await t.app.request(new URL(url).pathname)).status === 200);
+    expect(data.accounts).toBe(
+      (await t.call('GET', '/api/v1/me')).status === 200 &&
+        (await t.call('GET', '/api/v1/members')).status === 200 &&
+        (await t.call('POST', '/api/v1/members', { form: { name: 'Bo', role: 'viewer' } })).status === 201,
+    );
+    expect(data.audit).toBe((await t.call('GET', '/api/v1/audit?action=member.create')).status === 200);
   });
 
   it('needs a key, like every API route', async () => {

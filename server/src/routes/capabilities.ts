@@ -14,7 +14,8 @@ import { errors, ok } from '../http/openapi';
  * sitemap and max_new, gone_since, gone=), and the reports of given ids (GET /reports?ids=); of issue 48, digests
  * (GET/PUT /digests, GET /digests/preview, POST /digests/send), share links (POST/GET /share-links,
  * DELETE /share-links/{id}, their pages at /s/<token>) and the branding (GET/PUT /branding, DELETE /branding/logo,
- * on the public pages).
+ * on the public pages); of issue 47, accounts (GET /me, /members, /members/{id}/keys, /keys/{id}, roles enforced)
+ * and the audit log (GET /audit).
  */
 export const CAPABILITIES: Capabilities = {
   runs: true,
@@ -38,6 +39,8 @@ export const CAPABILITIES: Capabilities = {
   digests: true,
   share_links: true,
   branding: true,
+  accounts: true,
+  audit: true,
 };
 
 /** GET /capabilities: what a dashboard reads to tell this server from a deployment (which answers 404 here). */

@@ -102,7 +102,7 @@ export interface AccountStorage {
   listMembers(workspaceId: number, page: { limit: number; offset: number }): Promise<Page<MemberRecord>>;
   getMember(workspaceId: number, id: number): Promise<MemberRecord | null>;
   addMember(workspaceId: number, member: { name: string; role: Role; key: NewKey }, now: Date): Promise<{ member: MemberRecord; key: KeyRecord }>;
-  setRole(workspaceId: number, id: number, role: Role): Promise<MemberRecord | MemberRefusal>;
+  setRole(workspaceId: number, id: number, role: Role, now?: Date): Promise<MemberRecord | MemberRefusal>;
   /** Removes the member: its keys are revoked; it stays named in the audit log. */
   removeMember(workspaceId: number, id: number, now: Date): Promise<true | MemberRefusal>;
   /** The member's keys that are not revoked, oldest first; null when there is no such member. */
@@ -356,13 +356,13 @@ export function createAccountStorage(db: Kysely<Database>): AccountStorage {
         return { member: (await readMember(trx, workspaceId, memberId))!, key };
       }),
 
-    setRole: (workspaceId, id, role) =>
+    setRole: (workspaceId, id, role, now) =>
       db.transaction().execute(async (trx) => {
         const before = await readMember(trx, workspaceId, id);
         if (!before) return 'not found' as const;
         if (before.role === 'owner' && role !== 'owner' && (await owners(trx, workspaceId)) <= 1) return 'last owner' as const;
         await trx.updateTable('members').set({ role }).where('id', '=', id).execute();
-        await audited(trx, { changes: before.role === role ? null : { role: [before.role, role] } });
+        await audited(trx, { changes: before.role === role ? null : { role: [before.role, role] } }, now);
         return { ...before, role };
       }),
 

@@ -27,6 +27,8 @@ export interface AuditIntent {
   /** `report.update`, `member.create`, ... (http/operations.ts). */
   action: string;
   target: { type: string; id: string | null };
+  /** When the request came, by the app's clock (ISO 8601): the entry's time when its write names none. */
+  at?: string;
   /** Set once the entry is written, so that a request's later writes do not write another. */
   written?: boolean;
 }
@@ -54,11 +56,12 @@ export interface AuditedWrite {
  * method inside its transaction. Does nothing outside a request, or when the request's entry is
  * already written (a request that writes twice is one entry).
  */
-export async function audited(trx: Kysely<Database>, write: AuditedWrite = {}, at: Date = new Date()): Promise<void> {
+export async function audited(trx: Kysely<Database>, write: AuditedWrite = {}, at?: Date): Promise<void> {
   const intent = intents.getStore();
   if (!intent || intent.written) return;
   const id = write.targetId === undefined ? intent.target.id : String(write.targetId);
-  await insertAuditEntry(trx, intent, 'done', write.changes ?? null, at, id);
+  const when = at ?? (intent.at === undefined ? new Date() : new Date(intent.at));
+  await insertAuditEntry(trx, intent, 'done', write.changes ?? null, when, id);
   intent.written = true;
 }
 
