@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       runsKept: 100,
       smtpUrl: null,
       mailFrom: null,
+      auditDays: 365,
     });
   });
 
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
         RUNS_KEPT: '5',
         SMTP_URL: ' smtps://digest:s3cret@mail.example.com:465 ',
         MAIL_FROM: 'Webpage reports <reports@example.com>',
+        AUDIT_DAYS: '30',
       }),
     ).toEqual({
       port: 3000,
@@ -86,6 +88,7 @@ describe('loadConfig', () => {
       runsKept: 5,
       smtpUrl: 'smtps://digest:s3cret@mail.example.com:465',
       mailFrom: 'Webpage reports <reports@example.com>',
+      auditDays: 30,
     });
   });
 
@@ -118,6 +121,8 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT: '0' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "0".'],
     [{ RATE_LIMIT: '-5' }, 'Invalid RATE_LIMIT: must be a whole number between 1 and 1000000, got "-5".'],
     [{ RUNS_KEPT: '0' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "0".'],
+    [{ AUDIT_DAYS: '0' }, 'Invalid AUDIT_DAYS: must be a whole number between 1 and 36500, got "0".'],
+    [{ AUDIT_DAYS: 'forever' }, 'Invalid AUDIT_DAYS: must be a whole number between 1 and 36500, got "forever".'],
     [{ RUNS_KEPT: 'all' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "all".'],
     [{ RUNS_KEPT: '1e3' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "1e3".'],
     [

@@ -47,6 +47,8 @@ export interface ServerConfig {
   smtpUrl: string | null;
   /** The digests' sender address (MAIL_FROM); set whenever smtpUrl is. */
   mailFrom: string | null;
+  /** How many days the audit log keeps an entry (AUDIT_DAYS). */
+  auditDays: number;
 }
 
 export class ConfigError extends Error {
@@ -221,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dbFileRaw = env.DB_FILE?.trim();
   const smtp = smtpUrl(env.SMTP_URL);
   const dbFile = dbFileRaw === ':memory:' ? ':memory:' : dbFileRaw || path.join(dataDir, 'reports.db');
+  const rateLimit = integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000);
   return {
     port: integer('PORT', env.PORT, 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
@@ -230,7 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env.DATABASE_URL),
     allowPrivateUrls: flag('ALLOW_PRIVATE_URLS', env.ALLOW_PRIVATE_URLS, false),
     corsOrigins: list(env.CORS_ORIGINS).map((value) => origin('CORS_ORIGINS', value, CORS_ORIGIN)),
-    rateLimit: integer('RATE_LIMIT', env.RATE_LIMIT, 600, 1, 1_000_000),
+    rateLimit,
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', env.RATE_LIMIT_WINDOW_S, 60, 1, 86_400),
     upstreamUrl: upstream(env.UPSTREAM_URL),
     publicUrl: publicOrigin(env.PUBLIC_URL),
@@ -246,5 +249,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     runsKept: integer('RUNS_KEPT', env.RUNS_KEPT, DEFAULT_RUNS_KEPT, 1, 1_000_000),
     smtpUrl: smtp,
     mailFrom: mailFrom(env.MAIL_FROM, smtp),
+    auditDays: integer('AUDIT_DAYS', env.AUDIT_DAYS, 365, 1, 36_500),
   };
 }

@@ -10,6 +10,7 @@ import { createResolver } from '../net/resolve';
 import { startScheduleRunner } from '../use-cases/schedule-runner';
 import { startWebhookWorker } from '../use-cases/webhook-worker';
 import { startDigestRunner } from '../use-cases/digest-runner';
+import { startAuditPruner } from '../use-cases/audit-pruner';
 import { createMailer } from '../net/mailer';
 import { createApp } from '../app';
 import { createDiscoverer } from '../use-cases/discover';
@@ -180,6 +181,9 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       logError: log.error,
     });
     closers.push(() => digestRunner.close());
+    // The audit log keeps AUDIT_DAYS of entries: older ones go at start and every hour.
+    const auditPruner = startAuditPruner({ accounts: storage.accounts, days: config.auditDays, logError: log.error });
+    closers.push(() => auditPruner.close());
     const api = createApp({ storage, config, analyser, discover, watchRunner, webhookWorker, digestRunner, resolveWebhookHost, ...shared });
 
     return {
