@@ -5,7 +5,7 @@ import {
   strictReportListSchema,
   strictValidationErrorSchema,
 } from '../../src/contract/strict-schemas';
-import { createKey } from './auth/keys';
+import { createKey, newKey } from './auth/keys';
 import { createTestApp, TEST_KEY, testDatabase } from '../../test/server/test-app';
 import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
@@ -125,6 +125,49 @@ describe('rate limit', () => {
     const next = await t.call('GET', '/api/v1/reports');
     expect(next.status).toBe(200);
     expect(next.headers.get('X-RateLimit-Remaining')).toBe('2');
+  });
+
+  it('counts per workspace too: a key at its limit leaves its workspace’s other keys theirs, up to the workspace’s limit; the headers tell the tighter', async () => {
+    let now = Date.parse('2026-11-20T10:00:15.000Z');
+    const t = createTestApp({ config: { rateLimit: 3, rateLimitWorkspace: 5 }, now: () => new Date(now) });
+    const member = async (name: string, key: string) => {
+      const res = await t.call('POST', '/api/v1/members', { form: { name, role: 'viewer' }, key });
+      return ((await res.json()) as { data: { key: { key: string } } }).data.key.key;
+    };
+    // The owner's 2 requests (making the members) count: 3 left to the workspace.
+    const a = await member('A', TEST_KEY);
+    const b = await member('B', TEST_KEY);
+    const seen = async (key: string) => {
+      const res = await t.call('GET', '/api/v1/reports', { key });
+      return [res.status, res.headers.get('X-RateLimit-Limit'), res.headers.get('X-RateLimit-Remaining')].join(' ');
+    };
+    // Equally tight: the key's own. Then the workspace's is the tighter, and its end refuses every key.
+    expect([await seen(a), await seen(a)]).toEqual(['200 3 2', '200 3 1']);
+    expect([await seen(b), await seen(b)]).toEqual(['200 5 0', '429 5 0']);
+    expect(await seen(a)).toBe('429 5 0');
+    // A past its own limit: refused by it.
+    expect(await seen(a)).toBe('429 3 0');
+    // Another workspace has its own allowance.
+    const theirs = newKey('theirs');
+    await t.storage.accounts.createWorkspace('Acme', { name: 'Zed', key: theirs.stored }, new Date(now));
+    expect(await seen(theirs.key)).toBe('200 3 2');
+
+    now = Date.parse('2026-11-20T10:01:00.000Z');
+    expect(await seen(b)).toBe('200 3 2');
+  });
+
+  it('does not let a key at its limit eat into its workspace’s allowance', async () => {
+    const now = Date.parse('2026-11-20T10:00:15.000Z');
+    const t = createTestApp({ config: { rateLimit: 2, rateLimitWorkspace: 4 }, now: () => new Date(now) });
+    const res = await t.call('POST', '/api/v1/members', { form: { name: 'B', role: 'viewer' } });
+    const b = ((await res.json()) as { data: { key: { key: string } } }).data.key.key;
+    // The owner: 1 used above, 1 more, then 20 refused.
+    expect((await t.call('GET', '/api/v1/reports')).status).toBe(200);
+    for (let n = 0; n < 20; n++) expect((await t.call('GET', '/api/v1/reports')).status).toBe(429);
+    // B still has the workspace's last 2.
+    expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(429);
   });
 
   it('uses a window of RATE_LIMIT_WINDOW_S seconds, starting at a multiple of it', async () => {

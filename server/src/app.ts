@@ -23,7 +23,7 @@ import {
   PASSWORD_WINDOW_S,
   passwordAttempts,
 } from './http/password-attempts';
-import { createRateLimiter, rateLimitHeaders } from './http/rate-limit';
+import { createRateLimiter, rateLimitHeaders, type RateLimitDecision } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
@@ -77,6 +77,9 @@ export function createApp(deps: AppDeps): Hono {
     rateLimiter: createRateLimiter(deps.config.rateLimit, deps.config.rateLimitWindowS, () =>
       now().getTime(),
     ),
+    workspaceRateLimiter: createRateLimiter(deps.config.rateLimitWorkspace, deps.config.rateLimitWindowS, () =>
+      now().getTime(),
+    ),
     passwordAttempts: passwordAttempts(
       createRateLimiter(PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
       createRateLimiter(PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, () => now().getTime()),
@@ -98,6 +101,17 @@ export function createApp(deps: AppDeps): Hono {
   const { config, storage, logError } = resolved;
   const verify = createKeyVerifier(storage, config.apiKeys, now);
   const hit = resolved.rateLimiter;
+  const hitWorkspace = resolved.workspaceRateLimiter;
+  // A key's request counts against its own limit, then, if the key is not at its limit, against its
+  // workspace's: one key at its limit uses none of what the workspace's other keys may still do, and
+  // one workspace cannot take more than its share of the server. The headers describe the tighter.
+  const limitKey = async (identity: KeyIdentity): Promise<RateLimitDecision> => {
+    const key = await hit(`key:${identity.keyId}`);
+    if (!key.allowed) return key;
+    const workspace = await hitWorkspace(`workspace:${identity.workspaceId}`);
+    if (!workspace.allowed || workspace.remaining < key.remaining) return workspace;
+    return key;
+  };
   // When each key was last used, for Members: written at most once a minute per key.
   const touchKey = (identity: KeyIdentity) => {
     const at = now();
@@ -127,7 +141,7 @@ export function createApp(deps: AppDeps): Hono {
     const key = bearerKey(c.req.header('Authorization'));
     const identity = key === null ? null : await verify(key);
     // Requests without a valid key are counted per client address, which also slows key guessing.
-    const decision = await hit(identity ? `key:${identity.keyId}` : `address:${clientAddress(c)}`);
+    const decision = identity ? await limitKey(identity) : await hit(`address:${clientAddress(c)}`);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) return errorResponse(c, 429, headers);
     if (!identity && !keyless.has(c.req.path)) return errorResponse(c, 401, headers);

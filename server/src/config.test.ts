@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: null,
       auditDays: 365,
+      rateLimitWorkspace: 2400,
     });
   });
 
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
         SMTP_URL: ' smtps://digest:s3cret@mail.example.com:465 ',
         MAIL_FROM: 'Webpage reports <reports@example.com>',
         AUDIT_DAYS: '30',
+        RATE_LIMIT_WORKSPACE: '100',
       }),
     ).toEqual({
       port: 3000,
@@ -89,7 +91,13 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://digest:s3cret@mail.example.com:465',
       mailFrom: 'Webpage reports <reports@example.com>',
       auditDays: 30,
+      rateLimitWorkspace: 100,
     });
+  });
+
+  it('gives a workspace four times a key’s RATE_LIMIT unless RATE_LIMIT_WORKSPACE says otherwise', () => {
+    expect(loadConfig({ RATE_LIMIT: '60' }).rateLimitWorkspace).toBe(240);
+    expect(loadConfig({ RATE_LIMIT: '60', RATE_LIMIT_WORKSPACE: '60' }).rateLimitWorkspace).toBe(60);
   });
 
   it('takes DB_FILE over DATA_DIR, including :memory:', () => {
@@ -123,6 +131,7 @@ describe('loadConfig', () => {
     [{ RUNS_KEPT: '0' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "0".'],
     [{ AUDIT_DAYS: '0' }, 'Invalid AUDIT_DAYS: must be a whole number between 1 and 36500, got "0".'],
     [{ AUDIT_DAYS: 'forever' }, 'Invalid AUDIT_DAYS: must be a whole number between 1 and 36500, got "forever".'],
+    [{ RATE_LIMIT_WORKSPACE: '0' }, 'Invalid RATE_LIMIT_WORKSPACE: must be a whole number between 1 and 4000000, got "0".'],
     [{ RUNS_KEPT: 'all' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "all".'],
     [{ RUNS_KEPT: '1e3' }, 'Invalid RUNS_KEPT: must be a whole number between 1 and 1000000, got "1e3".'],
     [

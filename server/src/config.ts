@@ -49,6 +49,8 @@ export interface ServerConfig {
   mailFrom: string | null;
   /** How many days the audit log keeps an entry (AUDIT_DAYS). */
   auditDays: number;
+  /** Requests allowed per window to all the keys of one workspace together (RATE_LIMIT_WORKSPACE). */
+  rateLimitWorkspace: number;
 }
 
 export class ConfigError extends Error {
@@ -250,5 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: smtp,
     mailFrom: mailFrom(env.MAIL_FROM, smtp),
     auditDays: integer('AUDIT_DAYS', env.AUDIT_DAYS, 365, 1, 36_500),
+    rateLimitWorkspace: integer('RATE_LIMIT_WORKSPACE', env.RATE_LIMIT_WORKSPACE, 4 * rateLimit, 1, 4_000_000),
   };
 }

@@ -86,6 +86,7 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.logError ? { logError: deps.logError } : {}),
     ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
+    ...(deps.workspaceRateLimiter ? { workspaceRateLimiter: deps.workspaceRateLimiter } : {}),
     ...(deps.discover ? { discover: deps.discover } : {}),
     ...(deps.runReportWork ? { runReportWork: deps.runReportWork } : {}),
     ...(deps.watchRunner ? { watchRunner: deps.watchRunner } : {}),

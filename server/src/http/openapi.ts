@@ -24,11 +24,12 @@ export function jsonContent(schema: Schema) {
 // The headers the server always sends where a response lists them.
 const HEADERS = {
   'X-RateLimit-Limit': {
-    description: 'Requests allowed per window for this key (or address, without a valid key).',
+    description:
+      'Requests allowed per window for this key or for all its workspace’s keys together, whichever has fewer left (for the address, without a valid key).',
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window, of that limit.', required: true, schema: { type: 'integer', minimum: 0 } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } },
   'Cache-Control': {
     description: 'Always `no-store`: every answer is about one key’s data at one moment.',

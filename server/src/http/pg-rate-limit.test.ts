@@ -56,6 +56,41 @@ describe.skipIf(!baseUrl)('rate limit in PostgreSQL', () => {
     expect(rows.map((row) => row.window_start)).toEqual([Date.parse('2026-11-20T10:01:00.000Z')]);
   });
 
+  it('counts per workspace too, across processes: a key at its limit leaves the others of its workspace theirs, up to the workspace’s', async () => {
+    schema = await createTestSchema(baseUrl ?? '');
+    const now = Date.parse('2026-11-20T10:00:15.000Z');
+    const config = { rateLimit: 2, rateLimitWorkspace: 3 };
+    const [a, b] = await Promise.all(
+      [0, 1].map(async () => {
+        const storage = createPostgresStorage(await openPostgres(schema?.url ?? '', { max: 2 }));
+        storages.push(storage);
+        return createTestApp({
+          storage,
+          config,
+          rateLimiter: createPgRateLimiter(storage.pool, config.rateLimit, 60, () => now),
+          workspaceRateLimiter: createPgRateLimiter(storage.pool, config.rateLimitWorkspace, 60, () => now, 'api-workspace:'),
+          now: () => new Date(now),
+        });
+      }),
+    );
+    if (!a || !b) throw new Error('two apps expected');
+    const made = await a.call('POST', '/api/v1/members', { form: { name: 'B', role: 'viewer' } });
+    const other = ((await made.json()) as { data: { key: { key: string } } }).data.key.key;
+    // The owner's second request, on the other process; then the owner is at its limit on both.
+    expect((await b.call('GET', '/api/v1/reports')).status).toBe(200);
+    for (const app of [a, b, a, b]) expect((await app.call('GET', '/api/v1/reports')).status).toBe(429);
+    const seen: string[] = [];
+    for (const app of [b, a]) {
+      const res = await app.call('GET', '/api/v1/reports', { key: other });
+      seen.push(`${res.status} ${res.headers.get('X-RateLimit-Limit')} ${res.headers.get('X-RateLimit-Remaining')}`);
+    }
+    // B's first is the workspace's last (the owner's refusals used none of it); its second, within
+    // its own limit, is refused by the workspace's.
+    expect(seen).toEqual(['200 3 0', '429 3 0']);
+    const { rows } = await (storages[0] as PostgresStorage).pool.query<{ bucket: string; hits: number }>('SELECT bucket, hits FROM rate_limit_counts ORDER BY bucket');
+    expect(rows).toContainEqual({ bucket: 'api-workspace:workspace:1', hits: 4 });
+  });
+
   it('counts the public pages’ password attempts of every process against one limit, apart from the API’s counts', async () => {
     schema = await createTestSchema(baseUrl ?? '');
     let now = Date.parse('2026-11-20T10:00:15.000Z');

@@ -25,8 +25,10 @@ export interface AppDeps {
    * on PostgreSQL, through the job queue shared by every server process (job-queue.ts).
    */
   runReportWork?: RunReportWork;
-  /** Counts requests per key or address; by default in this process's memory. */
+  /** Counts requests per key or address (RATE_LIMIT); by default in this process's memory. */
   rateLimiter?: RateLimiter;
+  /** Counts the requests of all the keys of a workspace together (RATE_LIMIT_WORKSPACE); by default in this process's memory. */
+  workspaceRateLimiter?: RateLimiter;
   /** Counts the public pages' password attempts (per address and report, per report); by default in this process's memory. */
   passwordAttempts?: PasswordAttempts;
   /** Runs the projects' schedules (use-cases/schedule-runner.ts); told when a run is queued or a schedule set. Absent: nothing runs them. */

@@ -111,7 +111,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
     // On PostgreSQL, several server processes may share the database: analyses become jobs that
     // any of them takes (its ANALYSIS_CONCURRENCY workers being the limit), and the rate limit is
     // counted in the database. On SQLite both stay in this process.
-    let shared: Pick<AppDeps, 'runReportWork' | 'rateLimiter' | 'passwordAttempts'> = {};
+    let shared: Pick<AppDeps, 'runReportWork' | 'rateLimiter' | 'workspaceRateLimiter' | 'passwordAttempts'> = {};
     if (opened.engine === 'postgres' && config.databaseUrl) {
       const jobs = await startJobQueue({
         url: config.databaseUrl,
@@ -127,6 +127,7 @@ export async function createBackend(config: ServerConfig, options: BackendOption
       shared = {
         runReportWork: jobs.run,
         rateLimiter: createPgRateLimiter(opened.storage.pool, config.rateLimit, config.rateLimitWindowS),
+        workspaceRateLimiter: createPgRateLimiter(opened.storage.pool, config.rateLimitWorkspace, config.rateLimitWindowS, Date.now, 'api-workspace:'),
         passwordAttempts: passwordAttempts(
           createPgRateLimiter(opened.storage.pool, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_S, Date.now, 'password-address:'),
           createPgRateLimiter(opened.storage.pool, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S, Date.now, 'password-report:'),
