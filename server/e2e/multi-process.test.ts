@@ -1,14 +1,15 @@
 // Two real server processes (tools/bench/api-child.ts, wired by the start code) on one PostgreSQL
-// database: what one writes the other lists, a project delete is never seen half done, the rate
-// limit is counted across both, and the job of a process killed mid-analysis is finished by the
+// database: what one writes the other lists, a project delete is never seen half done, a key revoked
+// on one is refused by the other at its next request, the rate limit is counted across both, and the job of a process killed mid-analysis is finished by the
 // other. Skipped without a PostgreSQL server for the tests (and failed in CI).
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strictReportEnvelope, strictReportListSchema } from '../../src/contract/strict-schemas';
 import { testPostgresUrl } from '../../test/server/postgres';
 import { until, useServerProcesses } from '../../test/server/server-processes';
-import { createKey } from '../src/auth/keys';
+import { createKey, newKey } from '../src/auth/keys';
 import { apiCall, HARNESS_KEY, type ApiChild } from '../../tools/bench/harness';
 
 const baseUrl = await testPostgresUrl();
@@ -118,6 +119,51 @@ describe.skipIf(!baseUrl)('two server processes on one PostgreSQL database', () 
     expect((await deleting).status).toBe(200);
     expect(seen.every((total) => total === 0 || total === 40)).toBe(true);
     expect((await list(b, `project=${project}`, key)).body?.meta.total).toBe(0);
+  }, 60_000);
+
+  it('refuses a key revoked, or a member removed, on one process at its very next request on the other', async () => {
+    const [a, b] = children.slice(-2) as [ApiChild, ApiChild];
+    // A workspace of its own: its requests count against neither the harness's key nor Default.
+    const owner = newKey('owner');
+    const made = await (await processes.storage()).accounts.createWorkspace('Revocations', { name: 'Owner', key: owner.stored }, new Date());
+    if (made === 'taken') throw new Error('workspace taken');
+    const call = async (server: ApiChild, method: string, path: string, key: string, form?: Record<string, string>) => {
+      const res = await fetch(`${server.api}${path}`, {
+        method,
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Bearer ${key}`,
+          ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      });
+      return { status: res.status, body: (await res.json()) as { data: { id: number; key: string | { id: number; key: string } } } };
+    };
+    const member = await call(a, 'POST', '/members', owner.key, { name: 'Bo', role: 'editor' });
+    expect(member.status).toBe(201);
+    const memberId = member.body.data.id;
+    /** Milliseconds from A's answer to the revocation until B's answer to the key's next request. */
+    const gaps: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const created = await call(a, 'POST', `/members/${memberId}/keys`, owner.key, { label: `key ${i}` });
+      const { id, key } = created.body.data as { id: number; key: string };
+      expect((await call(b, 'GET', '/me', key)).status).toBe(200);
+      expect((await call(a, 'DELETE', `/keys/${id}`, owner.key)).status).toBe(200);
+      const revoked = performance.now();
+      expect((await call(b, 'GET', '/me', key)).status).toBe(401);
+      gaps.push(performance.now() - revoked);
+    }
+    const { key: first } = member.body.data.key as { key: string };
+    expect((await call(b, 'GET', '/me', first)).status).toBe(200);
+    expect((await call(a, 'DELETE', `/members/${memberId}`, owner.key)).status).toBe(200);
+    const removed = performance.now();
+    expect((await call(b, 'GET', '/me', first)).status).toBe(401);
+    gaps.push(performance.now() - removed);
+    const sorted = [...gaps].sort((x, y) => x - y);
+    console.log(
+      `Revoked on process A, refused by process B at its very next request: ${gaps.length} of ${gaps.length} ` +
+        `(8 keys, 1 member); that request answered in ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms (median), ${sorted.at(-1)!.toFixed(1)} ms at most.`,
+    );
   }, 60_000);
 
   it('counts the rate limit across both processes', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   strictAuditListSchema,
   strictKeyCreatedEnvelope,
@@ -15,6 +15,7 @@ import {
 import { newKey } from '../auth/keys';
 import { AUDIT_ACTIONS } from '../http/operations';
 import { createTestApp, TEST_KEY, tickingClock, type TestApp } from '../../../test/server/test-app';
+import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 
 const ADDRESS = '203.0.113.9';
 
@@ -327,5 +328,33 @@ describe('GET /audit', () => {
     const shown = JSON.stringify(await audit(t));
     expect(shown).toContain('"password":[null,"set"]');
     expect(shown).toContain('"password":["set","set"]');
+  });
+});
+
+describe.each(STORAGE_ENGINES)('revocations on $name, two apps on one database', (engine) => {
+  if (!engine.available) {
+    it.skip(`needs a ${engine.name} server (TEST_DATABASE_URL)`, () => {});
+    return;
+  }
+  const fresh = freshDatabases(engine, afterEach);
+
+  it('refuses a revoked key and a removed member’s keys at their next request on the other app, and a demotion holds there at once', async () => {
+    const database = await fresh();
+    // Two apps, each with its own connection, as two server processes have.
+    const [a, b] = [createTestApp({ storage: await database.open() }), createTestApp({ storage: await database.open() })];
+    const bo = await addMember(a, 'Bo', 'editor');
+    const laptop = strictKeyCreatedEnvelope.parse(await (await send(a, 'POST', `/api/v1/members/${bo.id}/keys`, { form: { label: 'laptop' } })).json()).data;
+    for (const key of [bo.key.key, laptop.key]) expect((await send(b, 'GET', '/api/v1/me', { key })).status).toBe(200);
+
+    expect((await send(a, 'DELETE', `/api/v1/keys/${laptop.id}`)).status).toBe(200);
+    expect((await send(b, 'GET', '/api/v1/me', { key: laptop.key })).status).toBe(401);
+    expect((await send(b, 'GET', '/api/v1/reports', { key: bo.key.key })).status).toBe(200);
+
+    expect((await send(a, 'PATCH', `/api/v1/members/${bo.id}`, { form: { role: 'viewer' } })).status).toBe(200);
+    expect((await send(b, 'POST', '/api/v1/reports', { key: bo.key.key, form: { url: 'https://shop.example/good' } })).status).toBe(403);
+
+    expect((await send(a, 'DELETE', `/api/v1/members/${bo.id}`)).status).toBe(200);
+    expect((await send(b, 'GET', '/api/v1/reports', { key: bo.key.key })).status).toBe(401);
+    expect((await send(a, 'GET', '/api/v1/reports', { key: bo.key.key })).status).toBe(401);
   });
 });
