@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createKeyVerifier } from '../auth/keys';
+import { createKeyVerifier, newKey } from '../auth/keys';
 import { openDatabase } from '../storage/database';
 import { createSqliteStorage } from '../storage/storage';
 import { runKeysCommand } from './keys';
@@ -47,9 +47,58 @@ describe('keys command', () => {
     expect(twice.err).toEqual(['There is no active key with id 1.']);
   });
 
+  it('lists, adds and removes members; a member added prints its key once, and a removed member’s keys are refused', async () => {
+    const storage = createSqliteStorage(await openDatabase(':memory:'));
+    const verify = createKeyVerifier(storage, []);
+    expect(await runKeysCommand(['create', 'ci'], storage, capture().io)).toBe(0);
+
+    const added = capture();
+    expect(await runKeysCommand(['member', 'add', 'Ana', 'Lopez', 'editor'], storage, added.io)).toBe(0);
+    expect(added.out[0]).toBe('Added member 2 (Ana Lopez, editor) to the Default workspace. Its key is shown this once; store it now:');
+    const key = added.out.join('\n').match(/wrs_[\w-]+/)?.[0] ?? '';
+    expect(await verify(key)).toMatchObject({ memberName: 'Ana Lopez', role: 'editor', workspaceName: 'Default' });
+
+    const other = newKey('theirs');
+    await storage.accounts.createWorkspace('Acme', { name: 'Zed', key: other.stored }, new Date());
+    const listed = capture();
+    expect(await runKeysCommand(['member', 'list'], storage, listed.io)).toBe(0);
+    expect(listed.out[0]).toMatch(/^ID\s+NAME\s+ROLE\s+WORKSPACE\s+KEYS\s+CREATED\s+LAST USED$/);
+    expect(listed.out.slice(1).map((line) => line.split(/\s{2,}/).slice(0, 5))).toEqual([
+      ['1', 'ci', 'owner', 'Default', '1'],
+      ['2', 'Ana Lopez', 'editor', 'Default', '1'],
+      ['3', 'Zed', 'owner', 'Acme', '1'],
+    ]);
+    expect(listed.out.join('\n')).not.toContain(key);
+
+    const removed = capture();
+    expect(await runKeysCommand(['member', 'remove', '2'], storage, removed.io)).toBe(0);
+    expect(removed.out).toEqual(['Removed member 2 (Ana Lopez); its keys are refused from now on.']);
+    expect(await verify(key)).toBeNull();
+    const again = capture();
+    expect(await runKeysCommand(['member', 'remove', '2'], storage, again.io)).toBe(1);
+    expect(again.err).toEqual(['There is no member with id 2.']);
+    const last = capture();
+    expect(await runKeysCommand(['member', 'remove', '3'], storage, last.io)).toBe(1);
+    expect(last.err).toEqual(['Member 3 is the last owner of Acme: add another owner first.']);
+    expect(await verify(other.key)).not.toBeNull();
+  });
+
   it('explains itself on bad input', async () => {
     const storage = createSqliteStorage(await openDatabase(':memory:'));
-    for (const args of [['revoke'], ['revoke', 'abc'], ['revoke', '1', '2'], ['rotate']]) {
+    for (const args of [
+      ['revoke'],
+      ['revoke', 'abc'],
+      ['revoke', '1', '2'],
+      ['rotate'],
+      ['member'],
+      ['member', 'add', 'Ana'],
+      ['member', 'add', 'Ana', 'admin'],
+      ['member', 'add', 'owner'],
+      ['member', 'add', 'x'.repeat(81), 'viewer'],
+      ['member', 'remove'],
+      ['member', 'remove', 'x'],
+      ['workspace', 'create', 'Acme'],
+    ]) {
       const c = capture();
       expect(await runKeysCommand(args, storage, c.io)).toBe(2);
       expect(c.err.join('\n')).not.toBe('');
@@ -57,6 +106,9 @@ describe('keys command', () => {
     const empty = capture();
     expect(await runKeysCommand(['list'], storage, empty.io)).toBe(0);
     expect(empty.out).toEqual(['No stored keys. `npm run keys -- create` makes one.']);
+    const none = capture();
+    expect(await runKeysCommand(['member', 'list'], storage, none.io)).toBe(0);
+    expect(none.out).toEqual(['No members. `npm run keys -- member add <name> <role>` adds one.']);
     const help = capture();
     expect(await runKeysCommand([], storage, help.io)).toBe(0);
     expect(help.out[0]).toMatch(/^Usage: npm run keys/);
@@ -75,8 +127,10 @@ describe('keys command', () => {
       expect(db.prepare('SELECT label FROM api_keys').pluck().all()).toEqual(['from-cli']);
       db.close();
       expect(execFileSync(tsx, [script, 'list'], { env, encoding: 'utf8' })).toContain('from-cli');
+      const added = execFileSync(tsx, [script, 'member', 'add', 'Vi', 'viewer'], { env, encoding: 'utf8' });
+      expect(added).toMatch(/Added member 2 \(Vi, viewer\)[^]*wrs_[\w-]{43}/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000); // two `tsx` processes: over 5 s at load 9
+  }, 45_000); // three `tsx` processes: over 5 s at load 9
 });
