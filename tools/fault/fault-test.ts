@@ -2,8 +2,11 @@
 // SIGKILL mid-way, restarted on the same data: the database must pass `PRAGMA integrity_check`,
 // every report's runs must be in step with it (their count on the report, none left of a deleted
 // report), and every write the client saw acknowledged (a 2xx) must be there (each report's
-// existence, URL and privacy compared; a write in flight at the kill may go either way). Exits 1
-// on any violation.
+// existence, URL and privacy compared; a write in flight at the kill may go either way). The audit
+// log must be in step with what was committed (issue 47: a write and its entry are one transaction):
+// every report kept has its report.create entry and a report.update entry for each change of its
+// privacy, chained from 0 to the privacy it has; every report gone has its report.delete entry; no
+// entry names a change that did not commit. Exits 1 on any violation.
 //
 // Options (environment): FAULT_ROUNDS (3 kills), FAULT_CLIENTS (4 writers), FAULT_SEED (random).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -154,6 +157,49 @@ function integrity(dbFile: string): string {
   }
 }
 
+/**
+ * The audit log against the reports as they are, read from the database while no server runs:
+ * the writers write as the harness key, an owner, so each of their writes has its entry.
+ */
+function auditProblems(dbFile: string): { entries: number; problems: string[] } {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    const reports = new Map(
+      (db.prepare('SELECT id, privacy FROM reports').all() as { id: number; privacy: number }[]).map((r) => [String(r.id), r.privacy]),
+    );
+    const entries = db
+      .prepare("SELECT action, outcome, target_id, changes FROM audit WHERE target_type = 'report' ORDER BY id")
+      .all() as { action: string; outcome: string; target_id: string; changes: string | null }[];
+    const byReport = new Map<string, typeof entries>();
+    for (const entry of entries) byReport.set(entry.target_id, [...(byReport.get(entry.target_id) ?? []), entry]);
+    const problems: string[] = [];
+    for (const entry of entries) if (entry.outcome !== 'done') problems.push(`report ${entry.target_id}: an entry ${entry.outcome} (${entry.action})`);
+    for (const id of new Set([...reports.keys(), ...byReport.keys()])) {
+      const own = byReport.get(id) ?? [];
+      const count = (action: string) => own.filter((entry) => entry.action === action).length;
+      const privacy = reports.get(id);
+      if (count('report.create') !== 1) problems.push(`report ${id}: ${count('report.create')} report.create entries`);
+      if (privacy === undefined) {
+        if (count('report.delete') !== 1) problems.push(`report ${id} is gone with ${count('report.delete')} report.delete entries`);
+        continue;
+      }
+      if (count('report.delete') > 0) problems.push(`report ${id} is there, yet has a report.delete entry`);
+      // The privacy each update entry says it changed, chained from the create's 0 to the report's.
+      let now = 0;
+      for (const entry of own.filter((e) => e.action === 'report.update')) {
+        const change = (JSON.parse(entry.changes ?? '{}') as { privacy?: [number, number] }).privacy;
+        if (!change) continue;
+        if (change[0] !== now) problems.push(`report ${id}: an entry changes privacy from ${change[0]}, but it was ${now}`);
+        now = change[1];
+      }
+      if (now !== privacy) problems.push(`report ${id}: its entries bring privacy to ${now}, it is ${privacy}`);
+    }
+    return { entries: entries.length, problems };
+  } finally {
+    db.close();
+  }
+}
+
 const started = performance.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'fault-test-'));
 const dbFile = join(dataDir, 'reports.db');
@@ -188,13 +234,14 @@ try {
     const pending = [...known.values()].filter((k) => k.pending).length + unansweredCreates.size;
 
     const check = integrity(dbFile);
+    const audit = auditProblems(dbFile);
     server = await startApiChild(dataDir);
     child = server;
-    const problems = verify(await allReports(server));
+    const problems = [...verify(await allReports(server)), ...audit.problems];
     const live = [...known.values()].filter((k) => k.exists).length;
     console.log(
       `round ${round}: ${acknowledged - before} writes acknowledged, killed with ${pending} in flight; ` +
-        `integrity_check: ${check}; ${live} reports kept, ${problems.length} problems`,
+        `integrity_check: ${check}; ${live} reports kept, ${audit.entries} audit entries of reports; ${problems.length} problems`,
     );
     for (const problem of problems) console.log(`  ${problem}`);
     if (check !== 'ok' || problems.length > 0) failures++;
