@@ -272,6 +272,11 @@ async function accountRefusals(method: string, path: string, init: { form?: Reco
   expect((await call(limited, method, path, init)).status).toBe(429);
   expect((await call(createTestApp({ storage: accountsDown(), logError: () => {} }), method, path, init)).status).toBe(500);
   expect((await call(createTestApp(), method, path, { ...init, key: 'wrong-key' })).status).toBe(401);
+  // Owners' operations: an editor is refused them.
+  const t = createTestApp();
+  const editor = newKey(null);
+  await t.storage.accounts.addMember(1, { name: 'Editor', role: 'editor', key: editor.stored }, new Date());
+  expect((await call(t, method, path, { ...init, key: editor.key })).status).toBe(403);
 }
 
 /** A member of the test key's workspace, and its first key. */
