@@ -41,6 +41,8 @@ type JsonText = string;
 type Flag = ColumnType<number | boolean, number, number>;
 
 export interface ReportsTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   id: Generated<number>;
   url: string;
   /** searchForm(url): what a search matches against. */
@@ -80,6 +82,8 @@ export interface ReportRunsTable {
 }
 
 export interface ProjectsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   project: string;
   project_search: string;
   reports: number;
@@ -96,6 +100,8 @@ export interface ProjectsTable {
 
 /** How a project's health changed on one day (UTC): its points are these summed up to that day. */
 export interface HealthDaysTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   project: string;
   /** YYYY-MM-DD. */
   day: string;
@@ -106,6 +112,8 @@ export interface HealthDaysTable {
 }
 
 export interface ClientsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   name: string;
   /** searchForm(name): unique, so that no two clients' names differ only in case. */
@@ -160,11 +168,14 @@ export interface AuditTable {
 }
 
 export interface ReportChangesTable {
-  only_row: Generated<Flag>;
+  /** One row per workspace. */
+  workspace_id: number;
   version: number;
 }
 
 export interface SchedulesTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   project: string;
   every: ScheduleEvery;
   hour: number;
@@ -178,6 +189,8 @@ export interface SchedulesTable {
 }
 
 export interface ScheduleItemsTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   id: Generated<number>;
   project: string;
   run_at: Timestamp;
@@ -186,6 +199,8 @@ export interface ScheduleItemsTable {
 }
 
 export interface AlertsTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   id: Generated<number>;
   report_id: number;
   project: string;
@@ -207,6 +222,8 @@ export interface AlertsTable {
 
 
 export interface ProjectRunsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   project: string;
   kind: RunKind;
@@ -241,6 +258,8 @@ export interface RunPagesTable {
 }
 
 export interface DeploysTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   project: string;
   label: string;
@@ -250,6 +269,8 @@ export interface DeploysTable {
 }
 
 export interface ShareLinksTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   token_hash: string;
   kind: 'report' | 'project' | 'compare';
@@ -268,7 +289,8 @@ export interface ShareLinksTable {
 }
 
 export interface BrandingTable {
-  only_row: Generated<Flag>;
+  /** One row per workspace that has set its branding. */
+  workspace_id: number;
   name: string | null;
   /** #rrggbb, lower case. */
   accent: string | null;
@@ -280,6 +302,8 @@ export interface BrandingTable {
 }
 
 export interface WebhooksTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   url: string;
   project: string | null;
@@ -308,6 +332,8 @@ export interface WebhookDeliveriesTable {
 }
 
 export interface WebhookOutboxTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   id: Generated<number>;
   project: string;
   event: string;
@@ -316,6 +342,8 @@ export interface WebhookOutboxTable {
 }
 
 export interface ReportFailuresTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   report_id: number;
   check_key: string;
   project: string;
@@ -324,6 +352,8 @@ export interface ReportFailuresTable {
 }
 
 export interface ReportFixesTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   report_id: number;
   check_key: string;
   project: string;
@@ -331,12 +361,16 @@ export interface ReportFixesTable {
 }
 
 export interface ReportUncheckedTable {
+  /** Its workspace (issue 47); rows of before issue 47 are in 1, "Default". */
+  workspace_id: ColumnType<number, number | undefined, number>;
   report_id: number;
   check_key: string;
   project: string;
 }
 
 export interface ProblemCountsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   project: string;
   check_key: string;
   importance: string;
@@ -344,6 +378,8 @@ export interface ProblemCountsTable {
 }
 
 export interface CheckSettingsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   project: string;
   check_key: string;
   state: 'open' | 'ignored';
@@ -353,7 +389,8 @@ export interface CheckSettingsTable {
 }
 
 export interface DigestSettingsTable {
-  id: number;
+  /** One row per workspace that has set its digests. */
+  workspace_id: number;
   every: ScheduleEvery;
   hour: number;
   weekday: number | null;
@@ -364,6 +401,8 @@ export interface DigestSettingsTable {
 }
 
 export interface DigestSendsTable {
+  /** Its workspace (issue 47). */
+  workspace_id: number;
   id: Generated<number>;
   kind: 'scheduled' | 'manual';
   /** A scheduled digest's time (unique); null for Send now. */
@@ -582,7 +621,14 @@ export async function openDatabase(file: string, options: MigrateOptions = {}): 
   try {
     if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
     configureSqlite(sqlite);
+    // A migration that rebuilds a table (SQLite cannot change a primary key in place) does so
+    // with the foreign keys off, as SQLite's own procedure says (a table dropped with them on
+    // would delete its children's rows first); they are checked, all of them, before they are on again.
+    sqlite.pragma('foreign_keys = OFF');
     await migrate(sqliteConnection(sqlite), options);
+    const broken = sqlite.pragma('foreign_key_check') as unknown[];
+    if (broken.length > 0) throw new Error(`The database's schema was brought up to date with ${broken.length} broken references.`);
+    sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
     throw error;

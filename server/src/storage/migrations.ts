@@ -8,6 +8,7 @@ import type { Engine } from './database';
 import { TRIM_ABOVE_BYTES, trimmedResults } from './trim-evidence';
 import { failuresOf, uncheckedOf } from './check-failures';
 import { fillScoresBefore, replayHealth } from './health-history';
+import { rebuildInWorkspaces } from './workspace-migration';
 
 export const RUNS_MIGRATION = '005-runs';
 export const TRIM_MIGRATION = '006-evidence-trimmed';
@@ -26,6 +27,7 @@ export const DIGESTS_MIGRATION = '020-digests';
 export const SHARE_LINKS_MIGRATION = '019-share-links';
 export const BRANDING_MIGRATION = '021-branding';
 export const ACCOUNTS_MIGRATION = '022-accounts';
+export const WORKSPACE_DATA_MIGRATION = '023-workspace-data';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -1024,6 +1026,20 @@ function stepsFor(engine: Engine): Record<string, Step> {
           .execute();
         await db.schema.createIndex('audit_workspace_id').on('audit').columns(['workspace_id', 'id']).execute();
         await db.schema.createIndex('audit_at').on('audit').column('at').execute();
+      },
+    },
+    [WORKSPACE_DATA_MIGRATION]: {
+      async up(db) {
+        // Every row of data belongs to a workspace (issue 47); what was there goes to "Default".
+        // Where a project's name, a client's name, a digest's slot or a one-row table was unique
+        // in the database, it is now unique in its workspace: those tables are made anew with the
+        // workspace in their keys (rebuildInWorkspaces). The others gain a column.
+        for (const table of ['reports', 'schedule_items', 'alerts', 'webhook_outbox', 'report_failures', 'report_fixes', 'report_unchecked'])
+          await db.schema
+            .alterTable(table)
+            .addColumn('workspace_id', t.ref, (c) => c.notNull().defaultTo(1).references('workspaces.id'))
+            .execute();
+        await rebuildInWorkspaces(db, t);
       },
     },
   };
