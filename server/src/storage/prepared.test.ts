@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { sqliteConnection } from './database';
-import { PreparedQueries } from './prepared';
+import { PreparedQueries, WORKSPACE } from './prepared';
 
 function projectsDb() {
   const sqlite = new BetterSqlite3(':memory:');
@@ -13,7 +13,7 @@ function projectsDb() {
 describe('PreparedQueries', () => {
   it('runs the query of a shape again with each call’s values, and another shape with its own SQL', async () => {
     const db = projectsDb();
-    const prepared = new PreparedQueries();
+    const prepared = new PreparedQueries(1);
     const over = (min: number) =>
       prepared.rows(db, 'over', (bind) => db.selectFrom('projects').select('project').where('reports', '>', bind<number>(0)).orderBy('project'), [min]);
     expect(await over(4)).toEqual([{ project: 'b.example' }, { project: 'c.example' }]);
@@ -31,9 +31,17 @@ describe('PreparedQueries', () => {
 
   it('refuses a value taken from the closure instead of its slot, which would stay the first call’s', async () => {
     const db = projectsDb();
-    const prepared = new PreparedQueries();
+    const prepared = new PreparedQueries(1);
     const fromClosure = (min: number) =>
       prepared.rows(db, 'closure', () => db.selectFrom('projects').select('project').where('reports', '>', min), []);
     await expect(fromClosure(4)).rejects.toThrow('The prepared query "closure" binds a value that is not one of its slots.');
+  });
+
+  it('binds the WORKSPACE slot to its own workspace, so one shape serves each workspace with its own', async () => {
+    const db = projectsDb();
+    const shape = (prepared: PreparedQueries) =>
+      prepared.rows(db, 'workspace', (bind) => db.selectFrom('projects').select('project').where('reports', '=', bind<number>(WORKSPACE)), []);
+    expect(await shape(new PreparedQueries(3))).toEqual([{ project: 'a.example' }]);
+    expect(await shape(new PreparedQueries(5))).toEqual([{ project: 'b.example' }]);
   });
 });

@@ -15,11 +15,20 @@ class Slot {
 /** The value at `index` of each call, as a query's builder places it. */
 export type Bind = <T>(index: number) => T;
 
+/**
+ * The slot of the storage's workspace (issue 47): `bind(WORKSPACE)` is bound to the workspace of
+ * the PreparedQueries that runs the query, whatever the call's values.
+ */
+export const WORKSPACE = -1;
+
 const bind: Bind = <T>(index: number) => new Slot(index) as T;
 
-/** Compiled queries by the name of their shape; each storage keeps its own. */
+/** Compiled queries by the name of their shape; each workspace's storage keeps its own. */
 export class PreparedQueries {
   readonly #compiled = new Map<string, CompiledQuery>();
+
+  /** `workspaceId`: what the WORKSPACE slot of every query run here is bound to. */
+  constructor(readonly workspaceId: number) {}
 
   /**
    * Runs the query `build` makes for `shape` with `values` bound: `build` runs once per shape, so
@@ -35,7 +44,10 @@ export class PreparedQueries {
       if (stray !== undefined) throw new Error(`The prepared query "${shape}" binds a value that is not one of its slots.`);
       this.#compiled.set(shape, compiled);
     }
-    const parameters = compiled.parameters.map((slot) => values[(slot as Slot).index]);
+    const parameters = compiled.parameters.map((slot) => {
+      const { index } = slot as Slot;
+      return index === WORKSPACE ? this.workspaceId : values[index];
+    });
     return (await db.executeQuery<Row>({ ...compiled, parameters } as CompiledQuery<Row>)).rows;
   }
 }

@@ -4,7 +4,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type RawBuilder, type SqlBoo
 import type { IdRange } from '../../../src/contract/id-list';
 import type { Result } from '../../../src/contract/values';
 import type { Database, ReportsTable } from './database';
-import type { Bind, PreparedQueries } from './prepared';
+import { WORKSPACE, type Bind, type PreparedQueries } from './prepared';
 import { searchForm } from './text';
 import type { ReportListQuery } from './types';
 
@@ -12,6 +12,8 @@ import type { ReportListQuery } from './types';
 export type ReportsDb = Database & { r: ReportsTable };
 
 export interface ReportFilters {
+  /** The storage's workspace (issue 47): every list is of its reports alone. May be a prepared query's slot. */
+  workspace: unknown;
   project?: string;
   /** Only the reports of this client's projects (ofClient()). */
   client?: number;
@@ -48,12 +50,13 @@ export function matches(column: 'r.url_search' | 'project_search', pattern: stri
 }
 
 /**
- * `column`, a project's name, names one of the projects of client `client` (projects.client_id):
- * what `client=` narrows every list to (reports, problems, alerts), read from the projects' client
- * index. `client` may be a prepared query's slot.
+ * `column`, a project's name, names one of the projects of client `client` (projects.client_id) in
+ * workspace `workspace`: what `client=` narrows every list to (reports, problems, alerts), read from
+ * the projects' client index. A client's id is global: without the workspace, another workspace's
+ * client would name its projects here. `client` and `workspace` may be a prepared query's slots.
  */
-export function ofClient(column: string, client: unknown): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} in (select project from projects where client_id = ${client})`;
+export function ofClient(column: string, client: unknown, workspace: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} in (select project from projects where client_id = ${client} and workspace_id = ${workspace})`;
 }
 
 /**
@@ -61,16 +64,17 @@ export function ofClient(column: string, client: unknown): RawBuilder<SqlBool> {
  * the search's trigram index is read once (ANDed with the project index), not once per project.
  * Without a search the semi-join is better: a page walks an order's index testing membership.
  */
-export function clientArray(column: string, client: unknown): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} = any(array(select project from projects where client_id = ${client}))`;
+export function clientArray(column: string, client: unknown, workspace: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} = any(array(select project from projects where client_id = ${client} and workspace_id = ${workspace}))`;
 }
 
-/** The names of the projects of client `client`, in order (none for an unknown client). */
-export async function clientProjectNames(db: Kysely<Database>, client: number): Promise<string[]> {
+/** The names of the projects of client `client` in workspace `workspace`, in order (none for an unknown client). */
+export async function clientProjectNames(db: Kysely<Database>, workspace: number, client: number): Promise<string[]> {
   const rows = await db
     .selectFrom('projects')
     .select('project')
     .where('client_id', '=', client)
+    .where('workspace_id', '=', workspace)
     .orderBy('project')
     .execute();
   return rows.map((row) => row.project);
@@ -83,11 +87,13 @@ export function filterReports<O>(
 ): SelectQueryBuilder<ReportsDb, 'r', O> {
   return (
     qb
+      // First, whatever else is asked: nothing of another workspace is ever read.
+      .where('r.workspace_id', '=', filters.workspace as number)
       .$if(filters.urlKeys !== undefined, (q) => q.where('r.url_key', 'in', filters.urlKeys as string[]))
       .$if(filters.pattern !== undefined, (q) => q.where(matches('r.url_search', filters.pattern as string)))
       .$if(filters.project !== undefined, (q) => q.where('r.project', '=', filters.project as string))
       .$if(filters.client !== undefined, (q) =>
-        q.where((filters.clientArray ? clientArray : ofClient)('r.project', filters.client)),
+        q.where((filters.clientArray ? clientArray : ofClient)('r.project', filters.client, filters.workspace)),
       )
       .$if(filters.result !== undefined, (q) => q.where('r.result', '=', filters.result as Result))
       .$if(filters.gone !== undefined, (q) => q.where('r.gone_since', filters.gone ? 'is not' : 'is', null))
@@ -140,6 +146,8 @@ export function preparedFilters(
       (clientArray ? '[]' : ''),
     values: [project, result, pattern, client],
     slotted: (bind) => ({
+      // Bound by the storage's own prepared queries (prepared.ts), which are its workspace's.
+      workspace: bind(WORKSPACE),
       project: project === undefined ? undefined : bind(0),
       result: result === undefined ? undefined : bind(1),
       pattern: pattern === undefined ? undefined : bind(2),
@@ -164,7 +172,10 @@ const SORT_COLUMNS = {
 
 /**
  * `qb` in the list's order. Ties are broken by id in the sort's own direction, so that a
- * descending list is the exact reverse of the ascending one.
+ * descending list is the exact reverse of the ascending one. `sortFound` (SQLite, the exact-URL
+ * filter): the few reports found are sorted, rather than the order's index walked: with the
+ * workspace leading every index, SQLite's planner (without statistics) took the walk of the
+ * workspace's (workspace_id, id) index over the url_key index; `+column` is not an index's column.
  */
 export function orderReports<
   DB extends { r: Pick<ReportsTable, 'id' | 'generated_at' | 'url' | 'result' | 'score'> },
@@ -172,14 +183,29 @@ export function orderReports<
 >(
   qb: SelectQueryBuilder<DB, 'r', O>,
   query: Pick<ReportListQuery, 'sortBy' | 'sort'>,
+  sortFound = false,
 ): SelectQueryBuilder<DB, 'r', O> {
   const column = SORT_COLUMNS[query.sortBy];
-  const ordered = qb.orderBy(sql.ref(column), query.sort);
-  return column === 'r.id' ? ordered : ordered.orderBy(sql.ref('r.id'), query.sort);
+  const key = (name: string) => (sortFound ? sql`+${sql.ref(name)}` : sql.ref(name));
+  const ordered = qb.orderBy(key(column), query.sort);
+  return column === 'r.id' ? ordered : ordered.orderBy(key('r.id'), query.sort);
 }
 
-/** A search of the report list: the query with the search text in searchForm(). */
-export type ReportSearchQuery = Omit<ReportListQuery, 'search' | 'urlKeys'> & { search: string };
+/** A search of the report list: the query with the search text in searchForm(), in the storage's workspace. */
+export type ReportSearchQuery = Omit<ReportListQuery, 'search' | 'urlKeys'> & { search: string; workspace: number };
+
+/**
+ * The last statement of a write that changes which reports there are or what their result is:
+ * moves the workspace's change counter (count caches and ETags are kept while it stays). A
+ * workspace made after migration 023 gets its row with its first change.
+ */
+export async function reportsChanged(trx: Kysely<Database>, workspace: number): Promise<void> {
+  await trx
+    .insertInto('report_changes')
+    .values({ workspace_id: workspace, version: 1 })
+    .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet((eb) => ({ version: eb('report_changes.version', '+', 1) })))
+    .execute();
+}
 
 /** The plain SQL answer to a list query, for a search plan to start from or fall back on. */
 export interface PlainReportList {

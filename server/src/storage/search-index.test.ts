@@ -52,8 +52,8 @@ describe('search', () => {
          FROM u`,
       ).run(count);
       db.exec(`INSERT INTO report_results (report_id, results) SELECT id, '{}' FROM reports;
-        INSERT INTO projects (project, project_search, reports, created_at)
-          SELECT project, project, count(*), min(created_at) FROM reports GROUP BY project;`);
+        INSERT INTO projects (workspace_id, project, project_search, reports, created_at)
+          SELECT 1, project, project, count(*), min(created_at) FROM reports GROUP BY project;`);
       db.close();
       return file;
     }

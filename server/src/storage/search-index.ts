@@ -30,6 +30,8 @@ const CHUNK_ROWS = 5000;
 export interface SearchQuery {
   /** Already in searchForm(). */
   search: string;
+  /** Only the reports of this workspace: the copy holds every workspace's (issue 47). */
+  workspace: number;
   project?: string;
   /** Only the reports of these projects (a client's). */
   projects?: ReadonlySet<string>;
@@ -41,7 +43,7 @@ export interface SearchQuery {
 }
 
 /**
- * An in-memory copy of what a report search reads (id, search form of the URL, project,
+ * An in-memory copy of what a report search reads (id, workspace, search form of the URL, project,
  * result), with the reports' order by each sort key as arrays of positions.
  *
  * A substring search cannot use a B-tree index, and SQLite tests every URL at a few hundred
@@ -58,8 +60,8 @@ export interface SearchQuery {
  */
 export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRows?: number } = {}) {
   const readChunk = db
-    .prepare<[number, number], [number, string, string, Result]>(
-      'SELECT id, url_search, project, result FROM reports WHERE id > ? ORDER BY id LIMIT ?',
+    .prepare<[number, number], [number, number, string, string, Result]>(
+      'SELECT id, workspace_id, url_search, project, result FROM reports WHERE id > ? ORDER BY id LIMIT ?',
     )
     .raw();
   const readOrder = {
@@ -78,6 +80,8 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
   let ids: number[] = [];
   let texts: string[] = [];
   let projects: string[] = [];
+  // Each position's workspace: one copy serves every workspace, each search filtered by its own.
+  let workspaces: number[] = [];
   let deleted = 0;
   let interned = new Map<string, string>();
   let orders: Partial<Record<Exclude<ServerReportSortKey, 'id'>, Int32Array>> = {};
@@ -121,7 +125,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
     signatures = grownSignatures;
   }
 
-  function append(id: number, text: string, project: string, result: Result): void {
+  function append(id: number, workspace: number, text: string, project: string, result: Result): void {
     const position = ids.length;
     if (position === capacity) grow();
     codes[position] = RESULT_CODES[result];
@@ -135,6 +139,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       }
     }
     ids.push(id);
+    workspaces.push(workspace);
     texts.push(text);
     projects.push(project);
     lastReadId = id;
@@ -145,6 +150,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
     ids = [];
     texts = [];
     projects = [];
+    workspaces = [];
     interned = new Map();
     orders = {};
     capacity = 0;
@@ -166,10 +172,10 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       buildVersion = version;
     }
     const rows = readChunk.all(lastReadId, chunkRows);
-    for (const [id, text, project, result] of rows) {
+    for (const [id, workspace, text, project, result] of rows) {
       let name = interned.get(project);
       if (name === undefined) interned.set(project, (name = project));
-      append(id, text, name, result);
+      append(id, Number(workspace), text, name, result);
     }
     if (rows.length === chunkRows) return false;
     state = 'built';
@@ -266,7 +272,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       sync();
       const n = ids.length;
       const matches = new Uint8Array(n);
-      const { search, project, projects: inProjects } = query;
+      const { search, workspace, project, projects: inProjects } = query;
       const resultCode = query.result === undefined ? -2 : RESULT_CODES[query.result];
       // The signature bits a matching URL must have, as (where the word's column starts, bits)
       // pairs: the rarest bit alone first, then every word the search text sets bits in.
@@ -286,6 +292,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       for (let i = 0; i < n; i++) {
         const code = codes[i];
         if (code === DELETED || (resultCode !== -2 && code !== resultCode)) continue;
+        if (workspaces[i] !== workspace) continue;
         if (project !== undefined && projects[i] !== project) continue;
         if (inProjects !== undefined && !inProjects.has(projects[i] as string)) continue;
         let possible = true;
@@ -347,7 +354,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
     },
 
     /** After this connection committed a new report. */
-    added(report: { id: number; urlSearch: string; project: string; result: Result }): void {
+    added(report: { id: number; workspace: number; urlSearch: string; project: string; result: Result }): void {
       if (state === 'empty') return;
       if (report.id <= lastReadId) {
         // Ids only grow; anything else means the copy cannot be trusted.
@@ -356,7 +363,7 @@ export function createSearchIndex(db: Db, { chunkRows = CHUNK_ROWS }: { chunkRow
       }
       // A build still reading chunks reads this row in a later one.
       if (state === 'partial') return;
-      append(report.id, report.urlSearch, report.project, report.result);
+      append(report.id, report.workspace, report.urlSearch, report.project, report.result);
       orders = {};
     },
 

@@ -1,6 +1,7 @@
 // PostgreSQL's plan for a report search: LIKE '%text%' over the pg_trgm index, with a way around
 // the planner's guess when matches cluster. (SQLite searches a copy in memory: search-index.ts.)
 import { sql } from 'kysely';
+import { WORKSPACE } from './prepared';
 import { containsPattern, filterReports, orderReports, matches, preparedFilters, type FindReports } from './report-queries';
 
 // Up to this many matches of a search are collected and sorted (a few ms), not found by walking an index.
@@ -24,12 +25,17 @@ export const findByTrigrams: FindReports = async (trx, query, plain, prepared) =
   const [sum] = await prepared.rows(
     trx,
     'trigram: all reports',
-    () => trx.selectFrom('projects').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count')),
+    (bind) =>
+      trx
+        .selectFrom('projects')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
+        .where('workspace_id', '=', bind<number>(WORKSPACE)),
     [],
   );
   const all = Number(sum?.count ?? 0);
   // Compiled once per shape (prepared.ts): which filters are set, the order; the values bound.
   const filters = preparedFilters({
+    workspace: query.workspace,
     project: query.project,
     result: query.result,
     pattern: undefined,
