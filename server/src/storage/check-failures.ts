@@ -1,6 +1,7 @@
 // The checks a report's newest results fail, kept beside the report (report_failures) in step with
 // each analysis, the checks its newest run passes that the run before failed (report_fixes), and
-// the checks this server runs that its results lack (report_unchecked, normally none):
+// the checks this server runs that its results lack (report_unchecked, normally none), each row in
+// its report's workspace (a report's rows are found by its global id; the counts by workspace and project):
 // what `GET /reports?failing=` and the Problems extension read instead of every report's results.
 import type { Insertable, Kysely } from 'kysely';
 import { CHECK_KEYS } from '../../../src/contract/values';
@@ -79,11 +80,12 @@ async function insertChunks<T extends 'report_failures' | 'report_fixes' | 'repo
 type Counted = { check: string; importance: string };
 
 /**
- * Changes problem_counts by what a report's failures became (`before` to `after`) in `project`:
- * one statement for every count that moves, and the counts that reach 0 gone.
+ * Changes problem_counts by what a report's failures became (`before` to `after`) in `project` of
+ * workspace `workspace`: one statement for every count that moves, and the counts that reach 0 gone.
  */
 async function recount(
   trx: Kysely<Database>,
+  workspace: number,
   project: string,
   before: readonly Counted[],
   after: readonly Counted[],
@@ -103,6 +105,7 @@ async function recount(
     .insertInto('problem_counts')
     .values(
       moved.map((entry) => ({
+        workspace_id: workspace,
         project,
         check_key: entry.check,
         importance: entry.importance,
@@ -111,17 +114,26 @@ async function recount(
     )
     .onConflict((conflict) =>
       conflict
-        .columns(['project', 'check_key', 'importance'])
+        .columns(['workspace_id', 'project', 'check_key', 'importance'])
         .doUpdateSet((eb) => ({ failing: eb('problem_counts.failing', '+', eb.ref('excluded.failing')) })),
     )
     .execute();
   if (moved.some((entry) => entry.delta < 0))
-    await trx.deleteFrom('problem_counts').where('project', '=', project).where('failing', '<=', 0).execute();
+    await trx
+      .deleteFrom('problem_counts')
+      .where('workspace_id', '=', workspace)
+      .where('project', '=', project)
+      .where('failing', '<=', 0)
+      .execute();
 }
 
-/** Takes report `reportId`'s failures out of its project's problem counts (before the report is deleted). */
+/**
+ * Takes report `reportId`'s failures out of its project's problem counts (before the report is
+ * deleted); the report is of workspace `workspace` (its rows are found by its global id).
+ */
 export async function forgetFailures(
   trx: Kysely<Database>,
+  workspace: number,
   reportId: number,
   project: string,
 ): Promise<void> {
@@ -132,6 +144,7 @@ export async function forgetFailures(
     .execute();
   await recount(
     trx,
+    workspace,
     project,
     rows.map((row) => ({ check: row.check_key, importance: row.importance })),
     [],
@@ -146,6 +159,7 @@ export async function forgetFailures(
  */
 export async function writeFailures(
   trx: Kysely<Database>,
+  workspace: number,
   report: { id: number; project: string; results: Record<string, unknown>; at: string; first: boolean },
 ): Promise<void> {
   const now = failuresOf(report.results);
@@ -154,6 +168,7 @@ export async function writeFailures(
     trx,
     'report_unchecked',
     uncheckedOf(report.results).map((check) => ({
+      workspace_id: workspace,
       report_id: report.id,
       check_key: check,
       project: report.project,
@@ -164,6 +179,7 @@ export async function writeFailures(
       trx,
       'report_failures',
       now.map((failure) => ({
+        workspace_id: workspace,
         report_id: report.id,
         check_key: failure.check,
         project: report.project,
@@ -171,7 +187,7 @@ export async function writeFailures(
         since: null,
       })),
     );
-    await recount(trx, report.project, [], now);
+    await recount(trx, workspace, report.project, [], now);
     return;
   }
   const rows = await trx
@@ -181,6 +197,7 @@ export async function writeFailures(
     .execute();
   await recount(
     trx,
+    workspace,
     report.project,
     rows.map((row) => ({ check: row.check_key, importance: row.importance })),
     now,
@@ -191,6 +208,7 @@ export async function writeFailures(
     trx,
     'report_failures',
     now.map((failure) => ({
+      workspace_id: workspace,
       report_id: report.id,
       check_key: failure.check,
       project: report.project,
@@ -217,6 +235,7 @@ export async function writeFailures(
       trx,
       'report_fixes',
       fixed.map((check) => ({
+        workspace_id: workspace,
         report_id: report.id,
         check_key: check,
         project: report.project,

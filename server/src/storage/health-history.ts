@@ -116,6 +116,7 @@ const UPSERT_CHUNK = 1000;
  */
 export async function writeHealth(
   trx: Kysely<Database>,
+  workspace: number,
   project: string,
   before: ReadonlyMap<string, HealthChange>,
   after: ReadonlyMap<string, HealthChange>,
@@ -137,7 +138,7 @@ export async function writeHealth(
   const rows = [...moved]
     .filter(([, change]) => !isZero(change))
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([day, change]) => ({ project, day, ...change }));
+    .map(([day, change]) => ({ workspace_id: workspace, project, day, ...change }));
   if (rows.length === 0) return;
   const total = { ...NO_CHANGE };
   for (const row of rows) {
@@ -155,6 +156,7 @@ export async function writeHealth(
         bad: eb('bad', '+', total.bad),
         score_sum: eb('score_sum', '+', total.score_sum),
       }))
+      .where('workspace_id', '=', workspace)
       .where('project', '=', project)
       .execute();
   for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
@@ -162,7 +164,7 @@ export async function writeHealth(
       .insertInto('health_days')
       .values(rows.slice(start, start + UPSERT_CHUNK))
       .onConflict((conflict) =>
-        conflict.columns(['project', 'day']).doUpdateSet((eb) => ({
+        conflict.columns(['workspace_id', 'project', 'day']).doUpdateSet((eb) => ({
           good: eb('health_days.good', '+', eb.ref('excluded.good')),
           decent: eb('health_days.decent', '+', eb.ref('excluded.decent')),
           bad: eb('health_days.bad', '+', eb.ref('excluded.bad')),
@@ -175,6 +177,7 @@ export async function writeHealth(
   if (rows.some((row) => row.good < 0 || row.decent < 0 || row.bad < 0 || row.score_sum < 0))
     await trx
       .deleteFrom('health_days')
+      .where('workspace_id', '=', workspace)
       .where('project', '=', project)
       .where(
         'day',
@@ -188,15 +191,16 @@ export async function writeHealth(
       .execute();
 }
 
-/** Takes report `reportId`'s part of every day away from its project (before the report is deleted). */
-export async function forgetHealth(trx: Kysely<Database>, reportId: number, project: string): Promise<void> {
+/** Takes report `reportId`'s part of every day away from its project of `workspace` (before the report is deleted). */
+export async function forgetHealth(trx: Kysely<Database>, workspace: number, reportId: number, project: string): Promise<void> {
   const report = await trx
     .selectFrom('reports')
     .select('created_at')
     .where('id', '=', reportId)
+    .where('workspace_id', '=', workspace)
     .executeTakeFirst();
   if (!report) return;
-  await writeHealth(trx, project, contributions(await keptRuns(trx, reportId), report.created_at), new Map());
+  await writeHealth(trx, workspace, project, contributions(await keptRuns(trx, reportId), report.created_at), new Map());
 }
 
 // Reports replayed at a time by replayHealth().
@@ -205,16 +209,23 @@ const REPLAY_BATCH = 500;
 /**
  * Computes every project's health from the runs there are (health_days and the projects' totals,
  * replacing what they held): what migration 015 fills a database with, what the benchmarks' filler
- * does after writing runs directly, and what the tests compare the kept rows with.
+ * does after writing runs directly, and what the tests compare the kept rows with. A project is
+ * one of a workspace (issue 47); `workspaces: false` for a schema from before them (migration 015).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function replayHealth(db: Kysely<any>): Promise<void> {
+export async function replayHealth(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  { workspaces = true }: { workspaces?: boolean } = {},
+): Promise<void> {
   const typed = db as Kysely<Database>;
+  // By workspace and project: `${workspace} ${project}` (a project's name holds no space).
   const days = new Map<string, Map<string, HealthChange>>();
+  const keyOf = (workspace: number, project: string) => `${workspace} ${project}`;
   for (let after = 0; ;) {
     const reports = await typed
       .selectFrom('reports')
       .select(['id', 'project', 'created_at'])
+      .$if(workspaces, (qb) => qb.select('workspace_id'))
       .where('id', '>', after)
       .orderBy('id')
       .limit(REPLAY_BATCH)
@@ -237,7 +248,8 @@ export async function replayHealth(db: Kysely<any>): Promise<void> {
       runsOf.set(Number(row.report_id), list);
     }
     for (const report of reports) {
-      const projectDays = days.get(report.project) ?? new Map<string, HealthChange>();
+      const key = keyOf(Number((report as { workspace_id?: number }).workspace_id ?? 1), report.project);
+      const projectDays = days.get(key) ?? new Map<string, HealthChange>();
       for (const [day, change] of contributions(runsOf.get(Number(report.id)) ?? [], report.created_at)) {
         const entry = projectDays.get(day) ?? { ...NO_CHANGE };
         entry.good += change.good;
@@ -246,28 +258,32 @@ export async function replayHealth(db: Kysely<any>): Promise<void> {
         entry.score_sum += change.score_sum;
         projectDays.set(day, entry);
       }
-      days.set(report.project, projectDays);
+      days.set(key, projectDays);
     }
     after = Number(last.id);
   }
   await typed.deleteFrom('health_days').execute();
   await typed.updateTable('projects').set({ good: 0, decent: 0, bad: 0, score_sum: 0 }).execute();
-  const rows = [...days].flatMap(([project, changes]) =>
-    [...changes]
+  const rows = [...days].flatMap(([key, changes]) => {
+    const space = key.indexOf(' ');
+    const workspace = Number(key.slice(0, space));
+    const project = key.slice(space + 1);
+    return [...changes]
       .filter(([, change]) => !isZero(change))
-      .map(([day, change]) => ({ project, day, ...change })),
-  );
+      .map(([day, change]) => ({ ...(workspaces ? { workspace_id: workspace } : {}), project, day, ...change }));
+  });
   for (let start = 0; start < rows.length; start += UPSERT_CHUNK)
     await typed
       .insertInto('health_days')
-      .values(rows.slice(start, start + UPSERT_CHUNK))
+      .values(rows.slice(start, start + UPSERT_CHUNK) as (typeof rows)[number][] as never)
       .execute();
   // Each project's totals: its changes summed.
+  const same = workspaces ? sql`h.workspace_id = projects.workspace_id and ` : sql``;
   await sql`update projects set
-      good = coalesce((select sum(h.good) from health_days h where h.project = projects.project), 0),
-      decent = coalesce((select sum(h.decent) from health_days h where h.project = projects.project), 0),
-      bad = coalesce((select sum(h.bad) from health_days h where h.project = projects.project), 0),
-      score_sum = coalesce((select sum(h.score_sum) from health_days h where h.project = projects.project), 0)`.execute(
+      good = coalesce((select sum(h.good) from health_days h where ${same}h.project = projects.project), 0),
+      decent = coalesce((select sum(h.decent) from health_days h where ${same}h.project = projects.project), 0),
+      bad = coalesce((select sum(h.bad) from health_days h where ${same}h.project = projects.project), 0),
+      score_sum = coalesce((select sum(h.score_sum) from health_days h where ${same}h.project = projects.project), 0)`.execute(
     db,
   );
 }

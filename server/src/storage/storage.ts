@@ -22,7 +22,7 @@ import {
   type PgPool,
 } from './database';
 import { urlKeyOf } from './migrations';
-import { PreparedQueries, type Bind } from './prepared';
+import { PreparedQueries, WORKSPACE, type Bind } from './prepared';
 import {
   clientProjectNames,
   containsPattern,
@@ -31,6 +31,7 @@ import {
   ofClient,
   orderReports,
   preparedFilters,
+  reportsChanged,
   type FindReports,
   type ReportFilters,
   type ReportsDb,
@@ -189,10 +190,32 @@ function createStorage(parts: EngineParts, options: StorageOptions): Storage {
     await parts.connection.db.destroy();
   };
   const workspaces = new Map<number, Storage>();
+  // The queries that cross workspaces: a report's id and a logo's hash are global (the public
+  // pages' addresses name no workspace), so the report is found by its id and everything else asked
+  // of its workspace.
+  const reportAnywhere = async (id: number) => {
+    const row = await selectReports(parts.connection.db).select('r.workspace_id').where('r.id', '=', id).executeTakeFirst();
+    return row ? { workspaceId: Number(row.workspace_id), report: toReport(row) } : null;
+  };
+  const logoAnywhere = async (sha256: string) => {
+    const row = await parts.connection.db
+      .selectFrom('branding')
+      .select(['logo', 'logo_type'])
+      .where('logo_sha256', '=', sha256)
+      .executeTakeFirst();
+    return row?.logo && row.logo_type ? { type: row.logo_type, bytes: Buffer.from(row.logo) } : null;
+  };
   const forWorkspace = (workspaceId: number): Storage => {
     let storage = workspaces.get(workspaceId);
     if (!storage) {
-      storage = { ...createWorkspaceStorage(parts, options, workspaceId), accounts, forWorkspace, close };
+      storage = {
+        ...createWorkspaceStorage(parts, options, workspaceId),
+        accounts,
+        forWorkspace,
+        reportAnywhere,
+        logoAnywhere,
+        close,
+      };
       workspaces.set(workspaceId, storage);
     }
     return storage;
@@ -204,11 +227,13 @@ function createStorage(parts: EngineParts, options: StorageOptions): Storage {
 function createWorkspaceStorage(
   { connection, find, idIn, idsValue, searchCopy }: EngineParts,
   options: StorageOptions,
-  _workspaceId: number,
-): Omit<Storage, 'accounts' | 'forWorkspace' | 'close'> {
+  workspaceId: number,
+): Omit<Storage, 'accounts' | 'forWorkspace' | 'reportAnywhere' | 'logoAnywhere' | 'close'> {
   const { db } = connection;
   // What every list request asks, compiled once (prepared.ts).
-  const prepared = new PreparedQueries();
+  // Every query here is of this workspace: its id is bound to each prepared query's WORKSPACE slot
+  // and named in every other one (issue 47).
+  const prepared = new PreparedQueries(workspaceId);
   const runsKept = options.runsKept ?? DEFAULT_RUNS_KEPT;
   // SQLite's write transactions hold the whole database; PostgreSQL's lock the rows they name.
   const locksRows = connection.engine === 'postgres';
@@ -231,7 +256,7 @@ function createWorkspaceStorage(
     const [row] = await prepared.rows(
       trx,
       'report',
-      (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)),
+      (bind) => selectReports(trx).where('r.id', '=', bind<number>(0)).where('r.workspace_id', '=', bind<number>(WORKSPACE)),
       [id],
     );
     return row ? toReport(row) : null;
@@ -239,7 +264,11 @@ function createWorkspaceStorage(
 
   async function readPage(trx: Kysely<Database>, ids: number[]): Promise<ReportRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await prepared.rows(trx, 'page', (bind) => selectReports(trx).where(idIn(bind(0))), [
+    const rows = await prepared.rows(
+      trx,
+      'page',
+      (bind) => selectReports(trx).where(idIn(bind(0))).where('r.workspace_id', '=', bind<number>(WORKSPACE)),
+      [
       idsValue(ids),
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -257,6 +286,7 @@ function createWorkspaceStorage(
         trx
           .selectFrom('projects')
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('reports'), sql.lit(0)).as('count'))
+          .where('workspace_id', '=', bind<number>(WORKSPACE))
           .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(0)))
           .$if(client !== undefined, (qb) => qb.where('client_id', '=', bind<number>(1))),
       [project, client],
@@ -291,15 +321,16 @@ function createWorkspaceStorage(
       filters.idRanges,
       // A client's projects change without a report changing (the change counter stays): its
       // count is kept for the projects it had, read in this snapshot.
-      filters.client === undefined ? null : [filters.client, await clientProjectNames(trx, filters.client)],
+      filters.client === undefined ? null : [filters.client, await clientProjectNames(trx, workspaceId, filters.client)],
     ]);
     const [changes] = await prepared.rows(
       trx,
       'version',
-      () => trx.selectFrom('report_changes').select('version'),
+      (bind) => trx.selectFrom('report_changes').select('version').where('workspace_id', '=', bind<number>(WORKSPACE)),
       [],
     );
-    const version = Number(changes?.version);
+    // A workspace without a change yet has no row: its counter is 0.
+    const version = Number(changes?.version ?? 0);
     const cached = counts.get(key);
     if (cached?.version === version) return cached.total;
     const countAll = (qb: SelectQueryBuilder<ReportsDb, 'r', object>) =>
@@ -310,9 +341,10 @@ function createWorkspaceStorage(
       ? await trx
           .selectFrom('report_failures')
           .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('workspace_id', '=', workspaceId)
           .where('check_key', '=', filters.failing as string)
           .$if(filters.project !== undefined, (qb) => qb.where('project', '=', filters.project as string))
-          .$if(filters.client !== undefined, (qb) => qb.where(ofClient('project', filters.client)))
+          .$if(filters.client !== undefined, (qb) => qb.where(ofClient('project', filters.client, workspaceId)))
           .execute()
       : slots
         ? await prepared.rows(
@@ -329,11 +361,7 @@ function createWorkspaceStorage(
   }
 
   /** The last statement of a write that changes which reports there are or what their result is. */
-  const changed = (trx: Kysely<Database>) =>
-    trx
-      .updateTable('report_changes')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .execute();
+  const changed = (trx: Kysely<Database>) => reportsChanged(trx, workspaceId);
 
   /**
    * The project's row of report `id`, locked until the transaction ends (PostgreSQL), before the
@@ -342,11 +370,17 @@ function createWorkspaceStorage(
    */
   const lockProjectOf = async (trx: Kysely<Database>, id: number) => {
     if (!locksRows) return;
-    const report = await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst();
+    const report = await trx
+      .selectFrom('reports')
+      .select('project')
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
     if (report)
       await trx
         .selectFrom('projects')
         .select('project')
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', report.project)
         .forUpdate()
         .execute();
@@ -358,6 +392,7 @@ function createWorkspaceStorage(
       .selectFrom('reports')
       .select(['project', 'created_at', 'privacy', 'password_hash', 'score'])
       .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
       .$if(locksRows, (qb) => qb.forUpdate())
       .executeTakeFirst();
 
@@ -419,21 +454,22 @@ function createWorkspaceStorage(
         recent_scores: JSON.stringify(newest.map((run) => run.score).reverse()),
       })
       .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
       .execute();
     const added = { id: Number(runId), at: generatedAt, score: analysis.score, result: analysis.result };
     return { before, after: [...before, added].sort(byReplayOrder).slice(-runsKept) };
   }
 
   return {
-    watch: createWatchStorage(db),
-    webhooks: createWebhookStorage(db, connection.engine),
-    problems: createProblemStorage(db, connection.engine),
-    clients: createClientStorage(db, connection.engine),
-    health: createHealthStorage(db),
-    runLog: createRunLogStorage(db),
-    digests: createDigestStorage(db),
-    shareLinks: createShareLinkStorage(db),
-    branding: createBrandingStorage(db),
+    watch: createWatchStorage(db, workspaceId),
+    webhooks: createWebhookStorage(db, connection.engine, workspaceId),
+    problems: createProblemStorage(db, connection.engine, workspaceId),
+    clients: createClientStorage(db, connection.engine, workspaceId),
+    health: createHealthStorage(db, workspaceId),
+    runLog: createRunLogStorage(db, workspaceId),
+    digests: createDigestStorage(db, workspaceId),
+    shareLinks: createShareLinkStorage(db, workspaceId),
+    branding: createBrandingStorage(db, workspaceId),
 
     listReports: (query) =>
       read(async (trx): Promise<Page<ReportRecord>> => {
@@ -444,6 +480,7 @@ function createWorkspaceStorage(
           return { items: [], total: 0 };
         const filters: ReportFilters = {
           ...query,
+          workspace: workspaceId,
           pattern: search === undefined ? undefined : containsPattern(search),
           clientArray: connection.engine === 'postgres' && search !== undefined,
         };
@@ -464,9 +501,10 @@ function createWorkspaceStorage(
                   trx
                     .selectFrom('report_failures')
                     .select('report_id as id')
+                    .where('workspace_id', '=', bind<number>(WORKSPACE))
                     .where('check_key', '=', bind<string>(0))
                     .$if(project !== undefined, (qb) => qb.where('project', '=', bind<string>(1)))
-                    .$if(client !== undefined, (qb) => qb.where(ofClient('project', bind(4))))
+                    .$if(client !== undefined, (qb) => qb.where(ofClient('project', bind(4), bind(WORKSPACE))))
                     .orderBy('report_id', query.sort)
                     .limit(bind<number>(2))
                     .offset(bind<number>(3)),
@@ -475,7 +513,11 @@ function createWorkspaceStorage(
               return rows.map((row) => row.id);
             }
             const page = (forFilters: ReportFilters, limit: number, offset: number) =>
-              orderReports(filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters), query)
+              orderReports(
+                filterReports(trx.selectFrom('reports as r').select('r.id'), forFilters),
+                query,
+                connection.engine === 'sqlite' && forFilters.urlKeys !== undefined,
+              )
                 .limit(limit)
                 .offset(offset);
             const slots = preparedFilters(filters);
@@ -501,7 +543,7 @@ function createWorkspaceStorage(
           query.gone === undefined &&
           query.idRanges === undefined
         ) {
-          page = await find(trx, { ...query, search }, plain, prepared);
+          page = await find(trx, { ...query, search, workspace: workspaceId }, plain, prepared);
         } else {
           const total = await plain.count();
           page = { ids: query.offset >= total ? [] : await plain.ids(), total };
@@ -512,8 +554,14 @@ function createWorkspaceStorage(
     getReport: (id) => readReport(db, id),
 
     getPasswordHash: async (id) =>
-      (await db.selectFrom('reports').select('password_hash').where('id', '=', id).executeTakeFirst())
-        ?.password_hash ?? null,
+      (
+        await db
+          .selectFrom('reports')
+          .select('password_hash')
+          .where('id', '=', id)
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirst()
+      )?.password_hash ?? null,
 
     createReport: (report) =>
       write(
@@ -522,6 +570,7 @@ function createWorkspaceStorage(
           const { id } = await trx
             .insertInto('reports')
             .values({
+              workspace_id: workspaceId,
               url: report.url,
               url_search: searchForm(report.url),
               url_key: urlKeyOf(report.url),
@@ -542,13 +591,14 @@ function createWorkspaceStorage(
           await trx
             .insertInto('projects')
             .values({
+              workspace_id: workspaceId,
               project: report.project,
               project_search: searchForm(report.project),
               reports: 1,
               created_at: now,
             })
             .onConflict((conflict) =>
-              conflict.column('project').doUpdateSet((eb) => ({
+              conflict.columns(['workspace_id', 'project']).doUpdateSet((eb) => ({
                 reports: eb('projects.reports', '+', 1),
                 created_at: eb
                   .case()
@@ -560,14 +610,14 @@ function createWorkspaceStorage(
             )
             .execute();
           // After the project's row: its problem counts and health refer to it.
-          await writeFailures(trx, {
+          await writeFailures(trx, workspaceId, {
             id,
             project: report.project,
             results: report.results,
             at: now,
             first: true,
           });
-          await writeHealth(trx, report.project, new Map(), contributions(runs.after, now));
+          await writeHealth(trx, workspaceId, report.project, new Map(), contributions(runs.after, now));
           await changed(trx);
           const created = await readReport(trx, id);
           if (!created) throw new Error('The report just stored could not be read back.');
@@ -584,6 +634,7 @@ function createWorkspaceStorage(
         (created) =>
           searchCopy?.added({
             id: created.id,
+            workspace: workspaceId,
             urlSearch: searchForm(created.url),
             project: created.project,
             result: created.result,
@@ -608,6 +659,7 @@ function createWorkspaceStorage(
               ...(analysis ? { score: analysis.score, result: analysis.result, generated_at: now, gone_since: null } : {}),
             })
             .where('id', '=', id)
+            .where('workspace_id', '=', workspaceId)
             .execute();
           if (analysis) {
             const resultsJson = JSON.stringify(analysis.results);
@@ -617,7 +669,7 @@ function createWorkspaceStorage(
               .where('report_id', '=', id)
               .execute();
             const runs = await addRun(trx, id, analysis, resultsJson, now);
-            await writeFailures(trx, {
+            await writeFailures(trx, workspaceId, {
               id,
               project: locked.project,
               results: analysis.results,
@@ -626,6 +678,7 @@ function createWorkspaceStorage(
             });
             await writeHealth(
               trx,
+              workspaceId,
               locked.project,
               contributions(runs.before, locked.created_at),
               contributions(runs.after, locked.created_at),
@@ -642,7 +695,12 @@ function createWorkspaceStorage(
 
     listRuns: (id, query) =>
       read(async (trx): Promise<Page<RunRecord> | null> => {
-        const report = await trx.selectFrom('reports').select('runs').where('id', '=', id).executeTakeFirst();
+        const report = await trx
+          .selectFrom('reports')
+          .select('runs')
+          .where('id', '=', id)
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirst();
         if (!report) return null;
         const total = report.runs;
         if (query.offset >= total) return { items: [], total };
@@ -670,7 +728,12 @@ function createWorkspaceStorage(
       write(
         async (trx) => {
           const project = (
-            await trx.selectFrom('reports').select('project').where('id', '=', id).executeTakeFirst()
+            await trx
+              .selectFrom('reports')
+              .select('project')
+              .where('id', '=', id)
+              .where('workspace_id', '=', workspaceId)
+              .executeTakeFirst()
           )?.project;
           if (project === undefined) return false;
           // The project's row is locked before its reports change, so that every writer of one
@@ -678,15 +741,25 @@ function createWorkspaceStorage(
           await trx
             .selectFrom('projects')
             .select('project')
+            .where('workspace_id', '=', workspaceId)
             .where('project', '=', project)
             .$if(locksRows, (qb) => qb.forUpdate())
             .execute();
-          await forgetFailures(trx, id, project);
-          await forgetHealth(trx, id, project);
+          await forgetFailures(trx, workspaceId, id, project);
+          await forgetHealth(trx, workspaceId, id, project);
           // Its results, runs, schedule items, alerts and failures go with it (ON DELETE CASCADE).
-          const { numDeletedRows } = await trx.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
+          const { numDeletedRows } = await trx
+            .deleteFrom('reports')
+            .where('id', '=', id)
+            .where('workspace_id', '=', workspaceId)
+            .executeTakeFirst();
           if (numDeletedRows === 0n) return false;
-          await trx.deleteFrom('projects').where('project', '=', project).where('reports', '<=', 1).execute();
+          await trx
+            .deleteFrom('projects')
+            .where('workspace_id', '=', workspaceId)
+            .where('project', '=', project)
+            .where('reports', '<=', 1)
+            .execute();
           await trx
             .updateTable('projects')
             .set((eb) => ({
@@ -695,10 +768,12 @@ function createWorkspaceStorage(
                 eb
                   .selectFrom('reports')
                   .select((inner) => inner.fn.min('created_at').as('earliest'))
+                  .where('workspace_id', '=', workspaceId)
                   .where('project', '=', project),
                 eb.ref('created_at'),
               ),
             }))
+            .where('workspace_id', '=', workspaceId)
             .where('project', '=', project)
             .where('reports', '>', 1)
             .execute();
@@ -717,6 +792,7 @@ function createWorkspaceStorage(
           await db
             .selectFrom('reports')
             .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('workspace_id', '=', workspaceId)
             .executeTakeFirstOrThrow()
         ).count,
       ),
@@ -730,6 +806,7 @@ function createWorkspaceStorage(
         const projects = (bind: Bind) =>
           trx
             .selectFrom('projects')
+            .where('projects.workspace_id', '=', bind<number>(WORKSPACE))
             .$if(search !== undefined, (qb) => qb.where(matches('project_search', bind(0))))
             .$if(query.client !== undefined, (qb) => qb.where('client_id', '=', bind<number>(3)));
         const values = [
@@ -757,7 +834,7 @@ function createWorkspaceStorage(
           health: sql`cast(projects.bad as double precision) / projects.reports`,
           average_score: sql`cast(projects.score_sum as double precision) / (projects.good + projects.decent + projects.bad)`,
           // (SQLite reads true and false as 1 and 0.)
-          alerts: sql`(select count(*) from alerts where alerts.read = false and alerts.project = projects.project)`,
+          alerts: sql`(select count(*) from alerts where alerts.read = false and alerts.workspace_id = projects.workspace_id and alerts.project = projects.project)`,
         }[sortBy];
         const rows = await prepared.rows(
           trx,
@@ -794,10 +871,15 @@ function createWorkspaceStorage(
       return write(
         async (trx) => {
           // Its schedule and webhooks go with it, and the reports' results, runs and alerts with them (ON DELETE CASCADE).
-          await trx.deleteFrom('projects').where('project', '=', project).execute();
+          await trx.deleteFrom('projects').where('workspace_id', '=', workspaceId).where('project', '=', project).execute();
           const deleted = Number(
-            (await trx.deleteFrom('reports').where('project', '=', project).executeTakeFirst())
-              .numDeletedRows,
+            (
+              await trx
+                .deleteFrom('reports')
+                .where('workspace_id', '=', workspaceId)
+                .where('project', '=', project)
+                .executeTakeFirst()
+            ).numDeletedRows,
           );
           if (deleted > 0) await changed(trx);
           await audited(trx, { changes: { reports: [deleted, 0] } });
@@ -824,7 +906,8 @@ export function createSqliteStorage(sqlite: Db, options: SqliteStorageOptions = 
       find: async (trx, query) =>
         searchCopy.query({
           ...query,
-          projects: query.client === undefined ? undefined : new Set(await clientProjectNames(trx, query.client)),
+          projects:
+            query.client === undefined ? undefined : new Set(await clientProjectNames(trx, query.workspace, query.client)),
         }),
       idIn: (ids) => sql<SqlBool>`r.id in (select value from json_each(${ids}))`,
       idsValue: (ids) => JSON.stringify(ids),

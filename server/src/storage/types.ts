@@ -15,7 +15,7 @@ import type { ClientStorage } from './client-storage';
 import type { HealthStorage } from './health-storage';
 import type { DigestStorage } from './digest-storage';
 import type { ShareLinkStorage } from './share-link-storage';
-import type { BrandingStorage } from './branding-storage';
+import type { BrandingStorage, LogoImage } from './branding-storage';
 import type { AccountStorage } from './account-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
@@ -153,6 +153,15 @@ export interface Storage {
   accounts: AccountStorage;
   /** The storage of that workspace: every table and query of it scoped to it (issue 47). */
   forWorkspace(workspaceId: number): Storage;
+  /**
+   * Report `id` and its workspace, whichever it is; null when there is no such report. A lookup
+   * across workspaces for the public pages (/r/{id}), whose address names no workspace: everything
+   * else they read is of `forWorkspace(workspaceId)`. One query, as a workspace's getReport(). No
+   * API route may use it (the API's routers have a workspace's storage, whose copy of it is the root's).
+   */
+  reportAnywhere(id: number): Promise<{ workspaceId: number; report: ReportRecord } | null>;
+  /** The logo of that SHA-256, whichever workspace's branding has it: its address names its content alone (/r/logo/…). */
+  logoAnywhere(sha256: string): Promise<LogoImage | null>;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
