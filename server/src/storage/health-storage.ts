@@ -150,7 +150,8 @@ function countsOf(row: { reports: number } & HealthChange): HealthCounts {
   };
 }
 
-export function createHealthStorage(db: Kysely<Database>): HealthStorage {
+/** The health of workspace `workspace`'s projects: every query names it (issue 47). */
+export function createHealthStorage(db: Kysely<Database>, workspace: number): HealthStorage {
   /** The totals and the changes come from one snapshot, so a point never mixes two moments. */
   const read = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
     db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
@@ -159,6 +160,7 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
     trx
       .selectFrom('health_days')
       .select(['project', 'day', 'good', 'decent', 'bad', 'score_sum'])
+      .where('workspace_id', '=', workspace)
       .where('project', 'in', projects)
       .where('day', '>', day)
       .execute();
@@ -174,6 +176,7 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
         const totals = await trx
           .selectFrom('projects')
           .select(['project', 'reports', 'good', 'decent', 'bad', 'score_sum'])
+          .where('workspace_id', '=', workspace)
           .where('project', 'in', names)
           .execute();
         const changes = await changesAfter(trx, names, dates[0] as string);
@@ -182,17 +185,20 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
           .selectFrom('alerts')
           .select((eb) => ['project', eb.fn.countAll<number>().as('count')])
           .where('read', '=', 0)
+          .where('workspace_id', '=', workspace)
           .where('project', 'in', names)
           .groupBy('project')
           .execute();
         const schedules = await trx
           .selectFrom('schedules')
           .selectAll()
+          .where('workspace_id', '=', workspace)
           .where('project', 'in', names)
           .execute();
         const lastRuns = await trx
           .selectFrom('project_runs')
           .select((eb) => ['project', eb.fn.max('started_at').as('last')])
+          .where('workspace_id', '=', workspace)
           .where('project', 'in', names)
           .groupBy('project')
           .execute();
@@ -241,6 +247,7 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
         const totals = await trx
           .selectFrom('projects')
           .select(['good', 'decent', 'bad', 'score_sum'])
+          .where('workspace_id', '=', workspace)
           .where('project', '=', project)
           .executeTakeFirst();
         if (!totals) return null;
@@ -266,12 +273,18 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
 
     changeStamp: () =>
       read(async (trx) => {
-        const changes = await trx.selectFrom('report_changes').select('version').executeTakeFirst();
+        const changes = await trx
+          .selectFrom('report_changes')
+          .select('version')
+          .where('workspace_id', '=', workspace)
+          .executeTakeFirst();
         const settings = await trx
           .selectFrom('check_settings')
           .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
+          .where('workspace_id', '=', workspace)
           .executeTakeFirstOrThrow();
-        return JSON.stringify([Number(changes?.version), Number(settings.count), settings.latest]);
+        // A workspace without a change yet has no counter row: 0.
+        return JSON.stringify([Number(changes?.version ?? 0), Number(settings.count), settings.latest]);
       }),
 
     totals: () =>
@@ -286,11 +299,13 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
             eb.fn.coalesce(eb.fn.sum<number>('bad'), eb.lit(0)).as('bad'),
             eb.fn.coalesce(eb.fn.sum<number>('score_sum'), eb.lit(0)).as('score_sum'),
           ])
+          .where('workspace_id', '=', workspace)
           .executeTakeFirstOrThrow();
         const unread = await trx
           .selectFrom('alerts')
           .select((eb) => eb.fn.countAll<number>().as('count'))
           .where('read', '=', 0)
+          .where('workspace_id', '=', workspace)
           .executeTakeFirstOrThrow();
         return { ...countsOf(summed), projects: Number(summed.projects), unreadAlerts: Number(unread.count) };
       }),
@@ -310,6 +325,7 @@ export function createHealthStorage(db: Kysely<Database>): HealthStorage {
         .selectFrom('fell')
         .innerJoin('reports as r', 'r.id', 'fell.report_id')
         .select(['r.id', 'r.url', 'r.project', 'r.score', 'fell.before'])
+        .where('r.workspace_id', '=', workspace)
         .whereRef('fell.before', '>', 'r.score')
         .orderBy((eb) => eb('fell.before', '-', eb.ref('r.score')), 'desc')
         .orderBy('r.id')
