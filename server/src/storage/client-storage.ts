@@ -6,6 +6,7 @@ import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ClientsTable, Database, Engine } from './database';
 import { searchForm, toTimestamp } from './text';
 import type { Page, ProjectRecord } from './types';
+import { audited } from './audit';
 
 /** A client as a project names it. */
 export interface ClientRef {
@@ -52,7 +53,11 @@ function toClient(row: Selectable<ClientsTable>, projects: number): ClientRecord
   return { id: row.id, name: row.name, projects, createdAt: row.created_at };
 }
 
-export function createClientStorage(db: Kysely<Database>, engine: Engine): ClientStorage {
+/**
+ * Workspace `workspace`'s clients and project labels: every query names it (issue 47). A client's
+ * id is global, so one of another workspace is no client here, as an unknown id is not.
+ */
+export function createClientStorage(db: Kysely<Database>, engine: Engine, workspace: number): ClientStorage {
   const read = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
     db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
 
@@ -75,6 +80,7 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
         'c.id as client_id',
         'c.name as client_name',
       ])
+      .where('p.workspace_id', '=', workspace)
       .where('p.project', 'in', names)
       .execute();
     return rows.map((row) => ({
@@ -96,6 +102,7 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
         await trx
           .selectFrom('projects')
           .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('workspace_id', '=', workspace)
           .where('client_id', '=', id)
           .executeTakeFirstOrThrow()
       ).count,
@@ -105,6 +112,7 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
     (await trx
       .selectFrom('clients')
       .select('id')
+      .where('workspace_id', '=', workspace)
       .where('name_key', '=', nameKey)
       .$if(id !== undefined, (qb) => qb.where('id', '<>', id as number))
       .executeTakeFirst()) !== undefined;
@@ -115,6 +123,7 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
         const counted = await trx
           .selectFrom('clients')
           .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('workspace_id', '=', workspace)
           .executeTakeFirstOrThrow();
         const total = Number(counted.count);
         if (page.offset >= total) return { items: [], total };
@@ -127,8 +136,10 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
               .selectFrom('projects as p')
               .select(eb.fn.countAll<number>().as('count'))
               .whereRef('p.client_id', '=', 'c.id')
+              .whereRef('p.workspace_id', '=', 'c.workspace_id')
               .as('projects'),
           )
+          .where('c.workspace_id', '=', workspace)
           .orderBy('c.name_key')
           .limit(page.limit)
           .offset(page.offset)
@@ -136,29 +147,42 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
         return { items: rows.map((row) => toClient(row, Number(row.projects ?? 0))), total };
       }),
 
-    addClient: async (name, now) => {
-      // The unique name_key settles two adds of one name at once, on either engine.
-      const row = await db
-        .insertInto('clients')
-        .values({ name, name_key: searchForm(name), created_at: toTimestamp(now) })
-        .onConflict((conflict) => conflict.column('name_key').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toClient(row, 0) : 'taken';
-    },
+    addClient: (name, now) =>
+      db.transaction().execute(async (trx) => {
+        // The unique (workspace, name_key) settles two adds of one name at once, on either engine.
+        const row = await trx
+          .insertInto('clients')
+          .values({ workspace_id: workspace, name, name_key: searchForm(name), created_at: toTimestamp(now) })
+          .onConflict((conflict) => conflict.columns(['workspace_id', 'name_key']).doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return 'taken' as const;
+        await audited(trx, { targetId: row.id, changes: { name: [null, name] } });
+        return toClient(row, 0);
+      }),
 
     renameClient: async (id, name) => {
       const nameKey = searchForm(name);
       try {
         return await db.transaction().execute(async (trx) => {
+          const before = await trx
+            .selectFrom('clients')
+            .select('name')
+            .where('workspace_id', '=', workspace)
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (!before) return null;
           if (await nameTaken(trx, nameKey, id)) return 'taken' as const;
           const row = await trx
             .updateTable('clients')
             .set({ name, name_key: nameKey })
+            .where('workspace_id', '=', workspace)
             .where('id', '=', id)
             .returningAll()
             .executeTakeFirst();
-          return row ? toClient(row, await countProjects(trx, id)) : null;
+          if (!row) return null;
+          await audited(trx, { changes: before.name === name ? null : { name: [before.name, name] } });
+          return toClient(row, await countProjects(trx, id));
         });
       } catch (error) {
         // Another client took the name meanwhile (PostgreSQL): the unique key refused this one.
@@ -167,9 +191,19 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
       }
     },
 
-    deleteClient: async (id) =>
-      // Its projects' client_id goes to null (ON DELETE SET NULL).
-      (await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
+    deleteClient: (id) =>
+      db.transaction().execute(async (trx) => {
+        // Its projects' client_id goes to null (ON DELETE SET NULL).
+        const row = await trx
+          .deleteFrom('clients')
+          .where('workspace_id', '=', workspace)
+          .where('id', '=', id)
+          .returning('name')
+          .executeTakeFirst();
+        if (!row) return false;
+        await audited(trx, { changes: { name: [row.name, null] } });
+        return true;
+      }),
 
     getProject: async (project) => (await labelled(db, [project]))[0] ?? null,
 
@@ -184,29 +218,41 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
     setLabel: async (project, label) => {
       if (project.includes('\u0000')) return null;
       return db.transaction().execute(async (trx) => {
-        const { numUpdatedRows } = await trx
+        const before = await trx
+          .selectFrom('projects')
+          .select('label')
+          .where('workspace_id', '=', workspace)
+          .where('project', '=', project)
+          .$if(engine === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        if (!before) return null;
+        await trx
           .updateTable('projects')
           .set({ label })
+          .where('workspace_id', '=', workspace)
           .where('project', '=', project)
-          .executeTakeFirst();
-        return numUpdatedRows === 0n ? null : ((await labelled(trx, [project]))[0] ?? null);
+          .execute();
+        await audited(trx, { changes: before.label === label ? null : { label: [before.label, label] } });
+        return (await labelled(trx, [project]))[0] ?? null;
       });
     },
 
     setClient: async (project, clientId) => {
       if (project.includes('\u0000')) return null;
       return db.transaction().execute(async (trx) => {
-        const exists = await trx
+        const before = await trx
           .selectFrom('projects')
-          .select('project')
+          .select('client_id')
+          .where('workspace_id', '=', workspace)
           .where('project', '=', project)
           .executeTakeFirst();
-        if (!exists) return null;
+        if (!before) return null;
         if (clientId !== null) {
           // Held until the end (PostgreSQL), so that the client is not deleted before the project names it.
           const client = await trx
             .selectFrom('clients')
             .select('id')
+            .where('workspace_id', '=', workspace)
             .where('id', '=', clientId)
             .$if(engine === 'postgres', (qb) => qb.forKeyShare())
             .executeTakeFirst();
@@ -215,8 +261,11 @@ export function createClientStorage(db: Kysely<Database>, engine: Engine): Clien
         await trx
           .updateTable('projects')
           .set({ client_id: clientId })
+          .where('workspace_id', '=', workspace)
           .where('project', '=', project)
           .execute();
+        const beforeId = before.client_id === null ? null : Number(before.client_id);
+        await audited(trx, { changes: beforeId === clientId ? null : { client: [beforeId, clientId] } });
         return (await labelled(trx, [project]))[0] ?? null;
       });
     },
