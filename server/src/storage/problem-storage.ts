@@ -17,6 +17,7 @@ import {
 import type { Database, Engine } from './database';
 import { filterReports, ofClient } from './report-queries';
 import { toTimestamp } from './text';
+import { audited, type Changes } from './audit';
 
 export interface ProblemQuery {
   project?: string;
@@ -137,8 +138,8 @@ interface PlainTally {
   short: number | string;
 }
 
-/** The projects a query covers: one, a client's (both: the one if it is the client's), or every one. */
-type Scope = Pick<ProblemQuery, 'project' | 'client'>;
+/** The projects a query covers, all of its workspace: one, a client's (both: the one if it is the client's), or every one. */
+type Scope = Pick<ProblemQuery, 'project' | 'client'> & { workspace: number };
 
 /**
  * A query over a table with a `project` column narrowed to the projects in scope: each table keeps
@@ -147,9 +148,9 @@ type Scope = Pick<ProblemQuery, 'project' | 'client'>;
 const inScope =
   (scope: Scope) =>
   <QB extends { where(expression: Expression<SqlBool>): QB }>(qb: QB): QB => {
-    let scoped = qb;
+    let scoped = qb.where(sql<SqlBool>`workspace_id = ${scope.workspace}`);
     if (scope.project !== undefined) scoped = scoped.where(sql<SqlBool>`project = ${scope.project}`);
-    if (scope.client !== undefined) scoped = scoped.where(ofClient('project', scope.client));
+    if (scope.client !== undefined) scoped = scoped.where(ofClient('project', scope.client, scope.workspace));
     return scoped;
   };
 
@@ -192,6 +193,7 @@ function plainTallies(
   return trx
     .selectFrom(pairs.as('pc'))
     .innerJoin('projects as p', 'p.project', 'pc.project')
+    .where('p.workspace_id', '=', scope.workspace)
     .select((eb) => [
       'pc.check_key',
       eb.fn.sum<number>('pc.failing').as('failing'),
@@ -236,13 +238,18 @@ interface Tally {
   siteWide: boolean;
 }
 
-export function createProblemStorage(db: Kysely<Database>, engine: Engine): ProblemStorage {
+/** Workspace `workspace`'s problems and check settings: every query names it (issue 47). */
+export function createProblemStorage(db: Kysely<Database>, engine: Engine, workspace: number): ProblemStorage {
   const read = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
     db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
 
   const projectExists = async (trx: Kysely<Database>, project: string) =>
-    (await trx.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !==
-    undefined;
+    (await trx
+      .selectFrom('projects')
+      .select('project')
+      .where('workspace_id', '=', workspace)
+      .where('project', '=', project)
+      .executeTakeFirst()) !== undefined;
 
   return {
     listProblems: (query) =>
@@ -251,7 +258,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
         const since = toTimestamp(query.since);
         // The reports' own filters (search, result) need the reports; a project alone is in each table.
         const reportFilters = query.pattern !== undefined || query.result !== undefined;
-        const scope: Scope = { project: query.project, client: query.client };
+        const scope: Scope = { project: query.project, client: query.client, workspace };
         let failures: { project: string; check_key: string; importance: string; failing: number | string }[];
         let recent: { project: string; check_key: string; count: number | string }[];
         let fixes: typeof recent;
@@ -336,6 +343,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
               (cte) => (engine === 'sqlite' ? cte('scope').materialized() : cte('scope').notMaterialized()),
               (db) =>
                 filterReports(db.selectFrom('reports as r'), {
+                  workspace,
                   pattern: query.pattern,
                   result: query.result,
                   project: query.project,
@@ -542,6 +550,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
         const [counted] = await trx
           .selectFrom('check_settings')
           .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('workspace_id', '=', workspace)
           .where('project', '=', project)
           .execute();
         const total = Number(counted?.count ?? 0);
@@ -551,6 +560,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
             : await trx
                 .selectFrom('check_settings')
                 .selectAll()
+                .where('workspace_id', '=', workspace)
                 .where('project', '=', project)
                 .orderBy('check_key')
                 .limit(page.limit)
@@ -563,7 +573,20 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
       if (project.includes('\u0000')) return null;
       return db.transaction().execute(async (trx) => {
         if (!(await projectExists(trx, project))) return null;
+        const previous = await trx
+          .selectFrom('check_settings')
+          .select(['state', 'importance', 'note'])
+          .where('workspace_id', '=', workspace)
+          .where('project', '=', project)
+          .where('check_key', '=', check)
+          .executeTakeFirst();
+        // As the audit log shows it: each field before (the default without a setting) and after.
+        const was: CheckSetting = previous ?? { state: 'open', importance: null, note: null };
+        const changes: Changes = {};
+        for (const field of ['state', 'importance', 'note'] as const)
+          if (was[field] !== setting[field]) changes[field] = [was[field], setting[field]];
         const row = {
+          workspace_id: workspace,
           project,
           check_key: check,
           state: setting.state,
@@ -575,9 +598,11 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
         if (setting.state === 'open' && setting.importance === null && setting.note === null) {
           await trx
             .deleteFrom('check_settings')
+            .where('workspace_id', '=', workspace)
             .where('project', '=', project)
             .where('check_key', '=', check)
             .execute();
+          await audited(trx, { changes: { check: [check, check], ...changes } });
           return toSettingRecord(row);
         }
         // The project may be deleted meanwhile: the reference then fails, and the setting goes with it.
@@ -585,7 +610,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
           .insertInto('check_settings')
           .values(row)
           .onConflict((conflict) =>
-            conflict.columns(['project', 'check_key']).doUpdateSet({
+            conflict.columns(['workspace_id', 'project', 'check_key']).doUpdateSet({
               state: setting.state,
               importance: setting.importance,
               note: setting.note,
@@ -594,6 +619,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
           )
           .returningAll()
           .executeTakeFirstOrThrow();
+        await audited(trx, { changes: { check: [check, check], ...changes } });
         return toSettingRecord(saved);
       });
     },
@@ -602,6 +628,7 @@ export function createProblemStorage(db: Kysely<Database>, engine: Engine): Prob
       const rows = await db
         .selectFrom('check_settings')
         .select(['check_key', 'state', 'importance', 'note'])
+        .where('workspace_id', '=', workspace)
         .where('project', '=', project)
         .execute();
       return new Map(
