@@ -1,6 +1,8 @@
 // The reports' public pages at /r/{id}: no API key, server-rendered, no script. What a visitor gets
 // follows the report's privacy at the moment of the request: public, the report; private (or no such
 // report), one and the same 404; password, a form, and the report once a cookie proves the password.
+// A report's id is global: the page finds the report in whichever workspace has it (the root
+// storage's reportAnywhere()), then reads its password and branding from that workspace's storage.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -19,7 +21,7 @@ import { publicOrigin, publicPagePath } from '../public-page/page-url';
 import { messagePage, notFoundPage, passwordPage, reportPage } from '../public-page/render';
 import { PAGE_CSS_HASH } from '../public-page/style';
 import { brandingForPage, extraStyleSources, parseLogoFile } from '../public-page/branding';
-import type { ReportRecord } from '../storage/types';
+import type { ReportRecord, Storage } from '../storage/types';
 
 import { PASSWORD_ATTEMPTS, PASSWORD_REPORT_ATTEMPTS, PASSWORD_WINDOW_S } from '../http/password-attempts';
 
@@ -119,8 +121,8 @@ function notFound(c: Context) {
 
 type Visible =
   | { kind: 'none' }
-  | { kind: 'report'; report: ReportRecord }
-  | { kind: 'password'; id: number; passwordHash: string };
+  | { kind: 'report'; report: ReportRecord; workspace: Storage }
+  | { kind: 'password'; id: number; passwordHash: string; workspace: Storage };
 
 export function publicPageRouter(deps: Required<AppDeps>) {
   const { storage, config, logError } = deps;
@@ -129,18 +131,21 @@ export function publicPageRouter(deps: Required<AppDeps>) {
 
   /** What this request may see of report `id`, by the report's privacy now and the cookie sent. */
   async function visible(c: Context, id: number): Promise<Visible> {
-    const report = await storage.getReport(id);
-    if (!report || report.privacy === PRIVACY.private) return { kind: 'none' };
-    if (report.privacy === PRIVACY.public) return { kind: 'report', report };
-    const passwordHash = await storage.getPasswordHash(id);
+    const found = await storage.reportAnywhere(id);
+    if (!found || found.report.privacy === PRIVACY.private) return { kind: 'none' };
+    const { report } = found;
+    const workspace = storage.forWorkspace(found.workspaceId);
+    if (report.privacy === PRIVACY.public) return { kind: 'report', report, workspace };
+    const passwordHash = await workspace.getPasswordHash(id);
     // Privacy 2 always has a password; should one be missing, nothing could open the report.
     if (passwordHash === null) return { kind: 'none' };
     return hasAccess(c, id, passwordHash)
-      ? { kind: 'report', report }
-      : { kind: 'password', id, passwordHash };
+      ? { kind: 'report', report, workspace }
+      : { kind: 'password', id, passwordHash, workspace };
   }
 
-  const branding = (c: Context) => brandingForPage(c, storage);
+  /** The branding of the report's workspace. */
+  const branding = (c: Context, seen: { workspace: Storage }) => brandingForPage(c, seen.workspace);
 
   return new Hono()
     .onError((error, c) => {
@@ -166,7 +171,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
     // Before the no-store below: this answer returns without passing on, so it keeps its own caching.
     .get('/logo/:file', describeRoute(LOGO_DOCS), async (c) => {
       const named = parseLogoFile(c.req.param('file'));
-      const logo = named && (await storage.branding.getLogo(named.sha256));
+      // Any workspace's: the address names the logo's content alone.
+      const logo = named && (await storage.logoAnywhere(named.sha256));
       if (!logo || logo.type !== named.type) {
         c.header('Cache-Control', 'no-store');
         return notFound(c);
@@ -189,8 +195,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
     .get('/:id', describeRoute(PAGE_DOCS.get), reportId, async (c) => {
       const seen = await visible(c, c.req.valid('param').id);
       if (seen.kind === 'none') return notFound(c);
-      if (seen.kind === 'password') return page(c, passwordPage(seen.id, false, await branding(c)));
-      return page(c, reportPage(seen.report, { branding: await branding(c) }), 200, seen.report.privacy === PRIVACY.public);
+      if (seen.kind === 'password') return page(c, passwordPage(seen.id, false, await branding(c, seen)));
+      return page(c, reportPage(seen.report, { branding: await branding(c, seen) }), 200, seen.report.privacy === PRIVACY.public);
     })
     .post(
       '/:id',
@@ -232,7 +238,7 @@ export function publicPageRouter(deps: Required<AppDeps>) {
           c.header('Retry-After', String(error.retryAfterS));
           return page(c, messagePage('Busy', 'Too many passwords are being checked right now. Try again in a moment.'), 429);
         }
-        if (!right) return page(c, passwordPage(seen.id, true, await branding(c)), 403);
+        if (!right) return page(c, passwordPage(seen.id, true, await branding(c, seen)), 403);
         grantAccess(c, seen.id, seen.passwordHash, publicOrigin(c, config).startsWith('https:'));
         // Post/Redirect/Get: reloading the report does not send the password again.
         return c.redirect(publicPagePath(seen.id), 303);
