@@ -53,25 +53,42 @@ describe('openDatabase', () => {
     after.close();
   });
 
-  it('has an index for every filter and sort key', async () => {
+  it('has an index for every filter and sort key, the workspace leading (each list is of one workspace)', async () => {
     const db = await openDatabase(':memory:');
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
-    expect(plan('SELECT id FROM reports WHERE project = ? ORDER BY id DESC LIMIT 10', 'x')).toMatch(/USING (COVERING )?INDEX reports_project_id/);
-    expect(plan('SELECT id FROM reports WHERE result = ? ORDER BY id DESC LIMIT 10', 'good')).toMatch(/USING (COVERING )?INDEX reports_result_id/);
+    const indexed = (detail: string, index: string) => {
+      expect(detail).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(workspace_id=`));
+      expect(detail).not.toContain('TEMP B-TREE');
+    };
+    indexed(plan('SELECT id FROM reports WHERE workspace_id = ? ORDER BY id DESC LIMIT 10', 2), 'reports_id');
+    indexed(plan('SELECT id FROM reports WHERE workspace_id = ? AND project = ? ORDER BY id DESC LIMIT 10', 2, 'x'), 'reports_project_id');
+    indexed(plan('SELECT id FROM reports WHERE workspace_id = ? AND result = ? ORDER BY id DESC LIMIT 10', 2, 'good'), 'reports_result_id');
     for (const [column, index] of [
       ['generated_at', 'reports_generated_id'],
       ['url', 'reports_url_id'],
       ['result', 'reports_result_id'],
       ['score', 'reports_score_id'],
     ]) {
-      const detail = plan(`SELECT * FROM reports ORDER BY ${column} DESC, id DESC LIMIT 10`);
-      expect(detail).toContain(index);
-      expect(detail).not.toContain('TEMP B-TREE');
+      indexed(plan(`SELECT * FROM reports WHERE workspace_id = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2), index);
+      indexed(plan(`SELECT id FROM reports WHERE workspace_id = ? AND project = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2, 'x'), `reports_project_${column === 'generated_at' ? 'generated' : column}_id`);
     }
-    expect(plan('SELECT id FROM reports WHERE url_key IN (?, ?) ORDER BY id LIMIT 10', 'a', 'b')).toContain('reports_url_key_id');
-    expect(plan('SELECT * FROM projects ORDER BY created_at DESC, project DESC LIMIT 10')).toContain('projects_created');
-    expect(plan('SELECT * FROM projects ORDER BY project ASC LIMIT 10')).not.toContain('TEMP B-TREE');
+    for (const [column, index] of [
+      ['generated_at', 'reports_result_generated_id'],
+      ['url', 'reports_result_url_id'],
+      ['score', 'reports_result_score_id'],
+    ])
+      indexed(plan(`SELECT id FROM reports WHERE workspace_id = ? AND result = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2, 'good'), index);
+    // The exact-URL filter: the few found are sorted (orderReports' sortFound), not an order's index walked.
+    for (const column of ['id', 'generated_at'])
+      expect(plan(`SELECT id FROM reports WHERE workspace_id = ? AND url_key IN (?, ?) ORDER BY +${column} DESC, +id DESC LIMIT 10`, 2, 'a', 'b')).toMatch(
+        /INDEX reports_url_key_id \(workspace_id=\? AND url_key=\?/,
+      );
+    // The failing-check filter alone, by the failures' own index; the problems' counts.
+    indexed(plan('SELECT report_id FROM report_failures WHERE workspace_id = ? AND check_key = ? ORDER BY report_id LIMIT 10', 2, 'title'), 'report_failures_check_report');
+    expect(plan('SELECT project, check_key, sum(failing) FROM problem_counts WHERE workspace_id = ? GROUP BY project, check_key', 2)).toMatch(/INDEX problem_counts_failing \(workspace_id=/);
+    indexed(plan('SELECT * FROM projects WHERE workspace_id = ? ORDER BY created_at DESC, project DESC LIMIT 10', 2), 'projects_created');
+    expect(plan('SELECT * FROM projects WHERE workspace_id = ? ORDER BY project ASC LIMIT 10', 2)).not.toContain('TEMP B-TREE');
     // A page of a report's runs, and the newest runs' scores with the count of them all (storage.ts).
     const runPage = plan('SELECT * FROM report_runs WHERE report_id = ? ORDER BY generated_at DESC, id DESC LIMIT 10 OFFSET 0', 1);
     expect(runPage).toContain('report_runs_report_generated_id');

@@ -28,6 +28,7 @@ export const SHARE_LINKS_MIGRATION = '019-share-links';
 export const BRANDING_MIGRATION = '021-branding';
 export const ACCOUNTS_MIGRATION = '022-accounts';
 export const WORKSPACE_DATA_MIGRATION = '023-workspace-data';
+export const WORKSPACE_REPORT_INDEXES_MIGRATION = '024-workspace-report-indexes';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -770,7 +771,7 @@ function stepsFor(engine: Engine): Record<string, Step> {
             .columns(['project', 'check_key', 'importance', 'failing'])
             .execute();
         // The reports there are, replayed once from their runs.
-        await replayHealth(db);
+        await replayHealth(db, { workspaces: false });
       },
     },
     [RUN_LOG_MIGRATION]: {
@@ -1040,6 +1041,76 @@ function stepsFor(engine: Engine): Record<string, Step> {
             .addColumn('workspace_id', t.ref, (c) => c.notNull().defaultTo(1).references('workspaces.id'))
             .execute();
         await rebuildInWorkspaces(db, t);
+      },
+    },
+    [WORKSPACE_REPORT_INDEXES_MIGRATION]: {
+      async up(db) {
+        // Every list is of one workspace now (issue 47): each index a list reads in order, or
+        // filters by, leads with the workspace, so that a page of one workspace is read from its
+        // own range of the index, never skipping another's reports. Same names, same columns after.
+        const reports: [string, string[], string?][] = [
+          ['reports_generated_id', ['generated_at', 'id']],
+          ['reports_url_id', ['url', 'id']],
+          ['reports_result_id', ['result', 'id']],
+          ['reports_result_generated_id', ['result', 'generated_at', 'id']],
+          ['reports_result_url_id', ['result', 'url', 'id']],
+          ['reports_project_id', ['project', 'id']],
+          ['reports_project_generated_id', ['project', 'generated_at', 'id']],
+          ['reports_project_url_id', ['project', 'url', 'id']],
+          ['reports_project_result_id', ['project', 'result', 'id']],
+          ['reports_project_created', ['project', 'created_at']],
+          ['reports_result_score_id', ['result', 'score', 'id']],
+          ['reports_project_score_id', ['project', 'score', 'id']],
+          ['reports_url_key_id', ['url_key', 'id']],
+          ['reports_created_at', ['created_at']],
+        ];
+        if (t.pg) {
+          // 004's and 007's: with the searched text included (a search walking an order's index).
+          reports.splice(0, 3);
+          reports.push(
+            ['reports_id_search', ['id'], 'url_search'],
+            ['reports_generated_id_search', ['generated_at', 'id'], 'url_search'],
+            ['reports_url_id_search', ['url', 'id'], 'url_search'],
+            ['reports_result_id_search', ['result', 'id'], 'url_search'],
+            ['reports_score_id_search', ['score', 'id'], 'url_search'],
+          );
+        } else {
+          reports.push(['reports_id', ['id']], ['reports_score_id', ['score', 'id']]);
+        }
+        for (const [name, columns, include] of reports) {
+          await db.schema.dropIndex(name).execute();
+          const all = ['workspace_id', ...columns];
+          if (include)
+            await sql`create index ${sql.id(name)} on reports (${sql.join(all.map((c) => sql.id(c)))}) include (${sql.id(include)})`.execute(db);
+          else await db.schema.createIndex(name).on('reports').columns(all).execute();
+        }
+        await db.schema.dropIndex('reports_gone').execute();
+        await db.schema
+          .createIndex('reports_gone')
+          .on('reports')
+          .columns(['workspace_id', 'project', 'gone_since'])
+          .where(sql.ref('gone_since'), 'is not', null)
+          .execute();
+        // The failing-check filter and the Problems extension's tables, by workspace first too.
+        const others: [string, string, string[]][] = [
+          ['report_failures_check_report', 'report_failures', ['check_key', 'report_id']],
+          ['report_failures_project_check', 'report_failures', ['project', 'check_key']],
+          ['report_failures_since', 'report_failures', ['since', 'project', 'check_key']],
+          ['report_fixes_project_check', 'report_fixes', ['project', 'check_key', 'fixed_at']],
+          ['report_fixes_fixed_at', 'report_fixes', ['fixed_at', 'project', 'check_key']],
+          ['report_unchecked_project_check', 'report_unchecked', ['project', 'check_key']],
+        ];
+        for (const [name, table, columns] of others) {
+          await db.schema.dropIndex(name).execute();
+          await db.schema.createIndex(name).on(table).columns(['workspace_id', ...columns]).execute();
+        }
+        // SQLite: 015's index of the kept counts with their count, gone with the table in 023.
+        if (!t.pg)
+          await db.schema
+            .createIndex('problem_counts_failing')
+            .on('problem_counts')
+            .columns(['workspace_id', 'project', 'check_key', 'importance', 'failing'])
+            .execute();
       },
     },
   };
