@@ -69,7 +69,7 @@ describe('openDatabase', () => {
       ['url', 'reports_url_id'],
       ['result', 'reports_result_id'],
       ['score', 'reports_score_id'],
-    ]) {
+    ] as const) {
       indexed(plan(`SELECT * FROM reports WHERE workspace_id = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2), index);
       indexed(plan(`SELECT id FROM reports WHERE workspace_id = ? AND project = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2, 'x'), `reports_project_${column === 'generated_at' ? 'generated' : column}_id`);
     }
@@ -77,7 +77,7 @@ describe('openDatabase', () => {
       ['generated_at', 'reports_result_generated_id'],
       ['url', 'reports_result_url_id'],
       ['score', 'reports_result_score_id'],
-    ])
+    ] as const)
       indexed(plan(`SELECT id FROM reports WHERE workspace_id = ? AND result = ? ORDER BY ${column} DESC, id DESC LIMIT 10`, 2, 'good'), index);
     // The exact-URL filter: the few found are sorted (orderReports' sortFound), not an order's index walked.
     for (const column of ['id', 'generated_at'])
