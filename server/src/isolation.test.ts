@@ -66,7 +66,8 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     };
 
     // Workspace 1: two projects; blog.example (workspace 1's alone) has a label, a client, a
-    // schedule, a check setting, an alert, a webhook, a share link, a deploy and a run.
+    // schedule, a check setting, an alert, a webhook, a share link, a deploy and a run; so has
+    // shop.example but for the alert, webhook and share link: workspace 2 has a project of that name.
     const w1Urls = ['https://shop.example/good', 'https://shop.example/decent', 'https://blog.example/good', 'https://blog.example/bad'];
     const w1Reports: Json[] = [];
     for (const url of w1Urls) w1Reports.push(await ok(W1, 'POST', '/api/v1/reports', { url }));
@@ -74,14 +75,16 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     const blogBad = w1Ids[3] as number;
     const LABEL = 'w1-secret-label';
     const CLIENT = 'W1 Client Acme';
-    await ok(W1, 'PATCH', '/api/v1/projects/blog.example', { label: LABEL });
     const client = await ok(W1, 'POST', '/api/v1/clients', { name: CLIENT });
-    await ok(W1, 'PUT', '/api/v1/projects/blog.example/client', { client_id: String(client.id) });
-    await ok(W1, 'PUT', '/api/v1/projects/blog.example/schedule', { every: 'weekly', hour: '7', weekday: '1', drop: '5' });
-    await ok(W1, 'PUT', '/api/v1/projects/blog.example/checks/title', { state: 'ignored', note: 'w1-check-note' });
+    for (const project of ['blog.example', 'shop.example']) {
+      await ok(W1, 'PATCH', `/api/v1/projects/${project}`, { label: LABEL });
+      await ok(W1, 'PUT', `/api/v1/projects/${project}/client`, { client_id: String(client.id) });
+      await ok(W1, 'PUT', `/api/v1/projects/${project}/schedule`, { every: 'weekly', hour: '7', weekday: '1', drop: '5' });
+      await ok(W1, 'PUT', `/api/v1/projects/${project}/checks/title`, { state: 'ignored', note: 'w1-check-note' });
+      await ok(W1, 'POST', `/api/v1/projects/${project}/deploys`, { label: 'w1-deploy-v1' });
+    }
     const webhook = await ok(W1, 'POST', '/api/v1/webhooks', { url: 'https://hooks-w1.example/in', project: 'blog.example' });
     const share = await ok(W1, 'POST', '/api/v1/share-links', { target: `report:${blogBad}` });
-    await ok(W1, 'POST', '/api/v1/projects/blog.example/deploys', { label: 'w1-deploy-v1' });
     await ok(W1, 'POST', '/api/v1/projects/blog.example/schedule/run');
     await ok(W1, 'PUT', '/api/v1/branding', { name: 'W1 Brand', accent: '#123456' });
     await ok(W1, 'PUT', '/api/v1/digests', { every: 'daily', webhook: '1' });
@@ -198,6 +201,12 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     for (const { method, path } of ops.filter((op) => op.method === 'GET' && op.path.startsWith('/api/v1/'))) {
       seen.push(`${method} ${path}`);
       if (path.includes('{')) {
+        // Workspace 2's project of the same name as workspace 1's: its own, with nothing of the other's.
+        if (path.includes('{project}') && !path.includes('{id}')) {
+          const own = await send(W2, method, fill(path, { project: 'shop.example', check: 'title' }, ''));
+          expect(own.status, `${path} of its own shop.example: ${own.text}`).toBe(200);
+          clean(`${path} of its own shop.example`, own.text);
+        }
         const theirs = await send(W2, method, fill(path, W1_PARAMS, idOf[path] ?? ''));
         const nothing = await send(W2, method, fill(path, UNKNOWN_PARAMS, UNKNOWN_ID));
         expect({ path, status: theirs.status, body: theirs.body }).toEqual({ path, status: 404, body: NOT_FOUND });
@@ -216,6 +225,12 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     expect(projects.data.map((project) => [project.project, project.reports])).toEqual([['shop.example', 1]]);
     const sameName = (await send(W2, 'GET', '/api/v1/projects/shop.example')).body as { data: Json };
     expect(sameName.data).toMatchObject({ project: 'shop.example', reports: 1, label: null, client: null });
+    // Its project of the same name has none of the other's settings, runs or deploys.
+    for (const what of ['checks', 'deploys', 'run-log']) {
+      const own = (await send(W2, 'GET', `/api/v1/projects/shop.example/${what}`)).body as { data: unknown[]; meta: Json };
+      expect({ what, data: own.data, total: own.meta.total }).toEqual({ what, data: [], total: 0 });
+    }
+    expect((await send(W2, 'GET', '/api/v1/projects/shop.example/schedule')).body).toMatchObject({ data: { every: 'off' } });
     const overview = (await send(W2, 'GET', '/api/v1/overview')).body as { data: Json };
     expect(JSON.stringify(overview.data)).toMatch(/"reports":1\b/);
     expect(JSON.stringify(overview.data)).toMatch(/"projects":1\b/);
@@ -226,8 +241,13 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     const byUrl = (await send(W2, 'GET', `/api/v1/reports?url=${encodeURIComponent(w1Urls[0] as string)}`)).body as { data: Json[] };
     expect(byUrl.data.map((report) => report.id)).toEqual([mine.id]);
     // A search, and the failing filter alone, are of workspace 2's reports too.
-    const searched = (await send(W2, 'GET', '/api/v1/reports?search=example')).body as { data: Json[] };
-    expect(searched.data.map((report) => report.id)).toEqual([mine.id]);
+    const theirClient = `client=${String(client.id)}`;
+    for (const query of ['search=example', 'search=shop&sort_by=url', 'failing=title', theirClient, `result=good&${theirClient}`, `search=shop&${theirClient}`]) {
+      const found = (await send(W2, 'GET', `/api/v1/reports?${query}`)).body as { data: Json[]; meta: Json };
+      // Its own report matches the searches; it fails no check and is in no client of its own.
+      const expected = query.startsWith('search') && !query.includes('client') ? [mine.id] : [];
+      expect({ query, ids: found.data.map((report) => report.id), total: found.meta.total }).toEqual({ query, ids: expected, total: expected.length });
+    }
 
     // 2. Lists and writes naming workspace 1's in their query or body: as about nothing.
     for (const [method, path, unknownPath, theirs, nothing] of TARGETED) {
