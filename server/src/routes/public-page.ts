@@ -171,8 +171,8 @@ export function publicPageRouter(deps: Required<AppDeps>) {
     // Before the no-store below: this answer returns without passing on, so it keeps its own caching.
     .get('/logo/:file', describeRoute(LOGO_DOCS), async (c) => {
       const named = parseLogoFile(c.req.param('file'));
-      // Any workspace's: the address names the logo's content alone.
-      const logo = named && (await storage.logoAnywhere(named.sha256));
+      // Any workspace's (getLogo): the address names the logo's content alone.
+      const logo = named && (await storage.branding.getLogo(named.sha256));
       if (!logo || logo.type !== named.type) {
         c.header('Cache-Control', 'no-store');
         return notFound(c);

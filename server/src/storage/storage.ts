@@ -190,20 +190,12 @@ function createStorage(parts: EngineParts, options: StorageOptions): Storage {
     await parts.connection.db.destroy();
   };
   const workspaces = new Map<number, Storage>();
-  // The queries that cross workspaces: a report's id and a logo's hash are global (the public
-  // pages' addresses name no workspace), so the report is found by its id and everything else asked
-  // of its workspace.
+  // The query that crosses workspaces: a report's id is global (a public page's address names no
+  // workspace), so the report is found by its id and everything else asked of its workspace.
+  // (A logo is found by its hash in any workspace's branding: branding-storage's getLogo.)
   const reportAnywhere = async (id: number) => {
     const row = await selectReports(parts.connection.db).select('r.workspace_id').where('r.id', '=', id).executeTakeFirst();
     return row ? { workspaceId: Number(row.workspace_id), report: toReport(row) } : null;
-  };
-  const logoAnywhere = async (sha256: string) => {
-    const row = await parts.connection.db
-      .selectFrom('branding')
-      .select(['logo', 'logo_type'])
-      .where('logo_sha256', '=', sha256)
-      .executeTakeFirst();
-    return row?.logo && row.logo_type ? { type: row.logo_type, bytes: Buffer.from(row.logo) } : null;
   };
   const forWorkspace = (workspaceId: number): Storage => {
     let storage = workspaces.get(workspaceId);
@@ -213,7 +205,6 @@ function createStorage(parts: EngineParts, options: StorageOptions): Storage {
         accounts,
         forWorkspace,
         reportAnywhere,
-        logoAnywhere,
         close,
       };
       workspaces.set(workspaceId, storage);
@@ -228,7 +219,7 @@ function createWorkspaceStorage(
   { connection, find, idIn, idsValue, searchCopy }: EngineParts,
   options: StorageOptions,
   workspaceId: number,
-): Omit<Storage, 'accounts' | 'forWorkspace' | 'reportAnywhere' | 'logoAnywhere' | 'close'> {
+): Omit<Storage, 'accounts' | 'forWorkspace' | 'reportAnywhere' | 'close'> {
   const { db } = connection;
   // What every list request asks, compiled once (prepared.ts).
   // Every query here is of this workspace: its id is bound to each prepared query's WORKSPACE slot

@@ -15,7 +15,7 @@ import type { ClientStorage } from './client-storage';
 import type { HealthStorage } from './health-storage';
 import type { DigestStorage } from './digest-storage';
 import type { ShareLinkStorage } from './share-link-storage';
-import type { BrandingStorage, LogoImage } from './branding-storage';
+import type { BrandingStorage } from './branding-storage';
 import type { AccountStorage } from './account-storage';
 
 /** A report as the storage layer returns it; timestamps are already in the contract's format. */
@@ -160,8 +160,6 @@ export interface Storage {
    * API route may use it (the API's routers have a workspace's storage, whose copy of it is the root's).
    */
   reportAnywhere(id: number): Promise<{ workspaceId: number; report: ReportRecord } | null>;
-  /** The logo of that SHA-256, whichever workspace's branding has it: its address names its content alone (/r/logo/…). */
-  logoAnywhere(sha256: string): Promise<LogoImage | null>;
   listReports(query: ReportListQuery): Promise<Page<ReportRecord>>;
   getReport(id: number): Promise<ReportRecord | null>;
   /** The stored scrypt hash of the report's password, for checking one; null without a password or report. */
