@@ -185,3 +185,27 @@ describe('PUT /projects/{project}/client', () => {
     });
   });
 });
+
+describe('the audit log of clients, labels and check settings', () => {
+  it('has one entry per change, written by the storage with what changed (before, after)', async () => {
+    const t = createTestApp({ now: () => NOW });
+    expect((await t.call('POST', '/api/v1/reports', { form: { url: 'https://shop.example/good' } })).status).toBe(201);
+    const acme = await addClient(t, 'Acme');
+    expect((await t.call('PATCH', `/api/v1/clients/${acme.id}`, { form: { name: 'Acme Ltd' } })).status).toBe(200);
+    expect((await setClient(t, 'shop.example', String(acme.id))).status).toBe(200);
+    expect((await t.call('PATCH', '/api/v1/projects/shop.example', { form: { label: 'Main shop' } })).status).toBe(200);
+    expect((await t.call('PUT', '/api/v1/projects/shop.example/checks/title', { form: { state: 'ignored', note: 'Known' } })).status).toBe(200);
+    expect((await t.call('PUT', '/api/v1/projects/shop.example/checks/title', { form: { state: 'open' } })).status).toBe(200);
+    expect((await t.call('DELETE', `/api/v1/clients/${acme.id}`)).status).toBe(200);
+    const log = await t.storage.accounts.listAudit(1, { limit: 20, offset: 0 });
+    expect(log.items.slice(0, 7).reverse().map((entry) => [entry.action, entry.target, entry.changes])).toEqual([
+      ['client.create', { type: 'client', id: String(acme.id) }, { name: [null, 'Acme'] }],
+      ['client.update', { type: 'client', id: String(acme.id) }, { name: ['Acme', 'Acme Ltd'] }],
+      ['project.client', { type: 'project', id: 'shop.example' }, { client: [null, acme.id] }],
+      ['project.update', { type: 'project', id: 'shop.example' }, { label: [null, 'Main shop'] }],
+      ['checks.update', { type: 'project', id: 'shop.example' }, { check: ['title', 'title'], state: ['open', 'ignored'], note: [null, 'Known'] }],
+      ['checks.update', { type: 'project', id: 'shop.example' }, { check: ['title', 'title'], state: ['ignored', 'open'], note: ['Known', null] }],
+      ['client.delete', { type: 'client', id: String(acme.id) }, { name: ['Acme Ltd', null] }],
+    ]);
+  });
+});
