@@ -6,6 +6,7 @@ import { BAD, GOOD } from '../../../test/server/test-app';
 import { openDatabase, type Db } from './database';
 import { createSqliteStorage } from './storage';
 import { projectFromUrl } from '../net/host-name';
+import { newKey } from '../auth/keys';
 
 const tempDir = tempDirs(afterEach);
 
@@ -26,6 +27,26 @@ describe('search', () => {
     db.exec('DROP TRIGGER refuse_run');
     const page = await storage.listReports({ search: 'shop', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 });
     expect({ total: page.total, urls: page.items.map((r) => r.url) }).toEqual({ total: 1, urls: ['https://kept.example/shop'] });
+    await storage.close();
+  });
+
+  it('is one copy for every workspace, each search answered from its own workspace’s reports', async () => {
+    const db = await openDatabase(':memory:');
+    const storage = createSqliteStorage(db);
+    const made = await storage.accounts.createWorkspace('Other', { name: 'Eve', key: newKey(null).stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const other = storage.forWorkspace(made.workspaceId);
+    const add = (into: typeof storage, url: string) =>
+      into.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    const mine = [await add(storage, 'https://shop.example/a'), await add(storage, 'https://shop.example/b')];
+    // Built now, then followed: the other workspace's reports come after it is built.
+    expect((await storage.listReports({ search: 'shop', sortBy: 'url', sort: 'asc', limit: 10, offset: 0 })).total).toBe(2);
+    const theirs = [await add(other, 'https://shop.example/a'), await add(other, 'https://shop.example/c')];
+    for (const [into, ids] of [[storage, mine], [other, theirs]] as const)
+      for (const sortBy of ['id', 'url', 'score'] as const) {
+        const page = await into.listReports({ search: 'SHOP', sortBy, sort: 'asc', limit: 10, offset: 0 });
+        expect({ sortBy, total: page.total, ids: page.items.map((r) => r.id) }).toEqual({ sortBy, total: 2, ids: ids.map((r) => r.id) });
+      }
     await storage.close();
   });
 
