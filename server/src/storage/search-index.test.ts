@@ -5,6 +5,7 @@ import { bruteForceSearch, sqliteEngine, tempDirs, type BruteForceQuery } from '
 import { BAD, GOOD } from '../../../test/server/test-app';
 import { openDatabase, type Db } from './database';
 import { createSqliteStorage } from './storage';
+import type { Storage } from './types';
 import { projectFromUrl } from '../net/host-name';
 import { newKey } from '../auth/keys';
 
@@ -36,7 +37,7 @@ describe('search', () => {
     const made = await storage.accounts.createWorkspace('Other', { name: 'Eve', key: newKey(null).stored }, new Date());
     if (made === 'taken') throw new Error('taken');
     const other = storage.forWorkspace(made.workspaceId);
-    const add = (into: typeof storage, url: string) =>
+    const add = (into: Storage, url: string) =>
       into.createReport({ url, project: projectFromUrl(url), privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
     const mine = [await add(storage, 'https://shop.example/a'), await add(storage, 'https://shop.example/b')];
     // Built now, then followed: the other workspace's reports come after it is built.
