@@ -329,5 +329,6 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     }
     const figures = (values: number[]) => `p50 ${percentile(values, 50).toFixed(3)} ms, p95 ${percentile(values, 95).toFixed(3)} ms`;
     console.info(`[isolation ${engine.name}] GET /reports/{id}, 200 each: another workspace's ${figures(theirsMs)}; unknown ${figures(unknownMs)}`);
-  });
+    // Every operation twice and 440 timed requests: 1 to 4 s alone, more on a busy machine.
+  }, 60_000);
 });
