@@ -2,8 +2,11 @@
 // project, deploys): each run of a project with its progress and summary, and the project's
 // deploys. A run's reports still to analyse are its schedule_items (the same project and run_at),
 // which the schedule runner works through; every count of the summary is kept on the run's row as
-// its items are done, so that reading a run (polled for progress) is one row.
+// its items are done, so that reading a run (polled for progress) is one row. Every query is of one
+// workspace, but for the runner's own questions of every workspace (settle, claimSitemapStep),
+// whose answers name their workspace.
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { audited } from './audit';
 import type { Database, DeploysTable, ProjectRunsTable, RunKind, RunState, SitemapState } from './database';
 import { urlKeyOf } from './migrations';
 import { toTimestamp } from './text';
@@ -69,6 +72,8 @@ export interface RunRecord {
 
 /** A run whose first step, reading the sitemap, this process claimed. */
 export interface SitemapStep {
+  /** The run's workspace (the runner follows the sitemap in it). */
+  workspaceId: number;
   runId: number;
   project: string;
   runAt: string;
@@ -127,10 +132,11 @@ export interface RunLogStorage {
     page: { limit: number; offset: number },
   ): Promise<Page<RunPageRecord> | null>;
   /**
-   * Every running run with no item left is done (its last item finished, or its reports were
-   * deleted); the runs this call ended (each is ended by one call only, across processes).
+   * Every running run of EVERY workspace with no item left is done (its last item finished, or its
+   * reports were deleted); the runs this call ended, each with its workspace (each is ended by one
+   * call only, across processes).
    */
-  settle(now: Date): Promise<{ id: number; project: string }[]>;
+  settle(now: Date): Promise<{ workspaceId: number; id: number; project: string }[]>;
   /** Stops a running run: its items left are dropped. Null when there is no such run; the run as it is when it had ended. */
   cancelRun(project: string, id: number, now: Date): Promise<RunRecord | null>;
   /** When each of these projects' newest run started. */
@@ -143,7 +149,7 @@ export interface RunLogStorage {
   listDeploys(project: string, page: { limit: number; offset: number }): Promise<Page<DeployRecord> | null>;
   /** The project's deploys made before `until`, with the newest one before `since`, oldest first. */
   deploysAround(project: string, since: string, until: string): Promise<DeployRecord[]>;
-  /** Claims the first step of a running run whose sitemap is still to be read (one taker across processes). */
+  /** Claims the first step of a running run of ANY workspace whose sitemap is still to be read (one taker across processes). */
   claimSitemapStep(): Promise<SitemapStep | null>;
   /** The step ended: its new and gone pages counted, or why the sitemap could not be read. */
   finishSitemapStep(runId: number, outcome: { newPages: number; gonePages: number; error: string | null }): Promise<void>;
@@ -223,11 +229,12 @@ function toDeploy(row: Selectable<DeploysTable>): DeployRecord {
   };
 }
 
-export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
+export function createRunLogStorage(db: Kysely<Database>, workspaceId: number): RunLogStorage {
   const runs = (from: Kysely<Database> = db) =>
     from
       .selectFrom('project_runs')
       .leftJoin('deploys', 'deploys.id', 'project_runs.deploy_id')
+      .where('project_runs.workspace_id', '=', workspaceId)
       .select(RUN_COLUMNS)
       .select((eb) => [
         'deploys.label as deploy_label',
@@ -239,7 +246,30 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
           .as('alerts'),
       ]);
   const projectExists = async (from: Kysely<Database>, project: string) =>
-    (await from.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
+    (await from
+      .selectFrom('projects')
+      .select('project')
+      .where('workspace_id', '=', workspaceId)
+      .where('project', '=', project)
+      .executeTakeFirst()) !== undefined;
+  /** Ends a run's sitemap step; `scoped` false only for the runner's own claim, whose run may be of any workspace. */
+  const finishStep = async (
+    runId: number,
+    outcome: { newPages: number; gonePages: number; error: string | null },
+    scoped: boolean,
+  ) => {
+    await db
+      .updateTable('project_runs')
+      .set((eb) => ({
+        sitemap_state: outcome.error === null ? 'done' : 'failed',
+        sitemap_error: outcome.error,
+        new_pages: eb('new_pages', '+', outcome.newPages),
+        gone_pages: eb('gone_pages', '+', outcome.gonePages),
+      }))
+      .$if(scoped, (qb) => qb.where('workspace_id', '=', workspaceId))
+      .where('id', '=', runId)
+      .execute();
+  };
   const one = async (project: string, id: number, from: Kysely<Database> = db) => {
     const row = await runs(from).where('project_runs.project', '=', project).where('project_runs.id', '=', id).executeTakeFirst();
     return row ? toRun(row as RunRow) : null;
@@ -256,6 +286,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
             await trx
               .selectFrom('deploys')
               .select('id')
+              .where('workspace_id', '=', workspaceId)
               .where('project', '=', run.project)
               .where('at', '<=', toTimestamp(run.now))
               .orderBy('at', 'desc')
@@ -267,11 +298,13 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         const followed = await trx
           .selectFrom('schedules')
           .select('sitemap')
+          .where('workspace_id', '=', workspaceId)
           .where('project', '=', run.project)
           .executeTakeFirst();
         const inserted = await trx
           .insertInto('project_runs')
           .values({
+            workspace_id: workspaceId,
             project: run.project,
             kind: run.kind,
             run_at: runAt,
@@ -281,17 +314,18 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
             deploy_id: deployId,
             sitemap_state: followed?.sitemap ? 'pending' : null,
           })
-          .onConflict((conflict) => conflict.columns(['project', 'run_at']).doNothing())
+          .onConflict((conflict) => conflict.columns(['workspace_id', 'project', 'run_at']).doNothing())
           .returning('id')
           .executeTakeFirst();
         if (inserted) {
           const { numInsertedOrUpdatedRows } = await trx
             .insertInto('schedule_items')
-            .columns(['project', 'run_at', 'report_id'])
+            .columns(['workspace_id', 'project', 'run_at', 'report_id'])
             .expression((eb) =>
               eb
                 .selectFrom('reports')
-                .select((inner) => ['project', inner.val(runAt).as('run_at'), 'id'])
+                .select((inner) => ['workspace_id', 'project', inner.val(runAt).as('run_at'), 'id'])
+                .where('workspace_id', '=', workspaceId)
                 .where('project', '=', run.project)
                 .orderBy('id'),
             )
@@ -309,6 +343,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
           .where('project_runs.project', '=', run.project)
           .where('project_runs.run_at', '=', runAt)
           .executeTakeFirstOrThrow();
+        if (inserted) await audited(trx, { targetId: Number(inserted.id), changes: { state: [null, row.state], total: [null, Number(row.total)] } });
         return toRun(row as RunRow);
       });
     },
@@ -326,6 +361,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const row = await db
         .selectFrom('project_runs')
         .select('id')
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .where('run_at', '=', runAt)
         .executeTakeFirst();
@@ -341,6 +377,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const counted = await db
         .selectFrom('project_runs')
         .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .executeTakeFirstOrThrow();
       return { items: rows.map((row) => toRun(row as RunRow)), total: Number(counted.total) };
@@ -350,6 +387,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         const run = await trx
           .selectFrom('project_runs')
           .select('id')
+          .where('workspace_id', '=', workspaceId)
           .where('project', '=', project)
           .where('run_at', '=', runAt)
           .executeTakeFirst();
@@ -427,26 +465,35 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
               eb
                 .selectFrom('schedule_items')
                 .select(sql.lit(1).as('one'))
+                .whereRef('schedule_items.workspace_id', '=', 'project_runs.workspace_id')
                 .whereRef('schedule_items.project', '=', 'project_runs.project')
                 .whereRef('schedule_items.run_at', '=', 'project_runs.run_at'),
             ),
           ),
         )
-        .returning(['id', 'project'])
+        .returning(['workspace_id', 'id', 'project'])
         .execute();
-      return rows.map((row) => ({ id: Number(row.id), project: row.project }));
+      return rows.map((row) => ({ workspaceId: Number(row.workspace_id), id: Number(row.id), project: row.project }));
     },
     async cancelRun(project, id, now) {
       return db.transaction().execute(async (trx) => {
         const run = await one(project, id, trx);
         if (!run || run.state !== 'running') return run;
-        await trx.deleteFrom('schedule_items').where('project', '=', project).where('run_at', '=', run.runAt).execute();
+        await trx
+          .deleteFrom('schedule_items')
+          .where('workspace_id', '=', workspaceId)
+          .where('project', '=', project)
+          .where('run_at', '=', run.runAt)
+          .execute();
         await trx
           .updateTable('project_runs')
           .set({ state: 'cancelled', finished_at: toTimestamp(now) })
+          .where('workspace_id', '=', workspaceId)
           .where('id', '=', id)
           .execute();
-        return one(project, id, trx);
+        const cancelled = await one(project, id, trx);
+        await audited(trx, { changes: { state: [run.state, cancelled?.state ?? null] } });
+        return cancelled;
       });
     },
     async lastRunsAt(projects) {
@@ -454,6 +501,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const rows = await db
         .selectFrom('project_runs')
         .select((eb) => ['project', eb.fn.max('started_at').as('last')])
+        .where('workspace_id', '=', workspaceId)
         .where('project', 'in', projects)
         .groupBy('project')
         .execute();
@@ -461,12 +509,25 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
     },
     async addDeploy(deploy) {
       try {
-        const row = await db
-          .insertInto('deploys')
-          .values({ project: deploy.project, label: deploy.label, url: deploy.url, at: toTimestamp(deploy.now), run_id: null })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return toDeploy(row);
+        return await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto('deploys')
+            .values({
+              workspace_id: workspaceId,
+              project: deploy.project,
+              label: deploy.label,
+              url: deploy.url,
+              at: toTimestamp(deploy.now),
+              run_id: null,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await audited(trx, {
+            targetId: Number(row.id),
+            changes: { project: [null, row.project], label: [null, row.label], url: [null, row.url] },
+          });
+          return toDeploy(row);
+        });
       } catch (error) {
         // No such project: the foreign key refuses the row.
         if (!(await projectExists(db, deploy.project))) return null;
@@ -474,13 +535,19 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       }
     },
     async setDeployRun(deployId, runId) {
-      await db.updateTable('deploys').set({ run_id: runId }).where('id', '=', deployId).execute();
+      await db
+        .updateTable('deploys')
+        .set({ run_id: runId })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', deployId)
+        .execute();
     },
     async listDeploys(project, page) {
       if (!(await projectExists(db, project))) return null;
       const rows = await db
         .selectFrom('deploys')
         .selectAll()
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .orderBy('at', 'desc')
         .orderBy('id', 'desc')
@@ -490,6 +557,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const counted = await db
         .selectFrom('deploys')
         .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .executeTakeFirstOrThrow();
       return { items: rows.map(toDeploy), total: Number(counted.total) };
@@ -498,6 +566,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const before = await db
         .selectFrom('deploys')
         .selectAll()
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .where('at', '<', since)
         .orderBy('at', 'desc')
@@ -507,6 +576,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       const within = await db
         .selectFrom('deploys')
         .selectAll()
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .where('at', '>=', since)
         .where('at', '<', until)
@@ -519,8 +589,12 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       for (;;) {
         const candidate = await db
           .selectFrom('project_runs')
-          .innerJoin('schedules', 'schedules.project', 'project_runs.project')
-          .select(['project_runs.id', 'project_runs.project', 'project_runs.run_at', 'schedules.sitemap', 'schedules.max_new'])
+          .innerJoin('schedules', (join) =>
+            join
+              .onRef('schedules.workspace_id', '=', 'project_runs.workspace_id')
+              .onRef('schedules.project', '=', 'project_runs.project'),
+          )
+          .select(['project_runs.workspace_id', 'project_runs.id', 'project_runs.project', 'project_runs.run_at', 'schedules.sitemap', 'schedules.max_new'])
           .where('project_runs.state', '=', 'running')
           .where('project_runs.sitemap_state', '=', 'pending')
           .orderBy('project_runs.id')
@@ -536,10 +610,11 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         if (numUpdatedRows !== 1n) continue;
         // A sitemap taken off the schedule since the run began: nothing to read.
         if (!candidate.sitemap) {
-          await this.finishSitemapStep(Number(candidate.id), { newPages: 0, gonePages: 0, error: null });
+          await finishStep(Number(candidate.id), { newPages: 0, gonePages: 0, error: null }, false);
           continue;
         }
         return {
+          workspaceId: Number(candidate.workspace_id),
           runId: Number(candidate.id),
           project: candidate.project,
           runAt: candidate.run_at,
@@ -548,22 +623,12 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
         };
       }
     },
-    async finishSitemapStep(runId, outcome) {
-      await db
-        .updateTable('project_runs')
-        .set((eb) => ({
-          sitemap_state: outcome.error === null ? 'done' : 'failed',
-          sitemap_error: outcome.error,
-          new_pages: eb('new_pages', '+', outcome.newPages),
-          gone_pages: eb('gone_pages', '+', outcome.gonePages),
-        }))
-        .where('id', '=', runId)
-        .execute();
-    },
+    finishSitemapStep: (runId, outcome) => finishStep(runId, outcome, true),
     async projectPages(project) {
       const rows = await db
         .selectFrom('reports')
         .select(['id', 'url', 'gone_since'])
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .orderBy('id')
         .execute();
@@ -577,6 +642,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
           const { numUpdatedRows } = await trx
             .updateTable('reports')
             .set({ gone_since: since })
+            .where('workspace_id', '=', workspaceId)
             .where('id', 'in', ids.slice(start, start + 500))
             .where('gone_since', since === null ? 'is not' : 'is', null)
             .executeTakeFirst();
@@ -587,6 +653,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
           await trx
             .updateTable('report_changes')
             .set((eb) => ({ version: eb('version', '+', 1) }))
+            .where('workspace_id', '=', workspaceId)
             .execute();
         return changed;
       });
@@ -595,6 +662,7 @@ export function createRunLogStorage(db: Kysely<Database>): RunLogStorage {
       await db
         .updateTable('project_runs')
         .set((eb) => ({ gone_pages: eb('gone_pages', '+', 1) }))
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .where('run_at', '=', runAt)
         .execute();
