@@ -1,11 +1,13 @@
 // What the Webhooks extension keeps, on either engine: the webhooks and one row per attempt to send
-// a message.
+// a message, of one workspace (a delivery through its webhook). The worker's own questions (the next
+// outbox event, the next due attempt) are of every workspace and name the workspace of what they answer.
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, Engine, WebhookDeliveriesTable, WebhooksTable } from './database';
 import { toTimestamp } from './text';
+import { audited, secretState } from './audit';
 
-/** Webhooks one deployment may have (issue 44: 3,000 were accepted, and each alert went to all). */
+/** Webhooks one workspace may have (issue 44: 3,000 were accepted, and each alert went to all). */
 export const MAX_WEBHOOKS = 50;
 /**
  * Messages that may wait for one webhook (pending, a first attempt or a retry); an alert beyond
@@ -42,6 +44,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One attempt to send a message to a webhook. */
 export interface DeliveryRecord {
+  /** The workspace of its webhook. */
+  workspaceId: number;
   id: number;
   webhookId: number;
   /** The Standard Webhooks message id (`webhook-id`), the same for every attempt of a message. */
@@ -98,9 +102,9 @@ export interface WebhookStorage {
    */
   queueForProject(project: string, event: NewEvent): Promise<void>;
   /**
-   * Takes the oldest event of the outbox and, in the same transaction, queues a first attempt of it
+   * Takes the oldest event of the outbox, of ANY workspace, and, in the same transaction, queues a first attempt of it
    * for each webhook it concerns (logged as failed, NOT_QUEUED_ERROR, for a webhook that has
-   * MAX_PENDING_PER_WEBHOOK waiting); null when the outbox is empty. One taker per event across
+   * MAX_PENDING_PER_WEBHOOK waiting), its workspace's webhooks only; null when the outbox is empty. One taker per event across
    * processes; a process dying in between leaves the event in the outbox.
    */
   fanOutNext(): Promise<DeliveryRecord[] | null>;
@@ -109,7 +113,7 @@ export interface WebhookStorage {
   /** How many of the webhook's messages wait to be sent, how many of its `event` messages were queued after `since`, and when the first of them was. */
   backlog(webhookId: number, event: string, since: Date): Promise<{ pending: number; recent: number; oldestRecent: string | null }>;
   /**
-   * Takes the next due pending attempt nobody has, or whose taker took it before `staleBefore` (a
+   * Takes the next due pending attempt of ANY workspace (it names its own) nobody has, or whose taker took it before `staleBefore` (a
    * process that died), marking it taken at `now`; null when none is due. One taker per attempt
    * across processes (compare-and-set on `taken_at`). Never an attempt of a webhook that has one
    * taken and not stale (two processes taking at the same moment may each take one).
@@ -139,7 +143,7 @@ function firstAttempt(webhookId: number, event: string, payload: string, at: str
   };
 }
 
-function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
+function toWebhook(row: Omit<Selectable<WebhooksTable>, 'workspace_id'>): WebhookRecord {
   return {
     id: row.id,
     url: row.url,
@@ -151,8 +155,9 @@ function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
   };
 }
 
-function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
+function toDelivery(row: Selectable<WebhookDeliveriesTable>, workspaceId: number): DeliveryRecord {
   return {
+    workspaceId,
     id: row.id,
     webhookId: row.webhook_id,
     messageId: row.message_id,
@@ -169,37 +174,49 @@ function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
   };
 }
 
-export function createWebhookStorage(db: Kysely<Database>, engine: Engine): WebhookStorage {
+export function createWebhookStorage(db: Kysely<Database>, engine: Engine, workspaceId: number): WebhookStorage {
   const projectExists = async (project: string) =>
-    (await db.selectFrom('projects').select('project').where('project', '=', project).executeTakeFirst()) !== undefined;
-  const getWebhook = async (id: number) => {
-    const row = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    (await db
+      .selectFrom('projects')
+      .select('project')
+      .where('workspace_id', '=', workspaceId)
+      .where('project', '=', project)
+      .executeTakeFirst()) !== undefined;
+  const getWebhook = async (id: number, from: Kysely<Database> = db) => {
+    const row = await from
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toWebhook(row) : null;
   };
+  /** The workspace's webhooks' ids, for what reaches deliveries through them. */
+  const ownHooks = () => db.selectFrom('webhooks').select('id').where('workspace_id', '=', workspaceId);
 
-  const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> => {
-    // A webhook deleted meanwhile: the foreign key refuses the row.
-    try {
-      const row = await db
+  const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> =>
+    // The webhook is read in the transaction: one deleted meanwhile (the foreign key refuses the row) or of another workspace is null.
+    db.transaction().execute(async (trx) => {
+      if (!(await getWebhook(webhookId, trx))) return null;
+      const row = await trx
         .insertInto('webhook_deliveries')
         .values(firstAttempt(webhookId, event.type, event.payload, toTimestamp(event.now)))
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toDelivery(row);
-    } catch (error) {
-      if (!(await getWebhook(webhookId))) return null;
-      throw error;
-    }
-  };
+      await audited(trx, { changes: { event: [null, event.type] } });
+      return toDelivery(row, workspaceId);
+    });
 
   /** The event's delivery rows, one per webhook, in one transaction with the outbox row's removal. */
   const fanOut = async (trx: Kysely<Database>, outboxId: number): Promise<DeliveryRecord[] | null> => {
     const event = await trx.deleteFrom('webhook_outbox').where('id', '=', outboxId).returningAll().executeTakeFirst();
     // Another process took it first.
     if (!event) return null;
+    const eventWorkspace = Number(event.workspace_id);
     const hooks = await trx
       .selectFrom('webhooks')
       .select('id')
+      .where('workspace_id', '=', eventWorkspace)
       .where((eb) => eb.or([eb('project', 'is', null), eb('project', '=', event.project)]))
       .$if(event.event === ALERT_EVENT || event.event === BATCH_EVENT, (qb) => qb.where('batch', '=', event.event === BATCH_EVENT ? 1 : 0))
       .orderBy('id')
@@ -219,7 +236,9 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
       const row = firstAttempt(id, event.event, event.payload, at);
       return full.has(id) ? { ...row, status: 'failed' as const, error: NOT_QUEUED_ERROR, attempted_at: at } : row;
     });
-    return (await trx.insertInto('webhook_deliveries').values(rows).returningAll().execute()).map(toDelivery);
+    return (await trx.insertInto('webhook_deliveries').values(rows).returningAll().execute()).map((row) =>
+      toDelivery(row, eventWorkspace),
+    );
   };
 
   return {
@@ -229,11 +248,16 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
         return await db.transaction().execute(async (trx) => {
           // Two adds at once must not both see room for one more (SQLite's writes are one at a time).
           if (engine === 'postgres') await sql`lock table webhooks in share row exclusive mode`.execute(trx);
-          const counted = await trx.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+          const counted = await trx
+            .selectFrom('webhooks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('workspace_id', '=', workspaceId)
+            .executeTakeFirstOrThrow();
           if (Number(counted.n) >= MAX_WEBHOOKS) return 'too many' as const;
           const row = await trx
             .insertInto('webhooks')
             .values({
+              workspace_id: workspaceId,
               url: hook.url,
               project: hook.project,
               secret: hook.secret,
@@ -243,6 +267,15 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
             })
             .returningAll()
             .executeTakeFirstOrThrow();
+          await audited(trx, {
+            targetId: row.id,
+            changes: {
+              url: [null, row.url],
+              project: [null, row.project],
+              batch: [null, Boolean(row.batch)],
+              secret: [secretState(false), secretState(true)],
+            },
+          });
           return toWebhook(row);
         });
       } catch (error) {
@@ -252,18 +285,46 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
       }
     },
     async listWebhooks(page = { limit: MAX_WEBHOOKS, offset: 0 }) {
-      const rows = await db.selectFrom('webhooks').selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
-      const counted = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const counted = await db
+        .selectFrom('webhooks')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow();
       return { items: rows.map(toWebhook), total: Number(counted.total) };
     },
-    getWebhook,
+    getWebhook: (id) => getWebhook(id),
     async deleteWebhook(id) {
-      return (await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n;
+      return db.transaction().execute(async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhooks')
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', id)
+          .returning(['url', 'project', 'batch'])
+          .executeTakeFirst();
+        if (!deleted) return false;
+        await audited(trx, {
+          changes: {
+            url: [deleted.url, null],
+            project: [deleted.project, null],
+            batch: [Boolean(deleted.batch), null],
+            secret: [secretState(true), secretState(false)],
+          },
+        });
+        return true;
+      });
     },
     async queueForProject(project, event) {
       await db
         .insertInto('webhook_outbox')
-        .values({ project, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
+        .values({ workspace_id: workspaceId, project, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
         .execute();
     },
     async fanOutNext() {
@@ -284,6 +345,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
           eb.fn.min<string>(eb.case().when(eb.and([eb('event', '=', event), eb('attempt', '=', 1), eb('first_at', '>', toTimestamp(since))])).then(eb.ref('first_at')).end()).as('oldest'),
         ])
         .where('webhook_id', '=', webhookId)
+        .where('webhook_id', 'in', ownHooks())
         .executeTakeFirstOrThrow();
       return { pending: Number(row.pending ?? 0), recent: Number(row.recent ?? 0), oldestRecent: row.oldest ?? null };
     },
@@ -319,7 +381,11 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
         .where((eb) => eb.or([eb('taken_at', 'is', null), eb('taken_at', '<', stale)]))
         .returningAll()
         .executeTakeFirst();
-      return row ? toDelivery(row) : null;
+      if (!row) return null;
+      const hook = await db.selectFrom('webhooks').select('workspace_id').where('id', '=', row.webhook_id).executeTakeFirst();
+      // Its webhook deleted meanwhile (its deliveries with it): nothing to send; the next one, if any.
+      if (!hook) return this.takeDue(now, staleBefore);
+      return toDelivery(row, Number(hook.workspace_id));
     },
     async finishAttempt(delivery, outcome) {
       if (outcome.status === 'failed' && outcome.retryAt) {
@@ -340,7 +406,8 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
                 inner.val(retryAt).as('next_attempt_at'),
                 inner.val('pending').as('status'),
               ])
-              .where('id', '=', delivery.id),
+              .where('id', '=', delivery.id)
+              .where('webhook_id', 'in', ownHooks()),
           )
           .onConflict((conflict) => conflict.columns(['message_id', 'attempt']).doNothing())
           .execute();
@@ -349,6 +416,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
         .updateTable('webhook_deliveries')
         .set({ status: outcome.status, answer_status: outcome.answerStatus, error: outcome.error, attempted_at: toTimestamp(outcome.attemptedAt) })
         .where('id', '=', delivery.id)
+        .where('webhook_id', 'in', ownHooks())
         .where('status', '=', 'pending')
         .where('taken_at', delivery.takenAt === null ? 'is' : '=', delivery.takenAt)
         .execute();
@@ -368,7 +436,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine): Webh
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .where('webhook_id', '=', webhookId)
         .executeTakeFirstOrThrow();
-      return { items: rows.map(toDelivery), total: Number(counted.total) };
+      return { items: rows.map((row) => toDelivery(row, workspaceId)), total: Number(counted.total) };
     },
   };
 }
