@@ -1,10 +1,12 @@
 // What digests keep and read, on either engine (issue 48, digests): the settings, each digest made
-// (its window, content and sending state), and what changed in a window. There is one set of
-// settings for the server; when workspaces come, scoping them is this module's work alone.
+// (its window, content and sending state), and what changed in a window, of one workspace: each
+// workspace has its settings, its digests and its changes. The runner's own questions (which
+// workspaces have digests on, the next due digest) are of every workspace and name it.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ScheduleEvery } from '../../../src/contract/values';
-import type { Database, DigestSendsTable } from './database';
+import type { Database, DigestSendsTable, DigestSettingsTable } from './database';
 import { toTimestamp } from './text';
+import { audited, type Changes } from './audit';
 import { ACCOUNT_WIDE_EVENT } from './webhook-storage';
 import type { NewEvent } from './webhook-storage';
 
@@ -30,6 +32,8 @@ export type DigestSendStatus = 'pending' | 'sent' | 'failed';
 
 /** A digest made, sent or to send. */
 export interface DigestSendRecord {
+  /** Its workspace. */
+  workspaceId: number;
   id: number;
   kind: 'scheduled' | 'manual';
   /** A scheduled digest's time; null for Send now. */
@@ -109,6 +113,8 @@ export interface DigestChanges {
 
 export interface DigestStorage {
   getSettings(): Promise<DigestSettings>;
+  /** The settings of EVERY workspace whose digests are on (the runner's), each with its workspace. */
+  activeSettingsOfEveryWorkspace(): Promise<{ workspaceId: number; settings: DigestSettings }[]>;
   setSettings(settings: Omit<DigestSettings, 'updatedAt'>, now: Date): Promise<DigestSettings>;
   /** The newest digest made, whatever its state; null when none was. */
   lastSend(): Promise<DigestSendRecord | null>;
@@ -126,8 +132,8 @@ export interface DigestStorage {
   /** Makes a digest, due at once; null when a scheduled one of that slot was made already (by another process). */
   addSend(send: NewDigestSend): Promise<DigestSendRecord | null>;
   /**
-   * Takes the next due pending digest nobody has (or whose taker took it before `staleBefore`: a
-   * process that died), or digest `id` when given; null when there is none. One taker across
+   * Takes the next due pending digest of ANY workspace (it names its own) nobody has (or whose taker
+   * took it before `staleBefore`: a process that died), or, when given, digest `id` of this workspace; null when there is none. One taker across
    * processes (compare-and-set on `taken_at`).
    */
   takeDue(now: Date, staleBefore: Date, id?: number): Promise<DigestSendRecord | null>;
@@ -144,6 +150,7 @@ const splitRecipients = (text: string) => (text === '' ? [] : text.split(','));
 
 function toSend(row: Selectable<DigestSendsTable>): DigestSendRecord {
   return {
+    workspaceId: Number(row.workspace_id),
     id: Number(row.id),
     kind: row.kind,
     slot: row.slot,
@@ -164,10 +171,36 @@ function toSend(row: Selectable<DigestSendsTable>): DigestSendRecord {
   };
 }
 
-export function createDigestStorage(db: Kysely<Database>): DigestStorage {
+function toSettings(row: Selectable<DigestSettingsTable>): DigestSettings {
+  return {
+    every: row.every,
+    hour: Number(row.hour),
+    weekday: row.weekday === null ? null : Number(row.weekday),
+    recipients: splitRecipients(row.recipients),
+    webhook: Boolean(row.webhook),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** What a settings change shows in the audit log: the fields that changed, before and after. */
+function settingsChanges(before: DigestSettings, after: Omit<DigestSettings, 'updatedAt'>): Changes {
+  const changes: Changes = {};
+  for (const field of ['every', 'hour', 'weekday', 'webhook'] as const)
+    if (before[field] !== after[field]) changes[field] = [before[field], after[field]];
+  const [was, is] = [before.recipients.join(','), after.recipients.join(',')];
+  if (was !== is) changes.recipients = [was, is];
+  return changes;
+}
+
+export function createDigestStorage(db: Kysely<Database>, workspaceId: number): DigestStorage {
+  const sends = () => db.selectFrom('digest_sends').where('workspace_id', '=', workspaceId);
   const getSend = async (id: number) => {
-    const row = await db.selectFrom('digest_sends').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await sends().selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toSend(row) : null;
+  };
+  const readSettings = async (from: Kysely<Database>) => {
+    const row = await from.selectFrom('digest_settings').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+    return row ? toSettings(row) : DEFAULT_DIGEST_SETTINGS;
   };
 
   /** Each problem (project and check) that began, or was fixed, in the window, with its pages. */
@@ -176,6 +209,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
     const rows = await db
       .selectFrom(table)
       .select((eb) => ['project', 'check_key', eb.fn.countAll<number>().as('pages')])
+      .where('workspace_id', '=', workspaceId)
       .where(sql.ref(column), '>', since)
       .where(sql.ref(column), '<=', until)
       .groupBy(['project', 'check_key'])
@@ -186,17 +220,10 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
   };
 
   return {
-    async getSettings() {
-      const row = await db.selectFrom('digest_settings').selectAll().where('id', '=', 1).executeTakeFirst();
-      if (!row) return DEFAULT_DIGEST_SETTINGS;
-      return {
-        every: row.every,
-        hour: Number(row.hour),
-        weekday: row.weekday === null ? null : Number(row.weekday),
-        recipients: splitRecipients(row.recipients),
-        webhook: Boolean(row.webhook),
-        updatedAt: row.updated_at,
-      };
+    getSettings: () => readSettings(db),
+    async activeSettingsOfEveryWorkspace() {
+      const rows = await db.selectFrom('digest_settings').selectAll().where('every', '<>', 'off').orderBy('workspace_id').execute();
+      return rows.map((row) => ({ workspaceId: Number(row.workspace_id), settings: toSettings(row) }));
     },
     async setSettings(settings, now) {
       const values = {
@@ -207,20 +234,23 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
         webhook: settings.webhook ? 1 : 0,
         updated_at: toTimestamp(now),
       };
-      await db
-        .insertInto('digest_settings')
-        .values({ id: 1, ...values })
-        .onConflict((conflict) => conflict.column('id').doUpdateSet(values))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const before = await readSettings(trx);
+        await trx
+          .insertInto('digest_settings')
+          .values({ workspace_id: workspaceId, ...values })
+          .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet(values))
+          .execute();
+        await audited(trx, { changes: settingsChanges(before, settings) });
+      });
       return { ...settings, updatedAt: values.updated_at };
     },
     async lastSend() {
-      const row = await db.selectFrom('digest_sends').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const row = await sends().selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
       return row ? toSend(row) : null;
     },
     async lastSentAt() {
-      const row = await db
-        .selectFrom('digest_sends')
+      const row = await sends()
         .select((eb) => eb.fn.max('sent_at').as('at'))
         .where('status', '=', 'sent')
         .executeTakeFirst();
@@ -228,20 +258,18 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
     },
     getSend,
     async nextSince() {
-      const row = await db
-        .selectFrom('digest_sends')
+      const row = await sends()
         .select((eb) => [eb.fn.max('until').filterWhere('status', '!=', 'failed').as('until'), eb.fn.min('since').as('first')])
         .executeTakeFirst();
       // Only given-up digests so far: from the first one's start, so that what they held is not lost.
       return ((row?.until ?? row?.first) as string | null | undefined) ?? null;
     },
     async lastSlot() {
-      const row = await db.selectFrom('digest_sends').select((eb) => eb.fn.max('slot').as('slot')).executeTakeFirst();
+      const row = await sends().select((eb) => eb.fn.max('slot').as('slot')).executeTakeFirst();
       return (row?.slot as string | null | undefined) ?? null;
     },
     async manualSince(since) {
-      const row = await db
-        .selectFrom('digest_sends')
+      const row = await sends()
         .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
         .where('kind', '=', 'manual')
         .where('created_at', '>', toTimestamp(since))
@@ -253,6 +281,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
       const alertRows = await db
         .selectFrom('alerts')
         .select(['id', 'report_id', 'url', 'project', 'kind', 'before_score', 'after_score', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
         .where('created_at', '>', since)
         .where('created_at', '<=', until)
         .orderBy('id', 'desc')
@@ -262,6 +291,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
         db
           .selectFrom('reports')
           .select(['id', 'url', 'project', sql<string>`${sql.ref(column)}`.as('at')])
+          .where('workspace_id', '=', workspaceId)
           .where(column, '>', since)
           .where(column, '<=', until)
           .orderBy(column, 'desc')
@@ -280,6 +310,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
       const alertCounts = await db
         .selectFrom('alerts')
         .select((eb) => ['project', eb.fn.countAll<number>().as('n')])
+        .where('workspace_id', '=', workspaceId)
         .where('created_at', '>', since)
         .where('created_at', '<=', until)
         .groupBy('project')
@@ -289,6 +320,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
         const rows = await db
           .selectFrom('reports')
           .select((eb) => ['project', eb.fn.countAll<number>().as('n')])
+          .where('workspace_id', '=', workspaceId)
           .where(column, '>', since)
           .where(column, '<=', until)
           .groupBy('project')
@@ -315,24 +347,29 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
     },
     async addSend(send) {
       const at = toTimestamp(send.now);
-      const row = await db
-        .insertInto('digest_sends')
-        .values({
-          kind: send.kind,
-          slot: send.slot ? toTimestamp(send.slot) : null,
-          since: send.since,
-          until: send.until,
-          recipients: send.recipients.join(','),
-          webhook: send.webhook ? 1 : 0,
-          payload: send.payload,
-          status: 'pending',
-          created_at: at,
-          next_attempt_at: at,
-        })
-        .onConflict((conflict) => conflict.column('slot').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toSend(row) : null;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('digest_sends')
+          .values({
+            workspace_id: workspaceId,
+            kind: send.kind,
+            slot: send.slot ? toTimestamp(send.slot) : null,
+            since: send.since,
+            until: send.until,
+            recipients: send.recipients.join(','),
+            webhook: send.webhook ? 1 : 0,
+            payload: send.payload,
+            status: 'pending',
+            created_at: at,
+            next_attempt_at: at,
+          })
+          .onConflict((conflict) => conflict.columns(['workspace_id', 'slot']).doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        // Send now (a scheduled digest is made outside any request: nothing is written then).
+        if (row) await audited(trx, { targetId: Number(row.id), changes: { kind: [null, row.kind], recipients: [null, row.recipients] } });
+        return row ? toSend(row) : null;
+      });
     },
     async takeDue(now, staleBefore, id) {
       const stale = toTimestamp(staleBefore);
@@ -343,6 +380,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
           const candidates = eb
             .selectFrom('digest_sends')
             .select('id')
+            .$if(id !== undefined, (qb) => qb.where('workspace_id', '=', workspaceId))
             .where('status', '=', 'pending')
             .where((inner) => inner.or([inner('taken_at', 'is', null), inner('taken_at', '<', stale)]));
           return (id === undefined ? candidates.where('next_attempt_at', '<=', toTimestamp(now)) : candidates.where('id', '=', id))
@@ -362,13 +400,14 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
         const marked = await trx
           .updateTable('digest_sends')
           .set({ webhook_queued: 1 })
+          .where('workspace_id', '=', workspaceId)
           .where('id', '=', sendId)
           .where('webhook_queued', '=', 0)
           .executeTakeFirst();
         if (marked.numUpdatedRows === 0n) return false;
         await trx
           .insertInto('webhook_outbox')
-          .values({ project: ACCOUNT_WIDE_EVENT, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
+          .values({ workspace_id: workspaceId, project: ACCOUNT_WIDE_EVENT, event: event.type, payload: event.payload, created_at: toTimestamp(event.now) })
           .execute();
         return true;
       });
@@ -386,6 +425,7 @@ export function createDigestStorage(db: Kysely<Database>): DigestStorage {
           next_attempt_at: outcome.retryAt ? toTimestamp(outcome.retryAt) : send.nextAttemptAt,
           taken_at: null,
         }))
+        .where('workspace_id', '=', workspaceId)
         .where('id', '=', send.id)
         .where('status', '=', 'pending')
         .where('taken_at', send.takenAt === null ? 'is' : '=', send.takenAt)
