@@ -1,9 +1,11 @@
 // The branding (api-contract.md, Share links and branding): the agency's name, accent colour and
-// logo, one row on either engine (migration 021). The logo's content was checked by the route.
+// logo, one row per workspace on either engine (migration 023). The logo's content was checked by
+// the route. A logo is found by its hash alone, whatever its workspace: its public address names it.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './database';
 import { toTimestamp } from './text';
+import { audited, type Changes } from './audit';
 
 /** The stored logo's description, without its bytes. */
 export interface LogoRecord {
@@ -41,11 +43,21 @@ export interface BrandingStorage {
   getBranding(): Promise<BrandingRecord>;
   /** Applies every change or none, and answers the branding as it is now. */
   setBranding(changes: BrandingChanges): Promise<BrandingRecord>;
-  /** The logo's bytes when its SHA-256 is `sha256` (the current logo only); null otherwise. */
+  /** The logo's bytes when its SHA-256 is `sha256` (a current logo of ANY workspace); null otherwise. */
   getLogo(sha256: string): Promise<LogoImage | null>;
 }
 
-export function createBrandingStorage(db: Kysely<Database>): BrandingStorage {
+/** What a branding change shows in the audit log: the fields that changed (a logo by its hash, never its bytes). */
+function brandingChanges(before: BrandingRecord, after: BrandingRecord): Changes {
+  const changes: Changes = {};
+  if (before.name !== after.name) changes.name = [before.name, after.name];
+  if (before.accent !== after.accent) changes.accent = [before.accent, after.accent];
+  const [was, is] = [before.logo?.sha256 ?? null, after.logo?.sha256 ?? null];
+  if (was !== is) changes.logo = [was, is];
+  return changes;
+}
+
+export function createBrandingStorage(db: Kysely<Database>, workspaceId: number): BrandingStorage {
   async function read(trx: Kysely<Database>): Promise<BrandingRecord> {
     const row = await trx
       .selectFrom('branding')
@@ -58,6 +70,7 @@ export function createBrandingStorage(db: Kysely<Database>): BrandingStorage {
         // The size without handing the bytes over.
         (eb) => eb.fn<number | string | null>('length', ['logo']).as('logo_size'),
       ])
+      .where('workspace_id', '=', workspaceId)
       .executeTakeFirst();
     if (!row) return { name: null, accent: null, logo: null, updatedAt: null };
     const logo =
@@ -77,6 +90,7 @@ export function createBrandingStorage(db: Kysely<Database>): BrandingStorage {
 
     setBranding: (changes) =>
       db.transaction().execute(async (trx) => {
+        const before = await read(trx);
         const logo =
           changes.logo === undefined
             ? {}
@@ -87,16 +101,21 @@ export function createBrandingStorage(db: Kysely<Database>): BrandingStorage {
                   logo_type: changes.logo.type,
                   logo_sha256: createHash('sha256').update(changes.logo.bytes).digest('hex'),
                 };
+        const set = {
+          ...(changes.name !== undefined && { name: changes.name }),
+          ...(changes.accent !== undefined && { accent: changes.accent }),
+          ...logo,
+          updated_at: toTimestamp(changes.now),
+        };
+        // The workspace's row is made by its first change.
         await trx
-          .updateTable('branding')
-          .set({
-            ...(changes.name !== undefined && { name: changes.name }),
-            ...(changes.accent !== undefined && { accent: changes.accent }),
-            ...logo,
-            updated_at: toTimestamp(changes.now),
-          })
+          .insertInto('branding')
+          .values({ workspace_id: workspaceId, name: null, accent: null, logo: null, logo_type: null, logo_sha256: null, ...set })
+          .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet(set))
           .execute();
-        return read(trx);
+        const after = await read(trx);
+        await audited(trx, { changes: brandingChanges(before, after) });
+        return after;
       }),
 
     getLogo: async (sha256) => {
@@ -104,6 +123,7 @@ export function createBrandingStorage(db: Kysely<Database>): BrandingStorage {
         .selectFrom('branding')
         .select(['logo', 'logo_type'])
         .where('logo_sha256', '=', sha256)
+        .limit(1)
         .executeTakeFirst();
       if (!row?.logo || !row.logo_type) return null;
       return { type: row.logo_type, bytes: Buffer.from(row.logo) };

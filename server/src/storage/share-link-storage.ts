@@ -1,14 +1,18 @@
 // What share links (share_links) keep, on either engine: each link's target, label, password hash,
 // expiry, revocation and views, found by the SHA-256 of its token. Nothing here is cached: every page
 // view reads its link afresh, so a revocation or expiry made by any process holds at the next request.
+// A workspace's links are its own; a token is global, and its link names its workspace (findLive).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ShareLinksTable } from './database';
 import { toTimestamp } from './text';
+import { audited, secretState } from './audit';
 import type { ShareTarget } from '../../../src/contract/share-target';
 
 export type { ShareTarget };
 
 export interface ShareLinkRecord {
+  /** Its workspace: a share page shows that workspace's data and branding. */
+  workspaceId: number;
   id: number;
   target: ShareTarget;
   label: string | null;
@@ -33,7 +37,7 @@ export interface NewShareLink {
   now: Date;
 }
 
-/** Links one deployment may have that are not revoked; one more is refused. */
+/** Links one workspace may have that are not revoked; one more is refused. */
 export const MAX_SHARE_LINKS = 1000;
 
 export interface ShareLinkStorage {
@@ -43,7 +47,10 @@ export interface ShareLinkStorage {
   list(query: { target?: ShareTarget; limit: number; offset: number }): Promise<{ items: ShareLinkRecord[]; total: number }>;
   /** Revokes it; false when there is no such link or it was revoked already. */
   revoke(id: number, now: Date): Promise<boolean>;
-  /** The link of this token hash, unless it is revoked or expired at `now`: null for all three alike. */
+  /**
+   * The link of this token hash, of ANY workspace (it names its own), unless it is revoked or
+   * expired at `now`: null for all three alike.
+   */
   findLive(tokenHash: string, now: Date): Promise<ShareLinkRecord | null>;
   /** Counts one view at `now`. */
   countView(id: number, now: Date): Promise<void>;
@@ -59,6 +66,7 @@ function toTarget(row: Selectable<ShareLinksTable>): ShareTarget {
 
 function toLink(row: Selectable<ShareLinksTable>): ShareLinkRecord {
   return {
+    workspaceId: Number(row.workspace_id),
     id: Number(row.id),
     target: toTarget(row),
     label: row.label,
@@ -81,33 +89,52 @@ function targetColumns(target: ShareTarget) {
   };
 }
 
-export function createShareLinkStorage(db: Kysely<Database>): ShareLinkStorage {
+/** A target as the audit log names it. */
+function targetName(target: ShareTarget): string {
+  if (target.kind === 'project') return `project:${target.project}`;
+  if (target.kind === 'compare') return `compare:${target.reportId}:${target.before}:${target.after}`;
+  return `report:${target.reportId}`;
+}
+
+export function createShareLinkStorage(db: Kysely<Database>, workspaceId: number): ShareLinkStorage {
   return {
-    async create(link) {
-      const live = await db
-        .selectFrom('share_links')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('revoked_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(live.count) >= MAX_SHARE_LINKS) return 'too many';
-      const row = await db
-        .insertInto('share_links')
-        .values({
-          token_hash: link.tokenHash,
-          ...targetColumns(link.target),
-          label: link.label,
-          password_hash: link.passwordHash,
-          created_at: toTimestamp(link.now),
-          created_by: link.createdBy,
-          expires_at: link.expiresAt ? toTimestamp(link.expiresAt) : null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toLink(row);
-    },
+    create: (link) =>
+      db.transaction().execute(async (trx) => {
+        const live = await trx
+          .selectFrom('share_links')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('workspace_id', '=', workspaceId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(live.count) >= MAX_SHARE_LINKS) return 'too many' as const;
+        const row = await trx
+          .insertInto('share_links')
+          .values({
+            workspace_id: workspaceId,
+            token_hash: link.tokenHash,
+            ...targetColumns(link.target),
+            label: link.label,
+            password_hash: link.passwordHash,
+            created_at: toTimestamp(link.now),
+            created_by: link.createdBy,
+            expires_at: link.expiresAt ? toTimestamp(link.expiresAt) : null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await audited(trx, {
+          targetId: Number(row.id),
+          changes: {
+            target: [null, targetName(link.target)],
+            label: [null, link.label],
+            password: [null, secretState(link.passwordHash !== null)],
+            expires_at: [null, row.expires_at],
+          },
+        });
+        return toLink(row);
+      }),
 
     async list({ target, limit, offset }) {
-      let query = db.selectFrom('share_links').where('revoked_at', 'is', null);
+      let query = db.selectFrom('share_links').where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null);
       if (target) {
         const columns = targetColumns(target);
         query = query.where('kind', '=', columns.kind);
@@ -123,15 +150,20 @@ export function createShareLinkStorage(db: Kysely<Database>): ShareLinkStorage {
       return { items: rows.map(toLink), total: Number(count.count) };
     },
 
-    async revoke(id, now) {
-      const result = await db
-        .updateTable('share_links')
-        .set({ revoked_at: toTimestamp(now) })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    revoke: (id, now) =>
+      db.transaction().execute(async (trx) => {
+        const revoked = await trx
+          .updateTable('share_links')
+          .set({ revoked_at: toTimestamp(now) })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .returning(['revoked_at'])
+          .executeTakeFirst();
+        if (!revoked) return false;
+        await audited(trx, { changes: { revoked_at: [null, revoked.revoked_at] } });
+        return true;
+      }),
 
     async findLive(tokenHash, now) {
       const row = await db
@@ -148,6 +180,7 @@ export function createShareLinkStorage(db: Kysely<Database>): ShareLinkStorage {
       await db
         .updateTable('share_links')
         .set({ views: sql`views + 1`, last_viewed_at: toTimestamp(now) })
+        .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .execute();
     },
