@@ -131,7 +131,7 @@ export function digestsRouter(deps: Required<AppDeps>) {
           const freeAt = recent.oldest ? new Date(recent.oldest).getTime() + SEND_WINDOW_MS : at.getTime() + SEND_WINDOW_MS;
           return errorResponse(c, 429, { 'Retry-After': String(Math.max(1, Math.ceil((freeAt - at.getTime()) / 1000))) });
         }
-        const send = deps.digestRunner ? await deps.digestRunner.sendNow() : await makeDigest(storage, 'manual', null, at);
+        const send = deps.digestRunner ? await deps.digestRunner.sendNow(storage) : await makeDigest(storage, 'manual', null, at);
         if (!send) throw new Error('A digest made without a slot was refused.');
         return c.json({ data: digestSendJson(send), status: 200 as const }, 200);
       },

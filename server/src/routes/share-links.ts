@@ -172,7 +172,8 @@ export function shareLinksRouter(deps: Required<AppDeps>) {
           target: body.target,
           label: body.label,
           passwordHash: body.password === null ? null : await hashPassword(body.password),
-          createdBy: null,
+          // Who asks: the member whose key made the request (the API answers only requests with a key).
+          createdBy: c.get('actor').memberName,
           expiresAt: body.expires_in_days === null ? null : new Date(at.getTime() + body.expires_in_days * DAY_MS),
           now: at,
         });
@@ -202,14 +203,17 @@ function notFound(c: Context) {
   return page(c, messagePage('Page not found', 'There is no shared page at this address, or its link has expired or was revoked.'), 404);
 }
 
-/** /s: the share links' pages. */
+/**
+ * /s: the share links' pages. `deps.storage` is the root storage: a token finds its link in any
+ * workspace, and everything the page shows (the target, the branding) is read from that workspace's.
+ */
 export function sharePageRouter(deps: Required<AppDeps>) {
-  const { storage, config, now, logError } = deps;
+  const { storage: root, config, now, logError } = deps;
   const attempt = deps.passwordAttempts;
   const token = validator('param', shareTokenParamSchema, (result, c) => (result.success ? undefined : notFound(c)));
 
   /** The page the link names, now; null when it is gone. */
-  async function render(target: ShareTarget, at: Date, branding: BrandingRecord) {
+  async function render(storage: Storage, target: ShareTarget, at: Date, branding: BrandingRecord) {
     if (target.kind === 'report') {
       const report = await storage.getReport(target.reportId);
       return report && reportPage(report, { indexable: false, branding });
@@ -266,13 +270,14 @@ export function sharePageRouter(deps: Required<AppDeps>) {
     })
     .get('/:token', describeRoute(PAGE_DOCS.get), token, async (c) => {
       const at = now();
-      const link = await storage.shareLinks.findLive(tokenHash(c.req.valid('param').token), at);
+      const link = await root.shareLinks.findLive(tokenHash(c.req.valid('param').token), at);
       if (!link) return notFound(c);
+      const storage = root.forWorkspace(link.workspaceId);
       const path = sharePagePath(c.req.valid('param').token);
       if (link.passwordHash !== null && !hasShareAccess(c, link.id, link.passwordHash)) {
         return page(c, passwordForm({ action: path, what: 'shared page', wrongPassword: false, branding: await brandingForPage(c, storage) }));
       }
-      const body = await render(link.target, at, await brandingForPage(c, storage));
+      const body = await render(storage, link.target, at, await brandingForPage(c, storage));
       if (!body) return notFound(c);
       await storage.shareLinks.countView(link.id, at);
       return page(c, body);
@@ -289,8 +294,9 @@ export function sharePageRouter(deps: Required<AppDeps>) {
       validator('form', publicPagePasswordBodySchema),
       async (c) => {
         const path = sharePagePath(c.req.valid('param').token);
-        const link = await storage.shareLinks.findLive(tokenHash(c.req.valid('param').token), now());
+        const link = await root.shareLinks.findLive(tokenHash(c.req.valid('param').token), now());
         if (!link) return notFound(c);
+        const storage = root.forWorkspace(link.workspaceId);
         if (link.passwordHash === null || hasShareAccess(c, link.id, link.passwordHash)) return c.redirect(path, 303);
         const decision = await attempt(clientAddress(c), `share:${link.id}`);
         if (!decision.allowed) {

@@ -190,7 +190,7 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
     await storage.branding.setBranding({ name: 'Acme <b>Agency</b>', accent: '#aa3300', logo: { type: 'image/png', bytes: png }, now: T0 });
     const smtp = await receiver();
     const digests = runner(storage, smtp, { now: at(65) });
-    expect(await digests.sendNow()).toMatchObject({ status: 'sent' });
+    expect(await digests.sendNow(storage)).toMatchObject({ status: 'sent' });
     const mail = smtp.received[0]!;
     expect(mail.html).toContain('border-bottom:3px solid #aa3300');
     expect(mail.html).toContain('Acme &lt;b&gt;Agency&lt;/b&gt;');
@@ -202,7 +202,7 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
 
     // Without branding, the product's name over the default bar, and nothing attached.
     await storage.branding.setBranding({ name: null, accent: null, logo: null, now: at(66) });
-    expect(await digests.sendNow()).toMatchObject({ status: 'sent' });
+    expect(await digests.sendNow(storage)).toMatchObject({ status: 'sent' });
     expect(smtp.received[1]!.html).toContain('Webpage reports');
     expect(smtp.received[1]!.attachments).toEqual([]);
   });
@@ -212,11 +212,11 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
     await storage.digests.setSettings({ every: 'off', hour: 8, weekday: null, recipients: ['ann@example.com'], webhook: true }, T0);
     const clock = { now: at(1) };
     const digests = runner(storage, null, clock);
-    const failed = await digests.sendNow();
+    const failed = await digests.sendNow(storage);
     expect(failed).toMatchObject({ kind: 'manual', status: 'pending', attempts: 1, error: NO_SMTP_ERROR, webhookQueued: true });
     await storage.digests.setSettings({ every: 'off', hour: 8, weekday: null, recipients: [], webhook: true }, at(2));
     clock.now = at(3);
-    const sent = await digests.sendNow();
+    const sent = await digests.sendNow(storage);
     expect(sent).toMatchObject({ status: 'sent', error: null, webhookQueued: true });
     // The first one is still retried by the ticks, never lost.
     clock.now = at(4);

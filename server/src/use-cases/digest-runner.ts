@@ -3,7 +3,9 @@
 // processes (its slot is unique), and each digest is taken by one process at a time (compare-and-set).
 // Its content is fixed when it is made, so that a retry sends the same message. A failed e-mail is
 // retried with growing delays for up to 24 hours (the webhooks' delays), then marked failed; the
-// state of the last digest is what Settings shows, so no failure passes silently.
+// state of the last digest is what Settings shows, so no failure passes silently. Each workspace has
+// its own digests: the runner reads every workspace's settings and due digests, and makes and sends
+// each one with its workspace's storage (its data, recipients, webhooks and branding alone).
 import type { Mailer } from '../net/mailer';
 import { MailError } from '../net/mailer';
 import type { DigestSendRecord } from '../storage/digest-storage';
@@ -17,6 +19,7 @@ import { nextAttemptAt } from './webhook-retry';
 export const NO_SMTP_ERROR = 'This server has no SMTP_URL, so it cannot send e-mail.';
 
 export interface DigestRunnerOptions {
+  /** The root storage: the runner asks it for every workspace's due digests. */
   storage: Storage;
   /** null: SMTP_URL is not set; a digest with recipients then fails, saying so. */
   mailer: Mailer | null;
@@ -37,8 +40,8 @@ export interface DigestRunnerOptions {
 export interface DigestRunner {
   /** Makes the digest due, if any, and sends every digest due (what the timer does). */
   tick(): Promise<void>;
-  /** Makes a digest now (Send now) and tries it at once; its state after that first attempt. */
-  sendNow(): Promise<DigestSendRecord>;
+  /** Makes a digest of `workspace` (a workspace's storage) now (Send now) and tries it at once; its state after that first attempt. */
+  sendNow(workspace: Storage): Promise<DigestSendRecord>;
   close(): Promise<void>;
 }
 
@@ -69,27 +72,31 @@ export function startDigestRunner(options: DigestRunnerOptions): DigestRunner {
   let running: Promise<void> | null = null;
 
   async function makeDue(): Promise<void> {
-    const settings = await storage.digests.getSettings();
-    if (settings.every === 'off' || settings.updatedAt === null) return;
-    const last = await storage.digests.lastSlot();
-    const due = dueRun(settings, last ? new Date(last) : null, new Date(settings.updatedAt), now());
-    if (due) await makeDigest(storage, 'scheduled', due, now());
+    for (const { workspaceId, settings } of await storage.digests.activeSettingsOfEveryWorkspace()) {
+      if (closed) return;
+      if (settings.every === 'off' || settings.updatedAt === null) continue;
+      const workspace = storage.forWorkspace(workspaceId);
+      const last = await workspace.digests.lastSlot();
+      const due = dueRun(settings, last ? new Date(last) : null, new Date(settings.updatedAt), now());
+      if (due) await makeDigest(workspace, 'scheduled', due, now());
+    }
   }
 
-  /** One attempt of a taken digest: its webhook event once, then its e-mail. */
+  /** One attempt of a taken digest, with its workspace's storage: its webhook event once, then its e-mail. */
   async function attempt(send: DigestSendRecord): Promise<DigestSendRecord> {
+    const workspace = storage.forWorkspace(send.workspaceId);
     const at = now();
     const digest = JSON.parse(send.payload) as DigestJson;
     if (send.webhook && !send.webhookQueued) {
-      if (await storage.digests.queueWebhook(send.id, digestEvent(send.id, digest, at))) void options.webhookWorker?.tick();
+      if (await workspace.digests.queueWebhook(send.id, digestEvent(send.id, digest, at))) void options.webhookWorker?.tick();
     }
     let error: string | null = null;
     if (send.recipients.length > 0) {
       if (!mailer) error = NO_SMTP_ERROR;
       else {
         try {
-          const branding = await storage.branding.getBranding();
-          const logo = branding.logo ? await storage.branding.getLogo(branding.logo.sha256) : null;
+          const branding = await workspace.branding.getBranding();
+          const logo = branding.logo ? await workspace.branding.getLogo(branding.logo.sha256) : null;
           const mail = await digestMail(digest, origin(), { branding, logo });
           await mailer.send({ to: send.recipients, ...mail });
         } catch (caught) {
@@ -99,8 +106,8 @@ export function startDigestRunner(options: DigestRunnerOptions): DigestRunner {
       }
     }
     const retryAt = error === null ? null : nextAttemptAt(new Date(send.createdAt), send.attempts + 1, at);
-    const finished = await storage.digests.finishAttempt(send, { attemptedAt: at, error, retryAt });
-    return finished ?? (await storage.digests.getSend(send.id)) ?? send;
+    const finished = await workspace.digests.finishAttempt(send, { attemptedAt: at, error, retryAt });
+    return finished ?? (await workspace.digests.getSend(send.id)) ?? send;
   }
 
   async function sendDue(): Promise<void> {
@@ -135,13 +142,13 @@ export function startDigestRunner(options: DigestRunnerOptions): DigestRunner {
 
   return {
     tick,
-    async sendNow() {
+    async sendNow(workspace) {
       const at = now();
-      const made = await makeDigest(storage, 'manual', null, at);
+      const made = await makeDigest(workspace, 'manual', null, at);
       if (!made) throw new Error('A digest made without a slot was refused.');
-      const taken = await storage.digests.takeDue(at, new Date(at.getTime() - staleMs), made.id);
+      const taken = await workspace.digests.takeDue(at, new Date(at.getTime() - staleMs), made.id);
       // Taken by a tick meanwhile: that one sends it.
-      if (!taken) return (await storage.digests.getSend(made.id)) ?? made;
+      if (!taken) return (await workspace.digests.getSend(made.id)) ?? made;
       return attempt(taken);
     },
     close: async () => {

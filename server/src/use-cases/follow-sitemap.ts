@@ -12,6 +12,7 @@ import type { Discoverer } from './discover';
 import type { RunReportWork } from './report-work';
 
 export interface FollowSitemapDeps {
+  /** The storage of the step's workspace. */
   storage: Storage;
   discover: Discoverer;
   runWork: RunReportWork;
@@ -59,7 +60,7 @@ export async function followSitemap(step: SitemapStep, deps: FollowSitemapDeps):
   const fresh = [...listed.entries()].filter(([key]) => !known.has(key)).map(([, url]) => url);
   for (const url of fresh.slice(0, step.maxNew)) {
     for (let tries = 0; tries < BUSY_TRIES && !deps.closed(); tries++) {
-      const outcome = await runWork({ kind: 'create', url, privacy: 0, passwordHash: null });
+      const outcome = await runWork({ kind: 'create', url, privacy: 0, passwordHash: null, workspaceId: step.workspaceId });
       if (outcome.ok) added++;
       if (outcome.ok || outcome.reason !== 'busy') break;
       await deps.pause(outcome.retryAfterS * 1000);

@@ -4,7 +4,8 @@
 // refresh (on PostgreSQL a job of the queue every process shares). Nothing lives only in memory:
 // a restart, or a kill mid-run, resumes with the reports still queued. Every run (scheduled, Run now,
 // a deploy's) has its row in the run log, whose counts follow each analysis, and which is done
-// once it has no item left.
+// once it has no item left. The runner works for every workspace: each due schedule, item, sitemap
+// step and settled run names its workspace, and is done with that workspace's storage alone.
 import type { RunReportWork } from './report-work';
 import type { Storage } from '../storage/types';
 import { dueRun } from './schedule-time';
@@ -16,6 +17,7 @@ import type { RunItemOutcome, RunPageDetail } from '../storage/run-log-storage';
 import type { ScheduleItem } from '../storage/watch-storage';
 
 export interface ScheduleRunnerOptions {
+  /** The root storage: the runner asks it for every workspace's due work, and works in each one's `forWorkspace()`. */
   storage: Storage;
   runWork: RunReportWork;
   now?: () => Date;
@@ -60,34 +62,36 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
   /** Ends every run with nothing left to do, and sends each one's alerts to the batched webhooks. */
   async function settleRuns(): Promise<void> {
     const at = now();
-    for (const run of await storage.runLog.settle(at)) await queueRunAlerts(storage, run, at);
+    for (const run of await storage.runLog.settle(at)) await queueRunAlerts(storage.forWorkspace(run.workspaceId), run, at);
   }
 
   async function claimDueRuns(): Promise<void> {
-    for (const schedule of await storage.watch.activeSchedules()) {
+    for (const schedule of await storage.watch.activeSchedulesOfEveryWorkspace()) {
+      const workspace = storage.forWorkspace(schedule.workspaceId);
       const setAt = parse(schedule.setAt);
       if (!setAt) continue;
       const due = dueRun(schedule, parse(schedule.lastRunAt), setAt, now());
       if (!due) continue;
       // Queued before it is claimed: a process that dies in between leaves the run due, and the
       // queueing again adds nothing (the same run is answered).
-      await storage.runLog.startRun({ project: schedule.project, kind: 'scheduled', runAt: due, now: now() });
-      await storage.watch.claimRun(schedule.project, schedule.lastRunAt, due);
+      await workspace.runLog.startRun({ project: schedule.project, kind: 'scheduled', runAt: due, now: now() });
+      await workspace.watch.claimRun(schedule.project, schedule.lastRunAt, due);
     }
   }
 
   /** The first step of each run whose project follows a sitemap, before any of its analyses. */
   async function followSitemaps(): Promise<void> {
     for (let step = await storage.runLog.claimSitemapStep(); step && !closed; step = await storage.runLog.claimSitemapStep()) {
+      const workspace = storage.forWorkspace(step.workspaceId);
       if (!options.discover) {
-        await storage.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'This server process does not read sitemaps.' });
+        await workspace.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'This server process does not read sitemaps.' });
         continue;
       }
       try {
-        await followSitemap(step, { storage, discover: options.discover, runWork, now, pause, closed: () => closed });
+        await followSitemap(step, { storage: workspace, discover: options.discover, runWork, now, pause, closed: () => closed });
       } catch (error) {
         logError(`Sitemap of ${step.project}: ${error instanceof Error ? error.message : String(error)}`);
-        await storage.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'The sitemap could not be followed (a server error).' });
+        await workspace.runLog.finishSitemapStep(step.runId, { newPages: 0, gonePages: 0, error: 'The sitemap could not be followed (a server error).' });
       }
     }
   }
@@ -99,17 +103,24 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       const at = now();
       const item = await storage.watch.takeItem(at, new Date(at.getTime() - staleMs));
       if (!item) return;
-      const report = await storage.getReport(item.reportId);
+      const workspace = storage.forWorkspace(item.workspaceId);
+      const report = await workspace.getReport(item.reportId);
       // Analysed since the run was due (by an earlier taker that died before finishing the item,
       // or by a person's refresh), or its page is gone: not again, and counted as done.
       if (!report || report.generatedAt >= item.runAt || report.goneSince !== null) {
         await finish(item, null, { reportId: item.reportId, scoreBefore: null, scoreAfter: null, message: null });
         continue;
       }
-      const run = await storage.runLog.runAt(item.project, item.runAt);
-      const outcome = await runWork({ kind: 'refresh', id: item.reportId, scheduled: true, ...(run ? { runId: run } : {}) });
+      const run = await workspace.runLog.runAt(item.project, item.runAt);
+      const outcome = await runWork({
+        kind: 'refresh',
+        id: item.reportId,
+        scheduled: true,
+        workspaceId: item.workspaceId,
+        ...(run ? { runId: run } : {}),
+      });
       if (!outcome.ok && outcome.reason === 'busy') {
-        await storage.watch.releaseItem(item.id);
+        await workspace.watch.releaseItem(item.id);
         await pause(outcome.retryAfterS * 1000);
         continue;
       }
@@ -119,7 +130,7 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
       const detail: RunPageDetail = { reportId: item.reportId, scoreBefore: report.score, scoreAfter: null, message: null };
       let counted: RunItemOutcome | null = null;
       if (outcome.ok) {
-        const after = await storage.getReport(item.reportId);
+        const after = await workspace.getReport(item.reportId);
         if (after) {
           detail.scoreAfter = after.score;
           counted = after.score < report.score ? 'worse' : after.score > report.score ? 'improved' : 'unchanged';
@@ -129,8 +140,8 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
         detail.message = outcome.reason === 'page' ? outcome.message : 'The analysis failed unexpectedly.';
         // A page that answers 404 or 410 is gone: left out of the next runs until it is back.
         if (outcome.reason === 'page' && (outcome.status === 404 || outcome.status === 410)) {
-          if ((await storage.runLog.setGone([item.reportId], toTimestamp(now()))) > 0)
-            await storage.runLog.countGonePage(item.project, item.runAt);
+          if ((await workspace.runLog.setGone([item.reportId], toTimestamp(now()))) > 0)
+            await workspace.runLog.countGonePage(item.project, item.runAt);
         }
       }
       await finish(item, counted, detail);
@@ -140,8 +151,9 @@ export function startScheduleRunner(options: ScheduleRunnerOptions): ScheduleRun
 
   /** The item is done: counted in its run's summary, gone, and the run done if it was its last. */
   async function finish(item: ScheduleItem, outcome: RunItemOutcome | null, detail: RunPageDetail): Promise<void> {
-    await storage.runLog.countItem(item.project, item.runAt, outcome, detail);
-    await storage.watch.finishItem(item.id);
+    const workspace = storage.forWorkspace(item.workspaceId);
+    await workspace.runLog.countItem(item.project, item.runAt, outcome, detail);
+    await workspace.watch.finishItem(item.id);
     await settleRuns();
   }
 

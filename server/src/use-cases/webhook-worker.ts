@@ -14,6 +14,7 @@ import { nextAttemptAt } from './webhook-retry';
 import type { DeliveryRecord } from '../storage/webhook-storage';
 
 export interface WebhookWorkerOptions {
+  /** The root storage: every workspace's messages leave from here, each read with its own workspace's storage. */
   storage: Storage;
   /** The address guard each attempt goes through (the analyses' rules, ALLOW_PRIVATE_URLS included). */
   resolve: ResolveHost;
@@ -94,15 +95,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let wake = false;
 
   async function attempt(delivery: DeliveryRecord): Promise<void> {
-    const webhook = await storage.webhooks.getWebhook(delivery.webhookId);
+    const workspace = storage.forWorkspace(delivery.workspaceId);
+    const webhook = await workspace.webhooks.getWebhook(delivery.webhookId);
     // Deleted meanwhile: its deliveries went with it.
     if (!webhook) return;
     const attemptedAt = now();
     const result = await deliverOnce(
-      { url: webhook.url, secret: webhook.secret, messageId: delivery.messageId, timestamp: attemptedAt, body: await bodyOf(storage, delivery, options.publicUrl ?? webhook.origin ?? pageOrigin()) },
+      { url: webhook.url, secret: webhook.secret, messageId: delivery.messageId, timestamp: attemptedAt, body: await bodyOf(workspace, delivery, options.publicUrl ?? webhook.origin ?? pageOrigin()) },
       { resolve, timeoutMs },
     );
-    await storage.webhooks.finishAttempt(delivery, {
+    await workspace.webhooks.finishAttempt(delivery, {
       status: result.delivered ? 'delivered' : 'failed',
       answerStatus: result.answerStatus,
       error: result.error,
