@@ -114,6 +114,41 @@ describe('keys command', () => {
     expect(help.out[0]).toMatch(/^Usage: npm run keys/);
   });
 
+  it('creates a workspace with its first owner and key, shown once; refuses a taken name; lists the workspaces', async () => {
+    const storage = createSqliteStorage(await openDatabase(':memory:'));
+    const verify = createKeyVerifier(storage, []);
+
+    const created = capture();
+    expect(await runKeysCommand(['workspace', 'create', 'Acme', 'Agency'], storage, created.io)).toBe(0);
+    expect(created.out[0]).toMatch(/^Created workspace (\d+) \(Acme Agency\) with its owner "Owner" and key \d+\./);
+    const key = created.out.join('\n').match(/wrs_[\w-]+/)?.[0] ?? '';
+    expect(key).toHaveLength(47);
+    const identity = await verify(key);
+    const workspaceId = Number(/workspace (\d+)/.exec(created.out[0]!)![1]);
+    expect(workspaceId).toBeGreaterThan(1);
+    expect(identity).toMatchObject({ workspaceId, memberName: 'Owner', role: 'owner' });
+
+    const again = capture();
+    expect(await runKeysCommand(['workspace', 'create', 'Acme Agency'], storage, again.io)).toBe(1);
+    expect(again.err).toEqual(['There is a workspace named "Acme Agency" already.']);
+    expect(again.out).toEqual([]);
+
+    const listed = capture();
+    expect(await runKeysCommand(['workspace', 'list'], storage, listed.io)).toBe(0);
+    expect(listed.out[0]).toMatch(/^ID\s+NAME\s+CREATED$/);
+    expect(listed.out.slice(1).map((line) => line.split(/\s{2,}/).slice(0, 2))).toEqual([
+      ['1', 'Default'],
+      [String(workspaceId), 'Acme Agency'],
+    ]);
+    expect(listed.out.join('\n')).not.toContain(key);
+
+    for (const args of [['workspace'], ['workspace', 'create'], ['workspace', 'create', '   '], ['workspace', 'rename', 'x'], ['workspace', 'create', 'x'.repeat(81)]]) {
+      const bad = capture();
+      expect(await runKeysCommand(args, storage, bad.io)).toBe(2);
+      expect(bad.err.join('\n')).not.toBe('');
+    }
+  });
+
   it('runs as `npm run keys` against the configured database file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keys-cli-'));
     try {

@@ -1,5 +1,6 @@
 // `npm run keys -- create [label] | list | revoke <id> | member list | member add <name> <role> |
-// member remove <id>`: manages the API keys and members stored in the database.
+// member remove <id> | workspace create <name> | workspace list`: manages the API keys, members and
+// workspaces stored in the database.
 import { ROLES, type Role } from '../../../src/contract/accounts';
 import { createKey, newKey } from '../auth/keys';
 import { DEFAULT_WORKSPACE_ID, type MemberRecord } from '../storage/account-storage';
@@ -19,7 +20,14 @@ const USAGE = [
   '                   add a member of the Default workspace, with a key printed once',
   '  member remove <id>',
   '                   remove a member: its keys are refused from then on (not the last owner)',
+  '  workspace create <name>',
+  '                   add a workspace with its first owner ("Owner") and that owner\'s key,',
+  '                   printed once; a name already taken is refused',
+  '  workspace list   list the workspaces: id, name, created',
 ].join('\n');
+
+/** The longest workspace name the command takes. */
+const WORKSPACE_NAME_MAX = 80;
 
 export interface KeysCommandIo {
   out: (line: string) => void;
@@ -157,6 +165,40 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
     }
     case 'member':
       return memberCommand(rest, storage, io);
+    case 'workspace': {
+      const [sub, ...words] = rest;
+      if (sub === 'create') {
+        const name = words.join(' ').trim();
+        if (name === '' || name.length > WORKSPACE_NAME_MAX || [...name].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) {
+          io.err(`workspace create needs a name of 1 to ${WORKSPACE_NAME_MAX} characters, without control characters.`);
+          return 2;
+        }
+        const { key, stored } = newKey(null);
+        const made = await storage.accounts.createWorkspace(name, { name: 'Owner', key: stored }, new Date());
+        if (made === 'taken') {
+          io.err(`There is a workspace named "${name}" already.`);
+          return 1;
+        }
+        io.out(`Created workspace ${made.workspaceId} (${name}) with its owner "Owner" and key ${made.key.id}. The key is shown this once; store it now:`);
+        io.out('');
+        io.out(`  ${key}`);
+        io.out('');
+        io.out('Use it as the header  Authorization: Bearer <key>');
+        return 0;
+      }
+      if (sub === 'list' && words.length === 0) {
+        const workspaces = await storage.accounts.listWorkspaces();
+        const rows = workspaces.map((w) => [String(w.id), w.name, w.createdAt]);
+        const header = ['ID', 'NAME', 'CREATED'];
+        const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+        const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+        io.out(format(header));
+        for (const row of rows) io.out(format(row));
+        return 0;
+      }
+      io.err('Usage: npm run keys -- workspace create <name> | workspace list');
+      return 2;
+    }
     default:
       (command === undefined || command === 'help' || command === '--help' ? io.out : io.err)(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;

@@ -110,7 +110,7 @@ describe.each(STORAGE_ENGINES)('share links on $name', (engine) => {
     clock = new Date(clock.getTime() + 60_000);
     await visit(t, link.path);
     const [listed] = (await list(t)).data;
-    expect(listed).toMatchObject({ id: link.id, views: 2, last_viewed_at: '2026-11-24T10:01:00.000000Z', created_by: null });
+    expect(listed).toMatchObject({ id: link.id, views: 2, last_viewed_at: '2026-11-24T10:01:00.000000Z', created_by: 'Owner' });
     expect(JSON.stringify(listed)).not.toContain(token);
   });
 
