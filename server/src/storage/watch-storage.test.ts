@@ -7,6 +7,7 @@ import { SITEMAP_FOLLOW_MIGRATION, WATCH_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
 import type { NewAlert } from './watch-storage';
+import { newKey } from '../auth/keys';
 
 describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
   if (!engine.available) {
@@ -253,5 +254,60 @@ describe.each(STORAGE_ENGINES)('watch storage on $name', (engine) => {
       ['score_drop', false],
     ]);
     expect(page.unread).toBe(1);
+  });
+
+  /** A second workspace's storage, over the same database. */
+  const secondWorkspace = async (storage: Storage, name = 'Second') => {
+    const made = await storage.accounts.createWorkspace(name, { name: 'Owner', key: newKey(null).stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    return Object.assign(storage.forWorkspace(made.workspaceId), { id: made.workspaceId });
+  };
+
+  it('keeps two workspaces apart: the same project in each has its own schedule, runs, items and alerts; an id of the other is none', async () => {
+    const one = await (await fresh()).open();
+    const two = await secondWorkspace(one);
+    const a = await addReport(one, 'https://shop.example/');
+    const b = await addReport(two, 'https://shop.example/');
+    await two.watch.setSchedule('shop.example', { every: 'daily', hour: 3, weekday: null, drop: 5 }, new Date('2026-11-25T10:00:00Z'));
+    expect(await one.watch.getSchedule('shop.example')).toMatchObject({ every: 'off', setAt: null });
+    expect(await one.watch.activeSchedules()).toEqual([]);
+    expect((await two.watch.activeSchedules()).map((schedule) => schedule.project)).toEqual(['shop.example']);
+    expect((await one.watch.activeSchedulesOfEveryWorkspace()).map((schedule) => [schedule.workspaceId, schedule.project])).toEqual([
+      [two.id, 'shop.example'],
+    ]);
+    // Only the other workspace's schedule moves its last run.
+    expect(await one.watch.claimRun('shop.example', null, new Date('2026-11-26T03:00:00Z'))).toBe(false);
+    expect(await two.watch.claimRun('shop.example', null, new Date('2026-11-26T03:00:00Z'))).toBe(true);
+
+    // A run of workspace 2 queues workspace 2's report alone, and names its workspace to the taker.
+    const run = await two.runLog.startRun({ project: 'shop.example', kind: 'run_now', runAt: new Date('2026-11-26T03:00:00Z'), now: new Date('2026-11-26T03:00:00Z') });
+    expect(run).toMatchObject({ total: 1, state: 'running' });
+    expect(await one.runLog.runningRun('shop.example')).toBeNull();
+    expect(await one.runLog.getRun('shop.example', run!.id)).toBeNull();
+    expect(await one.runLog.cancelRun('shop.example', run!.id, new Date())).toBeNull();
+    expect((await one.runLog.listRuns('shop.example', { limit: 10, offset: 0 })).total).toBe(0);
+    expect((await one.watch.pendingItems()).size).toBe(0);
+    expect(await two.watch.pendingItems()).toEqual(new Map([['shop.example', 1]]));
+    const item = await one.watch.takeItem(new Date('2026-11-26T03:00:01Z'), new Date('2026-11-26T02:00:00Z'));
+    expect(item).toMatchObject({ workspaceId: two.id, reportId: b.id, project: 'shop.example' });
+    expect(await one.watch.takeItem(new Date('2026-11-26T03:00:01Z'), new Date('2026-11-26T02:00:00Z'))).toBeNull();
+    // Finished in workspace 1's storage: not its item, still there.
+    await one.watch.finishItem(item!.id);
+    expect(await two.watch.pendingItems()).toEqual(new Map([['shop.example', 1]]));
+    await two.watch.finishItem(item!.id);
+    expect(await one.runLog.settle(new Date('2026-11-26T03:00:02Z'))).toEqual([{ workspaceId: two.id, id: run!.id, project: 'shop.example' }]);
+
+    // Alerts: each workspace lists, counts and marks its own.
+    const alertOne = await one.watch.insertAlert(alertOf(a.id, 'shop.example'));
+    const alertTwo = await two.watch.insertAlert(alertOf(b.id, 'shop.example'));
+    await two.watch.insertAlert(alertOf(b.id, 'shop.example', { kind: 'result_worse' }));
+    const listOne = await one.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 });
+    expect([listOne.items.map((alert) => alert.id), listOne.total, listOne.unread]).toEqual([[alertOne.id], 1, 1]);
+    expect((await two.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).unread).toBe(2);
+    expect(await one.watch.setAlertRead(alertTwo.id, true)).toBeNull();
+    expect(await one.watch.markAlertsRead('shop.example')).toBe(1);
+    expect((await two.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).unread).toBe(2);
+    expect(await one.watch.openAlert(b.id)).toBeNull();
+    expect(await two.watch.runAlerts(run!.id)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-en
 import { WEBHOOKS_MIGRATION } from './migrations';
 import { projectFromUrl } from '../net/host-name';
 import type { Storage } from './types';
+import { newKey } from '../auth/keys';
 import { ALERT_EVENT, BATCH_EVENT, MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS, NOT_QUEUED_ERROR, type NewEvent, type WebhookRecord } from './webhook-storage';
 
 describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
@@ -192,5 +193,43 @@ describe.each(STORAGE_ENGINES)('webhook storage on $name', (engine) => {
     expect(await storage.webhooks.listWebhooks()).toEqual({ items: [], total: 0 });
     await storage.webhooks.queueForProject('shop.example', event());
     expect(await storage.webhooks.fanOutNext()).toEqual([]);
+  });
+
+  it('keeps two workspaces apart: an event goes to its own workspace’s webhooks alone; another’s webhook id is none', async () => {
+    const one = await (await fresh()).open();
+    const made = await one.accounts.createWorkspace('Second', { name: 'Owner', key: newKey(null).stored }, T0);
+    if (made === 'taken') throw new Error('taken');
+    const two = one.forWorkspace(made.workspaceId);
+    await addReport(one, 'https://shop.example/');
+    await addReport(two, 'https://shop.example/');
+    const hookOne = await add(one, 'https://hooks.example/one');
+    const hookTwo = await add(two, 'https://hooks.example/two', 'shop.example');
+    expect(await urls(one)).toEqual(['https://hooks.example/one']);
+    expect(await urls(two)).toEqual(['https://hooks.example/two']);
+    expect(await one.webhooks.getWebhook(hookTwo.id)).toBeNull();
+    expect(await one.webhooks.deleteWebhook(hookTwo.id)).toBe(false);
+    expect(await one.webhooks.queueFor(hookTwo.id, event('webhook.test'))).toBeNull();
+    expect(await one.webhooks.listDeliveries(hookTwo.id, { limit: 10, offset: 0 })).toBeNull();
+
+    // Workspace 1's alert of shop.example: its account-wide webhook only, not workspace 2's webhook of the same project.
+    await one.webhooks.queueForProject('shop.example', event());
+    const fanned = await one.webhooks.fanOutNext();
+    expect(fanned!.map((delivery) => [delivery.webhookId, delivery.workspaceId])).toEqual([[hookOne.id, 1]]);
+    await two.webhooks.queueForProject('shop.example', event());
+    expect((await one.webhooks.fanOutNext())!.map((delivery) => [delivery.webhookId, delivery.workspaceId])).toEqual([[hookTwo.id, made.workspaceId]]);
+    expect(await one.webhooks.fanOutNext()).toBeNull();
+    const taken = [await one.webhooks.takeDue(T0, later(-60_000)), await one.webhooks.takeDue(T0, later(-60_000))];
+    expect(taken.map((delivery) => [delivery?.webhookId, delivery?.workspaceId])).toEqual([
+      [hookOne.id, 1],
+      [hookTwo.id, made.workspaceId],
+    ]);
+    expect((await two.webhooks.backlog(hookOne.id, ALERT_EVENT, later(-60_000))).pending).toBe(0);
+    expect((await one.webhooks.backlog(hookOne.id, ALERT_EVENT, later(-60_000))).pending).toBe(1);
+    expect((await two.webhooks.listDeliveries(hookTwo.id, { limit: 10, offset: 0 }))!.total).toBe(1);
+
+    // Each workspace has its own MAX_WEBHOOKS.
+    for (let n = 1; n < MAX_WEBHOOKS; n++) await add(one, `https://hooks.example/one-${n}`);
+    expect(await one.webhooks.addWebhook({ url: 'https://hooks.example/over', project: null, secret: 'whsec_a', now: T0 })).toBe('too many');
+    expect(await add(two, 'https://hooks.example/two-more')).toMatchObject({ url: 'https://hooks.example/two-more' });
   });
 });
