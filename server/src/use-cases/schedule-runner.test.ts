@@ -6,6 +6,7 @@ import { sqliteEngine, type TestDatabase } from '../../../test/server/storage-en
 import { doReportWork, type ReportWork, type WorkOutcome } from './report-work';
 import type { Storage } from '../storage/types';
 import { startScheduleRunner, type ScheduleRunner } from './schedule-runner';
+import { newKey } from '../auth/keys';
 
 const databases: TestDatabase[] = [];
 const runners: ScheduleRunner[] = [];
@@ -135,5 +136,39 @@ describe('schedule runner', () => {
       .tick();
     expect(setup.analysed).toHaveLength(1);
     expect((await setup.storage.watch.pendingItems()).size).toBe(0);
+  });
+
+  it('a scheduled run in one workspace analyses its reports alone: the same URLs of another workspace are untouched, and its alerts are its own', async () => {
+    const setup = await setUp(['https://shop.example/a', 'https://shop.example/b']);
+    const made = await setup.storage.accounts.createWorkspace('Second', { name: 'Owner', key: newKey(null).stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const two = setup.storage.forWorkspace(made.workspaceId);
+    let score = GOOD.score;
+    const deps = { storage: setup.storage, now: () => new Date('2026-11-23T12:00:00Z'), analyser: async () => ({ ...GOOD, score }) };
+    for (const url of ['https://shop.example/a', 'https://shop.example/b'])
+      await doReportWork({ kind: 'create', url, privacy: 0, passwordHash: null, workspaceId: made.workspaceId }, deps);
+    const before = (await setup.storage.listReports({ project: 'shop.example', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items;
+    await two.watch.setSchedule('shop.example', daily, new Date('2026-11-23T12:00:00Z'));
+    setup.setClock('2026-11-24T06:00:30Z');
+    const works: ReportWork[] = [];
+    score = GOOD.score - 30;
+    await setup
+      .runner(async (item) => {
+        works.push(item);
+        return doReportWork(item, { ...deps, now: () => new Date('2026-11-24T06:00:30Z') });
+      })
+      .tick();
+    expect(works.map((item) => [item.kind, item.workspaceId])).toEqual([
+      ['refresh', made.workspaceId],
+      ['refresh', made.workspaceId],
+    ]);
+    expect(works.map((item) => (item.kind === 'refresh' ? item.id : 0))).toEqual(await ids(two, 'shop.example'));
+    // Workspace 1's reports of the same URLs: as they were, no run, no alert.
+    expect((await setup.storage.listReports({ project: 'shop.example', sortBy: 'id', sort: 'asc', limit: 10, offset: 0 })).items).toEqual(before);
+    expect((await setup.storage.runLog.listRuns('shop.example', { limit: 10, offset: 0 })).total).toBe(0);
+    expect((await setup.storage.watch.listAlerts({ unreadOnly: false, limit: 10, offset: 0 })).total).toBe(0);
+    const runs = await two.runLog.listRuns('shop.example', { limit: 10, offset: 0 });
+    expect(runs.items.map((run) => [run.kind, run.state, run.analysed, run.worse, run.alerts])).toEqual([['scheduled', 'done', 2, 2, 2]]);
+    expect((await two.watch.listAlerts({ unreadOnly: true, limit: 10, offset: 0 })).unread).toBe(2);
   });
 });

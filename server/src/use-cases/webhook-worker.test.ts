@@ -12,6 +12,7 @@ import type { AlertRecord } from '../storage/watch-storage';
 import type { WebhookRecord } from '../storage/webhook-storage';
 import { alertEvent, testEvent } from './webhook-events';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker';
+import { newKey } from '../auth/keys';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const workers: WebhookWorker[] = [];
@@ -79,6 +80,36 @@ describe('the webhook worker', () => {
     expect(() => hooks.verify(request!, 'whsec_dGhlIHdyb25nIHNlY3JldA==')).toThrow(/signature/);
     expect(() => hooks.verify({ ...request!, body: request!.body.replace('score_drop', 'recovered') }, SECRET)).toThrow(/signature/);
     expect(await log(storage, hook!.id)).toMatchObject([{ event: 'alert.raised', attempt: 1, status: 'delivered', answerStatus: 200, error: null }]);
+  });
+
+  it('an alert of one workspace is POSTed to its own webhooks only, never to another workspace’s (of the same project or account-wide)', async () => {
+    const one = await (await fresh()).open();
+    const made = await one.accounts.createWorkspace('Second', { name: 'Owner', key: newKey(null).stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const two = one.forWorkspace(made.workspaceId);
+    const [hooksOne, hooksTwo] = [await receiver(), await receiver()];
+    const alertOne = await alertOn(one);
+    const alertTwo = await alertOn(two);
+    const hookOne = await added(one, { url: hooksOne.url, project: null });
+    await added(two, { url: hooksTwo.url, project: 'shop.example' });
+    await added(two, { url: `${hooksTwo.url}?all`, project: null });
+    await one.webhooks.queueForProject('shop.example', alertEvent(alertOne, new Date()));
+    await worker(one, { pageOrigin: () => 'https://reports.example' }).tick();
+    expect(hooksTwo.received).toHaveLength(0);
+    expect(hooksOne.received.map((request) => (hooks(request) as { data: { id: number } }).data.id)).toEqual([alertOne.id]);
+    expect(await log(one, hookOne.id)).toMatchObject([{ status: 'delivered' }]);
+
+    // Workspace 2's alert reaches its two webhooks, with its own report's page address.
+    await two.webhooks.queueForProject('shop.example', alertEvent(alertTwo, new Date()));
+    await worker(one, { pageOrigin: () => 'https://reports.example' }).tick();
+    expect(hooksOne.received).toHaveLength(1);
+    expect(hooksTwo.received).toHaveLength(2);
+    for (const request of hooksTwo.received)
+      expect(hooksTwo.verify(request, SECRET)).toMatchObject({ data: { id: alertTwo.id }, report_page_url: `https://reports.example/r/${alertTwo.reportId}` });
+
+    function hooks(request: (typeof hooksOne.received)[number]) {
+      return hooksOne.verify(request, SECRET);
+    }
   });
 
   it('a down receiver is retried with growing delays, and given up on within 24 hours; each attempt is logged', async () => {
