@@ -15,6 +15,7 @@ import { toTimestamp } from '../storage/text';
 import { startDigestRunner, type DigestRunner, NO_SMTP_ERROR } from './digest-runner';
 import { DIGEST_SENT } from './webhook-events';
 import { RETRY_DELAYS_MS } from './webhook-retry';
+import { newKey } from '../auth/keys';
 
 const FROM = 'Reports <reports@dash.example>';
 const receivers: SmtpReceiver[] = [];
@@ -181,6 +182,45 @@ describe.each(STORAGE_ENGINES)('digests on $name', (engine) => {
     expect(smtp.received).toHaveLength(1);
     const next = (await storage.digests.lastSend())!;
     expect(next).toMatchObject({ status: 'sent', since: toTimestamp(at(121 - 24 * 60)) });
+  });
+
+  it('makes each workspace its own digest: its data alone, to its recipients, with its branding; digest.sent to its own webhooks', async () => {
+    const one = await (await fresh()).open();
+    const made = await one.accounts.createWorkspace('Second', { name: 'Owner', key: newKey(null).stored }, T0);
+    if (made === 'taken') throw new Error('taken');
+    const two = one.forWorkspace(made.workspaceId);
+    await history(one);
+    await one.webhooks.addWebhook({ url: 'https://hooks.example/one', project: null, secret: 'whsec_a', now: T0 });
+    const hookTwo = await two.webhooks.addWebhook({ url: 'https://hooks.example/two', project: null, secret: 'whsec_b', now: T0 });
+    await two.digests.setSettings({ every: 'daily', hour: 8, weekday: null, recipients: ['cy@example.net'], webhook: true }, T0);
+    await two.branding.setBranding({ name: 'Second Agency', now: T0 });
+    const secondPage = await two.createReport({ url: 'https://second.example/only', project: 'second.example', privacy: 0, passwordHash: null, ...GOOD, now: at(62) });
+    const smtp = await receiver();
+    await runner(one, smtp, { now: at(121) }).tick();
+    expect(smtp.received).toHaveLength(2);
+    const byRecipient = new Map(smtp.received.map((mail) => [mail.to.sort().join(','), mail]));
+    const mailOne = byRecipient.get('ann@example.com,bo@example.org')!;
+    const mailTwo = byRecipient.get('cy@example.net')!;
+    expect(mailOne.text).toContain('https://news.example/new');
+    expect(mailOne.text).not.toContain('second.example');
+    expect(mailOne.html).not.toContain('Second Agency');
+    expect(mailTwo.text).toContain('https://second.example/only');
+    expect(mailTwo.text).not.toMatch(/shop\.example|news\.example|blog\.example/);
+    expect(mailTwo.html).toContain('Second Agency');
+    const digestTwo = strictDigestSchema.parse(JSON.parse((await two.digests.lastSend())!.payload));
+    expect(digestTwo.new_pages.map((page) => page.report_id)).toEqual([secondPage.id]);
+    expect([digestTwo.alerts, digestTwo.drops, digestTwo.gone_pages]).toEqual([[], [], []]);
+    expect((await one.digests.lastSend())!.recipients).toEqual(['ann@example.com', 'bo@example.org']);
+    expect((await one.digests.getSend((await two.digests.lastSend())!.id))).toBeNull();
+    // Each digest.sent event reaches its own workspace's account-wide webhook.
+    const first = (await one.webhooks.fanOutNext())!;
+    const second = (await one.webhooks.fanOutNext())!;
+    expect(await one.webhooks.fanOutNext()).toBeNull();
+    const targets = [...first, ...second].map((delivery) => [delivery.workspaceId, delivery.webhookId === (hookTwo as { id: number }).id]);
+    expect(targets.sort()).toEqual([
+      [1, false],
+      [made.workspaceId, true],
+    ]);
   });
 
   it('puts the branding on top of the e-mail: the name as text, the accent bar, the logo inside the message', async () => {
