@@ -17,6 +17,7 @@ import { BAD, DECENT, GOOD, createTestApp, type TestApp } from '../../../test/se
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import type { AnalysisFields } from '../storage/types';
 import { PASSWORD_ATTEMPTS } from '../http/password-attempts';
+import { newKey } from '../auth/keys';
 
 const ORIGIN = 'http://localhost';
 const DAY_MS = 86_400_000;
@@ -289,6 +290,49 @@ describe.each(STORAGE_ENGINES)('share links on $name', (engine) => {
       expect(policy).toContain(hash);
       expect(policy).not.toContain('unsafe');
     }
+  });
+
+  it('keeps two workspaces’ links apart: each lists and revokes its own, shares only its own reports, and its pages show its own data and branding', async () => {
+    const { t } = await setUp();
+    const second = newKey(null);
+    const made = await t.storage.accounts.createWorkspace('Second', { name: 'Owner', key: second.stored }, clock);
+    if (made === 'taken') throw new Error('taken');
+    const asTwo = { ...t, call: (method: string, path: string, options: Parameters<TestApp['call']>[2] = {}) => t.call(method, path, { key: second.key, ...options }) };
+    const idOne = await store(t, 'https://shop.example/a');
+    const idTwo = await store(asTwo, 'https://shop.example/decent');
+    await t.storage.branding.setBranding({ name: 'First Agency', accent: '#112233', now: clock });
+    await t.storage.forWorkspace(made.workspaceId).branding.setBranding({ name: 'Second Agency', logo: { type: 'image/png', bytes: solidPng(3, 3, [9, 8, 7]) }, now: clock });
+
+    const linkOne = await share(t, { target: `report:${idOne}` });
+    const linkTwo = await share(asTwo, { target: `report:${idTwo}` });
+    const projectTwo = await share(asTwo, { target: 'project:shop.example' });
+    expect(linkTwo).toMatchObject({ created_by: 'Owner' });
+    // Another workspace's report is no target, exactly as an unknown id.
+    const refused = await asTwo.call('POST', '/api/v1/share-links', { form: { target: `report:${idOne}` } });
+    const unknown = await asTwo.call('POST', '/api/v1/share-links', { form: { target: `report:${idTwo + 1000}` } });
+    expect([refused.status, await refused.text()]).toEqual([unknown.status, await unknown.text()]);
+    expect((await list(asTwo)).data.map((link) => link.id).sort()).toEqual([linkTwo.id, projectTwo.id].sort());
+    expect((await list(t)).data.map((link) => link.id)).toEqual([linkOne.id]);
+    const other = await asTwo.call('DELETE', `/api/v1/share-links/${linkOne.id}`);
+    const none = await asTwo.call('DELETE', '/api/v1/share-links/999999');
+    expect([other.status, await other.text()]).toEqual([404, await none.text()]);
+    expect((await list(t)).data.map((link) => link.id)).toEqual([linkOne.id]);
+
+    const pageOne = await (await visit(t, linkOne.path)).text();
+    expect(pageOne).toContain('First Agency');
+    expect(pageOne).not.toContain('Second Agency');
+    const pageTwo = await (await visit(t, linkTwo.path)).text();
+    expect(pageTwo).toContain('Second Agency');
+    expect(pageTwo).not.toContain('First Agency');
+    expect(pageTwo).toContain('https://shop.example/decent');
+    const summaryTwo = await (await visit(t, projectTwo.path)).text();
+    expect(summaryTwo).toContain('https://shop.example/decent');
+    expect(summaryTwo).not.toContain('https://shop.example/a');
+    // The second workspace's logo, at its public address.
+    const logo = /src="(\/r\/logo\/[0-9a-f]{64}\.png)"/.exec(pageTwo)![1]!;
+    expect((await visit(t, logo)).status).toBe(200);
+    // The view counted in its own workspace.
+    expect((await list(asTwo)).data.find((link) => link.id === linkTwo.id)).toMatchObject({ views: 1 });
   });
 
   it('refuses a target, expiry or label out of the contract with 422 on its field', async () => {
