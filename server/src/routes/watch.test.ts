@@ -12,6 +12,7 @@ import { BAD, createTestApp, GOOD } from '../../../test/server/test-app';
 import type { Analysis } from '../analysis/analyse';
 import { doReportWork } from '../use-cases/report-work';
 import { startScheduleRunner, type ScheduleRunner } from '../use-cases/schedule-runner';
+import { newKey } from '../auth/keys';
 
 const runners: ScheduleRunner[] = [];
 afterEach(async () => {
@@ -180,5 +181,77 @@ describe('/alerts', () => {
     expect((await t.call('DELETE', '/api/v1/projects/shop.example')).status).toBe(200);
     expect(strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json()).meta.total).toBe(0);
     expect((await t.call('GET', '/api/v1/projects/shop.example/schedule')).status).toBe(404);
+  });
+});
+
+describe('two workspaces', () => {
+  it('each sees, runs, cancels and marks its own schedules, runs, deploys and alerts; another’s is a 404 like an unknown one; every write is audited with its changes', async () => {
+    const t = createTestApp({ now: () => new Date('2026-11-25T10:00:00Z') });
+    const second = newKey(null);
+    const made = await t.storage.accounts.createWorkspace('Second', { name: 'Owner', key: second.stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const two = t.storage.forWorkspace(made.workspaceId);
+    const asTwo = { ...t, call: (method: string, path: string, options: Parameters<typeof t.call>[2] = {}) => t.call(method, path, { key: second.key, ...options }) };
+    await created(t, 'https://shop.example/good');
+    const reportTwo = await created(asTwo, 'https://shop.example/good');
+    await created(asTwo, 'https://second.example/good');
+    const same = async (a: Promise<Response>, b: Promise<Response>) => {
+      const [left, right] = await Promise.all([a, b]);
+      expect([left.status, await left.text()]).toEqual([right.status, await right.text()]);
+      return left.status;
+    };
+
+    expect((await asTwo.call('PUT', '/api/v1/projects/shop.example/schedule', { form: { every: 'daily', hour: '7', drop: '5' } })).status).toBe(200);
+    const mine = strictScheduleEnvelope.parse(await (await t.call('GET', '/api/v1/projects/shop.example/schedule')).json());
+    expect(mine.data).toMatchObject({ every: 'off', drop: 10 });
+    expect(
+      await same(
+        t.call('PUT', '/api/v1/projects/second.example/schedule', { form: { every: 'daily', hour: '7' } }),
+        t.call('PUT', '/api/v1/projects/nowhere.example/schedule', { form: { every: 'daily', hour: '7' } }),
+      ),
+    ).toBe(404);
+
+    const started = await asTwo.call('POST', '/api/v1/projects/shop.example/schedule/run');
+    expect(started.status).toBe(202);
+    const run = strictScheduleRunEnvelope.parse(await started.json()).data;
+    expect(await same(t.call('GET', `/api/v1/projects/shop.example/run-log/${run.id}`), t.call('GET', '/api/v1/projects/shop.example/run-log/999999'))).toBe(404);
+    expect(
+      await same(t.call('POST', `/api/v1/projects/shop.example/run-log/${run.id}/cancel`), t.call('POST', '/api/v1/projects/shop.example/run-log/999999/cancel')),
+    ).toBe(404);
+    expect((await asTwo.call('POST', `/api/v1/projects/shop.example/run-log/${run.id}/cancel`)).status).toBe(200);
+    expect((await asTwo.call('POST', '/api/v1/projects/shop.example/deploys', { form: { label: 'v2' } })).status).toBe(201);
+    const deploysOne = (await (await t.call('GET', '/api/v1/projects/shop.example/deploys')).json()) as { data: unknown[] };
+    expect(deploysOne.data).toEqual([]);
+
+    const alert = await two.watch.insertAlert({
+      reportId: reportTwo.id,
+      project: 'shop.example',
+      url: reportTwo.url,
+      kind: 'score_drop',
+      before: { score: 90, result: 'good', generatedAt: '2026-11-24T06:00:00.000000Z' },
+      after: { score: 70, result: 'decent', generatedAt: '2026-11-25T06:00:00.000000Z' },
+      checks: [],
+      now: new Date('2026-11-25T09:00:00Z'),
+    });
+    const listOne = strictAlertListSchema.parse(await (await t.call('GET', '/api/v1/alerts')).json());
+    expect([listOne.data, listOne.meta.unread]).toEqual([[], 0]);
+    expect(await same(t.call('PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } }), t.call('PATCH', '/api/v1/alerts/999999', { form: { read: '1' } }))).toBe(404);
+    expect((await t.call('POST', '/api/v1/alerts/read')).status).toBe(200);
+    expect(strictAlertListSchema.parse(await (await asTwo.call('GET', '/api/v1/alerts')).json()).meta.unread).toBe(1);
+    expect((await asTwo.call('PATCH', `/api/v1/alerts/${alert.id}`, { form: { read: '1' } })).status).toBe(200);
+    expect((await asTwo.call('POST', '/api/v1/alerts/read')).status).toBe(200);
+
+    const audit = t.db
+      .prepare("SELECT action, target_id, changes FROM audit WHERE workspace_id = ? AND outcome = 'done' AND action <> 'report.create' ORDER BY id")
+      .all(made.workspaceId) as { action: string; target_id: string | null; changes: string | null }[];
+    expect(audit.map((entry) => [entry.action, JSON.parse(entry.changes ?? 'null') as unknown])).toEqual([
+      ['schedule.update', { every: ['off', 'daily'], hour: [6, 7], drop: [10, 5] }],
+      ['schedule.run', { state: [null, 'running'], total: [null, 1] }],
+      ['run.cancel', { state: ['running', 'cancelled'] }],
+      ['deploy.create', { project: [null, 'shop.example'], label: [null, 'v2'], url: [null, null] }],
+      ['alert.read', { read: [false, true] }],
+      ['alert.read', { unread: [0, 0] }],
+    ]);
+    expect(audit[1]!.target_id).toBe(String(run.id));
   });
 });

@@ -146,11 +146,13 @@ const ALERT_COLUMNS = [
 ] as const;
 
 /** What a schedule's audit entry shows: the settings that changed, before and after. */
-function scheduleChanges(before: ScheduleRecord | null, after: ScheduleRecord | null): Changes {
+function scheduleChanges(stored: ScheduleRecord | null, after: ScheduleRecord | null): Changes {
+  // Never set: the default schedule's settings.
+  const before = stored ?? { every: 'off', hour: DEFAULT_HOUR, weekday: null, drop: DEFAULT_DROP, sitemap: null, maxNew: DEFAULT_MAX_NEW };
   const changes: Changes = {};
   const fields = ['every', 'hour', 'weekday', 'drop', 'sitemap', 'maxNew'] as const;
   for (const field of fields) {
-    const was = before?.[field] ?? null;
+    const was = before[field] ?? null;
     const is = after?.[field] ?? null;
     if (was !== is) changes[field] = [was, is];
   }
