@@ -17,6 +17,7 @@ import { createResolver } from '../net/resolve';
 import { startWebhookWorker, type WebhookWorker } from '../use-cases/webhook-worker';
 import { MAX_PENDING_PER_WEBHOOK, MAX_WEBHOOKS } from '../storage/webhook-storage';
 import { TESTS_PER_WINDOW } from './webhooks';
+import { newKey } from '../auth/keys';
 
 const workers: WebhookWorker[] = [];
 afterEach(async () => {
@@ -37,7 +38,7 @@ function appWithWorker(options: { timeoutMs?: number; analyser?: Analyser } = {}
     logError: () => {},
   });
   workers.push(worker);
-  return createTestApp({ config: { allowPrivateUrls: true }, storage: base.storage, webhookWorker: worker, ...(options.analyser ? { analyser: options.analyser } : {}) });
+  return createTestApp({ config: { allowPrivateUrls: true }, db: base.db, storage: base.storage, webhookWorker: worker, ...(options.analyser ? { analyser: options.analyser } : {}) });
 }
 
 async function add(t: TestApp, form: Record<string, string>) {
@@ -195,5 +196,42 @@ describe('/api/v1/webhooks', () => {
     const full = await t.call('POST', `/api/v1/webhooks/${two.id}/test`);
     expect(full.status).toBe(429);
     expect(full.headers.get('Retry-After')).toBe('60');
+  });
+});
+
+describe('two workspaces’ webhooks', () => {
+  it('each lists, tests and deletes its own; another’s id is a 404 like an unknown one; add, test and delete are audited, the secret as set/unset', async () => {
+    const t = appWithWorker();
+    const second = newKey(null);
+    const made = await t.storage.accounts.createWorkspace('Second', { name: 'Owner', key: second.stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const asTwo = { ...t, call: (method: string, path: string, options: Parameters<TestApp['call']>[2] = {}) => t.call(method, path, { key: second.key, ...options }) };
+    const hooks = await receiver();
+    const one = await add(t, { url: hooks.url });
+    const two = await add(asTwo, { url: `${hooks.url}?two` });
+    expect(strictWebhookListSchema.parse(await (await t.call('GET', '/api/v1/webhooks')).json()).data.map((h) => h.id)).toEqual([one.id]);
+    expect(strictWebhookListSchema.parse(await (await asTwo.call('GET', '/api/v1/webhooks')).json()).data.map((h) => h.id)).toEqual([two.id]);
+    for (const [method, path] of [
+      ['POST', '/test'],
+      ['GET', '/deliveries'],
+      ['DELETE', ''],
+    ] as const) {
+      const other = await t.call(method, `/api/v1/webhooks/${two.id}${path}`);
+      const unknown = await t.call(method, `/api/v1/webhooks/999999${path}`);
+      expect([other.status, await other.text()]).toEqual([404, await unknown.text()]);
+    }
+    expect((await asTwo.call('POST', `/api/v1/webhooks/${two.id}/test`)).status).toBe(202);
+    expect((await deliveries(asTwo, two.id)).data).toHaveLength(1);
+    expect((await deliveries(t, one.id)).data).toHaveLength(0);
+    expect((await asTwo.call('DELETE', `/api/v1/webhooks/${two.id}`)).status).toBe(200);
+    const audit = t.db
+      .prepare("SELECT action, target_id, changes FROM audit WHERE workspace_id = ? AND outcome = 'done' ORDER BY id")
+      .all(made.workspaceId) as { action: string; target_id: string | null; changes: string | null }[];
+    expect(audit.map((entry) => [entry.action, entry.target_id, JSON.parse(entry.changes ?? 'null') as unknown])).toEqual([
+      ['webhook.create', String(two.id), { url: [null, `${hooks.url}?two`], project: [null, null], batch: [null, false], secret: ['unset', 'set'] }],
+      ['webhook.test', String(two.id), { event: [null, 'webhook.test'] }],
+      ['webhook.delete', String(two.id), { url: [`${hooks.url}?two`, null], project: [null, null], batch: [false, null], secret: ['set', 'unset'] }],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(two.secret);
   });
 });
