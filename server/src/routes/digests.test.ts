@@ -14,6 +14,7 @@ import { startSmtpReceiver, type SmtpReceiver } from '../../../test/server/smtp-
 import { createMailer } from '../net/mailer';
 import { startDigestRunner, type DigestRunner } from '../use-cases/digest-runner';
 import { NO_SMTP_MESSAGE, SENDS_PER_WINDOW } from './digests';
+import { newKey } from '../auth/keys';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,7 +28,7 @@ async function appWithMail(): Promise<{ t: TestApp; smtp: SmtpReceiver; runner: 
   const base = createTestApp({ config: { smtpUrl: smtp.url, mailFrom: 'reports@dash.example' } });
   const runner = startDigestRunner({ storage: base.storage, mailer: createMailer(smtp.url, 'reports@dash.example'), timer: false, origin: () => 'http://dash.example', logError: () => {} });
   closers.push(() => runner.close());
-  const t = createTestApp({ config: { smtpUrl: smtp.url, mailFrom: 'reports@dash.example' }, storage: base.storage, digestRunner: runner });
+  const t = createTestApp({ config: { smtpUrl: smtp.url, mailFrom: 'reports@dash.example' }, db: base.db, storage: base.storage, digestRunner: runner });
   return { t, smtp, runner };
 }
 
@@ -145,5 +146,40 @@ describe('/api/v1/digests', () => {
     expect(digest.drops).toEqual([expect.objectContaining({ report_id: id, project: 'shop.example' })]);
     expect(digest.new_problems.length).toBeGreaterThan(0);
     expect(digest.new_problems[0]).toMatchObject({ project: 'shop.example', pages: 1 });
+  });
+});
+
+describe('two workspaces’ digests', () => {
+  it('each has its own settings; Send now mails its own data to its own recipients; settings and Send now are audited with their changes', async () => {
+    const { t, smtp } = await appWithMail();
+    const second = newKey(null);
+    const made = await t.storage.accounts.createWorkspace('Second', { name: 'Owner', key: second.stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const asTwo = { ...t, call: (method: string, path: string, options: Parameters<TestApp['call']>[2] = {}) => t.call(method, path, { key: second.key, ...options }) };
+    await t.storage.createReport({ url: 'https://first.example/', project: 'first.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    await t.storage.forWorkspace(made.workspaceId).createReport({ url: 'https://second.example/', project: 'second.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    await t.storage.webhooks.addWebhook({ url: 'https://hooks.example/all', project: null, secret: 'whsec_a', now: new Date() });
+    expect((await t.call('PUT', '/api/v1/digests', { form: { every: 'daily', recipients: 'ann@example.com' } })).status).toBe(200);
+    expect(await settings(asTwo)).toMatchObject({ every: 'off', recipients: '', webhook_receivers: 0, last: null });
+    expect((await asTwo.call('PUT', '/api/v1/digests', { form: { every: 'weekly', weekday: '2', recipients: 'cy@example.net' } })).status).toBe(200);
+    expect(await settings(t)).toMatchObject({ every: 'daily', recipients: 'ann@example.com' });
+    const preview = strictDigestEnvelope.parse(await (await asTwo.call('GET', '/api/v1/digests/preview')).json()).data;
+    expect(preview.new_pages.map((page) => page.url)).toEqual(['https://second.example/']);
+
+    const sent = await asTwo.call('POST', '/api/v1/digests/send');
+    expect(sent.status).toBe(200);
+    expect(strictDigestSendEnvelope.parse(await sent.json()).data).toMatchObject({ status: 'sent' });
+    expect(smtp.received.map((mail) => mail.to)).toEqual([['cy@example.net']]);
+    expect(smtp.received[0]!.text).toContain('https://second.example/');
+    expect(smtp.received[0]!.text).not.toContain('first.example');
+    expect((await settings(t)).last).toBeNull();
+
+    const audit = t.db
+      .prepare("SELECT action, changes FROM audit WHERE workspace_id = ? AND outcome = 'done' ORDER BY id")
+      .all(made.workspaceId) as { action: string; changes: string | null }[];
+    expect(audit.map((entry) => [entry.action, JSON.parse(entry.changes ?? 'null') as unknown])).toEqual([
+      ['digests.update', { every: ['off', 'weekly'], weekday: [null, 2], recipients: ['', 'cy@example.net'] }],
+      ['digests.send', { kind: [null, 'manual'], recipients: [null, 'cy@example.net'] }],
+    ]);
   });
 });
