@@ -9,16 +9,17 @@ import { strictBrandingEnvelope, strictValidationErrorSchema } from '../../../sr
 import { JPEG_START, SVG_LOGO, solidPng } from '../../../test/server/images';
 import { freshDatabases, STORAGE_ENGINES } from '../../../test/server/storage-engines';
 import { createTestApp, GOOD, TEST_KEY, type TestApp } from '../../../test/server/test-app';
+import { newKey } from '../auth/keys';
 
 const RED_PNG = solidPng(8, 4, [200, 20, 20]);
 
-function put(t: TestApp, fields: Record<string, string | { bytes: Buffer; name: string; type: string }>) {
+function put(t: TestApp, fields: Record<string, string | { bytes: Buffer; name: string; type: string }>, key = TEST_KEY) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.append(name, value);
     else form.append(name, new File([new Uint8Array(value.bytes)], value.name, { type: value.type }));
   }
-  return t.app.request('/api/v1/branding', { method: 'PUT', headers: { Authorization: `Bearer ${TEST_KEY}` }, body: form });
+  return t.app.request('/api/v1/branding', { method: 'PUT', headers: { Authorization: `Bearer ${key}` }, body: form });
 }
 
 async function branding(res: Response) {
@@ -141,6 +142,43 @@ describe.each(STORAGE_ENGINES)('/api/v1/branding on $name', (engine) => {
     expect(gone.status).toBe(404);
     expect(gone.headers.get('Cache-Control')).toBe('no-store');
     expect(await (await t.app.request(`/r/${report.id}`)).text()).not.toContain('class="brand-logo"');
+  });
+
+  it('is each workspace’s own: set with its key, on its public pages, its logo at its address; set and logo removal audited by the logo’s hash', async () => {
+    const database = await fresh();
+    const t = createTestApp({ storage: await database.open(), now: () => new Date('2026-11-30T03:00:00.000Z') });
+    const second = newKey(null);
+    const made = await t.storage.accounts.createWorkspace('Second', { name: 'Owner', key: second.stored }, new Date());
+    if (made === 'taken') throw new Error('taken');
+    const two = t.storage.forWorkspace(made.workspaceId);
+    await branding(await put(t, { name: 'First Agency' }));
+    const set = await branding(await put(t, { name: 'Second Agency', accent: '#123456', logo: png() }, second.key));
+    expect(await branding(await t.call('GET', '/api/v1/branding'))).toMatchObject({ name: 'First Agency', accent: null, logo: null });
+    expect(await branding(await t.call('GET', '/api/v1/branding', { key: second.key }))).toEqual(set);
+    const reportOne = await t.storage.createReport({ url: 'https://shop.example/', project: 'shop.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    const reportTwo = await two.createReport({ url: 'https://shop.example/', project: 'shop.example', privacy: 0, passwordHash: null, ...GOOD, now: new Date() });
+    const pageOne = await (await t.app.request(`/r/${reportOne.id}`)).text();
+    const pageTwo = await (await t.app.request(`/r/${reportTwo.id}`)).text();
+    expect(pageOne).toContain('First Agency');
+    expect(pageOne).not.toContain('Second Agency');
+    expect(pageTwo).toContain('Second Agency');
+    const logo = await t.app.request(new URL(set.logo!.url).pathname);
+    expect(logo.status).toBe(200);
+    expect(Buffer.from(await logo.arrayBuffer())).toEqual(RED_PNG);
+    expect((await t.call('DELETE', '/api/v1/branding/logo', { key: second.key })).status).toBe(200);
+    expect((await t.app.request(new URL(set.logo!.url).pathname)).status).toBe(404);
+
+    const sha = createHash('sha256').update(RED_PNG).digest('hex');
+    const audit = (await database.query("SELECT action, changes FROM audit WHERE workspace_id = ? AND outcome = 'done' ORDER BY id", [made.workspaceId])) as {
+      action: string;
+      changes: string | object | null;
+    }[];
+    // PostgreSQL answers the JSON column parsed.
+    const changes = (value: string | object | null) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+    expect(audit.map((entry) => [entry.action, changes(entry.changes)])).toEqual([
+      ['branding.update', { name: [null, 'Second Agency'], accent: [null, '#123456'], logo: [null, sha] }],
+      ['branding.delete_logo', { logo: [sha, null] }],
+    ]);
   });
 
   it('needs a key', async () => {
