@@ -29,6 +29,7 @@ export const BRANDING_MIGRATION = '021-branding';
 export const ACCOUNTS_MIGRATION = '022-accounts';
 export const WORKSPACE_DATA_MIGRATION = '023-workspace-data';
 export const WORKSPACE_REPORT_INDEXES_MIGRATION = '024-workspace-report-indexes';
+export const WORKSPACE_WATCH_INDEXES_MIGRATION = '025-workspace-watch-indexes';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -1111,6 +1112,25 @@ function stepsFor(engine: Engine): Record<string, Step> {
             .on('problem_counts')
             .columns(['workspace_id', 'project', 'check_key', 'importance', 'failing'])
             .execute();
+      },
+    },
+    [WORKSPACE_WATCH_INDEXES_MIGRATION]: {
+      async up(db) {
+        // The alerts are read by workspace now (issue 47): the list, newest first, the unread count
+        // and a digest's window each read their workspace's own range of an index, never skipping
+        // another's alerts. The old indexes keep their names, the workspace first.
+        const alerts: [string, string[]][] = [
+          ['alerts_project_id', ['project', 'id']],
+          ['alerts_unread_project', ['read', 'project']],
+          ['alerts_created_at', ['created_at']],
+        ];
+        for (const [name, columns] of alerts) {
+          await db.schema.dropIndex(name).execute();
+          await db.schema.createIndex(name).on('alerts').columns(['workspace_id', ...columns]).execute();
+        }
+        await db.schema.createIndex('alerts_workspace_id').on('alerts').columns(['workspace_id', 'id']).execute();
+        // A workspace's newest digest (Settings' state, the next window) without reading the others'.
+        await db.schema.createIndex('digest_sends_workspace_id').on('digest_sends').columns(['workspace_id', 'id']).execute();
       },
     },
   };
