@@ -194,18 +194,25 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine, works
   /** The workspace's webhooks' ids, for what reaches deliveries through them. */
   const ownHooks = () => db.selectFrom('webhooks').select('id').where('workspace_id', '=', workspaceId);
 
-  const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> =>
-    // The webhook is read in the transaction: one deleted meanwhile (the foreign key refuses the row) or of another workspace is null.
-    db.transaction().execute(async (trx) => {
-      if (!(await getWebhook(webhookId, trx))) return null;
-      const row = await trx
-        .insertInto('webhook_deliveries')
-        .values(firstAttempt(webhookId, event.type, event.payload, toTimestamp(event.now)))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await audited(trx, { changes: { event: [null, event.type] } });
-      return toDelivery(row, workspaceId);
-    });
+  const insertFirst = async (webhookId: number, event: NewEvent): Promise<DeliveryRecord | null> => {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        // A webhook of another workspace is none.
+        if (!(await getWebhook(webhookId, trx))) return null;
+        const row = await trx
+          .insertInto('webhook_deliveries')
+          .values(firstAttempt(webhookId, event.type, event.payload, toTimestamp(event.now)))
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await audited(trx, { changes: { event: [null, event.type] } });
+        return toDelivery(row, workspaceId);
+      });
+    } catch (error) {
+      // Deleted meanwhile: the foreign key refuses the row.
+      if (!(await getWebhook(webhookId))) return null;
+      throw error;
+    }
+  };
 
   /** The event's delivery rows, one per webhook, in one transaction with the outbox row's removal. */
   const fanOut = async (trx: Kysely<Database>, outboxId: number): Promise<DeliveryRecord[] | null> => {
