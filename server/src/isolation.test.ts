@@ -85,6 +85,8 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
     }
     const webhook = await ok(W1, 'POST', '/api/v1/webhooks', { url: 'https://hooks-w1.example/in', project: 'blog.example' });
     const share = await ok(W1, 'POST', '/api/v1/share-links', { target: `report:${blogBad}` });
+    const w1Member = await ok(W1, 'POST', '/api/v1/members', { name: 'W1 Member Mallory', role: 'viewer' });
+    const w1MemberKey = w1Member.key as Json;
     await ok(W1, 'POST', '/api/v1/projects/blog.example/schedule/run');
     await ok(W1, 'PUT', '/api/v1/branding', { name: 'W1 Brand', accent: '#123456' });
     await ok(W1, 'PUT', '/api/v1/digests', { every: 'daily', webhook: '1' });
@@ -117,8 +119,14 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
       '/api/v1/digests',
       '/api/v1/branding',
       '/api/v1/problems?state=all',
+      '/api/v1/members',
+      `/api/v1/members/${String(w1Member.id)}/keys`,
     ];
-    const snapshot = async () => Promise.all(W1_VIEWS.map(async (path) => [path, (await send(W1, 'GET', path)).body]));
+    // (Workspace 1's own reads move its key's last use: that is no change of its data.)
+    const withoutLastUse = (body: unknown): unknown =>
+      JSON.parse(JSON.stringify(body, (name, value: unknown) => (name === 'last_used_at' ? undefined : value)));
+    const snapshot = async () =>
+      Promise.all(W1_VIEWS.map(async (path) => [path, withoutLastUse((await send(W1, 'GET', path)).body)]));
     const before = await snapshot();
 
     // Nothing of workspace 1 may appear in what workspace 2 reads.
@@ -132,6 +140,8 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
       'w1-deploy-v1',
       'W1 Brand',
       '#123456',
+      'W1 Member Mallory',
+      String(w1MemberKey.prefix),
     ];
     const clean = (what: string, text: string) => {
       for (const secret of FORBIDDEN) expect(text, `${what} shows "${secret}"`).not.toContain(secret);
@@ -156,6 +166,9 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
       '/api/v1/webhooks/{id}/test': String(webhook.id),
       '/api/v1/webhooks/{id}/deliveries': String(webhook.id),
       '/api/v1/share-links/{id}': String(share.id),
+      '/api/v1/members/{id}': String(w1Member.id),
+      '/api/v1/members/{id}/keys': String(w1Member.id),
+      '/api/v1/keys/{id}': String(w1MemberKey.id),
     };
     // A body that would be accepted, so that only the workspace can refuse it.
     const BODIES: Record<string, Record<string, string>> = {
@@ -168,6 +181,8 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
       'POST /api/v1/projects/{project}/deploys': { label: 'stolen' },
       'PATCH /api/v1/clients/{id}': { name: 'Stolen' },
       'PATCH /api/v1/alerts/{id}': { read: '1' },
+      'PATCH /api/v1/members/{id}': { role: 'owner' },
+      'POST /api/v1/members/{id}/keys': { label: 'stolen' },
     };
     // Lists asked about workspace 1's names and ids in their query or body: answered as about none.
     const unknownUrl = encodeURIComponent('https://nowhere.example/good');
@@ -285,6 +300,7 @@ describe.each(STORAGE_ENGINES)('workspace isolation on $name', (engine) => {
       'DELETE /api/v1/branding/logo': undefined,
       'POST /api/v1/discover': { url: 'nope' },
       'POST /api/v1/share-links': { target: `report:${String(mine.id)}` },
+      'POST /api/v1/members': { name: 'W2 Member', role: 'viewer' },
     };
     for (const { method, path } of ops.filter((op) => op.method !== 'GET' && op.path.startsWith('/api/v1/') && !op.path.includes('{'))) {
       const key = `${method} ${path}`;

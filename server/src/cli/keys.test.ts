@@ -97,7 +97,8 @@ describe('keys command', () => {
       ['member', 'add', 'x'.repeat(81), 'viewer'],
       ['member', 'remove'],
       ['member', 'remove', 'x'],
-      ['workspace', 'create', 'Acme'],
+      ['workspace', 'create'],
+      ['workspace', 'rename', 'Acme'],
     ]) {
       const c = capture();
       expect(await runKeysCommand(args, storage, c.io)).toBe(2);

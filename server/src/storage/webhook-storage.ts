@@ -7,6 +7,18 @@ import type { Database, Engine, WebhookDeliveriesTable, WebhooksTable } from './
 import { toTimestamp } from './text';
 import { audited, secretState } from './audit';
 
+/**
+ * A webhook's address as the audit log shows it: its origin alone. A chat service's incoming
+ * address carries its token in the path or query, a secret like the signing one.
+ */
+function shownAddress(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return '…';
+  }
+}
+
 /** Webhooks one workspace may have (issue 44: 3,000 were accepted, and each alert went to all). */
 export const MAX_WEBHOOKS = 50;
 /**
@@ -277,7 +289,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine, works
           await audited(trx, {
             targetId: row.id,
             changes: {
-              url: [null, row.url],
+              url: [null, shownAddress(row.url)],
               project: [null, row.project],
               batch: [null, Boolean(row.batch)],
               secret: [secretState(false), secretState(true)],
@@ -319,7 +331,7 @@ export function createWebhookStorage(db: Kysely<Database>, engine: Engine, works
         if (!deleted) return false;
         await audited(trx, {
           changes: {
-            url: [deleted.url, null],
+            url: [shownAddress(deleted.url), null],
             project: [deleted.project, null],
             batch: [Boolean(deleted.batch), null],
             secret: [secretState(true), secretState(false)],
