@@ -66,6 +66,9 @@ export function testDatabase(): Db {
   return openDatabaseImage(migrated);
 }
 
+/** What the test apps that were given no logError of their own logged, for a test to look at. */
+export const loggedErrors: { error: unknown; request: { method: string; path: string } }[] = [];
+
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   storage: Storage;
@@ -84,7 +87,12 @@ export function createTestApp(deps: Partial<Omit<AppDeps, 'config'>> & { config?
     config,
     analyser: deps.analyser ?? pathAnalyser,
     ...(deps.now ? { now: deps.now } : {}),
-    ...(deps.logError ? { logError: deps.logError } : {}),
+    logError:
+      deps.logError ??
+      ((error, request) => {
+        loggedErrors.push({ error, request });
+        console.error(`[api] ${request.method} ${request.path} failed:`, error);
+      }),
     ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
     ...(deps.workspaceRateLimiter ? { workspaceRateLimiter: deps.workspaceRateLimiter } : {}),
     ...(deps.discover ? { discover: deps.discover } : {}),
