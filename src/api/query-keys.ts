@@ -29,3 +29,15 @@ export const watchKeys = {
   alertLists: () => [...watchKeys.alerts(), 'list'] as const,
   unread: () => [...watchKeys.alerts(), 'unread'] as const,
 };
+
+/**
+ * Accounts (issue 47): who the key belongs to (GET /me), the workspace's members and their keys, and the
+ * audit log. Here so that a role change (accounts.ts) reaches `me` without the entry importing accounts.ts.
+ */
+export const accountKeys = {
+  all: () => ['accounts'] as const,
+  me: () => [...accountKeys.all(), 'me'] as const,
+  members: () => [...accountKeys.all(), 'members'] as const,
+  keys: (memberId: number) => [...accountKeys.members(), 'keys', memberId] as const,
+  audit: () => [...accountKeys.all(), 'audit'] as const,
+};
