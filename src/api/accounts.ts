@@ -103,7 +103,9 @@ const newKeySchema = z.pipe(
   z.transform(({ data }: { data: NewKeyFields }): NewKey => ({ ...toKey(data), key: data.key })),
 );
 
-const change = z.tuple([z.unknown(), z.unknown()]);
+// Each change is [before, after]; read as an array (z.tuple would bring zod's tuple into every page's
+// first visit: zod's schemas share one module, which the entry chunk holds).
+const change = z.array(z.unknown());
 const auditObject = z.object({
   id,
   at,
@@ -126,7 +128,9 @@ const toEntry = (e: AuditFields): AuditEntry => ({
   action: e.action,
   outcome: e.outcome,
   target: e.target ?? null,
-  changes: (e.changes as AuditEntry['changes']) ?? null,
+  changes: e.changes
+    ? Object.fromEntries(Object.entries(e.changes).map(([field, [before, after]]) => [field, [before, after]]))
+    : null,
   ip: e.ip ?? null,
 });
 const auditPageSchema = z.pipe(
