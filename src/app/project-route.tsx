@@ -6,6 +6,7 @@ import { Suspense, lazy } from 'react';
 import { useParams } from 'react-router-dom';
 import { useCapabilities } from '@/api/capabilities';
 import { LoadingRows } from '@/components/loading-rows';
+import { RoleGate } from '@/components/role-gate';
 import { ProjectPage } from '@/features/projects/project-page';
 
 const ReportsView = lazy(() =>
@@ -26,9 +27,12 @@ function ProjectRoute() {
       name={name}
       schedule={
         capabilities?.schedules ? (
-          <Suspense fallback={<LoadingRows rows={2} height={56} label="Loading the schedule" />}>
-            <ScheduleSection project={name} />
-          </Suspense>
+          // Its form and Run now are all it has: a viewer is told why it is not there.
+          <RoleGate what="change this project’s schedule">
+            <Suspense fallback={<LoadingRows rows={2} height={56} label="Loading the schedule" />}>
+              <ScheduleSection project={name} />
+            </Suspense>
+          </RoleGate>
         ) : null
       }
       reports={

@@ -24,6 +24,8 @@ import classes from './shell-layout.module.css';
 const SignInPanel = lazy(() => import('@/features/settings/sign-in-panel'));
 // The Alerts link asks the server's capabilities and the unread count: after the page, not with it.
 const AlertsNavLink = lazy(() => import('./alerts-nav-link'));
+// Who is signed in, and their role, where the server has accounts: asked after the page, not with it.
+const MemberName = lazy(() => import('./member-name'));
 // The branding on top of printed pages: asked once signed in (and remembered), shown only on paper.
 const PrintBranding = lazy(() => import('./print-branding'));
 
@@ -128,6 +130,11 @@ function ShellNav({ section, signedIn, navOpened, onToggleNav, loadingPage, onNa
           </Group>
           <Group gap="sm" wrap="nowrap">
             {loadingPage && <Loader size="sm" aria-label="Loading page" />}
+            {signedIn && (
+              <Suspense fallback={null}>
+                <MemberName />
+              </Suspense>
+            )}
             <SignOut />
             <ColorSchemeToggle />
           </Group>
@@ -143,6 +150,11 @@ function ShellNav({ section, signedIn, navOpened, onToggleNav, loadingPage, onNa
             {signedIn && (
               <Suspense fallback={null}>
                 <AlertsNavLink section={section} drawer onClick={onNavChoice} />
+              </Suspense>
+            )}
+            {signedIn && (
+              <Suspense fallback={null}>
+                <MemberName drawer />
               </Suspense>
             )}
             <SignOut drawer />

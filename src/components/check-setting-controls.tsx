@@ -11,6 +11,7 @@ import { errorMessage } from '@/api/http/errors';
 import type { CheckSetting } from '@/api/problems';
 import { useSaveCheckSetting } from '@/api/problems-mutations';
 import { checkName } from '@/checks/check-info';
+import { RoleGate } from './role-gate';
 
 const IMPORTANCE_LABELS: Record<Importance, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
@@ -20,8 +21,16 @@ export interface CheckSettingProps {
   setting: CheckSetting | undefined;
 }
 
-/** Ignore on <project> (with a note) or Stop ignoring, and the check's importance there. */
-export function CheckSettingControls({ check, project, setting }: CheckSettingProps) {
+/** Ignore on <project> (with a note) or Stop ignoring, and the check's importance there; none for a viewer. */
+export function CheckSettingControls(props: CheckSettingProps) {
+  return (
+    <RoleGate>
+      <SettingControls {...props} />
+    </RoleGate>
+  );
+}
+
+function SettingControls({ check, project, setting }: CheckSettingProps) {
   const name = checkName(check);
   const save = useSaveCheckSetting(project);
   const [asking, setAsking] = useState(false);

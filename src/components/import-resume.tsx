@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { clearImport, unfinished } from '@/lib/import-queue';
 import type { SavedImport } from '@/lib/import-queue';
 import { passwordProblem } from '@/lib/report-url';
+import { RoleGate } from './role-gate';
 
 export interface ImportResumeProps {
   saved: SavedImport;
@@ -16,7 +17,16 @@ export interface ImportResumeProps {
   resumeTo?: string;
 }
 
-export function ImportResume({ saved, onResume, resumeTo }: ImportResumeProps) {
+/** The offer to resume or discard an unfinished import; none to a role that may not add reports. */
+export function ImportResume(props: ImportResumeProps) {
+  return (
+    <RoleGate>
+      <ResumeOffer {...props} />
+    </RoleGate>
+  );
+}
+
+function ResumeOffer({ saved, onResume, resumeTo }: ImportResumeProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const left = unfinished(saved);

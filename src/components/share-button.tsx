@@ -4,6 +4,7 @@ import { Button, type ButtonProps } from '@mantine/core';
 import { IconShare } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import { useCapabilities } from '@/api/capabilities';
+import { usePermission } from '@/api/me';
 
 const loadShareDialog = () => import('./share-dialog');
 const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
@@ -11,7 +12,9 @@ const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.Share
 export function ShareButton({ target, what, ...props }: { target: string; what: string } & ButtonProps) {
   const { capabilities } = useCapabilities();
   const [open, setOpen] = useState(false);
-  if (!capabilities?.share_links) return null;
+  // Making a link is a change: a viewer's role may not (the page's own note says so).
+  const { allowed } = usePermission('change-data');
+  if (!capabilities?.share_links || !allowed) return null;
   return (
     <>
       <Button

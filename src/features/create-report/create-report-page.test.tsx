@@ -1,6 +1,7 @@
 import { Notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
+import type { HttpHandler } from 'msw';
 import { Outlet } from 'react-router-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
@@ -40,9 +41,10 @@ function recordCreates() {
   return bodies;
 }
 
-function renderForm(options: { analyser?: Analyser } = {}) {
+function renderForm(options: { analyser?: Analyser; handlers?: HttpHandler[] } = {}) {
   const api = realApi({ analyser: options.analyser ?? analyser });
-  server.use(...api.handlers);
+  // The page asks the capabilities as it renders (for the key's role, issue 47): a test's own answers first.
+  server.use(...(options.handlers ?? []), ...api.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
   const view = renderWithProviders(
     [
@@ -285,12 +287,13 @@ describe('Create report: a report of the same URL exists', () => {
   });
 
   it('without the exact filter (no GET /capabilities), searches and compares exact URLs', async () => {
-    const form = renderForm();
-    server.use(
-      http.get('*/api/v1/capabilities', () =>
-        HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
-      ),
-    );
+    const form = renderForm({
+      handlers: [
+        http.get('*/api/v1/capabilities', () =>
+          HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
+        ),
+      ],
+    });
     const existing = await createReport({ url: 'https://shop.example/pricing' });
     for (let i = 0; i < 30; i += 1) await createReport({ url: `https://shop.example/pricing/${i}` });
     const searches = recordLists();

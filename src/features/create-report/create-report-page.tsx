@@ -30,6 +30,7 @@ import { createReportSchema, httpsSuggestion, toCreateInput } from './create-rep
 import type { CreateReportFormInput, CreateReportFormValues } from './create-report-schema';
 import { BackLink } from '@/components/back-link';
 import { PrivacyField } from '@/components/privacy-field';
+import { RoleGate } from '@/components/role-gate';
 
 const FORM_FIELDS = ['url', 'privacy', 'password'] as const;
 
@@ -125,88 +126,90 @@ function CreateReportPage() {
         </Text>
       </div>
 
-      <Paper withBorder p="lg" radius="md">
-        <form
-          onSubmit={handleSubmit(onSubmit)}
-          noValidate
-          aria-label="New report"
-          aria-busy={pending || undefined}
-        >
-          <Stack gap="md">
-            <div>
-              <TextInput
-                label="URL"
-                placeholder="https://example.com/pricing"
-                inputMode="url"
-                autoComplete="url"
-                spellCheck={false}
-                withAsterisk
-                readOnly={pending}
-                error={errors.url?.message}
-                {...register('url')}
-              />
-              {suggestion !== null && (
-                <Group gap="xs" mt={6} wrap="wrap">
-                  {/* The field's error already says what is missing when it shows. */}
-                  {errors.url === undefined && (
-                    <Text size="sm" c="dimmed">
-                      No http:// or https:// at the start.
-                    </Text>
-                  )}
-                  <Button variant="light" size="compact-sm" onClick={applySuggestion} disabled={pending}>
-                    Use {suggestion}
-                  </Button>
-                </Group>
-              )}
-            </div>
-
-            {typedUrl.trim() !== '' && (
-              <Suspense fallback={null}>
-                <ExistingReport url={typedUrl} disabled={pending} />
-              </Suspense>
-            )}
-
-            <Controller
-              control={control}
-              name="privacy"
-              render={({ field }) => (
-                <PrivacyField
-                  field={field}
-                  error={errors.privacy?.message}
+      <RoleGate what="add reports">
+        <Paper withBorder p="lg" radius="md">
+          <form
+            onSubmit={handleSubmit(onSubmit)}
+            noValidate
+            aria-label="New report"
+            aria-busy={pending || undefined}
+          >
+            <Stack gap="md">
+              <div>
+                <TextInput
+                  label="URL"
+                  placeholder="https://example.com/pricing"
+                  inputMode="url"
+                  autoComplete="url"
+                  spellCheck={false}
+                  withAsterisk
                   readOnly={pending}
-                  layout="stack"
+                  error={errors.url?.message}
+                  {...register('url')}
+                />
+                {suggestion !== null && (
+                  <Group gap="xs" mt={6} wrap="wrap">
+                    {/* The field's error already says what is missing when it shows. */}
+                    {errors.url === undefined && (
+                      <Text size="sm" c="dimmed">
+                        No http:// or https:// at the start.
+                      </Text>
+                    )}
+                    <Button variant="light" size="compact-sm" onClick={applySuggestion} disabled={pending}>
+                      Use {suggestion}
+                    </Button>
+                  </Group>
+                )}
+              </div>
+
+              {typedUrl.trim() !== '' && (
+                <Suspense fallback={null}>
+                  <ExistingReport url={typedUrl} disabled={pending} />
+                </Suspense>
+              )}
+
+              <Controller
+                control={control}
+                name="privacy"
+                render={({ field }) => (
+                  <PrivacyField
+                    field={field}
+                    error={errors.privacy?.message}
+                    readOnly={pending}
+                    layout="stack"
+                  />
+                )}
+              />
+
+              {privacy === '2' && (
+                <PasswordInput
+                  label="Password"
+                  description={`Needed to open the report page; at most ${PASSWORD_MAX_LENGTH} characters.`}
+                  autoComplete="new-password"
+                  withAsterisk
+                  readOnly={pending}
+                  error={errors.password?.message}
+                  {...register('password')}
                 />
               )}
-            />
 
-            {privacy === '2' && (
-              <PasswordInput
-                label="Password"
-                description={`Needed to open the report page; at most ${PASSWORD_MAX_LENGTH} characters.`}
-                autoComplete="new-password"
-                withAsterisk
-                readOnly={pending}
-                error={errors.password?.message}
-                {...register('password')}
-              />
-            )}
+              {formError !== null && (
+                <Alert
+                  color="red"
+                  variant="light"
+                  title="The report was not created"
+                  icon={<IconAlertTriangle aria-hidden />}
+                >
+                  {/* A 401 brings the sign-in panel in place of the page: no link to Settings needed. */}
+                  <Text size="sm">{errorMessage(formError)}</Text>
+                </Alert>
+              )}
 
-            {formError !== null && (
-              <Alert
-                color="red"
-                variant="light"
-                title="The report was not created"
-                icon={<IconAlertTriangle aria-hidden />}
-              >
-                {/* A 401 brings the sign-in panel in place of the page: no link to Settings needed. */}
-                <Text size="sm">{errorMessage(formError)}</Text>
-              </Alert>
-            )}
-
-            <CreateActions pending={pending} />
-          </Stack>
-        </form>
-      </Paper>
+              <CreateActions pending={pending} />
+            </Stack>
+          </form>
+        </Paper>
+      </RoleGate>
     </Stack>
   );
 }

@@ -20,6 +20,7 @@ import { parseList } from './entry-url';
 import { SourcesSection } from './sources-section';
 import { usePreviewLookup } from './use-preview-lookup';
 import { useSitemapDiscovery, useSourceFile } from './use-sources';
+import { RoleGate } from '@/components/role-gate';
 
 // Loaded when first needed, so that the page's first visit stays within the size budget (the batch
 // form's react-hook-form among them).
@@ -80,39 +81,41 @@ function ImportPage() {
         </Text>
       </div>
 
-      {saved && run === null && <ImportResume saved={saved} onResume={resume} />}
+      <RoleGate what="add reports">
+        {saved && run === null && <ImportResume saved={saved} onResume={resume} />}
 
-      {run !== null ? (
-        <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-          <ImportRun run={run} runner={runner} onDismiss={dismiss} idsFilter={capabilities?.ids_filter ?? false} />
-        </Suspense>
-      ) : (
-        <>
-          <SourcesSection
-            listText={listText}
-            onListChange={(text) => {
-              setListText(text);
-              lookup.reset();
-            }}
-            file={file}
-            sitemap={sitemap}
-            discover={capabilitiesPending ? null : (capabilities?.discover ?? false)}
-            entries={entries}
-            onPreview={() => {
-              // The preview's code comes while the server is asked about the URLs.
-              void loadPreviewSection();
-              void lookup.check(entries);
-            }}
-            checking={lookup.checking}
-            checkError={lookup.error}
-          />
-          {lookup.rows && (
-            <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-              <PreviewSection rows={lookup.rows} onStart={start} />
-            </Suspense>
-          )}
-        </>
-      )}
+        {run !== null ? (
+          <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+            <ImportRun run={run} runner={runner} onDismiss={dismiss} idsFilter={capabilities?.ids_filter ?? false} />
+          </Suspense>
+        ) : (
+          <>
+            <SourcesSection
+              listText={listText}
+              onListChange={(text) => {
+                setListText(text);
+                lookup.reset();
+              }}
+              file={file}
+              sitemap={sitemap}
+              discover={capabilitiesPending ? null : (capabilities?.discover ?? false)}
+              entries={entries}
+              onPreview={() => {
+                // The preview's code comes while the server is asked about the URLs.
+                void loadPreviewSection();
+                void lookup.check(entries);
+              }}
+              checking={lookup.checking}
+              checkError={lookup.error}
+            />
+            {lookup.rows && (
+              <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+                <PreviewSection rows={lookup.rows} onStart={start} />
+              </Suspense>
+            )}
+          </>
+        )}
+      </RoleGate>
     </Stack>
   );
 }

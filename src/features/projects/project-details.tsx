@@ -7,6 +7,7 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useCapabilities } from '@/api/capabilities';
 import { clientQueries } from '@/api/clients';
+import { RoleGate } from '@/components/role-gate';
 
 const loadForm = () => import('./project-details-form');
 const ProjectDetailsForm = lazy(() => loadForm().then((m) => ({ default: m.ProjectDetailsForm })));
@@ -38,17 +39,19 @@ export function ProjectDetails({ name }: { name: string }) {
           Client: {client.name}
         </Badge>
       )}
-      <Button
-        ref={editButton}
-        size="compact-sm"
-        variant="subtle"
-        leftSection={<IconPencil size={14} aria-hidden />}
-        onPointerEnter={() => void loadForm()}
-        onFocus={() => void loadForm()}
-        onClick={() => setEditing(true)}
-      >
-        {capabilities?.clients ? 'Edit label and client' : 'Edit label'}
-      </Button>
+      <RoleGate>
+        <Button
+          ref={editButton}
+          size="compact-sm"
+          variant="subtle"
+          leftSection={<IconPencil size={14} aria-hidden />}
+          onPointerEnter={() => void loadForm()}
+          onFocus={() => void loadForm()}
+          onClick={() => setEditing(true)}
+        >
+          {capabilities?.clients ? 'Edit label and client' : 'Edit label'}
+        </Button>
+      </RoleGate>
       {editing && (
         <Suspense fallback={null}>
           <ProjectDetailsForm

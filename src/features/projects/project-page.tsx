@@ -18,6 +18,7 @@ import { ProjectDetails } from './project-details';
 import { projectHref } from './project-list-view';
 import classes from './project-page.module.css';
 import { ShareButton } from '@/components/share-button';
+import { RoleGate } from '@/components/role-gate';
 
 // Asked for only when someone reaches for the buttons.
 const loadDeleteDialog = () => import('./delete-project-dialog');
@@ -156,31 +157,33 @@ export function ProjectPage({ name, reports, schedule }: ProjectPageProps) {
           <ProjectDetails name={name} />
         </div>
         <Group gap="sm" className={classes.actions}>
-          <Button
-            ref={refreshButton}
-            variant="default"
-            leftSection={<IconRefresh size={16} aria-hidden />}
-            onPointerEnter={() => void (runLog ? loadStartRun() : loadRefreshAll())}
-            onFocus={() => void (runLog ? loadStartRun() : loadRefreshAll())}
-            onClick={() => setRefreshing(true)}
-            disabled={empty}
-          >
-            Refresh all reports
-          </Button>
-          {!empty && <ShareButton target={`project:${name}`} what="this project" />}
-          <Button
-            ref={deleteButton}
-            className={classes.delete}
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onPointerEnter={() => void loadDeleteDialog()}
-            onFocus={() => void loadDeleteDialog()}
-            onClick={() => setDeleting(true)}
-            disabled={empty}
-          >
-            Delete project {name}
-          </Button>
+          <RoleGate what="change this project">
+            <Button
+              ref={refreshButton}
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onPointerEnter={() => void (runLog ? loadStartRun() : loadRefreshAll())}
+              onFocus={() => void (runLog ? loadStartRun() : loadRefreshAll())}
+              onClick={() => setRefreshing(true)}
+              disabled={empty}
+            >
+              Refresh all reports
+            </Button>
+            {!empty && <ShareButton target={`project:${name}`} what="this project" />}
+            <Button
+              ref={deleteButton}
+              className={classes.delete}
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onPointerEnter={() => void loadDeleteDialog()}
+              onFocus={() => void loadDeleteDialog()}
+              onClick={() => setDeleting(true)}
+              disabled={empty}
+            >
+              Delete project {name}
+            </Button>
+          </RoleGate>
         </Group>
       </Group>
 

@@ -19,6 +19,7 @@ import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
 import classes from './project-runs.module.css';
+import { RoleGate } from '@/components/role-gate';
 
 const KIND_LABELS: Record<RunKind, string> = { scheduled: 'Scheduled', run_now: 'Run now', deploy: 'Deploy' };
 
@@ -189,21 +190,23 @@ export function CurrentRun({ project }: { project: string }) {
             </Text>
           </div>
           {running ? (
-            <Button
-              variant="default"
-              size="sm"
-              leftSection={<IconPlayerStop size={16} aria-hidden />}
-              loading={cancel.isPending}
-              onClick={() =>
-                cancel.mutate(newest.id, {
-                  onSuccess: () =>
-                    notifications.show({ color: 'teal', title: 'Run cancelled', message: 'The reports it had not reached are left as they were.' }),
-                  onError: (error) => notifications.show({ color: 'red', title: 'Run not cancelled', message: errorMessage(error) }),
-                })
-              }
-            >
-              Cancel
-            </Button>
+            <RoleGate>
+              <Button
+                variant="default"
+                size="sm"
+                leftSection={<IconPlayerStop size={16} aria-hidden />}
+                loading={cancel.isPending}
+                onClick={() =>
+                  cancel.mutate(newest.id, {
+                    onSuccess: () =>
+                      notifications.show({ color: 'teal', title: 'Run cancelled', message: 'The reports it had not reached are left as they were.' }),
+                    onError: (error) => notifications.show({ color: 'red', title: 'Run not cancelled', message: errorMessage(error) }),
+                  })
+                }
+              >
+                Cancel
+              </Button>
+            </RoleGate>
           ) : (
             <CloseButton aria-label="Dismiss the run’s summary" onClick={() => setWatched(-1)} />
           )}

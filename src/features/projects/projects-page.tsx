@@ -25,6 +25,7 @@ import { ProjectsControls } from './projects-controls';
 import { ProjectsTable } from './projects-table';
 import { projectHealthListParams, projectHref, projectListParams, projectListViewFor } from './project-list-view';
 import type { ProjectListView } from './project-list-view';
+import { RoleGate } from '@/components/role-gate';
 
 // The dialog (Mantine's Modal with its focus trap and scroll area) and the delete mutation are only
 // needed once someone asks to delete: loaded then, or when a pointer or the focus reaches a Delete
@@ -56,9 +57,11 @@ function ProjectsEmpty({ search, client, onClear }: { search: string; client: nu
       title="No projects yet"
       description="A project appears with the first report of its site."
       action={
-        <Button component={Link} to="/reports/new">
-          New report
-        </Button>
+        <RoleGate what="add reports">
+          <Button component={Link} to="/reports/new">
+            New report
+          </Button>
+        </RoleGate>
       }
     />
   );

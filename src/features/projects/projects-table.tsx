@@ -15,6 +15,7 @@ import type { ServerProjectSortKey, SortOrder } from '@/contract/values';
 import { scheduleText } from '@/lib/schedule-text';
 import classes from './projects-table.module.css';
 import { projectHref } from './project-list-view';
+import { RoleGate } from '@/components/role-gate';
 
 export interface ProjectsTableProps {
   projects: Project[];
@@ -252,16 +253,18 @@ export function ProjectsTable({
               <td className={classes.fromXs}>{watch === 'pending' ? <Text span size="sm" c="dimmed">…</Text> : <WatchCell project={project} />}</td>
             )}
             <td>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Delete project ${project.name}`}
-                onClick={() => onDelete(project)}
-                onPointerEnter={onDeleteIntent}
-                onFocus={onDeleteIntent}
-              >
-                <IconTrash size={18} aria-hidden />
-              </ActionIcon>
+              <RoleGate>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Delete project ${project.name}`}
+                  onClick={() => onDelete(project)}
+                  onPointerEnter={onDeleteIntent}
+                  onFocus={onDeleteIntent}
+                >
+                  <IconTrash size={18} aria-hidden />
+                </ActionIcon>
+              </RoleGate>
             </td>
           </tr>
         ))}

@@ -11,6 +11,7 @@ import type { Report } from '@/contract/domain';
 import type { ReportTrail } from '@/api/report-trail';
 import { ErrorState } from '@/components/error-state';
 import { NotFound } from '@/components/not-found';
+import { RoleGate } from '@/components/role-gate';
 import { LoadingRows } from '@/components/loading-rows';
 import { documentTitle } from '@/lib/document-title';
 import { parseReportId } from '@/lib/report-id';
@@ -86,13 +87,15 @@ function ReportView({ report }: { report: Report }) {
         report={report}
         action={
           <>
-            <AnalyseAgain
-              report={report}
-              running={refresh?.status === 'running'}
-              onStart={startRefresh}
-              onDone={(before, after) => setRefresh({ status: 'done', before, after })}
-              onFailed={() => setRefresh(null)}
-            />
+            <RoleGate>
+              <AnalyseAgain
+                report={report}
+                running={refresh?.status === 'running'}
+                onStart={startRefresh}
+                onDone={(before, after) => setRefresh({ status: 'done', before, after })}
+                onFailed={() => setRefresh(null)}
+              />
+            </RoleGate>
             {/* What changed since the last run that differs, linked to History's comparison. */}
             {hasHistory && <LastChange report={report} />}
           </>

@@ -3,6 +3,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { RefObject } from 'react';
 import type { Report } from '@/contract/domain';
+import { RoleGate } from '@/components/role-gate';
 import { ShareButton } from '@/components/share-button';
 import { DeleteReport } from './delete';
 import { EditReportForm } from './edit-form';
@@ -45,22 +46,24 @@ export function ReportSettings({
         </div>
         <ReportLink report={report} />
         <ShareButton target={`report:${report.id}`} what="this report" style={{ alignSelf: 'flex-start' }} />
-        <EditReportForm
-          key={report.id}
-          report={report}
-          allowLeaveRef={allowLeaveRef}
-          onRefreshStart={onRefreshStart}
-          onRefreshDone={onRefreshDone}
-          onRefreshFailed={onRefreshFailed}
-        />
-        <div
-          style={{
-            borderTop: '1px solid var(--mantine-color-default-border)',
-            paddingTop: 'var(--mantine-spacing-md)',
-          }}
-        >
-          <DeleteReport report={report} onDeleted={onDeleted} />
-        </div>
+        <RoleGate what="change reports">
+          <EditReportForm
+            key={report.id}
+            report={report}
+            allowLeaveRef={allowLeaveRef}
+            onRefreshStart={onRefreshStart}
+            onRefreshDone={onRefreshDone}
+            onRefreshFailed={onRefreshFailed}
+          />
+          <div
+            style={{
+              borderTop: '1px solid var(--mantine-color-default-border)',
+              paddingTop: 'var(--mantine-spacing-md)',
+            }}
+          >
+            <DeleteReport report={report} onDeleted={onDeleted} />
+          </div>
+        </RoleGate>
       </Stack>
     </Paper>
   );

@@ -2,6 +2,7 @@ import { Button } from '@mantine/core';
 import { IconFilterOff, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { RoleGate } from '@/components/role-gate';
 
 /** No reports: none match the filters (Clear filters), or none yet (Create a report). */
 export function ReportsEmpty({
@@ -30,14 +31,16 @@ export function ReportsEmpty({
       title="No reports yet"
       description="Create a report to see how a page does."
       action={
-        <Button
-          component={Link}
-          to="/reports/new"
-          variant="default"
-          leftSection={<IconPlus size={16} aria-hidden />}
-        >
-          Create a report
-        </Button>
+        <RoleGate what="add reports">
+          <Button
+            component={Link}
+            to="/reports/new"
+            variant="default"
+            leftSection={<IconPlus size={16} aria-hidden />}
+          >
+            Create a report
+          </Button>
+        </RoleGate>
       }
     />
   );

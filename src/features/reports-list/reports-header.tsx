@@ -4,6 +4,7 @@ import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListDetails, IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { RoleGate } from '@/components/role-gate';
 import { plural } from '@/lib/plural';
 
 export interface ReportsHeaderProps {
@@ -33,17 +34,19 @@ export function ReportsHeader({ inProject, dropped, exportButton, exportPanel }:
         {/* On a phone the three share one line, each an icon over its label. */}
         <Group gap="sm" className="phone-action-grid">
           {exportButton}
-          <Button
-            component={Link}
-            to="/reports/import"
-            variant="default"
-            leftSection={<IconListDetails size={16} aria-hidden />}
-          >
-            Add many
-          </Button>
-          <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
-            New report
-          </Button>
+          <RoleGate what="add reports">
+            <Button
+              component={Link}
+              to="/reports/import"
+              variant="default"
+              leftSection={<IconListDetails size={16} aria-hidden />}
+            >
+              Add many
+            </Button>
+            <Button component={Link} to="/reports/new" leftSection={<IconPlus size={16} aria-hidden />}>
+              New report
+            </Button>
+          </RoleGate>
         </Group>
       </Group>
       {/* Below the whole heading, not under the buttons: the buttons, aligned with the heading's last

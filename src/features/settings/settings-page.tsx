@@ -16,6 +16,8 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { readConnection, subscribeConnection } from '@/api/http/connection';
 import type { Connection } from '@/api/http/connection';
 import { useCapabilities } from '@/api/capabilities';
+import { usePermission } from '@/api/me';
+import { RoleGate, RoleNote } from '@/components/role-gate';
 import { ForgetKey } from './forget-key';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
@@ -38,7 +40,9 @@ const DigestsSection = lazy(() => import('./digests-section'));
 
 function WebhooksArea() {
   const { capabilities } = useCapabilities();
-  if (!capabilities) return null;
+  // Webhooks and digests are an owner's (where the server has accounts): AccountsArea says so to others.
+  const { allowed } = usePermission('manage');
+  if (!capabilities || !allowed) return null;
   return (
     <>
       {capabilities.webhooks ? (
@@ -88,8 +92,28 @@ function ClientsArea() {
     );
   }
   return (
+    <RoleGate what="change clients">
+      <Suspense fallback={null}>
+        <ClientsSection />
+      </Suspense>
+    </RoleGate>
+  );
+}
+
+// Where the server has accounts (issue 47): Members and, where it keeps one, the Audit log, for an owner,
+// each loaded with its first showing; to an editor or a viewer, a line saying what their role leaves out.
+const MembersSection = lazy(() => import('./members-section'));
+const AuditLogSection = lazy(() => import('./audit-log-section'));
+
+function AccountsArea() {
+  const { capabilities } = useCapabilities();
+  const { allowed, role } = usePermission('manage');
+  if (!capabilities?.accounts) return null;
+  if (!allowed) return role && <RoleNote role={role} what="manage members, keys, webhooks, branding or digests" />;
+  return (
     <Suspense fallback={null}>
-      <ClientsSection />
+      <MembersSection />
+      {capabilities.audit && <AuditLogSection />}
     </Suspense>
   );
 }
@@ -99,7 +123,8 @@ const BrandingSection = lazy(() => import('./branding-section'));
 
 function BrandingArea() {
   const { capabilities } = useCapabilities();
-  if (!capabilities?.branding) return null;
+  const { allowed } = usePermission('manage');
+  if (!capabilities?.branding || !allowed) return null;
   return (
     <Suspense fallback={null}>
       <BrandingSection />
@@ -318,6 +343,7 @@ function SettingsRoute() {
       {connection.apiKey !== null && <WebhooksArea />}
       {connection.apiKey !== null && <ShareLinksArea />}
       {connection.apiKey !== null && <BrandingArea />}
+      {connection.apiKey !== null && <AccountsArea />}
     </Stack>
   );
 }

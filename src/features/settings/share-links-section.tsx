@@ -18,6 +18,7 @@ import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { RoleGate } from '@/components/role-gate';
 
 /** The link's target in words (a report by its URL where known), and where it is in the dashboard. */
 function targetOf(link: ShareLink, urls: ReadonlyMap<number, string>): { text: string; href: string | null } {
@@ -96,19 +97,21 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
       <Table.Td>{link.views}</Table.Td>
       <Table.Td>{link.lastViewedAt ? <DateText date={link.lastViewedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}</Table.Td>
       <Table.Td>
-        <Button
-          ref={button}
-          size="xs"
-          variant="subtle"
-          color="red"
-          leftSection={<IconTrash size={14} aria-hidden />}
-          aria-label={`Revoke link ${linkName(link, urls)}`}
-          onPointerEnter={() => void loadConfirmDialog()}
-          onFocus={() => void loadConfirmDialog()}
-          onClick={() => setConfirming(true)}
-        >
-          Revoke
-        </Button>
+        <RoleGate>
+          <Button
+            ref={button}
+            size="xs"
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            aria-label={`Revoke link ${linkName(link, urls)}`}
+            onPointerEnter={() => void loadConfirmDialog()}
+            onFocus={() => void loadConfirmDialog()}
+            onClick={() => setConfirming(true)}
+          >
+            Revoke
+          </Button>
+        </RoleGate>
         {confirming && (
           <Suspense fallback={null}>
             <LazyConfirmDialog

@@ -17,6 +17,7 @@ import { useCollectReports } from '@/workflows/use-collect-reports';
 import { deleteSelectedWithUndo } from './delete-selected';
 import { PrivacyDialog } from './privacy-dialog';
 import { useBulkRun } from '@/workflows/use-bulk-run';
+import { RoleGate } from '@/components/role-gate';
 import bar from '../list-bar.module.css';
 
 export interface BulkAreaProps {
@@ -121,27 +122,29 @@ export function BulkArea({ selection, total, params, matching: matchingHere, ran
             >
               <span className={bar.clearLabel}>Clear selection</span>
             </Button>
-            <div className={`${bar.actions} phone-action-grid`}>
-              {(
-                [
-                  ['Change privacy', IconLock, () => setDialog('privacy')],
-                  ['Refresh results', IconRefresh, () => (asksBeforeAnalysing(count) ? setDialog('refresh') : refresh())],
-                  ['Delete selected', IconTrash, () => setDialog('delete')],
-                ] as const
-              ).map(([label, Icon, onClick]) => (
-                <Button
-                  key={label}
-                  variant={label === 'Delete selected' ? 'light' : 'default'}
-                  color={label === 'Delete selected' ? 'red' : undefined}
-                  size="compact-sm"
-                  leftSection={<Icon size={14} aria-hidden />}
-                  onClick={onClick}
-                  disabled={running}
-                >
-                  {label}
-                </Button>
-              ))}
-            </div>
+            <RoleGate what="change reports">
+              <div className={`${bar.actions} phone-action-grid`}>
+                {(
+                  [
+                    ['Change privacy', IconLock, () => setDialog('privacy')],
+                    ['Refresh results', IconRefresh, () => (asksBeforeAnalysing(count) ? setDialog('refresh') : refresh())],
+                    ['Delete selected', IconTrash, () => setDialog('delete')],
+                  ] as const
+                ).map(([label, Icon, onClick]) => (
+                  <Button
+                    key={label}
+                    variant={label === 'Delete selected' ? 'light' : 'default'}
+                    color={label === 'Delete selected' ? 'red' : undefined}
+                    size="compact-sm"
+                    leftSection={<Icon size={14} aria-hidden />}
+                    onClick={onClick}
+                    disabled={running}
+                  >
+                    {label}
+                  </Button>
+                ))}
+              </div>
+            </RoleGate>
           </div>
         </div>
       ) : (

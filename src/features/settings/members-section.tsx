@@ -1,0 +1,395 @@
+// Settings' Members section (ui-contract.md, Accounts; owners, where the server has `accounts`): Add
+// member (its first key shown once, with Copy), and per member its Role, Remove member <name> (after
+// asking) and its keys (New key, shown once; Revoke key <label>). The last owner's refusal (422) is shown
+// where it happened. Loaded only for an owner of such a server.
+import '@mantine/core/styles/Table.css';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconKey, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import * as z from 'zod/mini';
+import { accountQueries, useAddMember, useNewKey, useRemoveMember, useRevokeKey, useSetRole } from '@/api/accounts';
+import type { ApiKey, Member, NewKey } from '@/api/accounts';
+import { errorMessage } from '@/api/http/errors';
+import { placeFieldErrors } from '@/api/http/field-errors';
+import { ROLES, useMe } from '@/api/me';
+import type { Role } from '@/api/me';
+import { DateText } from '@/components/date-text';
+import { ErrorState } from '@/components/error-state';
+import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+
+const NAME_MAX = 80;
+const ROLE_OPTIONS = [
+  { value: 'viewer', label: 'Viewer: reads, marks alerts read' },
+  { value: 'editor', label: 'Editor: changes reports and projects' },
+  { value: 'owner', label: 'Owner: also members, keys and settings' },
+];
+const ROLE_WORDS: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
+
+const memberFormSchema = z.object({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'Enter the member’s name.' }),
+      z.maxLength(NAME_MAX, { error: `At most ${NAME_MAX} characters.` }),
+    ),
+  role: z.enum(ROLES),
+});
+type MemberFormValues = z.output<typeof memberFormSchema>;
+
+/** A key's text, shown this once with Copy. */
+function KeyOnce({ apiKey, whose, onDone }: { apiKey: NewKey; whose: string; onDone: () => void }) {
+  return (
+    <Alert color="yellow" variant="light" title="Copy the key now" aria-live="polite">
+      <Stack gap="xs">
+        <Text size="sm">
+          {whose} signs in with this key. It is shown this once and cannot be read again: give it to them
+          over a channel you trust.
+        </Text>
+        <Group gap="xs" wrap="nowrap" align="flex-end">
+          <TextInput
+            label="API key"
+            value={apiKey.key}
+            readOnly
+            spellCheck={false}
+            ff="monospace"
+            onFocus={(event) => event.currentTarget.select()}
+            style={{ flex: 1, minWidth: 0 }}
+          />
+          <CopyButton value={apiKey.key}>
+            {({ copied, copy }) => (
+              <Button
+                size="xs"
+                variant="default"
+                onClick={copy}
+                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+              >
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+        <Group>
+          <Button size="xs" variant="subtle" onClick={onDone}>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+function AddMemberForm({ onAdded }: { onAdded: (member: Member, key: NewKey) => void }) {
+  const add = useAddMember();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<MemberFormValues>({ resolver: zodResolver(memberFormSchema), defaultValues: { name: '', role: 'viewer' } });
+  const onSubmit = (values: MemberFormValues) =>
+    add
+      .mutateAsync(values, {
+        onSuccess: ({ member, key }) => {
+          reset();
+          onAdded(member, key);
+          notifications.show({ color: 'teal', title: 'Member added', message: `${member.name} is a ${member.role}.` });
+        },
+        onError: (error) => {
+          const { placed } = placeFieldErrors(error, ['name', 'role'] as const, setError);
+          if (placed.length === 0) notifications.show({ color: 'red', title: 'Member not added', message: errorMessage(error) });
+        },
+      })
+      .catch(() => undefined);
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Add a member">
+      <Group gap="sm" align="flex-start" wrap="wrap">
+        <TextInput label="Name" maxLength={NAME_MAX} error={errors.name?.message} style={{ flex: '1 1 12rem' }} {...register('name')} />
+        <NativeSelect label="Role" data={ROLE_OPTIONS} error={errors.role?.message} style={{ flex: '1 1 14rem' }} {...register('role')} />
+      </Group>
+      <Group mt="sm">
+        <Button type="submit" loading={add.isPending} leftSection={<IconUserPlus size={16} aria-hidden />}>
+          Add member
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function keyName(key: ApiKey): string {
+  return key.label ?? key.prefix;
+}
+
+function KeyRow({ memberId, apiKey }: { memberId: number; apiKey: ApiKey }) {
+  const revoke = useRevokeKey();
+  const [confirming, setConfirming] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const name = keyName(apiKey);
+  return (
+    <Table.Tr>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>{apiKey.label ?? <Text span c="dimmed" size="sm">No label</Text>}</Table.Td>
+      <Table.Td ff="monospace">{apiKey.prefix}…</Table.Td>
+      <Table.Td>
+        <DateText date={apiKey.createdAt} />
+      </Table.Td>
+      <Table.Td>{apiKey.lastUsedAt ? <DateText date={apiKey.lastUsedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}</Table.Td>
+      <Table.Td>
+        <Button
+          ref={button}
+          size="xs"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={14} aria-hidden />}
+          aria-label={`Revoke key ${name}`}
+          onPointerEnter={() => void loadConfirmDialog()}
+          onFocus={() => void loadConfirmDialog()}
+          onClick={() => setConfirming(true)}
+        >
+          Revoke
+        </Button>
+        {confirming && (
+          <Suspense fallback={null}>
+            <LazyConfirmDialog
+              opened
+              title={`Revoke key ${name}?`}
+              confirmLabel="Revoke"
+              onConfirm={() =>
+                revoke.mutate(
+                  { memberId, keyId: apiKey.id },
+                  {
+                    onSuccess: () => {
+                      setConfirming(false);
+                      notifications.show({ color: 'teal', title: 'Key revoked', message: `The key ${name} no longer signs anyone in.` });
+                    },
+                  },
+                )
+              }
+              onCancel={() => {
+                setConfirming(false);
+                button.current?.focus();
+              }}
+              pending={revoke.isPending}
+              error={revoke.error ? errorMessage(revoke.error) : undefined}
+            >
+              <Text size="sm">Whoever uses it is refused from their next request on. This cannot be undone.</Text>
+            </LazyConfirmDialog>
+          </Suspense>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function MemberKeys({ member }: { member: Member }) {
+  const keys = useQuery(accountQueries.keys(member.id));
+  const newKey = useNewKey();
+  const [label, setLabel] = useState('');
+  const [made, setMade] = useState<NewKey | null>(null);
+  const create = () =>
+    newKey.mutate(
+      { memberId: member.id, label },
+      {
+        onSuccess: (key) => {
+          setLabel('');
+          setMade(key);
+          notifications.show({ color: 'teal', title: 'Key made', message: `A new key for ${member.name}.` });
+        },
+        onError: (error) => notifications.show({ color: 'red', title: 'Key not made', message: errorMessage(error) }),
+      },
+    );
+  return (
+    <Stack gap="xs">
+      {keys.isError ? (
+        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} title="The keys could not be loaded." retrying={keys.isFetching} />
+      ) : !keys.data ? (
+        <Text size="sm" c="dimmed">
+          Loading keys…
+        </Text>
+      ) : keys.data.items.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No key: {member.name} cannot sign in.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing={4} fz="sm" aria-label={`Keys of ${member.name}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Label</Table.Th>
+                <Table.Th>Starts with</Table.Th>
+                <Table.Th>Made</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.items.map((key) => (
+                <KeyRow key={key.id} memberId={member.id} apiKey={key} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Key label"
+          description="Optional: where it is used, e.g. laptop."
+          size="xs"
+          maxLength={NAME_MAX}
+          value={label}
+          onChange={(event) => setLabel(event.currentTarget.value)}
+          style={{ flex: '1 1 12rem' }}
+        />
+        <Button size="xs" variant="default" leftSection={<IconKey size={14} aria-hidden />} loading={newKey.isPending} onClick={create}>
+          New key
+        </Button>
+      </Group>
+      {made && <KeyOnce apiKey={made} whose={member.name} onDone={() => setMade(null)} />}
+    </Stack>
+  );
+}
+
+function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
+  const setRole = useSetRole();
+  const remove = useRemoveMember();
+  const [confirming, setConfirming] = useState(false);
+  const [showKeys, setShowKeys] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const keysId = useId();
+  const onRole = (role: Role) =>
+    setRole.mutate(
+      { memberId: member.id, role },
+      {
+        onSuccess: (changed) =>
+          notifications.show({ color: 'teal', title: 'Role changed', message: `${changed.name} is now a ${changed.role}.` }),
+      },
+    );
+  return (
+    <Paper withBorder p="md" radius="md" component="li" aria-label={member.name}>
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs">
+          <div style={{ minWidth: 0, flex: '1 1 12rem' }}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {member.name}
+              {isMe && (
+                <Text span c="dimmed" fw={400} inherit>
+                  {' '}
+                  (you)
+                </Text>
+              )}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {member.keys === 1 ? '1 key' : `${member.keys} keys`}, last used{' '}
+              {member.lastUsedAt ? <DateText date={member.lastUsedAt} /> : 'never'}
+            </Text>
+          </div>
+          <NativeSelect
+            label="Role"
+            size="xs"
+            data={ROLES.map((role) => ({ value: role, label: ROLE_WORDS[role] }))}
+            value={member.role}
+            disabled={setRole.isPending}
+            onChange={(event) => onRole(event.currentTarget.value as Role)}
+          />
+          <Button
+            ref={removeButton}
+            size="xs"
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            aria-label={`Remove member ${member.name}`}
+            onPointerEnter={() => void loadConfirmDialog()}
+            onFocus={() => void loadConfirmDialog()}
+            onClick={() => setConfirming(true)}
+          >
+            Remove
+          </Button>
+        </Group>
+        {setRole.isError && (
+          <Alert color="red" variant="light" role="alert" title="Role not changed" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRole.reset()}>
+            {errorMessage(setRole.error)}
+          </Alert>
+        )}
+        <div>
+          <Button size="compact-sm" variant="subtle" px={0} aria-expanded={showKeys} aria-controls={keysId} onClick={() => setShowKeys((open) => !open)}>
+            {showKeys ? 'Hide keys' : 'Show keys'}
+          </Button>
+        </div>
+        <div id={keysId}>{showKeys && <MemberKeys member={member} />}</div>
+      </Stack>
+      {confirming && (
+        <Suspense fallback={null}>
+          <LazyConfirmDialog
+            opened
+            title={`Remove member ${member.name}?`}
+            confirmLabel="Remove"
+            onConfirm={() =>
+              remove.mutate(member.id, {
+                onSuccess: () => {
+                  setConfirming(false);
+                  notifications.show({ color: 'teal', title: 'Member removed', message: `${member.name}’s keys no longer sign in.` });
+                },
+              })
+            }
+            onCancel={() => {
+              setConfirming(false);
+              remove.reset();
+              removeButton.current?.focus();
+            }}
+            pending={remove.isPending}
+            error={remove.error ? errorMessage(remove.error) : undefined}
+          >
+            <Text size="sm">
+              {member.name} and every key of theirs are refused from their next request on. What they changed stays,
+              and the audit log keeps their name.
+            </Text>
+          </LazyConfirmDialog>
+        </Suspense>
+      )}
+    </Paper>
+  );
+}
+
+export default function MembersSection() {
+  const headingId = useId();
+  const members = useQuery(accountQueries.members());
+  const { me } = useMe();
+  const [added, setAdded] = useState<{ member: Member; key: NewKey } | null>(null);
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" id={headingId}>
+            Members
+          </Title>
+          <Text size="sm" c="dimmed" mt={4}>
+            Who may use this workspace, with which role, and their keys. A viewer reads and marks alerts read; an
+            editor also changes reports and projects; an owner also manages members, keys, webhooks, branding and
+            digests, and reads the audit log.
+          </Text>
+        </div>
+        <AddMemberForm onAdded={(member, key) => setAdded({ member, key })} />
+        {added && <KeyOnce apiKey={added.key} whose={added.member.name} onDone={() => setAdded(null)} />}
+        {members.isError ? (
+          <ErrorState error={members.error} onRetry={() => void members.refetch()} title="The members could not be loaded." retrying={members.isFetching} />
+        ) : !members.data ? (
+          <Text size="sm" c="dimmed">
+            Loading members…
+          </Text>
+        ) : (
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
+            {members.data.items.map((member) => (
+              <MemberItem key={member.id} member={member} isMe={me?.id === member.id} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
