@@ -98,7 +98,7 @@ function AddMemberForm({ onAdded }: { onAdded: (member: Member, key: NewKey) => 
         onSuccess: ({ member, key }) => {
           reset();
           onAdded(member, key);
-          notifications.show({ color: 'teal', title: 'Member added', message: `${member.name} is a ${member.role}.` });
+          notifications.show({ color: 'teal', title: 'Member added', message: `${member.name} joins as ${member.role}.` });
         },
         onError: (error) => {
           const { placed } = placeFieldErrors(error, ['name', 'role'] as const, setError);
@@ -267,7 +267,7 @@ function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
       { memberId: member.id, role },
       {
         onSuccess: (changed) =>
-          notifications.show({ color: 'teal', title: 'Role changed', message: `${changed.name} is now a ${changed.role}.` }),
+          notifications.show({ color: 'teal', title: 'Role changed', message: `${changed.name}’s role is now ${changed.role}.` }),
       },
     );
   return (
