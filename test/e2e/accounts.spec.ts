@@ -1,0 +1,108 @@
+// Accounts (issue 47; ui-contract.md, Accounts): an owner adds a viewer in Settings > Members and copies
+// the key shown once; in a fresh browser context the viewer signs in with it and finds no way to change
+// anything on /reports, a report's page and a project's page (a line says why where the controls would
+// be); the viewer's attempt through the API is refused (403), and the owner finds that refused attempt
+// in Settings > Audit log. Axe clean throughout (and, with E2E_SHOTS_DIR, the screenshots).
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEMO_PORT, expectNoSeriousA11yViolations, lookAt, signIn } from './support';
+
+const owner = { Authorization: `Bearer ${E2E_API_KEY}`, Accept: 'application/json' };
+const PAGE_URL = `http://shop.example:${E2E_DEMO_PORT}/`;
+
+async function createReport(request: APIRequestContext): Promise<{ id: number; url: string; project: string }> {
+  const response = await request.post('/api/v1/reports', { headers: owner, form: { url: PAGE_URL, privacy: '0' } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: { id: number; url: string; project: string } }).data;
+}
+
+/** The controls that would change data: none of them may be on the page. */
+async function expectNoChangeControls(page: Page): Promise<void> {
+  for (const name of [/^Delete/, /^Add/, 'Change privacy', /Analyse again/, /^Refresh/, /^Share/, /^Edit label/, 'Run now', 'Save'])
+    await expect(page.getByRole('button', { name })).toHaveCount(0);
+  for (const name of ['New report', 'Add many', 'Create a report']) await expect(page.getByRole('link', { name })).toHaveCount(0);
+}
+
+test.describe('Accounts', () => {
+  // Copy puts the key on the clipboard, read back from the page.
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('an owner adds a viewer, who signs in with the key shown once and can change nothing; the refused attempt is in the audit log', async ({ page, browser, request }) => {
+    test.slow();
+    const report = await createReport(request);
+    const name = `Viewer ${Date.now()}`;
+
+    await signIn(page);
+    await page.goto('/settings');
+    const members = page.getByRole('region', { name: 'Members' });
+    const add = members.getByRole('form', { name: 'Add a member' });
+    await add.getByRole('textbox', { name: 'Name' }).fill(name);
+    await add.getByRole('combobox', { name: 'Role' }).selectOption('viewer');
+    await add.getByRole('button', { name: 'Add member' }).click();
+    const field = members.getByRole('textbox', { name: 'API key' });
+    await expect(field).toHaveValue(/^\S{16,}$/);
+    await members.getByRole('button', { name: 'Copy' }).click();
+    await expect(members.getByRole('button', { name: 'Copied' })).toBeVisible();
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toBe(await field.inputValue());
+    await expect(members.getByRole('listitem', { name })).toBeVisible();
+    await expect(members.getByRole('listitem', { name }).getByRole('combobox', { name: 'Role' })).toHaveValue('viewer');
+    await lookAt(page, 'accounts-members');
+    await members.getByRole('button', { name: 'Done' }).click();
+    await expect(field).toHaveCount(0);
+
+    // The viewer, in a browser of their own, signs in with the key.
+    const viewerContext = await browser.newContext();
+    const viewer = await viewerContext.newPage();
+    await viewer.goto(`/e2e-signed-in#api_key=${encodeURIComponent(key)}`);
+    await expect(viewer.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await viewer.goto('/reports');
+    await expect(viewer.getByRole('banner').getByText(name)).toBeVisible();
+    await expect(viewer.getByRole('banner').getByText('(viewer)')).toBeVisible();
+    await expect(viewer.getByRole('link', { name: report.url }).first()).toBeVisible();
+    await expect(viewer.getByText('Your role (viewer) may not add reports.')).toBeVisible();
+    await expectNoChangeControls(viewer);
+    await viewer.getByRole('checkbox', { name: /^Select / }).first().check();
+    const toolbar = viewer.getByRole('toolbar', { name: 'Selection' });
+    await expect(toolbar.getByText('Your role (viewer) may not change reports.')).toBeVisible();
+    await expectNoChangeControls(viewer);
+    await expectNoSeriousA11yViolations(viewer);
+
+    await viewer.goto(`/reports/${report.id}`);
+    await expect(viewer.getByRole('heading', { level: 1, name: report.url })).toBeVisible();
+    await expect(viewer.getByText('Your role (viewer) may not change reports.')).toBeVisible();
+    await expect(viewer.getByRole('form', { name: 'Edit report' })).toHaveCount(0);
+    await expectNoChangeControls(viewer);
+    await lookAt(viewer, 'accounts-viewer-report');
+
+    await viewer.goto(`/projects/${encodeURIComponent(report.project)}`);
+    await expect(viewer.getByRole('heading', { level: 1, name: report.project })).toBeVisible();
+    await expect(viewer.getByText('Your role (viewer) may not change this project.')).toBeVisible();
+    await expectNoChangeControls(viewer);
+    await expectNoSeriousA11yViolations(viewer);
+    await viewerContext.close();
+
+    // Through the API, the viewer's key is refused, and nothing changes.
+    const refused = await request.patch(`/api/v1/reports/${report.id}`, {
+      headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+      form: { privacy: '1' },
+    });
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toEqual({ message: 'Your role (viewer) may not do this.', status: 403 });
+    const after = await request.get(`/api/v1/reports/${report.id}`, { headers: owner });
+    expect(((await after.json()) as { data: { privacy: number } }).data.privacy).toBe(0);
+
+    // The owner finds the refused attempt in the audit log, filtered to the viewer.
+    await page.goto('/settings');
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    await audit.getByRole('combobox', { name: 'Member' }).selectOption({ label: name });
+    await expect(page).toHaveURL(/[?&]member=\d+/);
+    const row = audit.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'report.update' });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText('Refused')).toBeVisible();
+    await expect(row).toContainText(name);
+    await expect(row).toContainText('viewer');
+    await expect(row.getByRole('link', { name: `report ${report.id}` })).toBeVisible();
+    await lookAt(page, 'accounts-audit-log');
+  });
+});
