@@ -66,6 +66,7 @@ function targetText(target: AuditEntry['target']): string {
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined) return 'none';
+  if (value === '') return 'empty';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

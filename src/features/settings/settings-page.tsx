@@ -113,7 +113,18 @@ function AccountsArea() {
   return (
     <Suspense fallback={null}>
       <MembersSection />
-      {capabilities.audit && <AuditLogSection />}
+    </Suspense>
+  );
+}
+
+/** The audit log, wider than the other sections: its table has seven columns. */
+function AuditArea() {
+  const { capabilities } = useCapabilities();
+  const { allowed } = usePermission('manage');
+  if (!capabilities?.accounts || !capabilities.audit || !allowed) return null;
+  return (
+    <Suspense fallback={null}>
+      <AuditLogSection />
     </Suspense>
   );
 }
@@ -337,13 +348,16 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
 function SettingsRoute() {
   const connection = useConnection();
   return (
-    <Stack gap="lg" maw={720}>
-      <SettingsPage />
-      {connection.apiKey !== null && <ClientsArea />}
-      {connection.apiKey !== null && <WebhooksArea />}
-      {connection.apiKey !== null && <ShareLinksArea />}
-      {connection.apiKey !== null && <BrandingArea />}
-      {connection.apiKey !== null && <AccountsArea />}
+    <Stack gap="lg" maw={1200}>
+      <Stack gap="lg" maw={720}>
+        <SettingsPage />
+        {connection.apiKey !== null && <ClientsArea />}
+        {connection.apiKey !== null && <WebhooksArea />}
+        {connection.apiKey !== null && <ShareLinksArea />}
+        {connection.apiKey !== null && <BrandingArea />}
+        {connection.apiKey !== null && <AccountsArea />}
+      </Stack>
+      {connection.apiKey !== null && <AuditArea />}
     </Stack>
   );
 }
