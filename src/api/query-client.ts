@@ -4,6 +4,7 @@ import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { noteKeyRefused, readConnection, subscribeConnection } from './http/connection';
 import { isApiError } from './http/errors';
 import { MAX_RETRY_AFTER_S } from './http/rate-limit';
+import { accountKeys } from './query-keys';
 
 export const STALE_TIME_MS = 30_000;
 export const MAX_READ_RETRIES = 3;
@@ -39,14 +40,22 @@ function onError(error: unknown): void {
 
 /** A QueryClient with this API's defaults; one per app (and one per test). */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        onError(error);
+        // A write the role may not do (issue 47): the role may have changed since it was asked, and
+        // the pages then show what the new one may do.
+        if (isApiError(error) && error.kind === 'forbidden') void client.invalidateQueries({ queryKey: accountKeys.me() });
+      },
+    }),
     defaultOptions: {
       queries: { staleTime: STALE_TIME_MS, retry: shouldRetryRead, retryDelay },
       mutations: { retry: false },
     },
   });
+  return client;
 }
 
 /**

@@ -3,6 +3,7 @@
 // sees no owner's Settings sections; against a deployment without accounts, none of it shows. The
 // reports, projects and the rest come from the real API; GET /me from the accounts stand-in.
 import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
 import { fakeAccounts } from '../../test/accounts-api';
@@ -20,9 +21,10 @@ async function withData(role: Role | null) {
   const { storage } = await api.backend();
   const report = await storage.createReport({ ...REPORT, url: 'https://shop.example/a', results: RESULTS });
   await storage.createReport({ ...REPORT, url: 'https://shop.example/b', results: RESULTS });
-  if (role) server.use(...fakeAccounts(api, { role }).handlers);
+  const accounts = role ? fakeAccounts(api, { role }) : null;
+  if (accounts) server.use(...accounts.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
-  return { report };
+  return { report, accounts };
 }
 
 function renderApp(route: string) {
@@ -93,6 +95,24 @@ describe('Roles', () => {
     expect(await screen.findByRole('region', { name: 'Clients' })).toBeInTheDocument();
     for (const name of ['Members', 'Audit log', 'Webhooks', 'Branding', 'Digests'])
       expect(screen.queryByRole('region', { name })).not.toBeInTheDocument();
+  });
+
+  it('asks the role again when a write is refused (403): a demoted editor’s page then shows what a viewer may do', async () => {
+    const { report, accounts } = await withData('editor');
+    const app = renderApp(`/reports/${report.id}`);
+    const form = await screen.findByRole('form', { name: 'Edit report' });
+    // Meanwhile an owner made them a viewer: the next write is refused.
+    accounts!.members[0]!.role = 'viewer';
+    server.use(
+      http.patch('*/api/v1/reports/:id', () =>
+        HttpResponse.json({ message: 'Your role (viewer) may not do this.', status: 403 }, { status: 403 }),
+      ),
+    );
+    await app.user.click(within(form).getByRole('radio', { name: /Private/ }));
+    await app.user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Your role (viewer) may not change reports.')).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Edit report' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('banner')).getByText('(viewer)')).toBeInTheDocument();
   });
 
   it('shows an owner Members and the Audit log in Settings, with every other section', async () => {
