@@ -41,12 +41,13 @@ export interface NewKey extends ApiKey {
 export interface AuditEntry {
   id: number;
   at: Date | null;
-  member: { id: number; name: string } | null;
+  /** The member's id is null once the member is removed (or for a key of the configuration). */
+  member: { id: number | null; name: string } | null;
   keyId: number | null;
   role: string;
   action: string;
   outcome: 'done' | 'refused';
-  target: { type: string; id: string } | null;
+  target: { type: string; id: string | null } | null;
   /** Each changed field's value before and after (passwords as "set"/"unset"). */
   changes: Record<string, [unknown, unknown]> | null;
   ip: string | null;
@@ -109,12 +110,14 @@ const change = z.array(z.unknown());
 const auditObject = z.object({
   id,
   at,
-  member: z.nullish(z.object({ id, name: z.string() })),
+  member: z.nullish(z.object({ id: z.nullish(id), name: z.string() })),
   key_id: z.nullish(z.number()),
   role: z.string(),
   action: z.string(),
   outcome: z.catch(z.enum(['done', 'refused']), 'done'),
-  target: z.nullish(z.object({ type: z.string(), id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)) })),
+  target: z.nullish(
+    z.object({ type: z.string(), id: z.nullish(z.pipe(z.union([z.string(), z.number()]), z.transform(String))) }),
+  ),
   changes: z.nullish(z.record(z.string(), change)),
   ip: z.nullish(z.string()),
 });
@@ -122,12 +125,12 @@ type AuditFields = z.output<typeof auditObject>;
 const toEntry = (e: AuditFields): AuditEntry => ({
   id: e.id,
   at: e.at,
-  member: e.member ?? null,
+  member: e.member ? { id: e.member.id ?? null, name: e.member.name } : null,
   keyId: e.key_id ?? null,
   role: e.role,
   action: e.action,
   outcome: e.outcome,
-  target: e.target ?? null,
+  target: e.target ? { type: e.target.type, id: e.target.id ?? null } : null,
   changes: e.changes
     ? Object.fromEntries(Object.entries(e.changes).map(([field, [before, after]]) => [field, [before, after]]))
     : null,
@@ -139,13 +142,18 @@ const auditPageSchema = z.pipe(
 );
 const anyBody = z.unknown();
 
-/** The audit log's action names (api-contract.md), for its Action filter. */
+/**
+ * The audit log's action names, for its Action filter: the writes (api-contract.md, and the reference
+ * server's run.cancel and discover), then the reads a role may be refused, logged when they are.
+ */
 export const AUDIT_ACTIONS = [
   'report.create', 'report.update', 'report.delete', 'project.update', 'project.delete', 'project.client',
-  'schedule.update', 'schedule.run', 'checks.update', 'client.create', 'client.update', 'client.delete',
-  'alert.read', 'webhook.create', 'webhook.delete', 'webhook.test', 'share_link.create', 'share_link.delete',
-  'branding.update', 'branding.delete_logo', 'digests.update', 'digests.send', 'deploy.create',
-  'member.create', 'member.update', 'member.delete', 'key.create', 'key.delete',
+  'schedule.update', 'schedule.run', 'run.cancel', 'deploy.create', 'checks.update', 'client.create',
+  'client.update', 'client.delete', 'share_link.create', 'share_link.delete', 'discover', 'alert.read',
+  'webhook.create', 'webhook.delete', 'webhook.test', 'branding.update', 'branding.delete_logo',
+  'digests.update', 'digests.send', 'member.create', 'member.update', 'member.delete', 'key.create',
+  'key.delete', 'webhook.list', 'webhook.deliveries', 'digests.read', 'digests.preview', 'member.list',
+  'key.list', 'audit.read',
 ] as const;
 
 /** Members per page of Settings' list; a workspace has few. */

@@ -6,10 +6,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { isApiError } from './http/errors';
 import { readConnection } from './http/connection';
 import { apiRequest } from './http/http';
+import type { Capabilities } from '@/contract/strict-schemas';
 import { NO_CAPABILITIES, capabilitiesSchema } from './lenient-schemas';
-import type { Capabilities } from './lenient-schemas';
 
-export type { Capabilities } from './lenient-schemas';
+export type { Capabilities } from '@/contract/strict-schemas';
 export { NO_CAPABILITIES } from './lenient-schemas';
 
 /** GET /capabilities; a 404 (or 405: a deployment that routes the path elsewhere) is "none". */

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { IMPORTANCE, RESULTS, resultForScore } from '@/contract/values';
 import type { Importance, Privacy, Result } from '@/contract/values';
 import type { Check, ClientRef, Page, Project, ProjectSchedule, Report } from '@/contract/domain';
-import type { Capabilities as ContractCapabilities, strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
+import type { Capabilities, strictProjectSchema, strictReportSchema } from '@/contract/strict-schemas';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -331,12 +331,6 @@ export const deletedSchema = z.pipe(
   z.union([z.undefined(), z.looseObject({})]),
   z.transform((): void => undefined),
 );
-
-/**
- * The extensions the dashboard reads: the contract's, and issue 47's `accounts` (GET /me, members,
- * keys, roles) and `audit` (GET /audit), which the reference server announces as it gains them.
- */
-export type Capabilities = ContractCapabilities & { accounts: boolean; audit: boolean };
 
 /**
  * GET /capabilities (an extension): each flag true only when the deployment says exactly `true`;

@@ -2,12 +2,14 @@
 // purpose: every page asks it, to show or leave out the controls that change data.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { ROLES } from '@/contract/accounts';
+import type { Role } from '@/contract/accounts';
 import { useCapabilities } from './capabilities';
 import { apiRequest } from './http/http';
 import { accountKeys } from './query-keys';
 
-export const ROLES = ['owner', 'editor', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES };
+export type { Role };
 
 const meSchema = z.pipe(
   z.object({ data: z.object({ member: z.object({ id: z.number(), name: z.string() }), role: z.enum(ROLES) }) }),

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
 import { fakeAccounts } from '../../test/accounts-api';
 import type { Role } from '../../test/accounts-api';
-import { REAL_API_KEY, realApi, server } from '../../test/msw';
+import { REAL_API_KEY, capabilitiesWithout, realApi, server } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { createRoutes } from './routes';
 
@@ -22,7 +22,7 @@ async function withData(role: Role | null) {
   const report = await storage.createReport({ ...REPORT, url: 'https://shop.example/a', results: RESULTS });
   await storage.createReport({ ...REPORT, url: 'https://shop.example/b', results: RESULTS });
   const accounts = role ? fakeAccounts(api, { role }) : null;
-  if (accounts) server.use(...accounts.handlers);
+  server.use(...(accounts ? accounts.handlers : [capabilitiesWithout(api, 'accounts', 'audit')]));
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
   return { report, accounts };
 }

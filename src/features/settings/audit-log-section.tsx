@@ -61,7 +61,8 @@ function auditFilters(view: AuditView): AuditFilters {
 }
 
 function targetText(target: AuditEntry['target']): string {
-  return target ? `${target.type} ${target.id}` : '';
+  if (!target) return '';
+  return target.id === null ? target.type : `${target.type} ${target.id}`;
 }
 
 function valueText(value: unknown): string {
@@ -81,7 +82,9 @@ function changesText(changes: AuditEntry['changes']): string {
 function TargetCell({ target }: { target: AuditEntry['target'] }) {
   if (!target) return <Text span c="dimmed" size="sm">None</Text>;
   const to =
-    target.type === 'report' && /^\d+$/.test(target.id)
+    target.id === null
+      ? null
+      : target.type === 'report' && /^\d+$/.test(target.id)
       ? `/reports/${target.id}`
       : target.type === 'project'
         ? `/projects/${encodeURIComponent(target.id)}`
