@@ -168,3 +168,26 @@ export function noCapabilities(): HttpHandler {
     HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
   );
 }
+
+/**
+ * Adds a member through the real API, as the owner (REAL_API_KEY) does in Settings > Members; returns
+ * its id and its first key, which signs in with the member's role.
+ */
+export async function addMember(api: RealApi, name: string, role: 'owner' | 'editor' | 'viewer'): Promise<{ id: number; key: string }> {
+  const { app } = await api.backend();
+  const response = await app.request('/api/v1/members', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${REAL_API_KEY}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name, role }).toString(),
+  });
+  if (response.status !== 201) throw new Error(`POST /members answered ${response.status}: ${await response.text()}`);
+  const { data } = (await response.json()) as { data: { id: number; key: { key: string } } };
+  return { id: data.id, key: data.key.key };
+}
+
+/** GET `path` of the real API as the owner (REAL_API_KEY): its JSON body. */
+export async function ownerGet<T>(api: RealApi, path: string): Promise<T> {
+  const { app } = await api.backend();
+  const response = await app.request(path, { headers: { Authorization: `Bearer ${REAL_API_KEY}`, Accept: 'application/json' } });
+  return (await response.json()) as T;
+}

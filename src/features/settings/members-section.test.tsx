@@ -1,30 +1,37 @@
-// Settings' Members (ui-contract.md, Accounts): Add member shows the new key once with Copy; per member
-// Role and Remove member <name> (after asking); each member's keys with New key (shown once) and Revoke
-// key <label>; the last owner's 422 said where it happened. The accounts routes are the stand-in of
-// test/accounts-api.ts (the server's are being built); everything else is the real API.
+// Settings' Members (ui-contract.md, Accounts) against the real API: Add member shows the new key once
+// with Copy; per member Role and Remove member <name> (after asking); each member's keys with New key
+// (shown once) and Revoke key <label>; the last owner's 422 said where it happened.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
-import { fakeAccounts } from '../../../test/accounts-api';
-import { REAL_API_KEY, realApi, server } from '../../../test/msw';
+import { REAL_API_KEY, addMember, ownerGet, realApi, server } from '../../../test/msw';
+import type { RealApi } from '../../../test/msw';
 import { renderWithProviders } from '../../../test/render';
 import { Component as SettingsRoute } from './settings-page';
+
+const LAST_OWNER = /last owner cannot be removed or demoted/;
 
 function renderSettings() {
   const api = realApi();
   server.use(...api.handlers);
-  const accounts = fakeAccounts(api, { role: 'owner' });
-  server.use(...accounts.handlers);
   saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
-  return { page: renderWithProviders(<SettingsRoute />, { route: '/settings' }), accounts };
+  return { page: renderWithProviders(<SettingsRoute />, { route: '/settings' }), api };
+}
+
+async function members(api: RealApi) {
+  return (await ownerGet<{ data: { name: string; role: string }[] }>(api, '/api/v1/members?per_page=100')).data.map((m) => [m.name, m.role]);
+}
+
+async function keyLabels(api: RealApi, memberId: number) {
+  return (await ownerGet<{ data: { label: string | null }[] }>(api, `/api/v1/members/${memberId}/keys`)).data.map((k) => k.label);
 }
 
 describe('Settings: Members', () => {
-  it('adds a member and shows its key once with Copy; the list has them with their role', async () => {
-    const { page, accounts } = renderSettings();
+  it('adds a member and shows its key once with Copy, and the key signs in with its role', async () => {
+    const { page, api } = renderSettings();
     const section = await screen.findByRole('region', { name: 'Members' });
     const list = await within(section).findByRole('list', { name: 'Members' });
-    expect(within(list).getByRole('listitem', { name: 'Ana' })).toHaveTextContent('(you)');
+    expect(within(list).getByRole('listitem', { name: 'Owner' })).toHaveTextContent('(you)');
 
     const form = within(section).getByRole('form', { name: 'Add a member' });
     await page.user.type(within(form).getByRole('textbox', { name: 'Name' }), 'Bo');
@@ -33,10 +40,13 @@ describe('Settings: Members', () => {
 
     const key = await within(section).findByRole<HTMLInputElement>('textbox', { name: 'API key' });
     expect(key.value).toMatch(/^wrs_/);
-    expect(accounts.members.map((m) => [m.name, m.role])).toEqual([
-      ['Ana', 'owner'],
+    expect(await members(api)).toEqual([
+      ['Owner', 'owner'],
       ['Bo', 'viewer'],
     ]);
+    const { app } = await api.backend();
+    const me = await app.request('/api/v1/me', { headers: { Authorization: `Bearer ${key.value}` } });
+    expect(((await me.json()) as { data: { role: string } }).data.role).toBe('viewer');
     expect(within(section).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
     const bo = await within(list).findByRole('listitem', { name: 'Bo' });
     expect(within(bo).getByRole<HTMLSelectElement>('combobox', { name: 'Role' }).value).toBe('viewer');
@@ -46,69 +56,75 @@ describe('Settings: Members', () => {
   });
 
   it('refuses an empty name before sending anything', async () => {
-    const { page, accounts } = renderSettings();
+    const { page, api } = renderSettings();
     const section = await screen.findByRole('region', { name: 'Members' });
     await page.user.click(within(section).getByRole('button', { name: 'Add member' }));
     expect(await within(section).findByText('Enter the member’s name.')).toBeInTheDocument();
-    expect(accounts.members).toHaveLength(1);
+    expect(await members(api)).toHaveLength(1);
   });
 
   it('changes a member’s role, and shows the last owner’s refusal where it happened', async () => {
-    const { page, accounts } = renderSettings();
-    accounts.addMember('Bo', 'viewer');
+    const { page, api } = renderSettings();
+    await addMember(api, 'Bo', 'viewer');
     const section = await screen.findByRole('region', { name: 'Members' });
     const bo = await within(section).findByRole('listitem', { name: 'Bo' });
     await page.user.selectOptions(within(bo).getByRole('combobox', { name: 'Role' }), 'editor');
-    await waitFor(() => expect(accounts.members[1]!.role).toBe('editor'));
     expect(await screen.findByText('Bo’s role is now editor.')).toBeInTheDocument();
+    expect(await members(api)).toEqual([
+      ['Owner', 'owner'],
+      ['Bo', 'editor'],
+    ]);
 
-    const ana = within(section).getByRole('listitem', { name: 'Ana' });
-    await page.user.selectOptions(within(ana).getByRole('combobox', { name: 'Role' }), 'viewer');
-    const refusal = await within(ana).findByRole('alert');
-    expect(refusal).toHaveTextContent("The workspace's last owner cannot be removed or demoted.");
-    expect(accounts.members[0]!.role).toBe('owner');
+    const owner = within(section).getByRole('listitem', { name: 'Owner' });
+    await page.user.selectOptions(within(owner).getByRole('combobox', { name: 'Role' }), 'viewer');
+    expect(await within(owner).findByRole('alert')).toHaveTextContent(LAST_OWNER);
+    expect((await members(api))[0]).toEqual(['Owner', 'owner']);
     // The select shows the role the member still has.
-    expect(within(ana).getByRole<HTMLSelectElement>('combobox', { name: 'Role' }).value).toBe('owner');
+    expect(within(owner).getByRole<HTMLSelectElement>('combobox', { name: 'Role' }).value).toBe('owner');
   });
 
   it('removes a member after asking; the last owner’s removal is refused in the dialog', async () => {
-    const { page, accounts } = renderSettings();
-    accounts.addMember('Bo', 'viewer');
+    const { page, api } = renderSettings();
+    await addMember(api, 'Bo', 'viewer');
     const section = await screen.findByRole('region', { name: 'Members' });
     await within(section).findByRole('listitem', { name: 'Bo' });
     await page.user.click(within(section).getByRole('button', { name: 'Remove member Bo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove member Bo?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(within(section).queryByRole('listitem', { name: 'Bo' })).not.toBeInTheDocument());
-    expect(accounts.members.map((m) => m.name)).toEqual(['Ana']);
+    expect(await members(api)).toEqual([['Owner', 'owner']]);
 
-    await page.user.click(within(section).getByRole('button', { name: 'Remove member Ana' }));
-    const last = await screen.findByRole('dialog', { name: 'Remove member Ana?' });
+    await page.user.click(within(section).getByRole('button', { name: 'Remove member Owner' }));
+    const last = await screen.findByRole('dialog', { name: 'Remove member Owner?' });
     await page.user.click(within(last).getByRole('button', { name: 'Remove' }));
-    expect(await within(last).findByText("The workspace's last owner cannot be removed or demoted.")).toBeInTheDocument();
-    expect(accounts.members).toHaveLength(1);
+    expect(await within(last).findByText(LAST_OWNER)).toBeInTheDocument();
+    expect(await members(api)).toHaveLength(1);
   });
 
   it('lists a member’s keys, makes a new one shown once, and revokes one after asking', async () => {
-    const { page, accounts } = renderSettings();
+    const { page, api } = renderSettings();
+    const bo = await addMember(api, 'Bo', 'editor');
     const section = await screen.findByRole('region', { name: 'Members' });
-    const ana = await within(section).findByRole('listitem', { name: 'Ana' });
-    await page.user.click(within(ana).getByRole('button', { name: 'Show keys' }));
-    const keys = await within(ana).findByRole('table', { name: 'Keys of Ana' });
-    expect(within(keys).getByRole('cell', { name: 'laptop' })).toBeInTheDocument();
+    const item = await within(section).findByRole('listitem', { name: 'Bo' });
+    await page.user.click(within(item).getByRole('button', { name: 'Show keys' }));
+    const keys = await within(item).findByRole('table', { name: 'Keys of Bo' });
+    expect(within(keys).getAllByRole('row')).toHaveLength(2);
 
-    await page.user.type(within(ana).getByRole('textbox', { name: /Key label/ }), 'phone');
-    await page.user.click(within(ana).getByRole('button', { name: 'New key' }));
-    const shown = await within(ana).findByRole<HTMLInputElement>('textbox', { name: 'API key' });
+    await page.user.type(within(item).getByRole('textbox', { name: /Key label/ }), 'phone');
+    await page.user.click(within(item).getByRole('button', { name: 'New key' }));
+    const shown = await within(item).findByRole<HTMLInputElement>('textbox', { name: 'API key' });
     expect(shown.value).toMatch(/^wrs_/);
-    expect(within(ana).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+    expect(within(item).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
     expect(await within(keys).findByRole('cell', { name: 'phone' })).toBeInTheDocument();
-    expect(accounts.keys.map((k) => k.label)).toEqual(['laptop', 'phone']);
+    expect(await keyLabels(api, bo.id)).toContain('phone');
 
     await page.user.click(within(keys).getByRole('button', { name: 'Revoke key phone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke key phone?' });
     await page.user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(within(keys).queryByRole('cell', { name: 'phone' })).not.toBeInTheDocument());
-    expect(accounts.keys.map((k) => k.label)).toEqual(['laptop']);
+    expect(await keyLabels(api, bo.id)).not.toContain('phone');
+    // The revoked key signs nobody in.
+    const { app } = await api.backend();
+    expect((await app.request('/api/v1/me', { headers: { Authorization: `Bearer ${shown.value}` } })).status).toBe(401);
   });
 });
