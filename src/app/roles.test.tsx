@@ -1,30 +1,29 @@
 // Roles in the dashboard (ui-contract.md, Accounts): the header names the member and their role; a
 // viewer sees no control that would change data, and a line saying why where one would be; an editor
 // sees no owner's Settings sections; against a deployment without accounts, none of it shows. The
-// reports, projects and the rest come from the real API; GET /me from the accounts stand-in.
+// reference server's real API throughout, each role signed in with a key of a member of its own.
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { saveConnection } from '@/api/http/connection';
-import { fakeAccounts } from '../../test/accounts-api';
-import type { Role } from '../../test/accounts-api';
-import { REAL_API_KEY, capabilitiesWithout, realApi, server } from '../../test/msw';
+import type { Role } from '@/contract/accounts';
+import { REAL_API_KEY, addMember, capabilitiesWithout, realApi, server } from '../../test/msw';
 import { createTestQueryClient, renderWithProviders } from '../../test/render';
 import { createRoutes } from './routes';
 
 const REPORT = { project: 'shop.example', privacy: 0 as const, passwordHash: null, score: 40, result: 'bad' as const, now: new Date() };
 const RESULTS = { title: { passed: false, importance: 'medium' as const, value: null } };
 
+/** Reports of shop.example, and a key of `role` (a member named Ana; the owner's own key for 'owner'). */
 async function withData(role: Role | null) {
   const api = realApi();
   server.use(...api.handlers);
   const { storage } = await api.backend();
   const report = await storage.createReport({ ...REPORT, url: 'https://shop.example/a', results: RESULTS });
   await storage.createReport({ ...REPORT, url: 'https://shop.example/b', results: RESULTS });
-  const accounts = role ? fakeAccounts(api, { role }) : null;
-  server.use(...(accounts ? accounts.handlers : [capabilitiesWithout(api, 'accounts', 'audit')]));
-  saveConnection({ baseUrl: '', apiKey: REAL_API_KEY, remember: false });
-  return { report, accounts };
+  if (role === null) server.use(capabilitiesWithout(api, 'accounts', 'audit'));
+  const member = role && role !== 'owner' ? await addMember(api, 'Ana', role) : null;
+  saveConnection({ baseUrl: '', apiKey: member?.key ?? REAL_API_KEY, remember: false });
+  return { report, api, member };
 }
 
 function renderApp(route: string) {
@@ -98,16 +97,17 @@ describe('Roles', () => {
   });
 
   it('asks the role again when a write is refused (403): a demoted editor’s page then shows what a viewer may do', async () => {
-    const { report, accounts } = await withData('editor');
+    const { report, api, member } = await withData('editor');
     const app = renderApp(`/reports/${report.id}`);
     const form = await screen.findByRole('form', { name: 'Edit report' });
-    // Meanwhile an owner made them a viewer: the next write is refused.
-    accounts!.members[0]!.role = 'viewer';
-    server.use(
-      http.patch('*/api/v1/reports/:id', () =>
-        HttpResponse.json({ message: 'Your role (viewer) may not do this.', status: 403 }, { status: 403 }),
-      ),
-    );
+    // Meanwhile an owner makes them a viewer: their next write is refused.
+    const { app: backend } = await api.backend();
+    const demoted = await backend.request(`/api/v1/members/${member!.id}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${REAL_API_KEY}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'role=viewer',
+    });
+    expect(demoted.status).toBe(200);
     await app.user.click(within(form).getByRole('radio', { name: /Private/ }));
     await app.user.click(within(form).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Your role (viewer) may not change reports.')).toBeInTheDocument();
