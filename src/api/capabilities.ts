@@ -3,10 +3,10 @@
 // an hour, so that a page opened again asks nothing (a deployment without GET /capabilities answers
 // 404, which the browser's console shows each time it is asked: issue 50). None of them: 404.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Capabilities } from '@/contract/strict-schemas';
 import { isApiError } from './http/errors';
 import { readConnection } from './http/connection';
 import { apiRequest } from './http/http';
-import type { Capabilities } from '@/contract/strict-schemas';
 import { NO_CAPABILITIES, capabilitiesSchema } from './lenient-schemas';
 
 export type { Capabilities } from '@/contract/strict-schemas';
