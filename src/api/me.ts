@@ -27,22 +27,24 @@ export const meQuery = () =>
 
 /** The member the key belongs to, where the server has accounts (null elsewhere, and until known). */
 export function useMe(): { me: Me | null; accounts: boolean; pending: boolean } {
-  const accounts = useCapabilities().capabilities?.accounts === true;
+  const { capabilities, isPending } = useCapabilities();
+  const accounts = capabilities?.accounts === true;
   const query = useQuery({ ...meQuery(), enabled: accounts });
-  return { me: query.data ?? null, accounts, pending: accounts && query.isPending };
+  // Pending too while the capabilities are asked: a control shown then would go while the role is asked.
+  return { me: query.data ?? null, accounts, pending: isPending || (accounts && query.isPending) };
 }
 
 /** What a control needs: changing data (editor, owner) or managing the workspace (owner). */
 export type Permission = 'change-data' | 'manage';
 
 /**
- * Whether the key's role may do `need`: always where the server has no accounts; while its role is being
- * asked, not yet (no control shows that a viewer would then lose); if asking failed, yes (the server
+ * Whether the key's role may do `need`: always where the server has no accounts; while that or the role is
+ * being asked, not yet (no control shows that a viewer would then lose); if asking failed, yes (the server
  * still refuses what the role may not). `role` names a role that may not, for the note in its place.
  */
 export function usePermission(need: Permission): { allowed: boolean; role: Role | null } {
   const { me, accounts, pending } = useMe();
-  if (!accounts) return { allowed: true, role: null };
+  if (!accounts) return { allowed: !pending, role: null };
   if (!me) return { allowed: !pending, role: null };
   const allowed = me.role === 'owner' || (need === 'change-data' && me.role === 'editor');
   return { allowed, role: allowed ? null : me.role };

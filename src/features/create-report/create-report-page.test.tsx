@@ -41,7 +41,7 @@ function recordCreates() {
   return bodies;
 }
 
-function renderForm(options: { analyser?: Analyser; handlers?: HttpHandler[] } = {}) {
+async function renderForm(options: { analyser?: Analyser; handlers?: HttpHandler[] } = {}) {
   const api = realApi({ analyser: options.analyser ?? analyser });
   // The page asks the capabilities as it renders (for the key's role, issue 47): a test's own answers first.
   server.use(...(options.handlers ?? []), ...api.handlers);
@@ -64,6 +64,8 @@ function renderForm(options: { analyser?: Analyser; handlers?: HttpHandler[] } =
     ],
     { route: '/reports/new' },
   );
+  // Where the server has accounts the form waits for the key's role (GET /me): an owner's here.
+  await screen.findByRole('form', { name: 'New report' });
   const form = () => screen.getByRole('form', { name: 'New report' });
   return {
     ...view,
@@ -107,7 +109,7 @@ describe('urlProblem and httpsSuggestion', () => {
 describe('Create report', () => {
   it('catches invalid input before any request', async () => {
     const creates = recordCreates();
-    const form = renderForm();
+    const form = await renderForm();
 
     await form.user.click(form.submit());
     expect(await screen.findByText('Enter the address of the page to analyse.')).toBeInTheDocument();
@@ -121,7 +123,7 @@ describe('Create report', () => {
   });
 
   it('offers https:// for an address typed without a scheme', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     await form.user.type(form.url(), 'example.com/pricing');
     await form.user.click(form.submit());
     expect(await screen.findByText('Start the URL with https:// or http://.')).toBeInTheDocument();
@@ -136,7 +138,7 @@ describe('Create report', () => {
 
   it('asks for a password only with Password privacy, and at most 128 characters', async () => {
     const creates = recordCreates();
-    const form = renderForm();
+    const form = await renderForm();
     expect(form.privacy('Public')).toBeChecked();
     expect(form.password()).toBeNull();
 
@@ -162,7 +164,7 @@ describe('Create report', () => {
 
   it('creates the report, says so, opens it, and refreshes the lists', async () => {
     const creates = recordCreates();
-    const form = renderForm();
+    const form = await renderForm();
     const list = reportQueries.list();
     form.queryClient.setQueryData(list.queryKey, {
       items: [],
@@ -194,7 +196,7 @@ describe('Create report', () => {
         finish = () => resolve(analysis);
       });
     const creates = recordCreates();
-    const form = renderForm({ analyser: slow });
+    const form = await renderForm({ analyser: slow });
 
     await form.user.type(form.url(), 'https://blog.example/');
     await form.user.click(form.submit());
@@ -209,7 +211,7 @@ describe('Create report', () => {
   });
 
   it('puts the server’s 422 errors on their fields and keeps what was typed', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     await form.user.type(form.url(), 'https://shop.example/missing');
     await form.user.click(form.privacy('Private'));
     await form.user.click(form.submit());
@@ -223,7 +225,7 @@ describe('Create report', () => {
   });
 
   it('shows other failures above the button, with a notification', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     server.use(
       http.post('*/api/v1/reports', () =>
         HttpResponse.json({ message: 'Server error.', status: 500 }, { status: 500 }),
@@ -256,7 +258,7 @@ describe('Create report: a report of the same URL exists', () => {
   }
 
   it('says so once typing stops, with Open report; one exact-URL request, not one per key', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     const existing = await createReport({ url: 'https://shop.example/pricing' });
     await createReport({ url: 'https://shop.example/pricing/teams' });
     const searches = recordLists();
@@ -275,7 +277,7 @@ describe('Create report: a report of the same URL exists', () => {
   });
 
   it('finds it behind 33 newer reports whose URLs contain it (the 25 newest matches are not enough)', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     const existing = await createReport({ url: 'https://shop.example/pricing' });
     for (let i = 0; i < 33; i += 1) await createReport({ url: `https://shop.example/pricing?plan=${i}` });
     await form.user.type(form.url(), 'HTTPS://Shop.Example:443/pricing');
@@ -287,7 +289,7 @@ describe('Create report: a report of the same URL exists', () => {
   });
 
   it('without the exact filter (no GET /capabilities), searches and compares exact URLs', async () => {
-    const form = renderForm({
+    const form = await renderForm({
       handlers: [
         http.get('*/api/v1/capabilities', () =>
           HttpResponse.json({ message: 'Resource not found.', status: 404 }, { status: 404 }),
@@ -310,7 +312,7 @@ describe('Create report: a report of the same URL exists', () => {
   });
 
   it('refreshes the existing report instead of creating another, then opens it', async () => {
-    const form = renderForm();
+    const form = await renderForm();
     await createReport({ url: 'https://shop.example/pricing' });
     const creates = recordCreates();
     await form.user.type(form.url(), 'https://shop.example/pricing');

@@ -3,6 +3,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { RefObject } from 'react';
 import type { Report } from '@/contract/domain';
+import { usePermission } from '@/api/me';
 import { RoleGate } from '@/components/role-gate';
 import { ShareButton } from '@/components/share-button';
 import { DeleteReport } from './delete';
@@ -27,6 +28,7 @@ export function ReportSettings({
   onRefreshFailed,
   onDeleted,
 }: ReportSettingsProps) {
+  const { allowed } = usePermission('change-data');
   return (
     <Paper
       withBorder
@@ -41,7 +43,7 @@ export function ReportSettings({
             Report settings
           </Title>
           <Text size="sm" c="dimmed">
-            Change who may see this report, or analyse the page again.
+            {allowed ? 'Change who may see this report, or analyse the page again.' : 'Who may see this report, and its link.'}
           </Text>
         </div>
         <ReportLink report={report} />
