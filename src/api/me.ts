@@ -27,25 +27,25 @@ export const meQuery = () =>
 
 /** The member the key belongs to, where the server has accounts (null elsewhere, and until known). */
 export function useMe(): { me: Me | null; accounts: boolean; pending: boolean } {
-  const { capabilities, isPending } = useCapabilities();
-  const accounts = capabilities?.accounts === true;
+  const accounts = useCapabilities().capabilities?.accounts === true;
   const query = useQuery({ ...meQuery(), enabled: accounts });
-  // Pending too while the capabilities are asked: a control shown then would go while the role is asked.
-  return { me: query.data ?? null, accounts, pending: isPending || (accounts && query.isPending) };
+  return { me: accounts ? (query.data ?? null) : null, accounts, pending: accounts && query.isPending };
 }
 
 /** What a control needs: changing data (editor, owner) or managing the workspace (owner). */
 export type Permission = 'change-data' | 'manage';
 
 /**
- * Whether the key's role may do `need`: always where the server has no accounts; while that or the role is
- * being asked, not yet (no control shows that a viewer would then lose); if asking failed, yes (the server
- * still refuses what the role may not). `role` names a role that may not, for the note in its place.
+ * Whether the key's role may do `need`: always where the server has no accounts. Until GET /me has
+ * answered, changing data is allowed, so that an owner's or editor's page never waits for it nor loses
+ * a form it would take away and give back (the server refuses what the role may not anyway); managing
+ * is not, because the owner's sections start with owner-only reads, whose refusals the audit log keeps.
+ * `role` names a role that may not, for the note in its place.
  */
 export function usePermission(need: Permission): { allowed: boolean; role: Role | null } {
-  const { me, accounts, pending } = useMe();
-  if (!accounts) return { allowed: !pending, role: null };
-  if (!me) return { allowed: !pending, role: null };
+  const { capabilities } = useCapabilities();
+  const { me } = useMe();
+  if (!me) return { allowed: need === 'change-data' || capabilities?.accounts === false, role: null };
   const allowed = me.role === 'owner' || (need === 'change-data' && me.role === 'editor');
   return { allowed, role: allowed ? null : me.role };
 }
