@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { ROLES } from '@/contract/accounts';
 import type { Role } from '@/contract/accounts';
 import { useCapabilities } from './capabilities';
+import { ME_STORAGE_KEY, readConnection } from './http/connection';
 import { apiRequest } from './http/http';
 import { accountKeys } from './query-keys';
 
@@ -17,12 +18,58 @@ const meSchema = z.pipe(
 );
 export type Me = z.output<typeof meSchema>;
 
+/** How long a page opened again uses the member it was told without asking (a refused write asks at once). */
+export const ME_REMEMBERED_MS = 5 * 60_000;
+
+// The member of the connection in use, remembered on the device, so that a page opened again shows
+// the role's controls from its first paint and asks nothing (issue 50: a list's first load asks at
+// most two things besides its list). One entry, for one connection: its base URL and a 32-bit
+// FNV-1a digest of its key (the key is in this storage already; the digest cannot give it back).
+type Remembered = { connection: string; at: number; data: Me };
+
+function connectionId(): string | null {
+  const { baseUrl, apiKey } = readConnection();
+  if (apiKey === null) return null;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < apiKey.length; i++) hash = Math.imul(hash ^ apiKey.charCodeAt(i), 0x01000193);
+  return `${baseUrl} ${(hash >>> 0).toString(16)}`;
+}
+
+function remembered(): { at: number; data: Me } | undefined {
+  try {
+    const entry = JSON.parse(window.localStorage.getItem(ME_STORAGE_KEY) ?? 'null') as Partial<Remembered> | null;
+    const data = entry?.data;
+    if (!entry || entry.connection !== connectionId() || typeof entry.at !== 'number') return undefined;
+    if (Date.now() - entry.at > ME_REMEMBERED_MS || !data || typeof data.id !== 'number' || typeof data.name !== 'string')
+      return undefined;
+    return ROLES.includes(data.role) ? { at: entry.at, data: { id: data.id, name: data.name, role: data.role } } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(data: Me): void {
+  const connection = connectionId();
+  try {
+    if (connection !== null)
+      window.localStorage.setItem(ME_STORAGE_KEY, JSON.stringify({ connection, at: Date.now(), data } satisfies Remembered));
+  } catch {
+    // Asked again next time.
+  }
+}
+
 export const meQuery = () =>
   queryOptions({
     queryKey: accountKeys.me(),
-    queryFn: ({ signal }) => apiRequest({ path: ['me'], signal }, meSchema),
+    queryFn: async ({ signal }) => {
+      const me = await apiRequest({ path: ['me'], signal }, meSchema);
+      remember(me);
+      return me;
+    },
+    initialData: () => remembered()?.data,
+    initialDataUpdatedAt: () => remembered()?.at,
     // A role changes seldom; a refused write (403) says so anyway.
-    staleTime: 5 * 60_000,
+    staleTime: ME_REMEMBERED_MS,
   });
 
 /** The member the key belongs to, where the server has accounts (null elsewhere, and until known). */

@@ -11,6 +11,8 @@ export interface Connection {
 const BASE_URL_KEY = 'webpage-report.base-url';
 const API_KEY_KEY = 'webpage-report.api-key';
 const REMEMBER_KEY = 'webpage-report.remember-key';
+/** Where api/me.ts remembers the connection's member; it goes with the key. */
+export const ME_STORAGE_KEY = 'webpage-report.me';
 const OWN_KEYS = new Set([BASE_URL_KEY, API_KEY_KEY, REMEMBER_KEY]);
 
 /** The address a base URL stands for when nothing is saved: the build's VITE_API_BASE_URL, else same origin (''). */
@@ -149,6 +151,7 @@ export function forgetKey({ elsewhere = false }: { elsewhere?: boolean } = {}): 
   signedOutElsewhere = elsewhere;
   remove(local, API_KEY_KEY);
   remove(session, API_KEY_KEY);
+  remove(local, ME_STORAGE_KEY);
   notify();
 }
 
