@@ -44,6 +44,16 @@ export const E2E_SMTP = {
 
 /** Fails with the list of serious or critical WCAG 2.1 A/AA violations on the page as it is now. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  // Colours measured mid-transition (a scheme just switched, a notification fading in) are neither
+  // scheme's: wait for every finite animation and transition to end (a spinner's never does).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
