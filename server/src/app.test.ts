@@ -6,6 +6,7 @@ import {
   strictValidationErrorSchema,
 } from '../../src/contract/strict-schemas';
 import { createKey, newKey } from './auth/keys';
+import { createRateLimiter } from './http/rate-limit';
 import { createTestApp, TEST_KEY, testDatabase } from '../../test/server/test-app';
 import { createSqliteStorage } from './storage/storage';
 import type { Storage } from './storage/types';
@@ -168,6 +169,36 @@ describe('rate limit', () => {
     expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(200);
     expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(200);
     expect((await t.call('GET', '/api/v1/reports', { key: b })).status).toBe(429);
+  });
+
+  it('refuses a key at its limit from memory until the window ends: neither its lookup nor a count, so a hammering key costs the others nothing', async () => {
+    let now = Date.parse('2026-11-20T10:00:15.000Z');
+    const limiter = createRateLimiter(2, 60, () => now);
+    const counted: string[] = [];
+    const t = createTestApp({
+      config: { rateLimit: 2 },
+      now: () => new Date(now),
+      rateLimiter: (bucket) => {
+        counted.push(bucket);
+        return limiter(bucket);
+      },
+    });
+    const identify = vi.spyOn(t.storage.accounts, 'identify');
+    const statuses = [];
+    for (let n = 0; n < 23; n++) statuses.push((await t.call('GET', '/api/v1/reports')).status);
+    expect(statuses).toEqual([200, 200, ...Array<number>(21).fill(429)]);
+    // Looked up and counted until the first refusal; the 20 after it came from memory.
+    expect(identify).toHaveBeenCalledTimes(3);
+    expect(counted.filter((bucket) => bucket.startsWith('key:'))).toHaveLength(3);
+    const remembered = await t.call('GET', '/api/v1/reports');
+    expect([remembered.headers.get('Retry-After'), remembered.headers.get('X-RateLimit-Limit'), remembered.headers.get('X-RateLimit-Remaining')]).toEqual(['45', '2', '0']);
+    // A wrong key is not one of them: it is looked up, and counted by its address.
+    expect((await t.call('GET', '/api/v1/reports', { key: 'guess' })).status).toBe(401);
+    expect(counted.at(-1)).toMatch(/^address:/);
+
+    now = Date.parse('2026-11-20T10:01:00.000Z');
+    expect((await t.call('GET', '/api/v1/reports')).status).toBe(200);
+    expect(identify).toHaveBeenCalledTimes(5);
   });
 
   it('uses a window of RATE_LIMIT_WINDOW_S seconds, starting at a multiple of it', async () => {

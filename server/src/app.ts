@@ -6,7 +6,7 @@ import { API_PREFIX } from '../../src/contract/values';
 import { doReportWork } from './use-cases/report-work';
 import { createResolver } from './net/resolve';
 import type { AppDeps } from './routes/app-deps';
-import { createKeyVerifier } from './auth/keys';
+import { createKeyVerifier, hashKey } from './auth/keys';
 import type { KeyIdentity } from './storage/account-storage';
 import { requestStorage, withWorkspace } from './storage/workspace-scope';
 import { currentAuditIntent, withAuditIntent, type Actor, type AuditIntent } from './storage/audit';
@@ -23,7 +23,7 @@ import {
   PASSWORD_WINDOW_S,
   passwordAttempts,
 } from './http/password-attempts';
-import { createRateLimiter, rateLimitHeaders, type RateLimitDecision } from './http/rate-limit';
+import { createRateLimiter, createRefusalMemory, rateLimitHeaders, type RateLimitDecision, type RateLimiter } from './http/rate-limit';
 import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { alertsRouter, schedulesRouter } from './routes/watch';
 import { capabilitiesRouter } from './routes/capabilities';
@@ -102,13 +102,18 @@ export function createApp(deps: AppDeps): Hono {
   const verify = createKeyVerifier(storage, config.apiKeys, now);
   const hit = resolved.rateLimiter;
   const hitWorkspace = resolved.workspaceRateLimiter;
+  // A bucket refused in this window stays refused until it ends, so this process refuses it again
+  // from memory: a key hammering past its limit costs neither a lookup nor a count in the database,
+  // and the other members' requests do not wait behind its refusals.
+  const refusals = createRefusalMemory(config.rateLimitWindowS, () => now().getTime());
+  const counted = async (limiter: RateLimiter, bucket: string) => refusals.refusal(bucket) ?? refusals.remember(bucket, await limiter(bucket));
   // A key's request counts against its own limit, then, if the key is not at its limit, against its
   // workspace's: one key at its limit uses none of what the workspace's other keys may still do, and
   // one workspace cannot take more than its share of the server. The headers describe the tighter.
-  const limitKey = async (identity: KeyIdentity): Promise<RateLimitDecision> => {
+  const limitKey = async (identity: KeyIdentity, presented: string): Promise<RateLimitDecision> => {
     const key = await hit(`key:${identity.keyId}`);
-    if (!key.allowed) return key;
-    const workspace = await hitWorkspace(`workspace:${identity.workspaceId}`);
+    if (!key.allowed) return refusals.remember(presented, key);
+    const workspace = await counted(hitWorkspace, `workspace:${identity.workspaceId}`);
     if (!workspace.allowed || workspace.remaining < key.remaining) return workspace;
     return key;
   };
@@ -139,9 +144,15 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use(api, async (c, next) => {
     const key = bearerKey(c.req.header('Authorization'));
+    // A key this process refused in this window is refused again before it is looked up. Only keys
+    // that were found get there: an unknown key is counted by its address, below.
+    const presented = key === null ? null : `key-hash:${hashKey(key)}`;
+    const refused = presented === null ? null : refusals.refusal(presented);
+    if (refused) return errorResponse(c, 429, rateLimitHeaders(refused));
     const identity = key === null ? null : await verify(key);
     // Requests without a valid key are counted per client address, which also slows key guessing.
-    const decision = identity ? await limitKey(identity) : await hit(`address:${clientAddress(c)}`);
+    const decision =
+      identity && presented ? await limitKey(identity, presented) : await counted(hit, `address:${clientAddress(c)}`);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) return errorResponse(c, 429, headers);
     if (!identity && !keyless.has(c.req.path)) return errorResponse(c, 401, headers);

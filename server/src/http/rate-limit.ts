@@ -44,6 +44,40 @@ export function createRateLimiter(limit: number, windowSeconds = 60, now: () => 
   };
 }
 
+/**
+ * What this process already refused in the current window. A bucket refused once stays refused
+ * until the window ends (its count only grows), so its next requests are refused from memory: no
+ * count in the database, and for a key, no lookup of the key either. Bounded by the buckets refused
+ * in one window; the windows are those of the limiters (the same boundaries since the epoch).
+ */
+export function createRefusalMemory(windowSeconds = 60, now: () => number = Date.now) {
+  const windowMs = windowSeconds * 1000;
+  let windowStart = -1;
+  const refused = new Map<string, RateLimitDecision>();
+  const current = () => {
+    const window = fixedWindow(now(), windowMs);
+    if (window.start !== windowStart) {
+      windowStart = window.start;
+      refused.clear();
+    }
+    return window;
+  };
+  return {
+    /** The refusal of `bucket` in this window, if it was refused already. */
+    refusal(bucket: string): RateLimitDecision | null {
+      const { retryAfter } = current();
+      const decision = refused.get(bucket);
+      return decision ? { ...decision, retryAfter } : null;
+    },
+    /** Keeps `decision` for `bucket` when it is a refusal; returns it. */
+    remember(bucket: string, decision: RateLimitDecision): RateLimitDecision {
+      current();
+      if (!decision.allowed) refused.set(bucket, decision);
+      return decision;
+    },
+  };
+}
+
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
