@@ -84,7 +84,7 @@ async function whileHammered(url: string, key: string): Promise<{ b: Awaited<Ret
   const a = fork(HAMMER, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, URL: url, KEY: key, CONNECTIONS: String(A_CONNECTIONS) } });
   const message = (type: string) =>
     new Promise<{ counts?: Counts }>((resolve, reject) => {
-      a.on('message', (received: { type: string }) => received.type === type && resolve(received));
+      a.on('message', (received: { type: string; counts?: Counts }) => received.type === type && resolve(received));
       a.once('exit', () => reject(new Error(`A exited before "${type}"`)));
     });
   await message('limited');
