@@ -12,10 +12,13 @@ import { NO_CAPABILITIES, capabilitiesSchema } from './lenient-schemas';
 export type { Capabilities } from '@/contract/strict-schemas';
 export { NO_CAPABILITIES } from './lenient-schemas';
 
-/** GET /capabilities; a 404 (or 405: a deployment that routes the path elsewhere) is "none". */
-export async function fetchCapabilities(signal?: AbortSignal): Promise<Capabilities> {
+/**
+ * GET /capabilities; a 404 (or 405: a deployment that routes the path elsewhere) is "none".
+ * `connection`: values to ask with instead of the saved ones (signing in).
+ */
+export async function fetchCapabilities(signal?: AbortSignal, connection?: { baseUrl: string; apiKey: string }): Promise<Capabilities> {
   try {
-    return await apiRequest({ path: ['capabilities'], signal }, capabilitiesSchema);
+    return await apiRequest({ path: ['capabilities'], signal, ...(connection ? { connection } : {}) }, capabilitiesSchema);
   } catch (error) {
     if (isApiError(error) && (error.status === 404 || error.status === 405)) return NO_CAPABILITIES;
     throw error;
@@ -38,7 +41,7 @@ function readRemembered(): Remembered {
 }
 
 /** The answer remembered for this base URL, if it is recent and well-formed. */
-function remembered(baseUrl: string): { at: number; data: Capabilities } | undefined {
+export function rememberedCapabilities(baseUrl: string): { at: number; data: Capabilities } | undefined {
   const entry = readRemembered()[baseUrl];
   if (typeof entry?.at !== 'number' || Date.now() - entry.at > CAPABILITIES_REMEMBERED_MS) return undefined;
   const flags = { ...NO_CAPABILITIES };
@@ -47,7 +50,7 @@ function remembered(baseUrl: string): { at: number; data: Capabilities } | undef
 }
 
 /** Remembers an answer for this base URL (one entry per base URL; nothing when storage is refused). */
-function remember(baseUrl: string, data: Capabilities): void {
+export function rememberCapabilities(baseUrl: string, data: Capabilities): void {
   try {
     const all = readRemembered();
     all[baseUrl] = { at: Date.now(), data };
@@ -63,11 +66,11 @@ export const capabilitiesQuery = () =>
     queryFn: async ({ signal }) => {
       const { baseUrl } = readConnection();
       const data = await fetchCapabilities(signal);
-      remember(baseUrl, data);
+      rememberCapabilities(baseUrl, data);
       return data;
     },
-    initialData: () => remembered(readConnection().baseUrl)?.data,
-    initialDataUpdatedAt: () => remembered(readConnection().baseUrl)?.at,
+    initialData: () => rememberedCapabilities(readConnection().baseUrl)?.data,
+    initialDataUpdatedAt: () => rememberedCapabilities(readConnection().baseUrl)?.at,
     staleTime: CAPABILITIES_REMEMBERED_MS,
     gcTime: Infinity,
   });

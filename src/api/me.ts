@@ -4,8 +4,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ROLES } from '@/contract/accounts';
 import type { Role } from '@/contract/accounts';
-import { useCapabilities } from './capabilities';
-import { ME_STORAGE_KEY, readConnection } from './http/connection';
+import { fetchCapabilities, rememberCapabilities, rememberedCapabilities, useCapabilities } from './capabilities';
+import { ME_STORAGE_KEY, normaliseBaseUrl, readConnection } from './http/connection';
 import { apiRequest } from './http/http';
 import { accountKeys } from './query-keys';
 
@@ -22,13 +22,13 @@ export type Me = z.output<typeof meSchema>;
 export const ME_REMEMBERED_MS = 5 * 60_000;
 
 // The member of the connection in use, remembered on the device, so that a page opened again shows
-// the role's controls from its first paint and asks nothing (issue 50: a list's first load asks at
-// most two things besides its list). One entry, for one connection: its base URL and a 32-bit
-// FNV-1a digest of its key (the key is in this storage already; the digest cannot give it back).
+// the role's controls from its first paint, and asks nothing within ME_REMEMBERED_MS (issue 50: a
+// list's first load asks at most two things besides its list); after that it still paints with it,
+// and asks. One entry, for one connection: its base URL and a 32-bit FNV-1a digest of its key (the
+// key is in this storage already; the digest cannot give it back). Signing in fills it (learnMember).
 type Remembered = { connection: string; at: number; data: Me };
 
-function connectionId(): string | null {
-  const { baseUrl, apiKey } = readConnection();
+function connectionId({ baseUrl, apiKey }: { baseUrl: string; apiKey: string | null } = readConnection()): string | null {
   if (apiKey === null) return null;
   let hash = 0x811c9dc5;
   for (let i = 0; i < apiKey.length; i++) hash = Math.imul(hash ^ apiKey.charCodeAt(i), 0x01000193);
@@ -40,16 +40,15 @@ function remembered(): { at: number; data: Me } | undefined {
     const entry = JSON.parse(window.localStorage.getItem(ME_STORAGE_KEY) ?? 'null') as Partial<Remembered> | null;
     const data = entry?.data;
     if (!entry || entry.connection !== connectionId() || typeof entry.at !== 'number') return undefined;
-    if (Date.now() - entry.at > ME_REMEMBERED_MS || !data || typeof data.id !== 'number' || typeof data.name !== 'string')
-      return undefined;
+    if (!data || typeof data.id !== 'number' || typeof data.name !== 'string') return undefined;
     return ROLES.includes(data.role) ? { at: entry.at, data: { id: data.id, name: data.name, role: data.role } } : undefined;
   } catch {
     return undefined;
   }
 }
 
-function remember(data: Me): void {
-  const connection = connectionId();
+function remember(data: Me, of?: { baseUrl: string; apiKey: string }): void {
+  const connection = connectionId(of);
   try {
     if (connection !== null)
       window.localStorage.setItem(ME_STORAGE_KEY, JSON.stringify({ connection, at: Date.now(), data } satisfies Remembered));
@@ -71,6 +70,28 @@ export const meQuery = () =>
     // A role changes seldom; a refused write (403) says so anyway.
     staleTime: ME_REMEMBERED_MS,
   });
+
+/**
+ * Signing in, before the key is saved: asks who it belongs to (where the deployment has accounts)
+ * and remembers it on the device for that connection, so the first page after signing in paints the
+ * role's controls from its first frame: a viewer never sees, even briefly, a control to change data.
+ * The deployment's extensions come from the device when known for the base URL, else are asked and
+ * remembered too (the page would ask them next). Failing, it leaves both to the page.
+ */
+export async function learnMember(typed: { baseUrl: string; apiKey: string }, signal?: AbortSignal): Promise<void> {
+  const connection = { baseUrl: normaliseBaseUrl(typed.baseUrl), apiKey: typed.apiKey.trim() };
+  try {
+    let capabilities = rememberedCapabilities(connection.baseUrl)?.data;
+    if (!capabilities) {
+      capabilities = await fetchCapabilities(signal, connection);
+      rememberCapabilities(connection.baseUrl, capabilities);
+    }
+    if (!capabilities.accounts) return;
+    remember(await apiRequest({ path: ['me'], signal, connection }, meSchema), connection);
+  } catch {
+    // The page asks.
+  }
+}
 
 /** The member the key belongs to, where the server has accounts (null elsewhere, and until known). */
 export function useMe(): { me: Me | null; accounts: boolean; pending: boolean } {

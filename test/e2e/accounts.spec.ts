@@ -25,6 +25,28 @@ async function expectNoChangeControls(page: Page): Promise<void> {
     await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0);
 }
 
+/**
+ * Before the page's scripts: notes in `window.changeControlsSeen` every button or link with the name
+ * of a control that changes data that is ever put in the document, however briefly.
+ */
+function watchForChangeControls(): void {
+  const names = [/^Delete/, /^Add/, /^Change privacy$/, /Analyse again/, /^Refresh/, /^Share/, /^Edit label/, /^Run now$/, /^Save changes$/, /^New report$/, /^Create a report$/];
+  const seen: string[] = [];
+  (window as unknown as { changeControlsSeen: string[] }).changeControlsSeen = seen;
+  const note = (element: Element) => {
+    const label = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
+    if (names.some((pattern) => pattern.test(label))) seen.push(label);
+  };
+  new MutationObserver((records) => {
+    for (const record of records)
+      for (const node of record.addedNodes) {
+        if (!(node instanceof Element)) continue;
+        if (node.matches('button, a')) note(node);
+        node.querySelectorAll('button, a').forEach(note);
+      }
+  }).observe(document, { childList: true, subtree: true });
+}
+
 test.describe('Accounts', () => {
   // Copy puts the key on the clipboard, read back from the page.
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -53,17 +75,21 @@ test.describe('Accounts', () => {
     await members.getByRole('button', { name: 'Done' }).click();
     await expect(field).toHaveCount(0);
 
-    // The viewer, in a browser of their own, signs in with the key.
+    // The viewer, in a browser of their own, signs in with the key on the sign-in panel; not one
+    // control to change data may appear on the page, not even for a frame before the role is known.
     const viewerContext = await browser.newContext();
+    await viewerContext.addInitScript(watchForChangeControls);
     const viewer = await viewerContext.newPage();
-    await viewer.goto(`/e2e-signed-in#api_key=${encodeURIComponent(key)}`);
-    await expect(viewer.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await viewer.goto('/reports');
+    const signInForm = viewer.getByRole('form', { name: 'Sign in' });
+    await signInForm.getByLabel('API key', { exact: true }).fill(key);
+    await signInForm.getByRole('button', { name: 'Save' }).click();
     await expect(viewer.getByRole('banner').getByText(name)).toBeVisible();
     await expect(viewer.getByRole('banner').getByText('(viewer)')).toBeVisible();
     await expect(viewer.getByRole('link', { name: report.url }).first()).toBeVisible();
     await expect(viewer.getByText('Your role (viewer) may not add reports.')).toBeVisible();
     await expectNoChangeControls(viewer);
+    expect(await viewer.evaluate(() => (window as unknown as { changeControlsSeen: string[] }).changeControlsSeen)).toEqual([]);
     await viewer.getByRole('checkbox', { name: /^Select / }).first().check();
     const toolbar = viewer.getByRole('toolbar', { name: 'Selection' });
     await expect(toolbar.getByText('Your role (viewer) may not change reports.')).toBeVisible();

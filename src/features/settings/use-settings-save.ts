@@ -10,6 +10,7 @@ import { STORAGE_REFUSED_TEXT, normaliseBaseUrl, saveConnection, signInReason } 
 import type { Connection } from '@/api/http/connection';
 import type { ConnectionCheckResult } from '@/api/http/connection-check';
 import { useConnectionCheck } from '@/components/use-connection-check';
+import { learnMember } from '@/api/me';
 import { takeSignInTarget } from '@/lib/sign-in-target';
 import type { SettingsInput, SettingsValues } from './settings-schema';
 
@@ -88,6 +89,8 @@ export function useSettingsSave(form: SettingsForm, connection: Connection, sign
       if (result === null) return;
       setLastTest({ baseUrl: values.baseUrl, apiKey: values.apiKey, result, beforeSave: true });
       if (!result.ok) return;
+      // The key works: who it belongs to, so the first page after it paints the role's controls.
+      await learnMember(values);
     }
     persist(values);
   };
