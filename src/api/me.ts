@@ -1,10 +1,11 @@
 // Who the key belongs to (GET /me, where the server has `accounts`) and what its role may do. Small on
 // purpose: every page asks it, to show or leave out the controls that change data.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ROLES } from '@/contract/accounts';
 import type { Role } from '@/contract/accounts';
-import { fetchCapabilities, rememberCapabilities, rememberedCapabilities, useCapabilities } from './capabilities';
+import { capabilitiesQuery, fetchCapabilities, rememberCapabilities, rememberedCapabilities, useCapabilities } from './capabilities';
 import { ME_STORAGE_KEY, normaliseBaseUrl, readConnection } from './http/connection';
 import { apiRequest } from './http/http';
 import { accountKeys } from './query-keys';
@@ -90,6 +91,20 @@ export async function learnMember(typed: { baseUrl: string; apiKey: string }, si
     remember(await apiRequest({ path: ['me'], signal, connection }, meSchema), connection);
   } catch {
     // The page asks.
+  }
+}
+
+/**
+ * Opened with a sign-in link (its key just saved): who the key is, into the cache, before the first
+ * render, for the same reason as learnMember. The deployment's extensions are the ones the page's
+ * data asks anyway (page-data.ts), so nothing is asked twice. Failing, the page asks and says why.
+ */
+export async function knowMember(queryClient: QueryClient): Promise<void> {
+  try {
+    const capabilities = await queryClient.ensureQueryData(capabilitiesQuery());
+    if (capabilities.accounts) await queryClient.fetchQuery(meQuery());
+  } catch {
+    // The page asks again, and shows what went wrong.
   }
 }
 

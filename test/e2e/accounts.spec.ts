@@ -110,6 +110,17 @@ test.describe('Accounts', () => {
     await expectNoSeriousA11yViolations(viewer);
     await viewerContext.close();
 
+    // A sign-in link with the viewer's key: its first page too shows no such control, at any moment.
+    const linkContext = await browser.newContext();
+    await linkContext.addInitScript(watchForChangeControls);
+    const linked = await linkContext.newPage();
+    await linked.goto(`/reports#api_key=${encodeURIComponent(key)}`);
+    await expect(linked.getByRole('banner').getByText('(viewer)')).toBeVisible();
+    await expect(linked.getByRole('link', { name: report.url }).first()).toBeVisible();
+    await expect(linked.getByText('Your role (viewer) may not add reports.')).toBeVisible();
+    expect(await linked.evaluate(() => (window as unknown as { changeControlsSeen: string[] }).changeControlsSeen)).toEqual([]);
+    await linkContext.close();
+
     // Through the API, the viewer's key is refused, and nothing changes.
     const refused = await request.patch(`/api/v1/reports/${report.id}`, {
       headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
