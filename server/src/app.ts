@@ -194,10 +194,11 @@ export function createApp(deps: AppDeps): Hono {
     if (!operation.write) return next();
     await withAuditIntent(intent, next);
     // Every write the storage makes writes its entry in its own transaction. A write that
-    // succeeded without one is a storage method that forgot: it is logged after it, and told.
+    // succeeded without one either changed nothing (said so: nothingToWrite) or is a storage method
+    // that forgot: logged after it either way, and the second told.
     if (c.res.status < 300 && !intent.written) {
       await storage.accounts.recordAudit(intent, 'done', now());
-      logError(new Error(`The audit entry of ${intent.action} was written after its write, not in its transaction.`), {
+      if (!intent.unchanged) logError(new Error(`The audit entry of ${intent.action} was written after its write, not in its transaction.`), {
         method: c.req.method,
         path: c.req.path,
       });

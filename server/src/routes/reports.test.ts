@@ -11,7 +11,7 @@ import { AnalysisError } from '../net/analysis-error';
 import { AnalysisBusyError } from '../analysis/limit';
 import type { WorkOutcome } from '../use-cases/report-work';
 import { ANALYSIS_TIMEOUT_MESSAGE } from '../http/errors';
-import { BAD, createTestApp, DECENT, GOOD, pathAnalyser, tickingClock } from '../../../test/server/test-app';
+import { BAD, createTestApp, DECENT, GOOD, loggedErrors, pathAnalyser, tickingClock } from '../../../test/server/test-app';
 
 async function store(t: ReturnType<typeof createTestApp>, form: Record<string, string>) {
   const res = await t.call('POST', '/api/v1/reports', { form });
@@ -236,11 +236,16 @@ describe('PUT and PATCH /api/v1/reports/{id}', () => {
     const t = createTestApp({ now: tickingClock() });
     const report = await created(t);
     const forms: Record<string, string>[] = [{}, { privacy: '0' }, { results: '0' }, { password: 'ignored while public' }];
+    const logged = loggedErrors.length;
     for (const form of forms) {
       const res = await t.call('PATCH', `/api/v1/reports/${report.id}`, { form });
       expect(res.status).toBe(200);
       expect(strictReportEnvelope(200).parse(await res.json()).data).toEqual(report);
     }
+    // Each is in the audit log, with no changes, and none is taken for a write that forgot its entry.
+    expect(loggedErrors.slice(logged)).toEqual([]);
+    const entries = await t.storage.accounts.listAudit(1, { action: 'report.update', limit: 10, offset: 0 });
+    expect(entries.items.map((entry) => [entry.outcome, entry.changes])).toEqual(forms.map(() => ['done', null]));
   });
 
   it('needs a password to set privacy 2 when none is stored, and saves nothing without one', async () => {

@@ -28,6 +28,7 @@ import { pageEnvelope } from '../http/pagination';
 import { formBody, notFoundUnlessValid, unprocessableUnlessValid } from '../http/validation';
 import { publicOrigin } from '../public-page/page-url';
 import type { ReportRecord } from '../storage/types';
+import { nothingToWrite } from '../storage/audit';
 import { listResponse, reportJson, reportResponse, runJson } from './serialise';
 
 /** The report an update is about, looked up before its body is read. */
@@ -190,6 +191,7 @@ export function reportsRouter(deps: Required<AppDeps>) {
         if (reanalyse) return runAndRead(c, { kind: 'refresh', id, privacy, passwordHash }, 200);
         // A request that changes nothing leaves updated_at alone, as the service does.
         if ((privacy === undefined || privacy === storedPrivacy) && passwordHash === undefined) {
+          nothingToWrite();
           return reportResponse(c, c.var.report, 200, pageOrigin(c));
         }
         const updated = await storage.updateReport(id, { privacy, passwordHash, now: now() });

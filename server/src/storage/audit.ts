@@ -31,6 +31,8 @@ export interface AuditIntent {
   at?: string;
   /** Set once the entry is written, so that a request's later writes do not write another. */
   written?: boolean;
+  /** The request changed nothing (answered 2xx all the same): its entry, with no changes, comes after it. */
+  unchanged?: boolean;
 }
 
 const intents = new AsyncLocalStorage<AuditIntent>();
@@ -63,6 +65,15 @@ export async function audited(trx: Kysely<Database>, write: AuditedWrite = {}, a
   const when = at ?? (intent.at === undefined ? new Date() : new Date(intent.at));
   await insertAuditEntry(trx, intent, 'done', write.changes ?? null, when, id);
   intent.written = true;
+}
+
+/**
+ * The request, a write by its method, changes nothing (a PATCH with the values stored): there is no
+ * transaction for its entry to be in, so the app writes it after the answer, with no changes.
+ */
+export function nothingToWrite(): void {
+  const intent = intents.getStore();
+  if (intent) intent.unchanged = true;
 }
 
 /** Writes one entry: the storage's own (audited) and, for a refusal, the app's. */

@@ -478,7 +478,12 @@ export function createRunLogStorage(db: Kysely<Database>, workspaceId: number): 
     async cancelRun(project, id, now) {
       return db.transaction().execute(async (trx) => {
         const run = await one(project, id, trx);
-        if (!run || run.state !== 'running') return run;
+        if (!run) return null;
+        // Over already: cancelling it again changes nothing, and says so in the log.
+        if (run.state !== 'running') {
+          await audited(trx);
+          return run;
+        }
         await trx
           .deleteFrom('schedule_items')
           .where('workspace_id', '=', workspaceId)
