@@ -150,6 +150,35 @@ describe('keys command', () => {
     }
   });
 
+  it('logs each change in its workspace’s audit log, by "npm run keys" with no member, key or address', async () => {
+    const storage = createSqliteStorage(await openDatabase(':memory:'));
+    const run = async (...args: string[]) => {
+      const io = capture();
+      expect(await runKeysCommand(args, storage, io.io)).toBe(0);
+      return io.out;
+    };
+    await run('create', 'laptop');
+    await run('member', 'add', 'Ana', 'viewer');
+    const made = await run('workspace', 'create', 'Acme');
+    const acme = Number(/workspace (\d+)/.exec(made[0]!)![1]);
+    await run('revoke', '1');
+    await run('member', 'remove', '2');
+    const log = async (workspaceId: number) =>
+      (await storage.accounts.listAudit(workspaceId, { limit: 10, offset: 0 })).items
+        .map((e) => [e.action, e.outcome, e.member, e.keyId, e.role, e.ip, e.target, e.changes])
+        .reverse();
+    const by = { id: null, name: 'npm run keys' };
+    expect(await log(1)).toEqual([
+      ['member.create', 'done', by, null, 'owner', null, { type: 'member', id: '1' }, { name: [null, 'laptop'], role: [null, 'owner'] }],
+      ['member.create', 'done', by, null, 'owner', null, { type: 'member', id: '2' }, { name: [null, 'Ana'], role: [null, 'viewer'] }],
+      ['key.delete', 'done', by, null, 'owner', null, { type: 'key', id: '1' }, { key: ['set', 'unset'] }],
+      ['member.delete', 'done', by, null, 'owner', null, { type: 'member', id: '2' }, { name: ['Ana', null], role: ['viewer', null] }],
+    ]);
+    expect(await log(acme)).toEqual([
+      ['member.create', 'done', by, null, 'owner', null, { type: 'member', id: '3' }, { name: [null, 'Owner'], role: [null, 'owner'] }],
+    ]);
+  });
+
   it('runs as `npm run keys` against the configured database file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keys-cli-'));
     try {

@@ -1,9 +1,11 @@
 // `npm run keys -- create [label] | list | revoke <id> | member list | member add <name> <role> |
 // member remove <id> | workspace create <name> | workspace list`: manages the API keys, members and
-// workspaces stored in the database.
+// workspaces stored in the database. Each change is in its workspace's audit log, by "npm run keys"
+// (no member, no key, no address), written in the change's own transaction as the API's are.
 import { ROLES, type Role } from '../../../src/contract/accounts';
 import { createKey, newKey } from '../auth/keys';
 import { DEFAULT_WORKSPACE_ID, type MemberRecord } from '../storage/account-storage';
+import { commandLineIntent, withAuditIntent } from '../storage/audit';
 import { loadConfig } from '../config';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
@@ -86,7 +88,9 @@ async function memberCommand(args: readonly string[], storage: Storage, io: Keys
         return 2;
       }
       const { key, stored } = newKey('first key');
-      const { member } = await storage.accounts.addMember(DEFAULT_WORKSPACE_ID, { name, role: role as Role, key: stored }, new Date());
+      const { member } = await withAuditIntent(commandLineIntent(DEFAULT_WORKSPACE_ID, 'member.create', { type: 'member', id: null }), () =>
+        storage.accounts.addMember(DEFAULT_WORKSPACE_ID, { name, role: role as Role, key: stored }, new Date()),
+      );
       io.out(`Added member ${member.id} (${member.name}, ${member.role}) to the Default workspace. Its key is shown this once; store it now:`);
       printKey(io, key);
       return 0;
@@ -102,7 +106,9 @@ async function memberCommand(args: readonly string[], storage: Storage, io: Keys
         io.err(`There is no member with id ${raw}.`);
         return 1;
       }
-      const removed = await storage.accounts.removeMember(member.workspaceId, member.id, new Date());
+      const removed = await withAuditIntent(commandLineIntent(member.workspaceId, 'member.delete', { type: 'member', id: raw }), () =>
+        storage.accounts.removeMember(member.workspaceId, member.id, new Date()),
+      );
       if (removed === 'last owner') {
         io.err(`Member ${raw} is the last owner of ${member.workspace}: add another owner first.`);
         return 1;
@@ -126,7 +132,9 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
   switch (command) {
     case 'create': {
       const label = rest.join(' ').trim() || null;
-      const { key, record } = await createKey(storage, { label });
+      const { key, record } = await withAuditIntent(commandLineIntent(DEFAULT_WORKSPACE_ID, 'member.create', { type: 'member', id: null }), () =>
+        createKey(storage, { label }),
+      );
       io.out(`Created key ${record.id}${label ? ` (${label})` : ''}. It is shown this once; store it now:`);
       printKey(io, key);
       return 0;
@@ -156,7 +164,9 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
         io.err('revoke needs the id of one key, as `npm run keys -- list` shows it.');
         return 2;
       }
-      if (!(await storage.accounts.revokeAnyKey(Number(raw), new Date()))) {
+      // The entry goes to the key's workspace, which the storage finds in the same transaction.
+      const revoke = () => storage.accounts.revokeAnyKey(Number(raw), new Date());
+      if (!(await withAuditIntent(commandLineIntent(DEFAULT_WORKSPACE_ID, 'key.delete', { type: 'key', id: raw }), revoke))) {
         io.err(`There is no active key with id ${raw}.`);
         return 1;
       }
@@ -174,7 +184,9 @@ export async function runKeysCommand(args: readonly string[], storage: Storage, 
           return 2;
         }
         const { key, stored } = newKey(null);
-        const made = await storage.accounts.createWorkspace(name, { name: 'Owner', key: stored }, new Date());
+        const made = await withAuditIntent(commandLineIntent(DEFAULT_WORKSPACE_ID, 'member.create', { type: 'member', id: null }), () =>
+          storage.accounts.createWorkspace(name, { name: 'Owner', key: stored }, new Date()),
+        );
         if (made === 'taken') {
           io.err(`There is a workspace named "${name}" already.`);
           return 1;

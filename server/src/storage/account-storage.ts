@@ -267,6 +267,8 @@ export function createAccountStorage(db: Kysely<Database>): AccountStorage {
         const memberId = await insertMember(trx, workspaceId, owner.name, 'owner', now);
         const key = await insertKey(trx, memberId, owner.key, now);
         const member = await readMember(trx, workspaceId, memberId);
+        // In the new workspace's log: its first owner, made.
+        await audited(trx, { workspaceId, targetId: memberId, changes: { name: [null, owner.name], role: [null, 'owner'] } }, now);
         return { workspaceId, member: member!, key };
       }),
 
@@ -323,15 +325,20 @@ export function createAccountStorage(db: Kysely<Database>): AccountStorage {
           .execute()
       ).map((row) => ({ ...toKey(row), revokedAt: row.revoked_at, member: row.name, role: row.role, workspace: row.workspace })),
 
-    revokeAnyKey: async (keyId, now) =>
-      (
-        await db
-          .updateTable('api_keys')
-          .set({ revoked_at: toTimestamp(now) })
-          .where('id', '=', keyId)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst()
-      ).numUpdatedRows > 0n,
+    revokeAnyKey: (keyId, now) =>
+      db.transaction().execute(async (trx) => {
+        const key = await trx
+          .selectFrom('api_keys as k')
+          .leftJoin('members as m', 'm.id', 'k.member_id')
+          .where('k.id', '=', keyId)
+          .where('k.revoked_at', 'is', null)
+          .select('m.workspace_id')
+          .executeTakeFirst();
+        if (!key) return false;
+        await trx.updateTable('api_keys').set({ revoked_at: toTimestamp(now) }).where('id', '=', keyId).execute();
+        await audited(trx, { workspaceId: Number(key.workspace_id ?? DEFAULT_WORKSPACE_ID), changes: { key: [secretState(true), secretState(false)] } }, now);
+        return true;
+      }),
 
     listMembers: async (workspaceId, page) => {
       const [rows, total] = await Promise.all([

@@ -11,11 +11,24 @@ import { toTimestamp } from './text';
 /** Who made a request: its key, member, role and workspace, and the client's address. */
 export interface Actor {
   workspaceId: number;
-  memberId: number;
+  /** Null for the command line, which is no member and has no key. */
+  memberId: number | null;
   memberName: string;
-  keyId: number;
+  keyId: number | null;
   role: Role;
   ip: string | null;
+}
+
+/** Who `npm run keys` writes as: no member, no key, an owner's rights; named so in the log. */
+export const COMMAND_LINE_NAME = 'npm run keys';
+
+/** The audit intent of a command-line write in `workspaceId`. */
+export function commandLineIntent(workspaceId: number, action: string, target: AuditIntent['target']): AuditIntent {
+  return {
+    actor: { workspaceId, memberId: null, memberName: COMMAND_LINE_NAME, keyId: null, role: 'owner', ip: null },
+    action,
+    target,
+  };
 }
 
 /** A field's value before and after a write; secrets are only ever "set" or "unset". */
@@ -51,6 +64,8 @@ export interface AuditedWrite {
   /** The id of what the write made or changed, when the request's path did not name it. */
   targetId?: string | number;
   changes?: Changes | null;
+  /** The workspace the write was in, when only the write knows it (the command line acts on any). */
+  workspaceId?: number;
 }
 
 /**
@@ -63,7 +78,8 @@ export async function audited(trx: Kysely<Database>, write: AuditedWrite = {}, a
   if (!intent || intent.written) return;
   const id = write.targetId === undefined ? intent.target.id : String(write.targetId);
   const when = at ?? (intent.at === undefined ? new Date() : new Date(intent.at));
-  await insertAuditEntry(trx, intent, 'done', write.changes ?? null, when, id);
+  const entry = write.workspaceId === undefined ? intent : { ...intent, actor: { ...intent.actor, workspaceId: write.workspaceId } };
+  await insertAuditEntry(trx, entry, 'done', write.changes ?? null, when, id);
   intent.written = true;
 }
 
