@@ -143,5 +143,15 @@ test.describe('Accounts', () => {
     await expect(row).toContainText('viewer');
     await expect(row.getByRole('link', { name: `report ${report.id}` })).toBeVisible();
     await lookAt(page, 'accounts-audit-log');
+
+    // On a phone: a card per entry instead of the table, nothing beyond the screen's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(audit.getByRole('table', { name: 'Audit log' })).toBeHidden();
+    const card = audit.getByRole('list', { name: 'Audit log' }).getByRole('listitem').filter({ hasText: 'report.update' });
+    await expect(card).toHaveCount(1);
+    await expect(card.getByText('Refused')).toBeVisible();
+    await expect(card).toContainText(`${name} (viewer)`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSeriousA11yViolations(page);
   });
 });

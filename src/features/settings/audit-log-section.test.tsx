@@ -72,6 +72,18 @@ describe('Settings: Audit log', () => {
     expect(rows[3]).toHaveTextContent('Owner');
     expect(rows[3]).toHaveTextContent('privacy: 0 → 1');
     expect(rows.slice(1).map((row) => within(row).queryByText('Refused'))).toEqual([null, null, null]);
+
+    // A phone's cards (shown below Mantine's sm breakpoint instead of the table): the same entries, in
+    // the same order, each with every field of its row.
+    const cards = within(within(section).getByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    expect(cards.map((card) => card.textContent)).toEqual(
+      rows.map((row) => expect.stringContaining(within(row).getAllByRole('cell')[3]!.textContent ?? '')),
+    );
+    expect(cards[0]).toHaveTextContent(/Bo \(viewer\)/);
+    expect(within(cards[0]!).getByText('Refused')).toBeInTheDocument();
+    expect(within(cards[0]!).getByRole('link', { name: `report ${kept.id}` })).toHaveAttribute('href', `/reports/${kept.id}`);
+    expect(cards[3]).toHaveTextContent('privacy: 0 → 1');
+    expect(cards.slice(1).map((card) => within(card).queryByText('Refused'))).toEqual([null, null, null]);
   });
 
   it('filters by Member, Action, From and To, in the address and in the request', async () => {
@@ -84,7 +96,7 @@ describe('Settings: Audit log', () => {
     await page.user.selectOptions(member, 'Bo');
     await page.user.selectOptions(within(section).getByRole('combobox', { name: 'Action' }), 'report.update');
     await waitFor(() => expect(within(section).getAllByRole('row')).toHaveLength(2));
-    expect(within(section).getByText('Refused')).toBeInTheDocument();
+    expect(within(within(section).getByRole('table', { name: 'Audit log' })).getByText('Refused')).toBeInTheDocument();
     expect(page.router.state.location.search).toBe(`?member=${bo.id}&action=report.update`);
     expect(auditRequests(requests).at(-1)!.get('member')).toBe(String(bo.id));
     expect(auditRequests(requests).at(-1)!.get('action')).toBe('report.update');

@@ -180,6 +180,126 @@ function ExportAudit({ filters }: { filters: AuditFilters }) {
   );
 }
 
+/** A page of entries: a table on wide screens; on a phone one card each, every field in reach without scrolling sideways. */
+function AuditEntries({ entries, stale }: { entries: readonly AuditEntry[]; stale: boolean }) {
+  return (
+    <>
+      <Table.ScrollContainer minWidth={760} visibleFrom="sm">
+        <Table verticalSpacing={6} fz="sm" aria-label="Audit log" style={{ opacity: stale ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Member</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Action</Table.Th>
+              <Table.Th>Target</Table.Th>
+              <Table.Th>Changes</Table.Th>
+              <Table.Th>Address</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {entries.map((entry) => (
+              <Table.Tr
+                key={entry.id}
+                data-outcome={entry.outcome}
+                bg={entry.outcome === 'refused' ? 'var(--mantine-color-red-light)' : undefined}
+              >
+                <Table.Td>
+                  <DateText date={entry.at} />
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  <MemberText member={entry.member} />
+                </Table.Td>
+                <Table.Td>{entry.role}</Table.Td>
+                <Table.Td>
+                  <ActionText entry={entry} />
+                </Table.Td>
+                <Table.Td>
+                  <TargetCell target={entry.target} />
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{changesText(entry.changes)}</Table.Td>
+                <Table.Td ff="monospace">{entry.ip ?? ''}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Stack
+        component="ol"
+        aria-label="Audit log"
+        gap="xs"
+        hiddenFrom="sm"
+        m={0}
+        p={0}
+        style={{ listStyle: 'none', opacity: stale ? 0.6 : 1 }}
+      >
+        {entries.map((entry) => (
+          <Paper
+            key={entry.id}
+            component="li"
+            withBorder
+            radius="sm"
+            p="sm"
+            data-outcome={entry.outcome}
+            bg={entry.outcome === 'refused' ? 'var(--mantine-color-red-light)' : undefined}
+          >
+            <Stack gap={4}>
+              <Group justify="space-between" gap="xs" wrap="wrap">
+                <ActionText entry={entry} />
+                <Text span size="sm">
+                  <DateText date={entry.at} />
+                </Text>
+              </Group>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <MemberText member={entry.member} /> ({entry.role})
+                {entry.ip && (
+                  <Text span inherit c="dimmed" ff="monospace">
+                    {` from ${entry.ip}`}
+                  </Text>
+                )}
+              </Text>
+              {entry.target && (
+                <Text size="sm">
+                  <TargetCell target={entry.target} />
+                </Text>
+              )}
+              {entry.changes && (
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {changesText(entry.changes)}
+                </Text>
+              )}
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+    </>
+  );
+}
+
+function MemberText({ member }: { member: AuditEntry['member'] }) {
+  return member?.name ?? (
+    <Text span c="dimmed" size="sm">
+      Removed
+    </Text>
+  );
+}
+
+/** The action, and Refused where the role was. */
+function ActionText({ entry }: { entry: AuditEntry }) {
+  return (
+    <Group gap={6} wrap="wrap">
+      <Text span size="sm" ff="monospace">
+        {entry.action}
+      </Text>
+      {entry.outcome === 'refused' && (
+        <Badge color="red" variant="light" c="var(--mantine-color-text)" tt="none">
+          Refused
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 export default function AuditLogSection() {
   const headingId = useId();
   const [view, setView] = useUrlState(auditView);
@@ -252,53 +372,7 @@ export default function AuditLogSection() {
           </Text>
         ) : (
           <>
-            <Table.ScrollContainer minWidth={760}>
-              <Table verticalSpacing={6} fz="sm" aria-label="Audit log" style={{ opacity: audit.isPlaceholderData ? 0.6 : 1 }}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Time</Table.Th>
-                    <Table.Th>Member</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>Action</Table.Th>
-                    <Table.Th>Target</Table.Th>
-                    <Table.Th>Changes</Table.Th>
-                    <Table.Th>Address</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {audit.data.items.map((entry) => (
-                    <Table.Tr
-                      key={entry.id}
-                      data-outcome={entry.outcome}
-                      bg={entry.outcome === 'refused' ? 'var(--mantine-color-red-light)' : undefined}
-                    >
-                      <Table.Td>
-                        <DateText date={entry.at} />
-                      </Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{entry.member?.name ?? <Text span c="dimmed" size="sm">Removed</Text>}</Table.Td>
-                      <Table.Td>{entry.role}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="wrap">
-                          <Text span size="sm" ff="monospace">
-                            {entry.action}
-                          </Text>
-                          {entry.outcome === 'refused' && (
-                            <Badge color="red" variant="light" c="var(--mantine-color-text)" tt="none">
-                              Refused
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <TargetCell target={entry.target} />
-                      </Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{changesText(entry.changes)}</Table.Td>
-                      <Table.Td ff="monospace">{entry.ip ?? ''}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <AuditEntries entries={audit.data.items} stale={audit.isPlaceholderData} />
             <ListPagination
               meta={audit.data.meta}
               noun="records"
