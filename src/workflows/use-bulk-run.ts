@@ -65,6 +65,15 @@ export interface BulkRun {
 export const GONE_MESSAGE = 'The report no longer exists.';
 export const NOT_SENT_MESSAGE = 'Not sent: the action was cancelled.';
 
+/**
+ * Whether the service refused the change itself, so that sending it again fails again: the page
+ * cannot be analysed or the input is wrong (422), or the role may not (403). Anything else (no
+ * answer, the service's trouble, a conflict of the moment) Retry failed sends again.
+ */
+function refusedForGood(error: unknown): boolean {
+  return isApiError(error) && (error.status === 422 || error.status === 403);
+}
+
 /** The change a privacy or refresh action makes to one report. */
 function changeOf(action: Exclude<BulkAction, { kind: 'delete' }>, id: number): UpdateReportInput {
   return action.kind === 'privacy'
@@ -161,11 +170,12 @@ export function createBulkRun(queryClient: QueryClient, options: BulkRunOptions 
       status: ItemStatus,
       message: string | null = null,
       outcome?: Outcome | null,
+      retryable?: boolean,
     ) =>
       setRun((previous) => {
         if (!previous) return previous;
         const next = previous.items.slice();
-        next[index] = { ...previous.items[index]!, status, message, outcome };
+        next[index] = { ...previous.items[index]!, status, message, outcome, retryable };
         return { ...previous, items: next };
       });
 
@@ -202,7 +212,7 @@ export function createBulkRun(queryClient: QueryClient, options: BulkRunOptions 
           await forgetDeletedReport(queryClient, item.id);
           setItem(index, 'skipped', GONE_MESSAGE);
         } else {
-          setItem(index, 'failed', errorMessage(error));
+          setItem(index, 'failed', errorMessage(error), undefined, !refusedForGood(error));
         }
       }
     });
@@ -240,7 +250,9 @@ export function createBulkRun(queryClient: QueryClient, options: BulkRunOptions 
       if (!run || run.phase !== 'finished') return;
       await execute(
         run.action,
-        run.items.map((item) => (item.status === 'failed' ? { ...item, status: 'pending', message: null } : item)),
+        run.items.map((item) =>
+          item.status === 'failed' && item.retryable !== false ? { ...item, status: 'pending', message: null } : item,
+        ),
       );
     },
     dismiss: () => setRun(() => null),

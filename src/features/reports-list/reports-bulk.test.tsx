@@ -386,6 +386,28 @@ describe('Reports: bulk actions', () => {
     expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
   });
 
+  it('offers no Retry for a failure a retry cannot fix (the service refused the change), and says why', async () => {
+    const urls = urlsOf(3);
+    await withReports(urls);
+    const page = renderReports();
+    await waitFor(() => expect(page.rows()).toHaveLength(3));
+    await page.user.click(page.pageBox());
+    let refused = 0;
+    server.use(
+      http.patch('*/api/v1/reports/2', () => {
+        refused += 1;
+        return HttpResponse.json({ message: 'This page cannot be analysed.', status: 422 }, { status: 422 });
+      }),
+    );
+
+    await page.user.click(within(page.toolbar()).getByRole('button', { name: 'Refresh results' }));
+    expect(await screen.findByText('Finished: 2 done, 1 failed, 0 skipped.')).toBeInTheDocument();
+    expect(screen.getByText('This page cannot be analysed.')).toBeInTheDocument();
+    expect(screen.getByText(/The failure cannot be fixed by trying again/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
+    expect(refused).toBe(1);
+  });
+
   it('Cancel sends nothing more; what was sent finishes and is reported', async () => {
     const urls = urlsOf(6);
     await withReports(urls);
