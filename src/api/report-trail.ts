@@ -74,6 +74,19 @@ export function readReportTrail(state: unknown): ReportTrail | null {
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * The trail of a neighbour at `index` of the list's page `page`. Over a page's edge, the way back
+ * leads to the page the walk is on (its `page` in the list's address), not to the one it started on.
+ */
+function trailAt(trail: ReportTrail, page: number, index: number): ReportTrail {
+  if (page === trail.page) return { ...trail, index };
+  const address = new URL(trail.list, 'http://dashboard.invalid');
+  if (page === 1) address.searchParams.delete('page');
+  else address.searchParams.set('page', String(page));
+  const query = address.searchParams.toString();
+  return { ...trail, list: `${address.pathname}${query ? `?${query}` : ''}`, page, index };
+}
+
 /** A neighbour: the report, and the trail that opens it in its own place. */
 export interface TrailStep {
   id: number;
@@ -116,7 +129,7 @@ function placeInPages(
   const { items, meta } = here;
   const { found, before, after } = around(items, id, trail.index);
   const step = (report: Report | undefined, page: number, index: number): TrailStep | null =>
-    report ? { id: report.id, url: report.url, trail: { ...trail, page, index } } : null;
+    report ? { id: report.id, url: report.url, trail: trailAt(trail, page, index) } : null;
   const lastBefore = (beforePage?.items.length ?? 0) - 1;
   return {
     position: found === -1 ? null : (trail.page - 1) * meta.perPage + found + 1,
@@ -140,7 +153,7 @@ function placeInAll(id: number, trail: ReportTrail, rows: readonly Report[]): Tr
     return {
       id: report.id,
       url: report.url,
-      trail: { ...trail, page: Math.floor(index / perPage) + 1, index: index % perPage },
+      trail: trailAt(trail, Math.floor(index / perPage) + 1, index % perPage),
     };
   };
   return {

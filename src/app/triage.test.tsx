@@ -92,6 +92,12 @@ describe('triage: a report opened from a list', () => {
     await app.user.click(app.place().getByRole('link', { name: 'Next' }));
     await app.heading(page(21));
     expect(app.place().getByText(/of 12/)).toHaveTextContent('11 of 12');
+    // Walked onto the list's second page: the way back leads there, the list's query otherwise as it was.
+    const backThere = new URL(screen.getByRole('link', { name: 'Back to reports' }).getAttribute('href')!, 'http://x');
+    expect([backThere.pathname, Object.fromEntries(backThere.searchParams)]).toEqual([
+      '/reports',
+      { ...Object.fromEntries(new URL(LIST, 'http://x').searchParams), page: '2' },
+    ]);
     await app.user.click(app.place().getByRole('link', { name: 'Next' }));
     await app.heading(page(23));
     // The very end: nowhere further.
