@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { forgetDeleteRuns } from '../src/workflows/bulk-deletes';
 import { forgetHeldDeletes } from '../src/workflows/pending-deletes';
 import { forgetRateLimit } from '../src/api/http/rate-limit';
+import { forgetReportInWalk } from '../src/api/report-trail';
 import { isAllowedConsoleError, resetAllowedConsoleErrors } from './console';
 import { closeRunners, server } from './msw';
 
@@ -39,6 +40,7 @@ afterEach(() => {
   window.sessionStorage.clear();
   resetAllowedConsoleErrors();
   forgetRateLimit();
+  forgetReportInWalk();
   vi.useRealTimers();
   vi.restoreAllMocks();
   const errors = consoleErrors;

@@ -205,3 +205,37 @@ export function openedFromList(
   const index = rows.findIndex((report) => report.id === id);
   return index === -1 ? undefined : reportTrailState({ ...trail, index });
 }
+
+/**
+ * The report a walk through a list is on, in this tab: the one opened from the list, then each one
+ * Previous and Next open. Back at the list (browser Back, or the way back), its row takes the focus,
+ * so the keyboard goes on from the report the person was on. It must outlive the list, which unmounts
+ * while a report is open: a module value.
+ */
+let reportInWalk: number | null = null;
+
+/** Report `id` is opened from a list, or walked to from another of its reports. */
+export function noteReportInWalk(id: number): void {
+  reportInWalk = id;
+}
+
+/** The report the walk is on; `forget`: its row has the focus, the walk is over. */
+export function currentReportInWalk(): number | null {
+  return reportInWalk;
+}
+
+export function forgetReportInWalk(): void {
+  reportInWalk = null;
+}
+
+const BACK_KEY = 'backFromReport';
+
+/** The location state of the way back from a report to its list: a return, as browser Back is. */
+export function backToListState(): Record<typeof BACK_KEY, true> {
+  return { [BACK_KEY]: true };
+}
+
+/** The list was reached by the way back from a report (backToListState). */
+export function isBackToList(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && BACK_KEY in state && state[BACK_KEY] === true;
+}

@@ -165,6 +165,39 @@ describe('triage: a report opened from a list', () => {
     await waitFor(() => expect(app.address()).toBe(LIST));
   });
 
+  it('back at the list, by its way back or by browser Back, the report the walk is on has the focus', async () => {
+    await seed();
+    const app = renderApp(LIST);
+    const rowLink = async (url: string) =>
+      within(await screen.findByRole('table', { name: 'Reports' })).findByRole('link', { name: url });
+    await openFromTable(app, page(3));
+    await app.user.click(app.place().getByRole('link', { name: 'Next' }));
+    await app.heading(page(5));
+    await app.user.click(app.place().getByRole('link', { name: 'Next' }));
+    await app.heading(page(7));
+
+    await app.user.click(screen.getByRole('link', { name: 'Back to reports' }));
+    await waitFor(() => expect(app.address()).toBe(LIST));
+    await waitFor(async () => expect(await rowLink(page(7))).toHaveFocus());
+
+    // Opened again from there, walked, and left by browser Back: the row of the last one walked to.
+    await app.user.click(await rowLink(page(9)));
+    await app.heading(page(9));
+    await app.user.keyboard(']');
+    await app.heading(page(11));
+    await act(() => app.router.navigate(-1));
+    await waitFor(() => expect(app.address()).toBe(LIST));
+    await waitFor(async () => expect(await rowLink(page(11))).toHaveFocus());
+
+    // Reaching the list any other way (its link in the navigation) is not a return: no row takes the focus.
+    await app.user.click(await rowLink(page(13)));
+    await app.heading(page(13));
+    await act(() => app.router.navigate('/reports'));
+    await screen.findByRole('table', { name: 'Reports' });
+    await act(() => new Promise((resolve) => afterNextPaint(() => resolve(undefined))));
+    expect(document.activeElement?.closest('[data-report-row]')).toBeNull();
+  });
+
   it('opens with Enter from the list keys with the same trail', async () => {
     await seed();
     const app = renderApp(LIST);

@@ -104,6 +104,10 @@ test.describe('Triage', () => {
     await expect(table.order).toHaveValue('asc');
     await expect(table.range('1–10 of 12 reports')).toBeVisible();
     await expect(table.reportLinks).toHaveText(DOCS.slice(0, 10));
+    // The report the walk was on (the list's 10th row) has the focus, brought into view from the list's top.
+    const walkedTo = table.table.getByRole('link', { name: DOCS[9]!, exact: true });
+    await expect(walkedTo).toBeFocused();
+    await expect(walkedTo).toBeInViewport();
   });
 
   test('browser Back after walking returns to the list, not through each report', async ({ page }) => {
@@ -119,5 +123,7 @@ test.describe('Triage', () => {
     await page.goBack();
     await expect(page).toHaveURL(new RegExp(`${escaped(LIST)}$`));
     await expect(table.reportLinks.first()).toHaveText(DOCS[0]!);
+    // The keyboard goes on from the report the walk was on, not the one first opened.
+    await expect(table.table.getByRole('link', { name: DOCS[5]!, exact: true })).toBeFocused();
   });
 });

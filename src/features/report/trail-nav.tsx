@@ -8,10 +8,10 @@ import { Button, Flex, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { readReportTrail, reportTrailState, useTrailPlace } from '@/api/report-trail';
+import { backToListState, noteReportInWalk, readReportTrail, reportTrailState, useTrailPlace } from '@/api/report-trail';
 import type { ReportTrail, TrailPlace, TrailStep } from '@/api/report-trail';
 import { reportQueries } from '@/api/reports';
 import { BackLink } from '@/components/back-link';
@@ -133,6 +133,11 @@ function TrailKeys({ place }: { place: TrailPlace | null }) {
 /** Above the report: the way back to its list and, opened from one, the way to its neighbours. */
 export function ReportTrailNav({ id, trail }: { id: number; trail: ReportTrail | null }) {
   const place = useTrailPlace(id, trail);
+  const inWalk = trail !== null;
+  // Back at the list, this report's row takes the focus (a reload forgets the module, not the trail).
+  useEffect(() => {
+    if (inWalk) noteReportInWalk(id);
+  }, [inWalk, id]);
   if (trail === null)
     return (
       <Group className={classes.noPrint}>
@@ -142,7 +147,9 @@ export function ReportTrailNav({ id, trail }: { id: number; trail: ReportTrail |
   const where = placeText(place);
   return (
     <Group justify="space-between" gap="xs" className={classes.noPrint}>
-      <BackLink to={trail.list}>Back to {trail.name}</BackLink>
+      <BackLink to={trail.list} state={backToListState()}>
+        Back to {trail.name}
+      </BackLink>
       {/* On a phone a line of its own under the way back, Previous and Next at its two ends. */}
       <Flex
         component="nav"

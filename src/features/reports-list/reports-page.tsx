@@ -10,7 +10,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react
 import type { SyntheticEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { reportQueries } from '@/api/reports';
-import { openedFromList } from '@/api/report-trail';
+import { noteReportInWalk, openedFromList } from '@/api/report-trail';
 import type { ListTrail } from '@/api/report-trail';
 import { useDeleteRunsShown } from '@/workflows/delete-runs-shown';
 import { ErrorState } from '@/components/error-state';
@@ -50,7 +50,7 @@ import { ReportsEmpty } from './reports-empty';
 import { FiltersLine } from './filters-line';
 import { ListBar, loadBulkArea } from './list-bar';
 import { ReportsHeader } from './reports-header';
-import { ReportsTable, noteOpenedReport } from './reports-table';
+import { ReportsTable } from './reports-table';
 import { useSelection } from './selection';
 import type { Selection } from './selection';
 import printing from './reports-print.module.css';
@@ -124,7 +124,7 @@ function ReportKeys({ reports, selection, trail }: { reports: Report[]; selectio
         if (index !== -1) selection.toggle(reports, index, false);
       }}
       open={(row) => {
-        noteOpenedReport(Number(row));
+        noteReportInWalk(Number(row));
         void navigate(`/reports/${row}`, { state: openedFromList(trail, reports, Number(row)) });
       }}
       create={() => void navigate('/reports/new')}

@@ -2,10 +2,10 @@ import { Anchor, Group, Paper, Text, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import type { MouseEvent as ReactMouseEvent } from 'react';
-import { useNavigationType } from 'react-router-dom';
+import { useLocation, useNavigationType } from 'react-router-dom';
 import type { ServerReportSortKey, SortOrder } from '@/contract/values';
 import type { Report } from '@/contract/domain';
-import { openedFromList } from '@/api/report-trail';
+import { currentReportInWalk, forgetReportInWalk, isBackToList, noteReportInWalk, openedFromList } from '@/api/report-trail';
 import type { ListTrail } from '@/api/report-trail';
 import { DataTable } from '@/components/data-table';
 import { DateText, sameMoment } from '@/components/date-text';
@@ -160,17 +160,6 @@ function ReportRow({
 }
 
 /**
- * The report last opened from a list in this tab: Back to the list puts the focus on its link again.
- * One per tab, and it must outlive the list, which unmounts while the report is open: a module value.
- */
-let openedReport: number | null = null;
-
-/** A report is being opened from the list (its link, or Enter on its row). */
-export function noteOpenedReport(id: number): void {
-  openedReport = id;
-}
-
-/**
  * The rows' links followed in the app, noting which report is opened (Back focuses it again); a report
  * opens with its place in the list (`trail`).
  */
@@ -179,26 +168,32 @@ function useOpenReportLinks(reports: Report[], trail: ListTrail): (event: ReactM
   return (event) => {
     const id = linkedReportId(event.target);
     if (id === null) return follow(event);
-    noteOpenedReport(id);
+    noteReportInWalk(id);
     follow(event, openedFromList(trail, reports, id));
   };
 }
 
 /**
- * Back from a report: its link in the list takes the focus (the shell would put it on the page's
- * main region), so the keyboard goes on from where it was. Once, when the row is on screen.
+ * Back from a report (browser Back, or the report's way back to the list): the link of the report the
+ * walk was on takes the focus (the shell would put it on the page's main region), so the keyboard goes
+ * on from where the person was, and it is brought into view if the walk went past what was on screen.
+ * Once, when the row is on the page.
  */
 function useFocusOpenedOnBack(reports: Report[]): void {
-  const restoring = useNavigationType() === 'POP';
+  const { state } = useLocation();
+  const returning = useNavigationType() === 'POP' || isBackToList(state);
   useEffect(() => {
-    if (!restoring || openedReport === null || !reports.some((report) => report.id === openedReport)) return;
-    const link = document.querySelector<HTMLElement>(
-      `[data-report-row="${openedReport}"] a[href="/reports/${openedReport}"]`,
-    );
+    // Reached any other way (its link in the navigation), the list is not a return: the walk is over.
+    if (!returning) return forgetReportInWalk();
+    const id = currentReportInWalk();
+    if (id === null || !reports.some((report) => report.id === id)) return;
+    const link = document.querySelector<HTMLElement>(`[data-report-row="${id}"] a[href="/reports/${id}"]`);
     if (!link) return;
-    openedReport = null;
+    forgetReportInWalk();
     link.focus({ preventScroll: true });
-  }, [restoring, reports]);
+    const { top, bottom } = link.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) link.scrollIntoView({ block: 'center' });
+  }, [returning, reports]);
 }
 
 // Below Mantine's `sm` breakpoint six columns do not fit: each report becomes a card.
