@@ -198,6 +198,24 @@ describe('triage: a report opened from a list', () => {
     expect(document.activeElement?.closest('[data-report-row]')).toBeNull();
   });
 
+  it('a report deleted during a walk goes back to the list as it was, its neighbour in focus; Undo brings it back in its place', async () => {
+    await seed();
+    const app = renderApp(LIST);
+    await openFromTable(app, page(5));
+    await app.user.click(await screen.findByRole('button', { name: 'Delete report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this report?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(app.address()).toBe(LIST));
+    const table = await screen.findByRole('table', { name: 'Reports' });
+    await waitFor(async () => expect(await within(table).findByRole('link', { name: page(7) })).toHaveFocus());
+    expect(within(table).queryByRole('link', { name: page(5) })).not.toBeInTheDocument();
+
+    await app.user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await app.heading(page(5));
+    await waitFor(() => expect(app.place().getByText(/of 12/)).toHaveTextContent('3 of 12'));
+  });
+
   it('opens with Enter from the list keys with the same trail', async () => {
     await seed();
     const app = renderApp(LIST);

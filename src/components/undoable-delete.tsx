@@ -16,6 +16,8 @@ export interface DeleteWithUndoOptions {
   message: string;
   /** Where Undo takes the person back to when the delete took them away from it (the report's page). */
   backTo?: string;
+  /** The location state `backTo` had (a report's place in the list it was opened from). */
+  backState?: unknown;
   /** The title when some could not be deleted, given how many of how many. */
   failedTitle: (failed: number, of: number) => string;
 }
@@ -23,7 +25,17 @@ export interface DeleteWithUndoOptions {
 /** How long the notification that tells a delete's end stays. */
 export const AFTER_MS = 4_000;
 
-function UndoMessage({ text, onUndo, backTo }: { text: string; onUndo: () => boolean; backTo?: string }) {
+function UndoMessage({
+  text,
+  onUndo,
+  backTo,
+  backState,
+}: {
+  text: string;
+  onUndo: () => boolean;
+  backTo?: string;
+  backState?: unknown;
+}) {
   const navigate = useNavigate();
   return (
     <Group gap="sm" justify="space-between" wrap="nowrap" align="center">
@@ -36,7 +48,7 @@ function UndoMessage({ text, onUndo, backTo }: { text: string; onUndo: () => boo
         // A long URL beside it must not squeeze the button's word.
         style={{ flexShrink: 0 }}
         onClick={() => {
-          if (onUndo() && backTo !== undefined) void navigate(backTo);
+          if (onUndo() && backTo !== undefined) void navigate(backTo, { state: backState });
         }}
       >
         Undo
@@ -60,6 +72,7 @@ export function deleteWithUndo({
   title,
   message,
   backTo,
+  backState,
   failedTitle,
 }: DeleteWithUndoOptions): HeldDelete {
   let id = '';
@@ -82,7 +95,7 @@ export function deleteWithUndo({
     },
   });
   id = held.key;
-  showUndoNotice(held, { title, message, backTo });
+  showUndoNotice(held, { title, message, backTo, backState });
   return held;
 }
 
@@ -92,7 +105,7 @@ export function deleteWithUndo({
  */
 export function showUndoNotice(
   held: HeldDelete,
-  { title, message, backTo }: { title: string; message: string; backTo?: string },
+  { title, message, backTo, backState }: { title: string; message: string; backTo?: string; backState?: unknown },
 ): void {
   const id = held.key;
   const undo = () => {
@@ -107,7 +120,7 @@ export function showUndoNotice(
     color: 'teal',
     // Its own timer would pause on hover; the window is the held delete's, and it updates this.
     autoClose: false,
-    message: <UndoMessage text={message} onUndo={undo} backTo={backTo} />,
+    message: <UndoMessage text={message} onUndo={undo} backTo={backTo} backState={backState} />,
   });
 }
 

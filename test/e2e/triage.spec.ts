@@ -126,4 +126,22 @@ test.describe('Triage', () => {
     // The keyboard goes on from the report the walk was on, not the one first opened.
     await expect(table.table.getByRole('link', { name: DOCS[5]!, exact: true })).toBeFocused();
   });
+
+  test('a report deleted during a walk goes back to the list as it was; Undo brings it back in its place', async ({ page }) => {
+    await signIn(page);
+    const table = await filterTheList(page);
+    await table.table.getByRole('link', { name: DOCS[3]!, exact: true }).click();
+    const report = trail(page);
+    await report.heading(DOCS[3]!);
+    await page.getByRole('button', { name: 'Delete report' }).click();
+    await page.getByRole('dialog', { name: 'Delete this report?' }).getByRole('button', { name: 'Delete' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`${escaped(LIST)}$`));
+    await expect(table.table.getByRole('link', { name: DOCS[4]!, exact: true })).toBeFocused();
+    await expect(table.table.getByRole('link', { name: DOCS[3]!, exact: true })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await report.heading(DOCS[3]!);
+    await report.place('Report 4 of 12');
+  });
 });

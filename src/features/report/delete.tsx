@@ -2,6 +2,7 @@ import { Button, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import type { Report } from '@/contract/domain';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 import { deleteWithUndo } from '@/components/undoable-delete';
@@ -16,6 +17,8 @@ export interface DeleteReportProps {
 export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
   const [opened, setOpened] = useState(false);
   const queryClient = useQueryClient();
+  // Undo opens the report as it was: with its place in the list it was opened from.
+  const { state } = useLocation();
   // The dialog gives the focus back to this button on closing (useReturnFocus), though mounted open.
   const cancel = () => setOpened(false);
 
@@ -27,6 +30,7 @@ export function DeleteReport({ report, onDeleted }: DeleteReportProps) {
       title: 'Report deleted',
       message: `The report of ${report.url} was deleted.`,
       backTo: `/reports/${report.id}`,
+      backState: state,
       failedTitle: () => 'Report not deleted',
     });
     onDeleted();
