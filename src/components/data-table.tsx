@@ -21,6 +21,13 @@ export interface DataTableProps extends Omit<ComponentProps<'table'>, 'aria-labe
   stale?: boolean;
   /** Rows being brought up to date (not dimmed): marked busy. */
   busy?: boolean;
+  /**
+   * Narrower than Mantine's `sm` (48em, a phone), each row is laid out as a card instead of scrolling
+   * sideways: its first cell on a line of its own, then the others side by side, each after its
+   * column's name (its `data-label`); a cell with `data-wide` takes a line of its own. The header row
+   * is kept for assistive technology, out of sight.
+   */
+  stackOnPhone?: boolean;
 }
 
 /**
@@ -34,6 +41,7 @@ export function DataTable({
   verticalSpacing = 'xs',
   stale = false,
   busy = false,
+  stackOnPhone = false,
   className,
   style,
   children,
@@ -58,6 +66,7 @@ export function DataTable({
         aria-busy={stale || busy || undefined}
         data-stale={dimmed || undefined}
         data-layout={layout === 'fixed' ? 'fixed' : undefined}
+        data-stack={stackOnPhone || undefined}
         className={className ? `${classes.table} ${className}` : classes.table}
         style={
           {

@@ -147,6 +147,26 @@ test('ignore a check on a project: it leaves Fix first, counted apart, and comes
   await expect(fixFirst.getByText(/ignored on shop\.example/)).toHaveCount(0);
 });
 
+test('on a phone each problem is a card: everything in it, its controls too, without scrolling sideways', async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto('/problems?project=shop.example');
+  const table = page.getByRole('table', { name: 'Problems' });
+  await expect(table).toBeVisible();
+  const first = table.locator('tbody tr').first();
+  await expect(first.getByRole('button', { name: 'Ignore on shop.example' })).toBeInViewport({ ratio: 1 });
+  await expect(first.getByRole('combobox', { name: /Importance/ })).toBeInViewport({ ratio: 1 });
+  // The rows' cells keep their roles, and the table's region does not scroll sideways.
+  await expect(first.getByRole('cell').first()).toBeVisible();
+  expect(
+    await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth),
+  ).toBe(true);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page);
+  }
+});
+
 test('a deployment without the Problems extensions: counted here, and a row leads to its pages picked here, to select and export', async ({
   page,
 }) => {

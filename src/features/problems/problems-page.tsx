@@ -108,7 +108,7 @@ function ProblemRow({
           </Group>
         </Stack>
       </th>
-      <td>
+      <td data-label="Importance">
         {problem.importance ? (
           <Badge
             variant="light"
@@ -123,24 +123,26 @@ function ProblemRow({
           '—'
         )}
       </td>
-      <td style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <td data-label="Pages failing" style={{ fontVariantNumeric: 'tabular-nums' }}>
         {problem.failing.toLocaleString('en')} of {problem.analysed.toLocaleString('en')}{' '}
         <Text span size="xs" c="dimmed">
           ({share}%)
         </Text>
       </td>
-      <td style={{ fontVariantNumeric: 'tabular-nums' }}>{problem.projects.toLocaleString('en')}</td>
-      <td style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <td data-label="Projects" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {problem.projects.toLocaleString('en')}
+      </td>
+      <td data-label="New in 7 days" style={{ fontVariantNumeric: 'tabular-nums' }}>
         {problem.new7d === null ? '—' : problem.new7d.toLocaleString('en')}
       </td>
-      <td style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <td data-label="Fixed in 7 days" style={{ fontVariantNumeric: 'tabular-nums' }}>
         {problem.fixed7d === null ? '—' : problem.fixed7d.toLocaleString('en')}
       </td>
-      <td>
+      <td data-label="State">
         <StateBadge state={problem.state} />
       </td>
       {settings && (
-        <td>
+        <td data-wide>
           <Suspense fallback={null}>
             <CheckSettingControls
               check={problem.check}
@@ -209,6 +211,7 @@ function ProblemsPage() {
             aria-label="Problems"
             minWidth={settingsShown ? 980 : 760}
             stale={query.isPlaceholderData}
+            stackOnPhone
           >
             <thead>
               <tr>
