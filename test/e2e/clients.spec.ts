@@ -89,6 +89,14 @@ test('a client added in Settings, two projects put in it, one labelled: the proj
   await expect(health.getByRole('link', { name: `${LABEL} blog.example` })).toBeVisible();
   await page.mouse.move(0, 0);
   await lookAt(page, 'overview');
+  // On a phone each project is a card, its last column too in sight, and the sort buttons stay: no sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 900 });
+  const labelled = health.getByRole('row').filter({ has: page.getByRole('link', { name: `${LABEL} blog.example` }) });
+  await labelled.scrollIntoViewIfNeeded();
+  await expect(labelled.getByRole('cell').last()).toBeInViewport({ ratio: 1 });
+  await expect(health.getByRole('button', { name: /Unread alerts/ })).toBeVisible();
+  expect(await health.evaluate((table) => table.parentElement!.scrollWidth <= table.parentElement!.clientWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The reports list filtered by the client: only its two projects' reports.
   await page.goto('/reports?per_page=100');

@@ -95,12 +95,12 @@ function ProjectRow({ project }: { project: ProjectWithHealth }) {
           </Text>
         )}
       </td>
-      <td>
+      <td data-label="Health">
         <div style={{ minWidth: '7rem' }}>
           <HealthBar health={{ total, counts: { good: project.good, decent: project.decent, bad: project.bad }, unknown: project.unknown }} />
         </div>
       </td>
-      <td>
+      <td data-label="Average score">
         <Group gap="xs" wrap="nowrap">
           <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums', minWidth: '2.5rem' }} ta="right">
             {project.averageScore === null ? '—' : project.averageScore.toFixed(1)}
@@ -108,7 +108,7 @@ function ProjectRow({ project }: { project: ProjectWithHealth }) {
           <AverageTrend points={project.trend} />
         </Group>
       </td>
-      <td style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>
+      <td data-label="Unread alerts" style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>
         {project.unreadAlerts > 0 ? (
           <Anchor component={Link} to={`/alerts?project=${encodeURIComponent(project.name)}&state=unread`} size="sm">
             {project.unreadAlerts}
@@ -119,7 +119,7 @@ function ProjectRow({ project }: { project: ProjectWithHealth }) {
           </Text>
         )}
       </td>
-      <td>
+      <td data-label="Next run">
         {project.nextRunAt ? (
           <Suspense fallback={null}>
             <DateText date={project.nextRunAt} />
@@ -167,7 +167,7 @@ function ProjectsHealth() {
   } else {
     body = (
       <>
-        <DataTable aria-label="Projects’ health" stale={query.isPlaceholderData} minWidth={640}>
+        <DataTable aria-label="Projects’ health" stale={query.isPlaceholderData} minWidth={640} stackOnPhone>
           <thead>
             <tr>
               <SortableTh column="project" {...sortable}>
