@@ -209,7 +209,9 @@ export default function ClientsSection() {
           </Text>
         ) : (
           <>
-            <Table.ScrollContainer minWidth={280}>
+            {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
+                inside it, not at the page's edge (where it widened the page on a phone). */}
+            <Table.ScrollContainer minWidth={280} type="native" pos="relative">
               <Table aria-label="Clients" verticalSpacing="xs">
                 <Table.Thead>
                   <Table.Tr>

@@ -215,7 +215,9 @@ function MemberKeys({ member }: { member: Member }) {
           No key: {member.name} cannot sign in.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
+        // Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
+        // inside it, not at the page's edge (where it widened the page on a phone).
+        <Table.ScrollContainer minWidth={420} type="native" pos="relative">
           <Table verticalSpacing={4} fz="sm" aria-label={`Keys of ${member.name}`}>
             <Table.Thead>
               <Table.Tr>

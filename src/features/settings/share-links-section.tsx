@@ -166,7 +166,9 @@ export default function ShareLinksSection() {
           </Text>
         ) : (
           <>
-            <Table.ScrollContainer minWidth={640}>
+            {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
+                inside it, not at the page's edge (where it widened the page on a phone). */}
+            <Table.ScrollContainer minWidth={640} type="native" pos="relative">
               <Table verticalSpacing={6} fz="sm" aria-labelledby={headingId}>
                 <Table.Thead>
                   <Table.Tr>
