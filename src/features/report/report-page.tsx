@@ -8,7 +8,6 @@ import { isApiError } from '@/api/http/errors';
 import { useCheckTreatment } from '@/api/problems';
 import { reportQueries } from '@/api/reports';
 import type { Report } from '@/contract/domain';
-import { backToListState, forgetReportInWalk, noteReportInWalk, useTrailPlace } from '@/api/report-trail';
 import type { ReportTrail } from '@/api/report-trail';
 import { ErrorState } from '@/components/error-state';
 import { NotFound } from '@/components/not-found';
@@ -64,24 +63,8 @@ function keepsHistory(report: Report): boolean {
 
 type RefreshState = { status: 'running' } | { status: 'done'; before: Report; after: Report } | null;
 
-/**
- * Where a deleted report's page goes: back to the list it was opened from, as it was, the focus on its
- * neighbour's row there (the next report, else the previous); opened otherwise, to all reports.
- */
-function useLeaveAfterDelete(id: number, trail: ReportTrail | null): () => void {
+function ReportView({ report }: { report: Report }) {
   const navigate = useNavigate();
-  const place = useTrailPlace(id, trail);
-  return () => {
-    if (trail === null) return void navigate(REPORTS_PATH);
-    const neighbour = place?.next ?? place?.previous;
-    if (neighbour) noteReportInWalk(neighbour.id);
-    else forgetReportInWalk();
-    void navigate(trail.list, { state: backToListState() });
-  };
-}
-
-function ReportView({ report, trail }: { report: Report; trail: ReportTrail | null }) {
-  const leaveAfterDelete = useLeaveAfterDelete(report.id, trail);
   const [refresh, setRefresh] = useState<RefreshState>(null);
   // Where the server keeps runs, what changed is the history's comparison (the newest run against the
   // last that differs): it survives a reload. Elsewhere it is the before and after of this visit's refresh.
@@ -142,9 +125,9 @@ function ReportView({ report, trail }: { report: Report; trail: ReportTrail | nu
               onRefreshStart={startRefresh}
               onRefreshDone={(before, after) => setRefresh({ status: 'done', before, after })}
               onRefreshFailed={() => setRefresh(null)}
-              onDeleted={() => {
+              onDeleted={(to, state) => {
                 allowLeave.current = true;
-                leaveAfterDelete();
+                void navigate(to, { state });
               }}
             />
           </Suspense>
@@ -178,7 +161,7 @@ function ReportPage() {
     return <ReportNotFound trail={trail} />;
   let body;
   // A failed background refetch keeps the report on screen; only a first load that failed replaces it.
-  if (query.data) body = <ReportView key={query.data.id} report={query.data} trail={trail} />;
+  if (query.data) body = <ReportView key={query.data.id} report={query.data} />;
   else if (query.isError)
     body = (
       <Stack gap="md">

@@ -17,7 +17,8 @@ export interface ReportSettingsProps {
   onRefreshStart: () => void;
   onRefreshDone: (before: Report, after: Report) => void;
   onRefreshFailed: () => void;
-  onDeleted: () => void;
+  /** The report is deleted (held for Undo): the page leaves for `to`, with its location state. */
+  onDeleted: (to: string, state?: unknown) => void;
 }
 
 export function ReportSettings({
