@@ -59,10 +59,15 @@ test.describe('Share links', () => {
     const row = section.getByRole('row').filter({ hasText: label });
     await expect(row.getByRole('cell', { name: '1', exact: true })).toBeVisible();
     await lookAt(page, 'share-links-settings');
-    // On a phone the links' table scrolls inside its section; the page itself does not scroll sideways.
+    // On a phone the page does not scroll sideways.
     await page.setViewportSize({ width: 390, height: 900 });
     await expect(row).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Each link a card there: its Revoke in reach without scrolling the table sideways.
+    const revoke = row.getByRole('button', { name: `Revoke link ${label}` });
+    // Scrolled down to it only (scrollIntoView would also scroll a sideways-scrolling table).
+    await row.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 100));
+    await expect(revoke).toBeInViewport({ ratio: 1 });
     await page.setViewportSize({ width: 1280, height: 720 });
     await row.getByRole('button', { name: `Revoke link ${label}` }).click();
     const confirm = page.getByRole('dialog', { name: `Revoke the link “${label}”?` });

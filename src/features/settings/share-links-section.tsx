@@ -1,8 +1,7 @@
 // Settings' Share links section (ui-contract.md, Sharing and reporting): every link not revoked, with
 // its target, label, expiry, views and last view, and Revoke (after a confirmation). Loaded only
 // where the deployment has share links.
-import '@mantine/core/styles/Table.css';
-import { Anchor, Badge, Button, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -14,6 +13,7 @@ import { reportQueries } from '@/api/reports';
 import { SHARE_LINKS_PER_PAGE, shareLinkQueries, useRevokeShareLink, type ShareLink } from '@/api/share-links';
 import { parseShareTarget } from '@/contract/share-target';
 import { compareHref } from '@/lib/compare-runs';
+import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
@@ -75,8 +75,8 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
       },
     });
   return (
-    <Table.Tr>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+    <tr>
+      <td style={{ overflowWrap: 'anywhere' }}>
         {target.href ? (
           <Anchor component={Link} to={target.href}>
             {target.text}
@@ -89,14 +89,18 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
             Password
           </Badge>
         )}
-      </Table.Td>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>{link.label ?? <Text span c="dimmed" size="sm">None</Text>}</Table.Td>
-      <Table.Td>
+      </td>
+      <td data-label="Label" style={{ overflowWrap: 'anywhere' }}>
+        {link.label ?? <Text span c="dimmed" size="sm">None</Text>}
+      </td>
+      <td data-label="Expires">
         {link.expiresAt === null ? 'Never' : expired ? <>Expired <DateText date={link.expiresAt} /></> : <DateText date={link.expiresAt} />}
-      </Table.Td>
-      <Table.Td>{link.views}</Table.Td>
-      <Table.Td>{link.lastViewedAt ? <DateText date={link.lastViewedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}</Table.Td>
-      <Table.Td>
+      </td>
+      <td data-label="Views">{link.views}</td>
+      <td data-label="Last viewed">
+        {link.lastViewedAt ? <DateText date={link.lastViewedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}
+      </td>
+      <td>
         <RoleGate>
           <Button
             ref={button}
@@ -130,8 +134,8 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
             </LazyConfirmDialog>
           </Suspense>
         )}
-      </Table.Td>
-    </Table.Tr>
+      </td>
+    </tr>
   );
 }
 
@@ -166,29 +170,25 @@ export default function ShareLinksSection() {
           </Text>
         ) : (
           <>
-            {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
-                inside it, not at the page's edge (where it widened the page on a phone). */}
-            <Table.ScrollContainer minWidth={640} type="native" pos="relative">
-              <Table verticalSpacing={6} fz="sm" aria-labelledby={headingId}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Target</Table.Th>
-                    <Table.Th>Label</Table.Th>
-                    <Table.Th>Expires</Table.Th>
-                    <Table.Th>Views</Table.Th>
-                    <Table.Th>Last viewed</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {links.data.items.map((link) => (
-                    <LinkRow key={link.id} link={link} now={now} urls={urls} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable aria-label="Share links" minWidth={640} verticalSpacing="xs" stackOnPhone>
+              <thead>
+                <tr>
+                  <th scope="col">Target</th>
+                  <th scope="col">Label</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Views</th>
+                  <th scope="col">Last viewed</th>
+                  <th scope="col">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {links.data.items.map((link) => (
+                  <LinkRow key={link.id} link={link} now={now} urls={urls} />
+                ))}
+              </tbody>
+            </DataTable>
             <ListPagination meta={links.data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={links.data.meta.lastPage > 1} />
           </>
         )}
