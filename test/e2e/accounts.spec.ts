@@ -75,6 +75,25 @@ test.describe('Accounts', () => {
     await members.getByRole('button', { name: 'Done' }).click();
     await expect(field).toHaveCount(0);
 
+    // On a phone the new member's keys are cards: Revoke in reach without scrolling sideways.
+    await page.setViewportSize({ width: 390, height: 900 });
+    await members.getByRole('listitem', { name }).getByRole('button', { name: 'Show keys' }).click();
+    const keys = members.getByRole('table', { name: `Keys of ${name}` });
+    await expect(keys).toBeVisible();
+    const revokeKey = keys.getByRole('button', { name: /^Revoke key / });
+    // Scrolled down to it only (scrollIntoView would also scroll a sideways-scrolling table).
+    await keys.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 100));
+    await expect(revokeKey).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.E2E_SHOTS_DIR) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/accounts-keys-390-${scheme}.png` });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+
     // The viewer, in a browser of their own, signs in with the key on the sign-in panel; not one
     // control to change data may appear on the page, not even for a frame before the role is known.
     const viewerContext = await browser.newContext();

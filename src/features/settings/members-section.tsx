@@ -2,9 +2,8 @@
 // member (its first key shown once, with Copy), and per member its Role, Remove member <name> (after
 // asking) and its keys (New key, shown once; Revoke key <label>). The last owner's refusal (422) is shown
 // where it happened. Loaded only for an owner of such a server.
-import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconKey, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +16,7 @@ import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { ROLES, useMe } from '@/api/me';
 import type { Role } from '@/api/me';
+import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
@@ -131,14 +131,18 @@ function KeyRow({ memberId, apiKey }: { memberId: number; apiKey: ApiKey }) {
   const button = useRef<HTMLButtonElement>(null);
   const name = keyName(apiKey);
   return (
-    <Table.Tr>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>{apiKey.label ?? <Text span c="dimmed" size="sm">No label</Text>}</Table.Td>
-      <Table.Td ff="monospace">{apiKey.prefix}…</Table.Td>
-      <Table.Td>
+    <tr>
+      <td style={{ overflowWrap: 'anywhere' }}>{apiKey.label ?? <Text span c="dimmed" size="sm">No label</Text>}</td>
+      <td data-label="Starts with">
+        <span style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{apiKey.prefix}…</span>
+      </td>
+      <td data-label="Made">
         <DateText date={apiKey.createdAt} />
-      </Table.Td>
-      <Table.Td>{apiKey.lastUsedAt ? <DateText date={apiKey.lastUsedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}</Table.Td>
-      <Table.Td>
+      </td>
+      <td data-label="Last used">
+        {apiKey.lastUsedAt ? <DateText date={apiKey.lastUsedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}
+      </td>
+      <td>
         <Button
           ref={button}
           size="xs"
@@ -180,8 +184,8 @@ function KeyRow({ memberId, apiKey }: { memberId: number; apiKey: ApiKey }) {
             </LazyConfirmDialog>
           </Suspense>
         )}
-      </Table.Td>
-    </Table.Tr>
+      </td>
+    </tr>
   );
 }
 
@@ -215,28 +219,24 @@ function MemberKeys({ member }: { member: Member }) {
           No key: {member.name} cannot sign in.
         </Text>
       ) : (
-        // Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
-        // inside it, not at the page's edge (where it widened the page on a phone).
-        <Table.ScrollContainer minWidth={420} type="native" pos="relative">
-          <Table verticalSpacing={4} fz="sm" aria-label={`Keys of ${member.name}`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Label</Table.Th>
-                <Table.Th>Starts with</Table.Th>
-                <Table.Th>Made</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.items.map((key) => (
-                <KeyRow key={key.id} memberId={member.id} apiKey={key} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable aria-label={`Keys of ${member.name}`} minWidth={420} stackOnPhone>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Made</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.items.map((key) => (
+              <KeyRow key={key.id} memberId={member.id} apiKey={key} />
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <Group gap="xs" align="flex-end" wrap="wrap">
         <TextInput
