@@ -219,11 +219,12 @@ export function noteReportInWalk(id: number): void {
   reportInWalk = id;
 }
 
-/** The report the walk is on; `forget`: its row has the focus, the walk is over. */
+/** The report the walk is on, or null. */
 export function currentReportInWalk(): number | null {
   return reportInWalk;
 }
 
+/** The walk is over: its row has the focus, or the list was reached some other way. */
 export function forgetReportInWalk(): void {
   reportInWalk = null;
 }
