@@ -69,6 +69,14 @@ test.describe('Share links', () => {
     await row.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 100));
     await expect(revoke).toBeInViewport({ ratio: 1 });
     await page.setViewportSize({ width: 1280, height: 720 });
+    // Red in the dark scheme too, not the near white of Mantine's dark light-variant text: it destroys.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    const [red = 0, green = 0, blue = 0] = await revoke.evaluate((button) =>
+      (getComputedStyle(button).color.match(/\d+/g) ?? []).map(Number),
+    );
+    expect(red - Math.max(green, blue)).toBeGreaterThan(80);
+    await page.emulateMedia({ colorScheme: 'light' });
     await row.getByRole('button', { name: `Revoke link ${label}` }).click();
     const confirm = page.getByRole('dialog', { name: `Revoke the link “${label}”?` });
     await confirm.getByRole('button', { name: 'Revoke' }).click();
