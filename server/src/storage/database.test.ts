@@ -340,6 +340,19 @@ describe.each(STORAGE_ENGINES)('a database the server before the one migration l
     expect(await schemaOf(upgraded, engine.name)).toEqual(await schemaOf(made, engine.name));
   });
 
+  it('names nothing after the temporary tables of the workspace rebuild (`<table>__new`)', async () => {
+    const made = await fresh();
+    await (await made.open()).close();
+    const schema = await schemaOf(made, engine.name);
+    expect(schema.filter((line) => line.includes('constraint') || line.includes('index')).length).toBeGreaterThan(40);
+    // The sequences too, which the schema above does not list.
+    const names =
+      engine.name === 'sqlite'
+        ? await made.query("SELECT name FROM sqlite_master WHERE name LIKE '%\\_\\_new%' ESCAPE '\\'")
+        : await made.query("SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND strpos(relname, '__new') > 0");
+    expect([...schema.filter((line) => line.includes('__new')), ...names.map((row) => String(row.name))]).toEqual([]);
+  });
+
   it('from its first version, gains every change since, its reports kept', async () => {
     const database = await fresh(undefined, 1);
     const time = at('20T10:00:00');

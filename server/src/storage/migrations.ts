@@ -30,6 +30,7 @@ export const ACCOUNTS_MIGRATION = '022-accounts';
 export const WORKSPACE_DATA_MIGRATION = '023-workspace-data';
 export const WORKSPACE_REPORT_INDEXES_MIGRATION = '024-workspace-report-indexes';
 export const WORKSPACE_WATCH_INDEXES_MIGRATION = '025-workspace-watch-indexes';
+export const REBUILT_NAMES_MIGRATION = '026-rebuilt-tables-names';
 
 /**
  * What a report's url_key column holds: urlKey(url), or the URL itself if it were not an absolute
@@ -1131,6 +1132,29 @@ function stepsFor(engine: Engine): Record<string, Step> {
         await db.schema.createIndex('alerts_workspace_id').on('alerts').columns(['workspace_id', 'id']).execute();
         // A workspace's newest digest (Settings' state, the next window) without reading the others'.
         await db.schema.createIndex('digest_sends_workspace_id').on('digest_sends').columns(['workspace_id', 'id']).execute();
+      },
+    },
+    [REBUILT_NAMES_MIGRATION]: {
+      async up(db) {
+        // PostgreSQL named what 023 did not name itself (a column's key, reference or check, an
+        // identity's sequence) after the table it was made in, `<table>__new`; a rename kept those
+        // names. They take the table's own name now, as a new table's would. SQLite names none.
+        if (!t.pg) return;
+        const constraints = await sql<{ table: string; name: string }>`
+          select c.relname as table, k.conname as name
+          from pg_constraint k join pg_class c on c.oid = k.conrelid
+          where c.relnamespace = current_schema()::regnamespace and strpos(k.conname, '__new_') > 0`.execute(db);
+        for (const { table, name } of constraints.rows)
+          await sql`alter table ${sql.table(table)} rename constraint ${sql.id(name)} to ${sql.id(name.replace('__new_', '_'))}`.execute(db);
+        // A key's or unique constraint's index went with its constraint; what is left: sequences.
+        const relations = await sql<{ name: string; kind: string }>`
+          select relname as name, relkind as kind from pg_class
+          where relnamespace = current_schema()::regnamespace and strpos(relname, '__new_') > 0`.execute(db);
+        for (const { name, kind } of relations.rows) {
+          const to = sql.id(name.replace('__new_', '_'));
+          if (kind === 'S') await sql`alter sequence ${sql.id(name)} rename to ${to}`.execute(db);
+          else if (kind === 'i') await sql`alter index ${sql.id(name)} rename to ${to}`.execute(db);
+        }
       },
     },
   };
