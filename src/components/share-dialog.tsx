@@ -8,9 +8,8 @@ import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/PasswordInput.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, CopyButton, Group, Modal, NativeSelect, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
@@ -18,6 +17,7 @@ import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { useCreateShareLink, type NewShareLink } from '@/api/share-links';
 import { PASSWORD_MAX_LENGTH, passwordLength } from '@/contract/values';
+import { CopyField } from './copy-field';
 import { SHARE_EXPIRY_CHOICES, SHARE_LABEL_MAX } from '@/contract/share-target';
 import { useReturnFocus } from './use-return-focus';
 
@@ -50,29 +50,7 @@ function LinkOnce({ link, onDone }: { link: NewShareLink; onDone: () => void }) 
       <Alert color="yellow" variant="light" title="Copy the link now" aria-live="polite">
         It is shown this once: only a fingerprint of it is kept. Revoke it in Settings, Share links.
       </Alert>
-      <Group gap="xs" wrap="nowrap" align="flex-end">
-        <TextInput
-          label="Link"
-          value={link.url}
-          readOnly
-          spellCheck={false}
-          ff="monospace"
-          onFocus={(event) => event.currentTarget.select()}
-          style={{ flex: 1, minWidth: 0 }}
-          data-autofocus
-        />
-        <CopyButton value={link.url}>
-          {({ copied, copy }) => (
-            <Button
-              variant="default"
-              onClick={copy}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyField label="Link" value={link.url} autoFocus />
       <Group justify="flex-end">
         <Button onClick={onDone}>Done</Button>
       </Group>

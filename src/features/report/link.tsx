@@ -1,7 +1,7 @@
 // The address of the report's public page, to copy and share, and what a visitor meets there.
-import { Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Stack, Text } from '@mantine/core';
 import { readConnection } from '@/api/http/connection';
+import { CopyField } from '@/components/copy-field';
 import type { Privacy } from '@/contract/values';
 import { readReportPageTemplate, reportPageAddress } from '@/lib/report-link';
 import type { Report } from '@/contract/domain';
@@ -24,26 +24,7 @@ export function ReportLink({ report }: { report: Report }) {
   }
   return (
     <Stack gap={4}>
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        <TextInput
-          label="Report link"
-          value={address}
-          readOnly
-          onFocus={(event) => event.currentTarget.select()}
-          style={{ flex: 1, minWidth: 0 }}
-        />
-        <CopyButton value={address}>
-          {({ copied, copy }) => (
-            <Button
-              variant="default"
-              onClick={copy}
-              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-            >
-              {copied ? 'Copied' : 'Copy link'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyField label="Report link" value={address} copyLabel="Copy link" />
       <Text size="sm" c="dimmed" aria-live="polite">
         {VISITORS[report.privacy]}
       </Text>

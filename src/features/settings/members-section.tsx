@@ -3,9 +3,9 @@
 // asking) and its keys (New key, shown once; Revoke key <label>). The last owner's refusal (422) is shown
 // where it happened. Loaded only for an owner of such a server.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, CopyButton, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconKey, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconKey, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -18,6 +18,7 @@ import { ROLES, useMe } from '@/api/me';
 import type { Role } from '@/api/me';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
+import { ShownOnce } from '@/components/copy-field';
 import { ErrorState } from '@/components/error-state';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
@@ -44,42 +45,12 @@ type MemberFormValues = z.output<typeof memberFormSchema>;
 /** A key's text, shown this once with Copy. */
 function KeyOnce({ apiKey, whose, onDone }: { apiKey: NewKey; whose: string; onDone: () => void }) {
   return (
-    <Alert color="yellow" variant="light" title="Copy the key now" aria-live="polite">
-      <Stack gap="xs">
-        <Text size="sm">
-          {whose} signs in with this key. It is shown this once and cannot be read again: give it to them
-          over a channel you trust.
-        </Text>
-        <Group gap="xs" wrap="nowrap" align="flex-end">
-          <TextInput
-            label="API key"
-            value={apiKey.key}
-            readOnly
-            spellCheck={false}
-            ff="monospace"
-            onFocus={(event) => event.currentTarget.select()}
-            style={{ flex: 1, minWidth: 0 }}
-          />
-          <CopyButton value={apiKey.key}>
-            {({ copied, copy }) => (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={copy}
-                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-        <Group>
-          <Button size="xs" variant="subtle" onClick={onDone}>
-            Done
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+    <ShownOnce title="Copy the key now" label="API key" value={apiKey.key} onDone={onDone}>
+      <Text size="sm">
+        {whose} signs in with this key. It is shown this once and cannot be read again: give it to them over a
+        channel you trust.
+      </Text>
+    </ShownOnce>
   );
 }
 

@@ -3,9 +3,9 @@
 // Loaded only where the deployment has webhooks.
 import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Button, Checkbox, CopyButton, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconSend, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -17,6 +17,7 @@ import { useAddWebhook, useDeleteWebhook, useSendTest, webhookQueries, type Deli
 import { DateText } from '@/components/date-text';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ErrorState } from '@/components/error-state';
+import { ShownOnce } from '@/components/copy-field';
 import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
 
 function isHttpUrl(value: string): boolean {
@@ -107,42 +108,12 @@ function AddWebhookForm({ onAdded }: { onAdded: (hook: NewWebhook) => void }) {
 
 function SecretOnce({ hook, onDone }: { hook: NewWebhook; onDone: () => void }) {
   return (
-    <Alert color="yellow" variant="light" title="Copy the signing secret now" aria-live="polite">
-      <Stack gap="xs">
-        <Text size="sm">
-          Receivers at {hook.url} check each message’s signature with this secret. It is shown this once and cannot be
-          read again.
-        </Text>
-        <Group gap="xs" wrap="nowrap" align="flex-end">
-          <TextInput
-            label="Signing secret"
-            value={hook.secret}
-            readOnly
-            spellCheck={false}
-            ff="monospace"
-            onFocus={(event) => event.currentTarget.select()}
-            style={{ flex: 1, minWidth: 0 }}
-          />
-          <CopyButton value={hook.secret}>
-            {({ copied, copy }) => (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={copy}
-                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-        <Group>
-          <Button size="xs" variant="subtle" onClick={onDone}>
-            Done
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+    <ShownOnce title="Copy the signing secret now" label="Signing secret" value={hook.secret} onDone={onDone}>
+      <Text size="sm">
+        Receivers at {hook.url} check each message’s signature with this secret. It is shown this once and cannot be
+        read again.
+      </Text>
+    </ShownOnce>
   );
 }
 
