@@ -4,9 +4,9 @@ import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { CLIENT_NAME_MAX } from '@/contract/values';
@@ -17,7 +17,7 @@ import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
-import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { ConfirmedButton } from '@/components/confirmed-button';
 import { plural } from '@/lib/plural';
 
 const nameSchema = z.object({
@@ -94,14 +94,12 @@ function NameForm({ client, onDone }: { client?: Client; onDone?: () => void }) 
 function ClientRow({ client }: { client: Client }) {
   const remove = useDeleteClient();
   const [renaming, setRenaming] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
 
-  const onDelete = () =>
+  const onDelete = (close: () => void) =>
     remove.mutate(client.id, {
       onSuccess: () => {
-        setConfirming(false);
+        close();
         notifications.show({ color: 'teal', title: 'Client deleted', message: `“${client.name}” is gone; its projects stay.` });
       },
     });
@@ -137,33 +135,11 @@ function ClientRow({ client }: { client: Client }) {
               Rename
             </Button>
           )}
-          <Button
-            ref={deleteButton}
-            size="xs"
-            variant="subtle"
-            color="red"
-            leftSection={<IconTrash size={14} aria-hidden />}
-            aria-label={`Delete client ${client.name}`}
-            onPointerEnter={() => void loadConfirmDialog()}
-            onFocus={() => void loadConfirmDialog()}
-            onClick={() => setConfirming(true)}
-          >
-            Delete
-          </Button>
-        </Group>
-        {confirming && (
-          <Suspense fallback={null}>
-            <LazyConfirmDialog
-              opened
-              title={`Delete client ${client.name}?`}
-              onConfirm={onDelete}
-              onCancel={() => {
-                setConfirming(false);
-                deleteButton.current?.focus();
-              }}
-              pending={remove.isPending}
-              error={remove.error ? errorMessage(remove.error) : undefined}
-            >
+          <ConfirmedButton
+            label="Delete"
+            name={`Delete client ${client.name}`}
+            title={`Delete client ${client.name}?`}
+            message={
               <Text size="sm">
                 {client.projects === 0
                   ? 'No project is for it.'
@@ -171,9 +147,11 @@ function ClientRow({ client }: { client: Client }) {
                     ? 'Its project stays, with its reports, without a client.'
                     : `Its ${plural(client.projects, 'project', 'projects')} stay, with their reports, without a client.`}
               </Text>
-            </LazyConfirmDialog>
-          </Suspense>
-        )}
+            }
+            action={remove}
+            onConfirm={onDelete}
+          />
+        </Group>
       </Table.Td>
     </Table.Tr>
   );

@@ -5,9 +5,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconKey, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconKey, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { accountQueries, useAddMember, useNewKey, useRemoveMember, useRevokeKey, useSetRole } from '@/api/accounts';
@@ -20,7 +20,7 @@ import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ShownOnce } from '@/components/copy-field';
 import { ErrorState } from '@/components/error-state';
-import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { ConfirmedButton } from '@/components/confirmed-button';
 
 const NAME_MAX = 80;
 const ROLE_OPTIONS = [
@@ -98,8 +98,6 @@ function keyName(key: ApiKey): string {
 
 function KeyRow({ memberId, apiKey }: { memberId: number; apiKey: ApiKey }) {
   const revoke = useRevokeKey();
-  const [confirming, setConfirming] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const name = keyName(apiKey);
   return (
     <tr>
@@ -114,47 +112,24 @@ function KeyRow({ memberId, apiKey }: { memberId: number; apiKey: ApiKey }) {
         {apiKey.lastUsedAt ? <DateText date={apiKey.lastUsedAt} /> : <Text span c="dimmed" size="sm">Never</Text>}
       </td>
       <td>
-        <Button
-          ref={button}
-          size="xs"
-          variant="subtle"
-          color="red"
-          leftSection={<IconTrash size={14} aria-hidden />}
-          aria-label={`Revoke key ${name}`}
-          onPointerEnter={() => void loadConfirmDialog()}
-          onFocus={() => void loadConfirmDialog()}
-          onClick={() => setConfirming(true)}
-        >
-          Revoke
-        </Button>
-        {confirming && (
-          <Suspense fallback={null}>
-            <LazyConfirmDialog
-              opened
-              title={`Revoke key ${name}?`}
-              confirmLabel="Revoke"
-              onConfirm={() =>
-                revoke.mutate(
-                  { memberId, keyId: apiKey.id },
-                  {
-                    onSuccess: () => {
-                      setConfirming(false);
-                      notifications.show({ color: 'teal', title: 'Key revoked', message: `The key ${name} no longer signs anyone in.` });
-                    },
-                  },
-                )
-              }
-              onCancel={() => {
-                setConfirming(false);
-                button.current?.focus();
-              }}
-              pending={revoke.isPending}
-              error={revoke.error ? errorMessage(revoke.error) : undefined}
-            >
-              <Text size="sm">Whoever uses it is refused from their next request on. This cannot be undone.</Text>
-            </LazyConfirmDialog>
-          </Suspense>
-        )}
+        <ConfirmedButton
+          label="Revoke"
+          name={`Revoke key ${name}`}
+          title={`Revoke key ${name}?`}
+          message={<Text size="sm">Whoever uses it is refused from their next request on. This cannot be undone.</Text>}
+          action={revoke}
+          onConfirm={(close) =>
+            revoke.mutate(
+              { memberId, keyId: apiKey.id },
+              {
+                onSuccess: () => {
+                  close();
+                  notifications.show({ color: 'teal', title: 'Key revoked', message: `The key ${name} no longer signs anyone in.` });
+                },
+              },
+            )
+          }
+        />
       </td>
     </tr>
   );
@@ -231,9 +206,7 @@ function MemberKeys({ member }: { member: Member }) {
 function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
   const setRole = useSetRole();
   const remove = useRemoveMember();
-  const [confirming, setConfirming] = useState(false);
   const [showKeys, setShowKeys] = useState(false);
-  const removeButton = useRef<HTMLButtonElement>(null);
   const keysId = useId();
   const onRole = (role: Role) =>
     setRole.mutate(
@@ -270,19 +243,26 @@ function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
             disabled={setRole.isPending}
             onChange={(event) => onRole(event.currentTarget.value as Role)}
           />
-          <Button
-            ref={removeButton}
-            size="xs"
-            variant="subtle"
-            color="red"
-            leftSection={<IconTrash size={14} aria-hidden />}
-            aria-label={`Remove member ${member.name}`}
-            onPointerEnter={() => void loadConfirmDialog()}
-            onFocus={() => void loadConfirmDialog()}
-            onClick={() => setConfirming(true)}
-          >
-            Remove
-          </Button>
+          <ConfirmedButton
+            label="Remove"
+            name={`Remove member ${member.name}`}
+            title={`Remove member ${member.name}?`}
+            message={
+              <Text size="sm">
+                {member.name} and every key of theirs are refused from their next request on. What they changed stays,
+                and the audit log keeps their name.
+              </Text>
+            }
+            action={remove}
+            onConfirm={(close) =>
+              remove.mutate(member.id, {
+                onSuccess: () => {
+                  close();
+                  notifications.show({ color: 'teal', title: 'Member removed', message: `${member.name}’s keys no longer sign in.` });
+                },
+              })
+            }
+          />
         </Group>
         {setRole.isError && (
           <Alert color="red" variant="light" role="alert" title="Role not changed" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRole.reset()}>
@@ -296,35 +276,6 @@ function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
         </div>
         <div id={keysId}>{showKeys && <MemberKeys member={member} />}</div>
       </Stack>
-      {confirming && (
-        <Suspense fallback={null}>
-          <LazyConfirmDialog
-            opened
-            title={`Remove member ${member.name}?`}
-            confirmLabel="Remove"
-            onConfirm={() =>
-              remove.mutate(member.id, {
-                onSuccess: () => {
-                  setConfirming(false);
-                  notifications.show({ color: 'teal', title: 'Member removed', message: `${member.name}’s keys no longer sign in.` });
-                },
-              })
-            }
-            onCancel={() => {
-              setConfirming(false);
-              remove.reset();
-              removeButton.current?.focus();
-            }}
-            pending={remove.isPending}
-            error={remove.error ? errorMessage(remove.error) : undefined}
-          >
-            <Text size="sm">
-              {member.name} and every key of theirs are refused from their next request on. What they changed stays,
-              and the audit log keeps their name.
-            </Text>
-          </LazyConfirmDialog>
-        </Suspense>
-      )}
     </Paper>
   );
 }

@@ -1,13 +1,11 @@
 // Settings' Share links section (ui-contract.md, Sharing and reporting): every link not revoked, with
 // its target, label, expiry, views and last view, and Revoke (after a confirmation). Loaded only
 // where the deployment has share links.
-import { Anchor, Badge, Button, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Suspense, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { errorMessage } from '@/api/http/errors';
 import { useCapabilities } from '@/api/capabilities';
 import { reportQueries } from '@/api/reports';
 import { SHARE_LINKS_PER_PAGE, shareLinkQueries, useRevokeShareLink, type ShareLink } from '@/api/share-links';
@@ -17,7 +15,7 @@ import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
-import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { ConfirmedButton } from '@/components/confirmed-button';
 import { RoleGate } from '@/components/role-gate';
 
 /** The link's target in words (a report by its URL where known), and where it is in the dashboard. */
@@ -63,14 +61,12 @@ function linkName(link: ShareLink, urls: ReadonlyMap<number, string>): string {
 
 function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: ReadonlyMap<number, string> }) {
   const revoke = useRevokeShareLink();
-  const [confirming, setConfirming] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const target = targetOf(link, urls);
   const expired = link.expiresAt !== null && link.expiresAt.getTime() <= now;
-  const onRevoke = () =>
+  const onRevoke = (close: () => void) =>
     revoke.mutate(link.id, {
       onSuccess: () => {
-        setConfirming(false);
+        close();
         notifications.show({ color: 'teal', title: 'Link revoked', message: `The link “${linkName(link, urls)}” no longer opens anything.` });
       },
     });
@@ -102,38 +98,15 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
       </td>
       <td>
         <RoleGate>
-          <Button
-            ref={button}
-            size="xs"
-            variant="subtle"
-            color="red"
-            leftSection={<IconTrash size={14} aria-hidden />}
-            aria-label={`Revoke link ${linkName(link, urls)}`}
-            onPointerEnter={() => void loadConfirmDialog()}
-            onFocus={() => void loadConfirmDialog()}
-            onClick={() => setConfirming(true)}
-          >
-            Revoke
-          </Button>
+          <ConfirmedButton
+            label="Revoke"
+            name={`Revoke link ${linkName(link, urls)}`}
+            title={`Revoke the link “${linkName(link, urls)}”?`}
+            message={<Text size="sm">Whoever has it sees “not found” from now on. This cannot be undone.</Text>}
+            action={revoke}
+            onConfirm={onRevoke}
+          />
         </RoleGate>
-        {confirming && (
-          <Suspense fallback={null}>
-            <LazyConfirmDialog
-              opened
-              title={`Revoke the link “${linkName(link, urls)}”?`}
-              confirmLabel="Revoke"
-              onConfirm={onRevoke}
-              onCancel={() => {
-                setConfirming(false);
-                button.current?.focus();
-              }}
-              pending={revoke.isPending}
-              error={revoke.error ? errorMessage(revoke.error) : undefined}
-            >
-              <Text size="sm">Whoever has it sees “not found” from now on. This cannot be undone.</Text>
-            </LazyConfirmDialog>
-          </Suspense>
-        )}
       </td>
     </tr>
   );

@@ -5,9 +5,9 @@ import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSend, IconTrash } from '@tabler/icons-react';
+import { IconSend } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Suspense, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { errorMessage, isApiError } from '@/api/http/errors';
@@ -18,7 +18,7 @@ import { DateText } from '@/components/date-text';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ErrorState } from '@/components/error-state';
 import { ShownOnce } from '@/components/copy-field';
-import { LazyConfirmDialog, loadConfirmDialog } from '@/components/lazy-confirm-dialog';
+import { ConfirmedButton } from '@/components/confirmed-button';
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -182,8 +182,6 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
   const sendTest = useSendTest();
   const remove = useDeleteWebhook();
   const [showLog, setShowLog] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const deleteButton = useRef<HTMLButtonElement>(null);
   const logId = useId();
 
   const onTest = () =>
@@ -194,10 +192,10 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
       },
       onError: (error) => notifications.show({ color: 'red', title: 'Test not sent', message: testRefusal(error) }),
     });
-  const onDelete = () =>
+  const onDelete = (close: () => void) =>
     remove.mutate(webhook.id, {
       onSuccess: () => {
-        setConfirming(false);
+        close();
         notifications.show({ color: 'teal', title: 'Webhook deleted', message: `Nothing more is sent to ${webhook.url}.` });
       },
     });
@@ -219,19 +217,14 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
             <Button size="xs" variant="default" leftSection={<IconSend size={14} aria-hidden />} loading={sendTest.isPending} onClick={onTest}>
               Send test
             </Button>
-            <Button
-              ref={deleteButton}
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} aria-hidden />}
-              aria-label={`Delete webhook ${webhook.url}`}
-              onPointerEnter={() => void loadConfirmDialog()}
-              onFocus={() => void loadConfirmDialog()}
-              onClick={() => setConfirming(true)}
-            >
-              Delete
-            </Button>
+            <ConfirmedButton
+              label="Delete"
+              name={`Delete webhook ${webhook.url}`}
+              title={`Delete webhook ${webhook.url}?`}
+              message={<Text size="sm">Alerts are no longer sent there, and its delivery log goes with it.</Text>}
+              action={remove}
+              onConfirm={onDelete}
+            />
           </Group>
         </Group>
         <div>
@@ -241,23 +234,6 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
         </div>
         <div id={logId}>{showLog && <Deliveries webhook={webhook} />}</div>
       </Stack>
-      {confirming && (
-        <Suspense fallback={null}>
-          <LazyConfirmDialog
-            opened
-            title={`Delete webhook ${webhook.url}?`}
-            onConfirm={onDelete}
-            onCancel={() => {
-              setConfirming(false);
-              deleteButton.current?.focus();
-            }}
-            pending={remove.isPending}
-            error={remove.error ? errorMessage(remove.error) : undefined}
-          >
-            <Text size="sm">Alerts are no longer sent there, and its delivery log goes with it.</Text>
-          </LazyConfirmDialog>
-        </Suspense>
-      )}
     </Paper>
   );
 }
