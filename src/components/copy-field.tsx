@@ -29,7 +29,8 @@ export function CopyField({
         value={value}
         readOnly
         spellCheck={false}
-        ff="monospace"
+        // The value in monospace (a key, a secret, an address), the label as every other label.
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         onFocus={(event) => event.currentTarget.select()}
         style={{ flex: 1, minWidth: 0 }}
         data-autofocus={autoFocus || undefined}
