@@ -1,5 +1,5 @@
-import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
-import type { CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, localStorageColorSchemeManager, luminance } from '@mantine/core';
+import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
 
 // public/color-scheme.js reads the same key before the first paint; keep the two in step.
 export const COLOR_SCHEME_STORAGE_KEY = 'webpage-reports-color-scheme';
@@ -25,6 +25,30 @@ export const theme = createTheme({
   },
 });
 
+/** WCAG's contrast ratio of two colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (high + 0.05) / (low + 0.05);
+}
+
+/**
+ * Mantine 9's dark light-variant text is each colour's shade 0, near white: a subtle red button
+ * (Revoke, Remove) read as any other, and the icons of Good, Decent and Bad (teal, orange, red) as
+ * three white shapes. Each colour gets its most coloured shade of 4, 3 and 2 that keeps 4.5:1 on
+ * the page, a card, and its own tint, hovered or not (Mantine's dark tints). Gray and dark stay grey.
+ */
+function darkLightColors(colors: Record<string, MantineColorsTuple>, page: string, card: string) {
+  return Object.fromEntries(
+    Object.entries(colors)
+      .filter(([name]) => name !== 'gray' && name !== 'dark')
+      .map(([name, shades]) => {
+        const backgrounds = [page, card, darken(shades[9], 0.5), darken(shades[9], 0.3)];
+        const shade = [4, 3, 2].find((at) => backgrounds.every((background) => contrastRatio(shades[at]!, background) >= 4.5)) ?? 0;
+        return [`--mantine-color-${name}-light-color`, shades[shade]];
+      }),
+  );
+}
+
 // Mantine's dimmed text, error text and light-scheme links sit below 4.5:1 on their backgrounds.
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
@@ -37,8 +61,6 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     '--mantine-color-dimmed': t.colors.dark[1],
     '--mantine-color-anchor': t.colors.blue[4],
     '--mantine-color-error': t.colors.red[4],
-    // Mantine's dark light-variant text is shade 0, near white: a subtle red button (Revoke, Remove)
-    // read as any other. Shade 4 keeps it red: 6.7:1 on the page, 5.5:1 on the red tint.
-    '--mantine-color-red-light-color': t.colors.red[4],
+    ...darkLightColors(t.colors, t.colors.dark[7], t.colors.dark[6]),
   },
 });
