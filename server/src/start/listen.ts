@@ -13,11 +13,22 @@ export function originFor(host: string, port: number): string {
 }
 
 /**
+ * How long an idle keep-alive connection stays open, ms. Node's 5 s default closes it while a client
+ * (a browser's API calls a few seconds apart, a reverse proxy's pool, which keeps its own for 60 s
+ * and more) may be sending its next request on it: that request fails with a reset connection (seen
+ * in e2e: a DELETE sent as the server closed the socket after 5 s idle). Longer than common proxies'
+ * 60 s, so the client always closes first; headers must still arrive within the time after it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * Listens on HOST:PORT, with a clear message when the port is taken; requests Node cannot parse
  * are answered in JSON (http/client-error.ts). Resolves with the bound port.
  */
 export async function listen(server: Server, config: Pick<ServerConfig, 'host' | 'port'>): Promise<number> {
   answerClientErrors(server);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error) => reject(error);

@@ -289,6 +289,27 @@ describe('startServer', () => {
     expect(await readdir(proxyDir)).toEqual([]);
   });
 
+  it('keeps an idle connection open past Node\'s 5 s, for a client that sends its next request on it then', async () => {
+    const server = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k' }, capture());
+    const socket = connect(server.port, '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => void (received += chunk));
+    const ask = async () => {
+      received = '';
+      socket.write(`GET /api/v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer k\r\n\r\n`);
+      await expect.poll(() => received, { timeout: 5000 }).toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n[\s\S]*\}$/);
+      expect(received).toMatch(/keep-alive/i);
+    };
+    await ask();
+    // Idle past Node's default keep-alive timeout (5 s, closed at 6 s: Node adds 1 s), then the next request on the same connection.
+    const closed = once(socket, 'close').then(() => true);
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 6500, false))])).toBe(false);
+    await ask();
+    socket.destroy();
+  }, 15_000);
+
   it('says which port is taken instead of crashing', async () => {
     const taken = await start({ DATA_DIR: await tempDataDir(), DEMO: 'false', API_KEY: 'k' }, capture());
     await expect(
