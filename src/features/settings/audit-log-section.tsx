@@ -3,10 +3,10 @@
 // like every list's state), a page at a time, and Export CSV of every entry the filters match. Loaded
 // only for an owner of such a server.
 import '@mantine/core/styles/Table.css';
-import { Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { AUDIT_ACTIONS, accountQueries, collectAudit } from '@/api/accounts';
 import type { AuditEntry, AuditFilters } from '@/api/accounts';
@@ -21,6 +21,7 @@ import { downloadBlob } from '@/lib/download';
 import { plural } from '@/lib/plural';
 import { urlParam, useUrlState } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
+import { SettingsSection } from './settings-section';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isDay = (value: string) => DAY.test(value) && !Number.isNaN(new Date(`${value}T00:00:00`).getTime());
@@ -301,7 +302,6 @@ function ActionText({ entry }: { entry: AuditEntry }) {
 }
 
 export default function AuditLogSection() {
-  const headingId = useId();
   const [view, setView] = useUrlState(auditView);
   const filters = auditFilters(view);
   const audit = useQuery(accountQueries.audit(filters, view.page));
@@ -316,73 +316,65 @@ export default function AuditLogSection() {
     memberOptions.push({ value: view.member, label: `Member ${view.member}` });
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Audit log
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Every change made in this workspace, and every one a role was refused, newest first: who, with which
-            role, what, and from which address.
-          </Text>
-        </div>
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <NativeSelect
-            label="Member"
-            data={memberOptions}
-            value={view.member ?? ''}
-            onChange={(event) => setView({ member: event.currentTarget.value || undefined })}
-            style={{ flex: '1 1 10rem' }}
+    <SettingsSection
+      title="Audit log"
+      description="Every change made in this workspace, and every one a role was refused, newest first: who, with which role, what, and from which address."
+    >
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Member"
+          data={memberOptions}
+          value={view.member ?? ''}
+          onChange={(event) => setView({ member: event.currentTarget.value || undefined })}
+          style={{ flex: '1 1 10rem' }}
+        />
+        <NativeSelect
+          label="Action"
+          data={[{ value: '', label: 'Every action' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))]}
+          value={view.action ?? ''}
+          onChange={(event) => setView({ action: event.currentTarget.value || undefined })}
+          style={{ flex: '1 1 10rem' }}
+        />
+        <TextInput
+          type="date"
+          label="From"
+          value={view.since ?? ''}
+          max={view.until}
+          onChange={(event) => setView({ since: isDay(event.currentTarget.value) ? event.currentTarget.value : undefined })}
+          style={{ flex: '1 1 9rem' }}
+        />
+        <TextInput
+          type="date"
+          label="To"
+          value={view.until ?? ''}
+          min={view.since}
+          onChange={(event) => setView({ until: isDay(event.currentTarget.value) ? event.currentTarget.value : undefined })}
+          style={{ flex: '1 1 9rem' }}
+        />
+      </Group>
+      <ExportAudit key={JSON.stringify(filters)} filters={filters} />
+      {audit.isError ? (
+        <ErrorState error={audit.error} onRetry={() => void audit.refetch()} title="The audit log could not be loaded." retrying={audit.isFetching} />
+      ) : !audit.data ? (
+        <Text size="sm" c="dimmed">
+          Loading the audit log…
+        </Text>
+      ) : audit.data.meta.total === 0 ? (
+        <Text size="sm" c="dimmed">
+          {Object.keys(filters).length > 0 ? 'No entry matches these filters.' : 'Nothing has been changed yet.'}
+        </Text>
+      ) : (
+        <>
+          <AuditEntries entries={audit.data.items} stale={audit.isPlaceholderData} />
+          <ListPagination
+            meta={audit.data.meta}
+            noun="records"
+            page={view.page}
+            onPage={(page, options) => setView({ page }, options)}
+            disabled={audit.isPlaceholderData}
           />
-          <NativeSelect
-            label="Action"
-            data={[{ value: '', label: 'Every action' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))]}
-            value={view.action ?? ''}
-            onChange={(event) => setView({ action: event.currentTarget.value || undefined })}
-            style={{ flex: '1 1 10rem' }}
-          />
-          <TextInput
-            type="date"
-            label="From"
-            value={view.since ?? ''}
-            max={view.until}
-            onChange={(event) => setView({ since: isDay(event.currentTarget.value) ? event.currentTarget.value : undefined })}
-            style={{ flex: '1 1 9rem' }}
-          />
-          <TextInput
-            type="date"
-            label="To"
-            value={view.until ?? ''}
-            min={view.since}
-            onChange={(event) => setView({ until: isDay(event.currentTarget.value) ? event.currentTarget.value : undefined })}
-            style={{ flex: '1 1 9rem' }}
-          />
-        </Group>
-        <ExportAudit key={JSON.stringify(filters)} filters={filters} />
-        {audit.isError ? (
-          <ErrorState error={audit.error} onRetry={() => void audit.refetch()} title="The audit log could not be loaded." retrying={audit.isFetching} />
-        ) : !audit.data ? (
-          <Text size="sm" c="dimmed">
-            Loading the audit log…
-          </Text>
-        ) : audit.data.meta.total === 0 ? (
-          <Text size="sm" c="dimmed">
-            {Object.keys(filters).length > 0 ? 'No entry matches these filters.' : 'Nothing has been changed yet.'}
-          </Text>
-        ) : (
-          <>
-            <AuditEntries entries={audit.data.items} stale={audit.isPlaceholderData} />
-            <ListPagination
-              meta={audit.data.meta}
-              noun="records"
-              page={view.page}
-              onPage={(page, options) => setView({ page }, options)}
-              disabled={audit.isPlaceholderData}
-            />
-          </>
-        )}
-      </Stack>
-    </Paper>
+        </>
+      )}
+    </SettingsSection>
   );
 }

@@ -8,7 +8,7 @@ import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Skeleton.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, ColorInput, FileInput, Group, Image, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, ColorInput, FileInput, Group, Image, Skeleton, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import type { Branding } from '@/api/branding';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
 import { ErrorState } from '@/components/error-state';
+import { SettingsSection } from './settings-section';
 
 /** What a file's first bytes say it is: PNG, JPEG or WebP, or null (SVG and anything else). */
 async function imageTypeOf(file: File): Promise<string | null> {
@@ -181,25 +182,18 @@ function BrandingForm({ branding }: { branding: Branding }) {
 export default function BrandingSection() {
   const query = useQuery(brandingQuery());
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="branding-heading">
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id="branding-heading">
-            Branding
-          </Title>
-          <Text size="sm" c="dimmed">
-            Your name, accent colour and logo on public report pages, share pages, printed pages and digests.
-          </Text>
-        </div>
-        {query.data ? (
-          // Mounted with the stored branding, and again when it changes elsewhere (another tab, a removed logo).
-          <BrandingForm key={JSON.stringify([query.data.name, query.data.accent])} branding={query.data} />
-        ) : query.isError ? (
-          <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-        ) : (
-          <Skeleton h={180} aria-label="Loading the branding" />
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Branding"
+      description="Your name, accent colour and logo on public report pages, share pages, printed pages and digests."
+    >
+      {query.data ? (
+        // Mounted with the stored branding, and again when it changes elsewhere (another tab, a removed logo).
+        <BrandingForm key={JSON.stringify([query.data.name, query.data.accent])} branding={query.data} />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <Skeleton h={180} aria-label="Loading the branding" />
+      )}
+    </SettingsSection>
   );
 }

@@ -2,11 +2,11 @@
 // projects stay, without a client). Loaded only where the deployment has clients.
 import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { CLIENT_NAME_MAX } from '@/contract/values';
@@ -19,6 +19,7 @@ import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ConfirmedButton } from '@/components/confirmed-button';
 import { plural } from '@/lib/plural';
+import { SettingsSection } from './settings-section';
 
 const nameSchema = z.object({
   name: z
@@ -158,66 +159,57 @@ function ClientRow({ client }: { client: Client }) {
 }
 
 export default function ClientsSection() {
-  const headingId = useId();
   const [page, setPage] = useState(1);
   const clients = useQuery(clientQueries.list(page));
   useClampPage(page, clients.data?.meta, setPage);
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Clients
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Group projects by the client they are for: give a project its client on the project’s page, then filter
-            Projects, Reports, Problems and Alerts by client.
-          </Text>
-        </div>
-        <NameForm />
-        {clients.isError ? (
-          <ErrorState error={clients.error} onRetry={() => void clients.refetch()} title="The clients could not be loaded." retrying={clients.isFetching} />
-        ) : !clients.data ? (
-          <Text size="sm" c="dimmed">
-            Loading clients…
-          </Text>
-        ) : clients.data.meta.total === 0 ? (
-          <Text size="sm" c="dimmed">
-            No clients yet.
-          </Text>
-        ) : (
-          <>
-            {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
-                inside it, not at the page's edge (where it widened the page on a phone). */}
-            <Table.ScrollContainer minWidth={280} type="native" pos="relative">
-              <Table aria-label="Clients" verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Projects</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {clients.data.items.map((client) => (
-                    <ClientRow key={client.id} client={client} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <ListPagination
-              meta={clients.data.meta}
-              noun="clients"
-              page={page}
-              onPage={setPage}
-              disabled={clients.isPlaceholderData}
-              withRange={clients.data.meta.lastPage > 1}
-            />
-          </>
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Clients"
+      description="Group projects by the client they are for: give a project its client on the project’s page, then filter Projects, Reports, Problems and Alerts by client."
+    >
+      <NameForm />
+      {clients.isError ? (
+        <ErrorState error={clients.error} onRetry={() => void clients.refetch()} title="The clients could not be loaded." retrying={clients.isFetching} />
+      ) : !clients.data ? (
+        <Text size="sm" c="dimmed">
+          Loading clients…
+        </Text>
+      ) : clients.data.meta.total === 0 ? (
+        <Text size="sm" c="dimmed">
+          No clients yet.
+        </Text>
+      ) : (
+        <>
+          {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
+              inside it, not at the page's edge (where it widened the page on a phone). */}
+          <Table.ScrollContainer minWidth={280} type="native" pos="relative">
+            <Table aria-label="Clients" verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Projects</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {clients.data.items.map((client) => (
+                  <ClientRow key={client.id} client={client} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <ListPagination
+            meta={clients.data.meta}
+            noun="clients"
+            page={page}
+            onPage={setPage}
+            disabled={clients.isPlaceholderData}
+            withRange={clients.data.meta.lastPage > 1}
+          />
+        </>
+      )}
+    </SettingsSection>
   );
 }

@@ -25,6 +25,7 @@ import { parseRecipients } from '@/contract/recipients';
 import { SCHEDULE_EVERY } from '@/contract/values';
 import { formatAbsolute } from '@/lib/dates';
 import { WEEKDAYS, utcHour } from '@/lib/schedule-text';
+import { SettingsSection } from './settings-section';
 
 const HOUR_OPTIONS = Array.from({ length: 24 }, (_, hour) => ({ value: String(hour), label: utcHour(hour) }));
 const DAY_OPTIONS = WEEKDAYS.map((day, index) => ({ value: String(index), label: day }));
@@ -373,27 +374,19 @@ function DigestsForm({ settings }: { settings: DigestSettings }) {
 }
 
 export default function DigestsSection() {
-  const headingId = useId();
   const query = useQuery(digestQueries.settings());
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Digests
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            A daily or weekly summary of what changed since the last one: new and fixed problems, drops, alerts, new and gone pages.
-          </Text>
-        </div>
-        {query.data ? (
-          <DigestsForm settings={query.data} />
-        ) : query.isError ? (
-          <ErrorState error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} title="The digest settings could not be loaded." />
-        ) : (
-          <LoadingRows rows={3} height={48} label="Loading the digest settings" />
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Digests"
+      description="A daily or weekly summary of what changed since the last one: new and fixed problems, drops, alerts, new and gone pages."
+    >
+      {query.data ? (
+        <DigestsForm settings={query.data} />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} title="The digest settings could not be loaded." />
+      ) : (
+        <LoadingRows rows={3} height={48} label="Loading the digest settings" />
+      )}
+    </SettingsSection>
   );
 }

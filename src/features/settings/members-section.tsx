@@ -3,11 +3,11 @@
 // asking) and its keys (New key, shown once; Revoke key <label>). The last owner's refusal (422) is shown
 // where it happened. Loaded only for an owner of such a server.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { accountQueries, useAddMember, useNewKey, useRemoveMember, useRevokeKey, useSetRole } from '@/api/accounts';
@@ -21,6 +21,8 @@ import { DateText } from '@/components/date-text';
 import { ShownOnce } from '@/components/copy-field';
 import { ErrorState } from '@/components/error-state';
 import { ConfirmedButton } from '@/components/confirmed-button';
+import { SettingsSection } from './settings-section';
+import { ShowMore } from './show-more';
 
 const NAME_MAX = 80;
 const ROLE_OPTIONS = [
@@ -206,8 +208,6 @@ function MemberKeys({ member }: { member: Member }) {
 function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
   const setRole = useSetRole();
   const remove = useRemoveMember();
-  const [showKeys, setShowKeys] = useState(false);
-  const keysId = useId();
   const onRole = (role: Role) =>
     setRole.mutate(
       { memberId: member.id, role },
@@ -269,51 +269,36 @@ function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {
             {errorMessage(setRole.error)}
           </Alert>
         )}
-        <div>
-          <Button size="compact-sm" variant="subtle" px={0} aria-expanded={showKeys} aria-controls={keysId} onClick={() => setShowKeys((open) => !open)}>
-            {showKeys ? 'Hide keys' : 'Show keys'}
-          </Button>
-        </div>
-        <div id={keysId}>{showKeys && <MemberKeys member={member} />}</div>
+        <ShowMore what="keys"><MemberKeys member={member} /></ShowMore>
       </Stack>
     </Paper>
   );
 }
 
 export default function MembersSection() {
-  const headingId = useId();
   const members = useQuery(accountQueries.members());
   const { me } = useMe();
   const [added, setAdded] = useState<{ member: Member; key: NewKey } | null>(null);
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Members
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Who may use this workspace, with which role, and their keys. A viewer reads and marks alerts read; an
-            editor also changes reports and projects; an owner also manages members, keys, webhooks, branding and
-            digests, and reads the audit log.
-          </Text>
-        </div>
-        <AddMemberForm onAdded={(member, key) => setAdded({ member, key })} />
-        {added && <KeyOnce apiKey={added.key} whose={added.member.name} onDone={() => setAdded(null)} />}
-        {members.isError ? (
-          <ErrorState error={members.error} onRetry={() => void members.refetch()} title="The members could not be loaded." retrying={members.isFetching} />
-        ) : !members.data ? (
-          <Text size="sm" c="dimmed">
-            Loading members…
-          </Text>
-        ) : (
-          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
-            {members.data.items.map((member) => (
-              <MemberItem key={member.id} member={member} isMe={me?.id === member.id} />
-            ))}
-          </Stack>
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Members"
+      description="Who may use this workspace, with which role, and their keys. A viewer reads and marks alerts read; an editor also changes reports and projects; an owner also manages members, keys, webhooks, branding and digests, and reads the audit log."
+    >
+      <AddMemberForm onAdded={(member, key) => setAdded({ member, key })} />
+      {added && <KeyOnce apiKey={added.key} whose={added.member.name} onDone={() => setAdded(null)} />}
+      {members.isError ? (
+        <ErrorState error={members.error} onRetry={() => void members.refetch()} title="The members could not be loaded." retrying={members.isFetching} />
+      ) : !members.data ? (
+        <Text size="sm" c="dimmed">
+          Loading members…
+        </Text>
+      ) : (
+        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
+          {members.data.items.map((member) => (
+            <MemberItem key={member.id} member={member} isMe={me?.id === member.id} />
+          ))}
+        </Stack>
+      )}
+    </SettingsSection>
   );
 }

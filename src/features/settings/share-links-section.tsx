@@ -1,10 +1,10 @@
 // Settings' Share links section (ui-contract.md, Sharing and reporting): every link not revoked, with
 // its target, label, expiry, views and last view, and Revoke (after a confirmation). Loaded only
 // where the deployment has share links.
-import { Anchor, Badge, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useCapabilities } from '@/api/capabilities';
 import { reportQueries } from '@/api/reports';
@@ -17,6 +17,7 @@ import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ConfirmedButton } from '@/components/confirmed-button';
 import { RoleGate } from '@/components/role-gate';
+import { SettingsSection } from './settings-section';
 
 /** The link's target in words (a report by its URL where known), and where it is in the dashboard. */
 function targetOf(link: ShareLink, urls: ReadonlyMap<number, string>): { text: string; href: string | null } {
@@ -113,59 +114,50 @@ function LinkRow({ link, now, urls }: { link: ShareLink; now: number; urls: Read
 }
 
 export default function ShareLinksSection() {
-  const headingId = useId();
   const [page, setPage] = useState(1);
   const links = useQuery({ ...shareLinkQueries.list(page), placeholderData: keepPreviousData });
   useClampPage(page, links.data?.meta, setPage);
   const urls = useReportUrls(links.data?.items);
   const [now] = useState(() => Date.now());
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Share links
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            Links made with Share on a report, a History comparison or a project. Anyone with one sees that page without a key until it
-            expires or you revoke it.
-          </Text>
-        </div>
-        {links.isError ? (
-          <ErrorState error={links.error} onRetry={() => void links.refetch()} title="The share links could not be loaded." retrying={links.isFetching} />
-        ) : !links.data ? (
-          <Text size="sm" c="dimmed">
-            Loading share links…
-          </Text>
-        ) : links.data.meta.total === 0 ? (
-          <Text size="sm" c="dimmed">
-            No share links yet.
-          </Text>
-        ) : (
-          <>
-            <DataTable aria-label="Share links" minWidth={640} verticalSpacing="xs" stackOnPhone>
-              <thead>
-                <tr>
-                  <th scope="col">Target</th>
-                  <th scope="col">Label</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Views</th>
-                  <th scope="col">Last viewed</th>
-                  <th scope="col">
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {links.data.items.map((link) => (
-                  <LinkRow key={link.id} link={link} now={now} urls={urls} />
-                ))}
-              </tbody>
-            </DataTable>
-            <ListPagination meta={links.data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={links.data.meta.lastPage > 1} />
-          </>
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Share links"
+      description="Links made with Share on a report, a History comparison or a project. Anyone with one sees that page without a key until it expires or you revoke it."
+    >
+      {links.isError ? (
+        <ErrorState error={links.error} onRetry={() => void links.refetch()} title="The share links could not be loaded." retrying={links.isFetching} />
+      ) : !links.data ? (
+        <Text size="sm" c="dimmed">
+          Loading share links…
+        </Text>
+      ) : links.data.meta.total === 0 ? (
+        <Text size="sm" c="dimmed">
+          No share links yet.
+        </Text>
+      ) : (
+        <>
+          <DataTable aria-label="Share links" minWidth={640} verticalSpacing="xs" stackOnPhone>
+            <thead>
+              <tr>
+                <th scope="col">Target</th>
+                <th scope="col">Label</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Views</th>
+                <th scope="col">Last viewed</th>
+                <th scope="col">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.data.items.map((link) => (
+                <LinkRow key={link.id} link={link} now={now} urls={urls} />
+              ))}
+            </tbody>
+          </DataTable>
+          <ListPagination meta={links.data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={links.data.meta.lastPage > 1} />
+        </>
+      )}
+    </SettingsSection>
   );
 }

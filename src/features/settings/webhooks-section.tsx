@@ -3,11 +3,11 @@
 // Loaded only where the deployment has webhooks.
 import '@mantine/core/styles/Table.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { errorMessage, isApiError } from '@/api/http/errors';
@@ -19,6 +19,8 @@ import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ErrorState } from '@/components/error-state';
 import { ShownOnce } from '@/components/copy-field';
 import { ConfirmedButton } from '@/components/confirmed-button';
+import { SettingsSection } from './settings-section';
+import { ShowMore } from './show-more';
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -182,7 +184,6 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
   const sendTest = useSendTest();
   const remove = useDeleteWebhook();
   const [showLog, setShowLog] = useState(false);
-  const logId = useId();
 
   const onTest = () =>
     sendTest.mutate(webhook.id, {
@@ -227,58 +228,45 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
             />
           </Group>
         </Group>
-        <div>
-          <Button size="compact-sm" variant="subtle" px={0} aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog((open) => !open)}>
-            {showLog ? 'Hide recent deliveries' : 'Show recent deliveries'}
-          </Button>
-        </div>
-        <div id={logId}>{showLog && <Deliveries webhook={webhook} />}</div>
+        <ShowMore what="recent deliveries" shown={showLog} onShownChange={setShowLog}><Deliveries webhook={webhook} /></ShowMore>
       </Stack>
     </Paper>
   );
 }
 
 export default function WebhooksSection() {
-  const headingId = useId();
   const [page, setPage] = useState(1);
   const webhooks = useQuery({ ...webhookQueries.list(page), placeholderData: keepPreviousData });
   const [added, setAdded] = useState<NewWebhook | null>(null);
   // The last webhook of the last page deleted: the page before it.
   useClampPage(page, webhooks.data?.meta, setPage);
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id={headingId}>
-            Webhooks
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            The service POSTs every alert to these addresses, signed, and retries a failed delivery for up to 24 hours.
-          </Text>
-        </div>
-        <AddWebhookForm onAdded={setAdded} />
-        {added && <SecretOnce hook={added} onDone={() => setAdded(null)} />}
-        {webhooks.isError ? (
-          <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} title="The webhooks could not be loaded." retrying={webhooks.isFetching} />
-        ) : !webhooks.data ? (
-          <Text size="sm" c="dimmed">
-            Loading webhooks…
-          </Text>
-        ) : webhooks.data.meta.total === 0 ? (
-          <Text size="sm" c="dimmed">
-            No webhooks yet.
-          </Text>
-        ) : (
-          <>
-            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
-              {webhooks.data.items.map((webhook) => (
-                <WebhookItem key={webhook.id} webhook={webhook} />
-              ))}
-            </Stack>
-            <ListPagination meta={webhooks.data.meta} noun="webhooks" page={page} onPage={setPage} disabled={webhooks.isPlaceholderData} withRange={webhooks.data.meta.lastPage > 1} />
-          </>
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Webhooks"
+      description="The service POSTs every alert to these addresses, signed, and retries a failed delivery for up to 24 hours."
+    >
+      <AddWebhookForm onAdded={setAdded} />
+      {added && <SecretOnce hook={added} onDone={() => setAdded(null)} />}
+      {webhooks.isError ? (
+        <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} title="The webhooks could not be loaded." retrying={webhooks.isFetching} />
+      ) : !webhooks.data ? (
+        <Text size="sm" c="dimmed">
+          Loading webhooks…
+        </Text>
+      ) : webhooks.data.meta.total === 0 ? (
+        <Text size="sm" c="dimmed">
+          No webhooks yet.
+        </Text>
+      ) : (
+        <>
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
+            {webhooks.data.items.map((webhook) => (
+              <WebhookItem key={webhook.id} webhook={webhook} />
+            ))}
+          </Stack>
+          <ListPagination meta={webhooks.data.meta} noun="webhooks" page={page} onPage={setPage} disabled={webhooks.isPlaceholderData} withRange={webhooks.data.meta.lastPage > 1} />
+        </>
+      )}
+    </SettingsSection>
   );
 }
