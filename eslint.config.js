@@ -86,7 +86,7 @@ const SERVER_LAYERS = [
   ['analysis'], // parse and checks of a fetched page
   ['net', 'auth', 'public-page'], // fetching and the address guard; key and password hashing; the public page's parts
   ['storage'], // every table and query
-  ['results', 'config.ts'], // a report's check results and their bounds; the configuration
+  ['results', ['config.ts', 'paths.ts']], // a report's check results and their bounds; the configuration; where the repository's files are
 ];
 
 const serverPaths = (unit) => [unit].flat().map((entry) => `./server/src/${entry}`);
@@ -126,7 +126,7 @@ const HTTP_BELOW_RESOURCES = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
+  { ignores: ['dist', 'server/dist', 'node_modules', 'coverage', 'test-results', 'playwright-report', 'data'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,7 +10,7 @@ import { PUBLIC_PAGE_PREFIX, SHARE_PAGE_PREFIX } from './public-page/page-url';
 import { createBackend } from './start/backend';
 import { closeServer, listen, onShutdown, originFor } from './start/listen';
 import { consoleLogger } from './start/logger';
-import { ROOT_DIR } from './start/paths';
+import { ROOT_DIR } from './paths';
 import { exitOnStartupError } from './start/startup-error';
 import { mountApi, securityHeaders } from './web';
 

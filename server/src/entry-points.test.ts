@@ -1,29 +1,43 @@
 // Every way of starting the server refuses a bad setting alike: one line on stderr, no stack trace, exit code 1.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../build';
+import { ROOT_DIR } from './paths';
 
 const tsx = path.resolve('node_modules/.bin/tsx');
 let dataDir: string;
+// `npm start` runs the server built (server/build.ts); built here as it builds it, inside the
+// repository, where the build finds its packages.
+let builtDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'entry-points-'));
-});
+  await mkdir(path.join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
+  builtDir = await mkdtemp(path.join(ROOT_DIR, 'node_modules', '.cache', 'entry-points-server-'));
+  await buildServer(builtDir);
+}, 60_000);
 
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
+  await rm(builtDir, { recursive: true, force: true });
 });
 
+/** `args[0]` 'built' runs the built server with Node as `npm start` does; otherwise the TypeScript through tsx. */
 function run(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [command, commandArgs] =
+    args[0] === 'built'
+      ? [process.execPath, ['--enable-source-maps', path.join(builtDir, 'index.js'), ...args.slice(1)]]
+      : [tsx, args];
   return new Promise((resolve) => {
     execFile(
-      tsx,
-      args,
+      command,
+      commandArgs,
       { env: { ...process.env, DATA_DIR: dataDir, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
@@ -37,7 +51,7 @@ describe('a bad setting', () => {
     [
       'npm start',
       { PORT: 'abc' },
-      ['server/src/index.ts'],
+      ['built'],
       'Invalid PORT: must be a whole number between 0 and 65535, got "abc".',
     ],
     [
@@ -61,7 +75,7 @@ describe('a bad setting', () => {
     [
       'npm start',
       { CONNECT_SRC: "'unsafe-eval'" },
-      ['server/src/index.ts'],
+      ['built'],
       `Invalid CONNECT_SRC: every entry must be an http(s) origin such as https://api.example.com, got "'unsafe-eval'".`,
     ],
   ])(

@@ -3,7 +3,7 @@
 // and the built dashboard in BENCH_UI_DIST, without the build step of `npm start`. It tells the
 // parent its address over the IPC channel and stops when the parent goes away.
 import { consoleLogger } from '../../server/src/start/logger';
-import { DIST_DIR } from '../../server/src/start/paths';
+import { DIST_DIR } from '../../server/src/paths';
 import { startServer } from '../../server/src/start/start-server';
 import { loadConfig } from '../../server/src/config';
 

@@ -23,7 +23,8 @@ export interface ApiChild {
 }
 
 /**
- * Starts `entry` (a script that prints `LISTENING <port>` once it listens) on `dataDir` (DEMO off,
+ * Starts `entry` (a script that prints `LISTENING <port>` once it listens: TypeScript, run through
+ * tsx, or a built `.js` file of server/build.ts, run as `npm start` runs the server) on `dataDir` (DEMO off,
  * private URLs allowed, the harness key, no rate limit; `env` on top) and waits until it listens.
  * `quiet`: its stderr is kept (the last 4,000 characters, told if it exits before listening)
  * rather than passed through.
@@ -34,7 +35,7 @@ export async function startServerChild(
   env: Record<string, string> = {},
   { quiet = false }: { quiet?: boolean } = {},
 ): Promise<ApiChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',

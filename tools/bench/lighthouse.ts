@@ -16,7 +16,7 @@ import type { LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import type { Flags, Result } from 'lighthouse';
 import { API_PREFIX } from '../../src/contract/values';
-import { ROOT_DIR } from '../../server/src/start/paths';
+import { ROOT_DIR } from '../../server/src/paths';
 import { startServer } from '../../server/src/start/start-server';
 import type { RunningServer } from '../../server/src/start/start-server';
 import { loadConfig } from '../../server/src/config';

@@ -18,7 +18,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { apiCall, startServerChild } from '../bench/harness';
@@ -27,6 +27,8 @@ import { HOSTILE_KINDS, startHostilePages } from './hostile-pages';
 import { longPath, startStrangerSite } from './stranger-site';
 import { webhooksOnTwoProcesses } from './webhook-processes';
 import { testPostgresUrl } from '../../test/server/postgres';
+import { SERVER_ENTRIES, buildServer } from '../../server/build';
+import { ROOT_DIR } from '../../server/src/paths';
 
 const DEADLINE_S = Number(process.env.HOSTILE_DEADLINE_S ?? 10);
 const WAIT_MS = Number(process.env.HOSTILE_WAIT_S ?? DEADLINE_S + 10) * 1000;
@@ -40,7 +42,8 @@ const GOAL_RSS_MB = 500;
 const GOAL_P95_MS = 100;
 const GOAL_LOOP_P99_MS = 100;
 const GOAL_LOOP_MAX_MS = 250;
-const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+// The server runs built, as `npm start` runs it (server/build.ts): plain Node, no TypeScript loader.
+const CHILD_SOURCE = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 
 const failures: string[] = [];
 function check(ok: boolean, what: string): void {
@@ -57,7 +60,7 @@ interface Answer {
 /** The server of `npm start` on `dataDir`, serving the dashboard files in `distDir`. */
 function startChild(dataDir: string, distDir: string): Promise<ApiChild> {
   return startServerChild(
-    CHILD,
+    join(serverDir, 'server-child.js'),
     dataDir,
     {
       ANALYSIS_CONCURRENCY: process.env.ANALYSIS_CONCURRENCY ?? '2',
@@ -124,6 +127,10 @@ function makeDist(): string {
 
 const pages = await startHostilePages();
 const distDir = makeDist();
+// Inside the repository, where the built server finds its packages (node_modules).
+mkdirSync(join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
+const serverDir = mkdtempSync(join(ROOT_DIR, 'node_modules', '.cache', 'hostile-server-'));
+await buildServer(serverDir, { 'server-child': relative(ROOT_DIR, CHILD_SOURCE), 'check-page-worker': SERVER_ENTRIES['check-page-worker'] as string });
 const dataDirs: string[] = [];
 const newDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-data-'));
@@ -259,7 +266,7 @@ try {
 } finally {
   await server?.stop('SIGKILL');
   await pages.close();
-  for (const dir of [...dataDirs, distDir]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [...dataDirs, distDir, serverDir]) rmSync(dir, { recursive: true, force: true });
 }
 
 /** The server's event-loop delay since the last call, ms (server-child.ts answers SIGUSR2). */

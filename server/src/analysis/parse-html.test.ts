@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES_DIR } from '../demo/fixture-server';
+import { FIXTURES_DIR } from '../paths';
 import { parseHtml } from './parse-html';
 
 interface TreeNode {

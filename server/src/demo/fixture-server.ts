@@ -3,18 +3,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { createAdaptorServer } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Context, MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
+import { FIXTURES_DIR, VARIANTS_DIR } from '../paths';
 
-/** Where the bundled demo sites live: one folder per host name. */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/sites/', import.meta.url));
-/** Second versions of demo pages, outside the sites so that no path serves them unless switched on. */
-export const VARIANTS_DIR = fileURLToPath(new URL('../../fixtures/variants/', import.meta.url));
 
 interface HostBehaviour {
   /** The content coding this host uses when the client accepts it; null for none. */

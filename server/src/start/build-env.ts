@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ROOT_DIR } from './paths';
+import { ROOT_DIR } from '../paths';
 
 /** The files Vite reads for a production build, the later winning (https://vite.dev/guide/env-and-mode). */
 const ENV_FILES = ['.env', '.env.local', '.env.production', '.env.production.local'];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { hasBuild } from '../web';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
-import { DIST_DIR, ROOT_DIR } from './paths';
+import { DIST_DIR, ROOT_DIR } from '../paths';
 
 // What the production build is made of; tests are not part of it.
 const BUILD_INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];

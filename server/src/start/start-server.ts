@@ -6,7 +6,7 @@ import { createBackend } from './backend';
 import { closeServer, listen, originFor } from './listen';
 import { consoleLogger } from './logger';
 import type { Logger } from './logger';
-import { DIST_DIR } from './paths';
+import { DIST_DIR } from '../paths';
 
 export interface RunningServer {
   /** Where people reach it, e.g. http://127.0.0.1:8080. */

@@ -1,0 +1,46 @@
+// `npm start`'s first step: the server bundled by esbuild for plain Node, into server/dist/. Run
+// without a TypeScript loader, the server holds about 55 MB less at start and each page-check worker
+// less again (tsx keeps a loader thread and every compiled module's source map); the hostile-page
+// suite's peaks, measured both ways, are in docs/hostile-pages.md. `npm run dev` and the tests still
+// run the TypeScript through tsx; worker-pool.ts finds the worker's entry either way.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { ROOT_DIR as ROOT } from './src/paths';
+
+/** Where `npm start` runs the server from. */
+export const SERVER_DIST = join(ROOT, 'server', 'dist');
+
+/**
+ * The server's entries, by the name of the file each becomes. The page-check worker's entry must be
+ * `check-page-worker`, beside the rest: worker-pool.ts starts `./check-page-worker.js` next to itself.
+ */
+export const SERVER_ENTRIES: Record<string, string> = {
+  index: 'server/src/index.ts',
+  'check-page-worker': 'server/src/analysis/check-page-worker.ts',
+};
+
+/**
+ * Bundles `entries` (paths from the repository root) into `outDir`, emptied first: ES modules for
+ * Node 20 with source maps, the code they share in chunks beside them, packages left to node_modules
+ * (so `outDir` must be inside the repository, where Node finds them).
+ */
+export async function buildServer(outDir = SERVER_DIST, entries = SERVER_ENTRIES): Promise<void> {
+  await rm(outDir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: entries,
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
