@@ -594,7 +594,7 @@ describe('Add many: survives the tab', () => {
     const offer = await screen.findByRole('region', { name: 'An import did not finish' });
     await view.user.click(within(offer).getByRole('button', { name: 'Resume' }));
     expect(await screen.findByText('Finished: 1 done, 1 failed, 0 skipped.')).toBeInTheDocument();
-    expect(screen.getByText('The page answered 404.')).toBeInTheDocument();
+    expect(await screen.findByText('The page answered 404.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Retry failed' })).not.toBeInTheDocument();
   });
 
