@@ -14,13 +14,13 @@ import { createScheduler, isCancelled } from '@/api/http/scheduler';
 import type { RequestScheduler } from '@/api/http/scheduler';
 import { errorMessage } from '@/api/http/errors';
 import { DateText } from '@/components/date-text';
-import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { csvText, datedCsvFileName } from '@/lib/csv';
 import { downloadBlob } from '@/lib/download';
 import { plural } from '@/lib/plural';
 import { urlParam, useUrlState } from '@/lib/url-state';
 import type { UrlStateSpec } from '@/lib/url-state';
+import { QueryStates } from './query-states';
 import { SettingsSection } from './settings-section';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -353,28 +353,25 @@ export default function AuditLogSection() {
         />
       </Group>
       <ExportAudit key={JSON.stringify(filters)} filters={filters} />
-      {audit.isError ? (
-        <ErrorState error={audit.error} onRetry={() => void audit.refetch()} title="The audit log could not be loaded." retrying={audit.isFetching} />
-      ) : !audit.data ? (
-        <Text size="sm" c="dimmed">
-          Loading the audit log…
-        </Text>
-      ) : audit.data.meta.total === 0 ? (
-        <Text size="sm" c="dimmed">
-          {Object.keys(filters).length > 0 ? 'No entry matches these filters.' : 'Nothing has been changed yet.'}
-        </Text>
-      ) : (
-        <>
-          <AuditEntries entries={audit.data.items} stale={audit.isPlaceholderData} />
-          <ListPagination
-            meta={audit.data.meta}
-            noun="records"
-            page={view.page}
-            onPage={(page, options) => setView({ page }, options)}
-            disabled={audit.isPlaceholderData}
-          />
-        </>
-      )}
+      <QueryStates
+        query={audit}
+        what="audit log"
+        isEmpty={(data) => data.meta.total === 0}
+        empty={Object.keys(filters).length > 0 ? 'No entry matches these filters.' : 'Nothing has been changed yet.'}
+      >
+        {(data) => (
+          <>
+            <AuditEntries entries={data.items} stale={audit.isPlaceholderData} />
+            <ListPagination
+              meta={data.meta}
+              noun="records"
+              page={view.page}
+              onPage={(page, options) => setView({ page }, options)}
+              disabled={audit.isPlaceholderData}
+            />
+          </>
+        )}
+      </QueryStates>
     </SettingsSection>
   );
 }

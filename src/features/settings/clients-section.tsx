@@ -15,10 +15,10 @@ import { useAddClient, useDeleteClient, useRenameClient } from '@/api/clients-mu
 import type { Client } from '@/api/clients';
 import { errorMessage } from '@/api/http/errors';
 import { placeFieldErrors } from '@/api/http/field-errors';
-import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ConfirmedButton } from '@/components/confirmed-button';
 import { plural } from '@/lib/plural';
+import { QueryStates } from './query-states';
 import { SettingsSection } from './settings-section';
 
 const nameSchema = z.object({
@@ -168,48 +168,45 @@ export default function ClientsSection() {
       description="Group projects by the client they are for: give a project its client on the project’s page, then filter Projects, Reports, Problems and Alerts by client."
     >
       <NameForm />
-      {clients.isError ? (
-        <ErrorState error={clients.error} onRetry={() => void clients.refetch()} title="The clients could not be loaded." retrying={clients.isFetching} />
-      ) : !clients.data ? (
-        <Text size="sm" c="dimmed">
-          Loading clients…
-        </Text>
-      ) : clients.data.meta.total === 0 ? (
-        <Text size="sm" c="dimmed">
-          No clients yet.
-        </Text>
-      ) : (
-        <>
-          {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
-              inside it, not at the page's edge (where it widened the page on a phone). */}
-          <Table.ScrollContainer minWidth={280} type="native" pos="relative">
-            <Table aria-label="Clients" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Projects</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {clients.data.items.map((client) => (
-                  <ClientRow key={client.id} client={client} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPagination
-            meta={clients.data.meta}
-            noun="clients"
-            page={page}
-            onPage={setPage}
-            disabled={clients.isPlaceholderData}
-            withRange={clients.data.meta.lastPage > 1}
-          />
-        </>
-      )}
+      <QueryStates
+        query={clients}
+        what="clients"
+        isEmpty={(data) => data.meta.total === 0}
+        empty="No clients yet."
+      >
+        {(data) => (
+          <>
+            {/* Scrolled natively and positioned, so the header's visually hidden text is placed and clipped
+                inside it, not at the page's edge (where it widened the page on a phone). */}
+            <Table.ScrollContainer minWidth={280} type="native" pos="relative">
+              <Table aria-label="Clients" verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Projects</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((client) => (
+                    <ClientRow key={client.id} client={client} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPagination
+              meta={data.meta}
+              noun="clients"
+              page={page}
+              onPage={setPage}
+              disabled={clients.isPlaceholderData}
+              withRange={data.meta.lastPage > 1}
+            />
+          </>
+        )}
+      </QueryStates>
     </SettingsSection>
   );
 }

@@ -19,8 +19,8 @@ import type { Role } from '@/api/me';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ShownOnce } from '@/components/copy-field';
-import { ErrorState } from '@/components/error-state';
 import { ConfirmedButton } from '@/components/confirmed-button';
+import { QueryStates } from './query-states';
 import { SettingsSection } from './settings-section';
 import { ShowMore } from './show-more';
 
@@ -156,36 +156,33 @@ function MemberKeys({ member }: { member: Member }) {
     );
   return (
     <Stack gap="xs">
-      {keys.isError ? (
-        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} title="The keys could not be loaded." retrying={keys.isFetching} />
-      ) : !keys.data ? (
-        <Text size="sm" c="dimmed">
-          Loading keys…
-        </Text>
-      ) : keys.data.items.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No key: {member.name} cannot sign in.
-        </Text>
-      ) : (
-        <DataTable aria-label={`Keys of ${member.name}`} minWidth={420} stackOnPhone>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Made</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.items.map((key) => (
-              <KeyRow key={key.id} memberId={member.id} apiKey={key} />
-            ))}
-          </tbody>
-        </DataTable>
-      )}
+      <QueryStates
+        query={keys}
+        what="keys"
+        isEmpty={(data) => data.items.length === 0}
+        empty={<>No key: {member.name} cannot sign in.</>}
+      >
+        {(data) => (
+          <DataTable aria-label={`Keys of ${member.name}`} minWidth={420} stackOnPhone>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Made</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((key) => (
+                <KeyRow key={key.id} memberId={member.id} apiKey={key} />
+              ))}
+            </tbody>
+          </DataTable>
+        )}
+      </QueryStates>
       <Group gap="xs" align="flex-end" wrap="wrap">
         <TextInput
           label="Key label"
@@ -286,19 +283,18 @@ export default function MembersSection() {
     >
       <AddMemberForm onAdded={(member, key) => setAdded({ member, key })} />
       {added && <KeyOnce apiKey={added.key} whose={added.member.name} onDone={() => setAdded(null)} />}
-      {members.isError ? (
-        <ErrorState error={members.error} onRetry={() => void members.refetch()} title="The members could not be loaded." retrying={members.isFetching} />
-      ) : !members.data ? (
-        <Text size="sm" c="dimmed">
-          Loading members…
-        </Text>
-      ) : (
-        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
-          {members.data.items.map((member) => (
-            <MemberItem key={member.id} member={member} isMe={me?.id === member.id} />
-          ))}
-        </Stack>
-      )}
+      <QueryStates
+        query={members}
+        what="members"
+      >
+        {(data) => (
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
+            {data.items.map((member) => (
+              <MemberItem key={member.id} member={member} isMe={me?.id === member.id} />
+            ))}
+          </Stack>
+        )}
+      </QueryStates>
     </SettingsSection>
   );
 }

@@ -13,10 +13,10 @@ import { parseShareTarget } from '@/contract/share-target';
 import { compareHref } from '@/lib/compare-runs';
 import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
-import { ErrorState } from '@/components/error-state';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ConfirmedButton } from '@/components/confirmed-button';
 import { RoleGate } from '@/components/role-gate';
+import { QueryStates } from './query-states';
 import { SettingsSection } from './settings-section';
 
 /** The link's target in words (a report by its URL where known), and where it is in the dashboard. */
@@ -124,40 +124,37 @@ export default function ShareLinksSection() {
       title="Share links"
       description="Links made with Share on a report, a History comparison or a project. Anyone with one sees that page without a key until it expires or you revoke it."
     >
-      {links.isError ? (
-        <ErrorState error={links.error} onRetry={() => void links.refetch()} title="The share links could not be loaded." retrying={links.isFetching} />
-      ) : !links.data ? (
-        <Text size="sm" c="dimmed">
-          Loading share links…
-        </Text>
-      ) : links.data.meta.total === 0 ? (
-        <Text size="sm" c="dimmed">
-          No share links yet.
-        </Text>
-      ) : (
-        <>
-          <DataTable aria-label="Share links" minWidth={640} verticalSpacing="xs" stackOnPhone>
-            <thead>
-              <tr>
-                <th scope="col">Target</th>
-                <th scope="col">Label</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Views</th>
-                <th scope="col">Last viewed</th>
-                <th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {links.data.items.map((link) => (
-                <LinkRow key={link.id} link={link} now={now} urls={urls} />
-              ))}
-            </tbody>
-          </DataTable>
-          <ListPagination meta={links.data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={links.data.meta.lastPage > 1} />
-        </>
-      )}
+      <QueryStates
+        query={links}
+        what="share links"
+        isEmpty={(data) => data.meta.total === 0}
+        empty="No share links yet."
+      >
+        {(data) => (
+          <>
+            <DataTable aria-label="Share links" minWidth={640} verticalSpacing="xs" stackOnPhone>
+              <thead>
+                <tr>
+                  <th scope="col">Target</th>
+                  <th scope="col">Label</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Views</th>
+                  <th scope="col">Last viewed</th>
+                  <th scope="col">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((link) => (
+                  <LinkRow key={link.id} link={link} now={now} urls={urls} />
+                ))}
+              </tbody>
+            </DataTable>
+            <ListPagination meta={data.meta} noun="share links" page={page} onPage={setPage} disabled={links.isPlaceholderData} withRange={data.meta.lastPage > 1} />
+          </>
+        )}
+      </QueryStates>
     </SettingsSection>
   );
 }

@@ -19,6 +19,7 @@ import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { ErrorState } from '@/components/error-state';
 import { ShownOnce } from '@/components/copy-field';
 import { ConfirmedButton } from '@/components/confirmed-button';
+import { QueryStates } from './query-states';
 import { SettingsSection } from './settings-section';
 import { ShowMore } from './show-more';
 
@@ -247,26 +248,23 @@ export default function WebhooksSection() {
     >
       <AddWebhookForm onAdded={setAdded} />
       {added && <SecretOnce hook={added} onDone={() => setAdded(null)} />}
-      {webhooks.isError ? (
-        <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} title="The webhooks could not be loaded." retrying={webhooks.isFetching} />
-      ) : !webhooks.data ? (
-        <Text size="sm" c="dimmed">
-          Loading webhooks…
-        </Text>
-      ) : webhooks.data.meta.total === 0 ? (
-        <Text size="sm" c="dimmed">
-          No webhooks yet.
-        </Text>
-      ) : (
-        <>
-          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
-            {webhooks.data.items.map((webhook) => (
-              <WebhookItem key={webhook.id} webhook={webhook} />
-            ))}
-          </Stack>
-          <ListPagination meta={webhooks.data.meta} noun="webhooks" page={page} onPage={setPage} disabled={webhooks.isPlaceholderData} withRange={webhooks.data.meta.lastPage > 1} />
-        </>
-      )}
+      <QueryStates
+        query={webhooks}
+        what="webhooks"
+        isEmpty={(data) => data.meta.total === 0}
+        empty="No webhooks yet."
+      >
+        {(data) => (
+          <>
+            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Webhooks">
+              {data.items.map((webhook) => (
+                <WebhookItem key={webhook.id} webhook={webhook} />
+              ))}
+            </Stack>
+            <ListPagination meta={data.meta} noun="webhooks" page={page} onPage={setPage} disabled={webhooks.isPlaceholderData} withRange={data.meta.lastPage > 1} />
+          </>
+        )}
+      </QueryStates>
     </SettingsSection>
   );
 }
