@@ -3,11 +3,14 @@
 // less again (tsx keeps a loader thread and every compiled module's source map); the hostile-page
 // suite's peaks, measured both ways, are in docs/hostile-pages.md. `npm run dev` and the tests still
 // run the TypeScript through tsx; worker-pool.ts finds the worker's entry either way.
-import { rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ROOT_DIR as ROOT } from './src/paths';
+
+/** A file being written, before it takes its name (another build's, left alone). */
+const TEMPORARY = '.tmp';
 
 /** Where `npm start` runs the server from. */
 export const SERVER_DIST = join(ROOT, 'server', 'dist');
@@ -22,13 +25,16 @@ export const SERVER_ENTRIES: Record<string, string> = {
 };
 
 /**
- * Bundles `entries` (paths from the repository root) into `outDir`, emptied first: ES modules for
- * Node 20 with source maps, the code they share in chunks beside them, packages left to node_modules
- * (so `outDir` must be inside the repository, where Node finds them).
+ * Bundles `entries` (paths from the repository root) into `outDir`: ES modules for Node 20 with
+ * source maps, the code they share in chunks beside them, packages left to node_modules (so `outDir`
+ * must be inside the repository, where Node finds them). A file whose content is unchanged is not
+ * written, a changed one replaces the old at once (written aside, then renamed), and files of an
+ * older build are removed: a second `npm start` in the same checkout (another port, another process
+ * on one PostgreSQL database) never takes a file from under a running server, which starts its
+ * page-check workers from these files whenever it needs one.
  */
 export async function buildServer(outDir = SERVER_DIST, entries = SERVER_ENTRIES): Promise<void> {
-  await rm(outDir, { recursive: true, force: true });
-  await build({
+  const { outputFiles } = await build({
     absWorkingDir: ROOT,
     entryPoints: entries,
     outdir: outDir,
@@ -40,7 +46,21 @@ export async function buildServer(outDir = SERVER_DIST, entries = SERVER_ENTRIES
     packages: 'external',
     sourcemap: true,
     logLevel: 'warning',
+    write: false,
   });
+  await mkdir(outDir, { recursive: true });
+  for (const file of outputFiles) {
+    const old = await readFile(file.path).catch(() => null);
+    if (old !== null && Buffer.compare(old, file.contents) === 0) continue;
+    const aside = `${file.path}.${process.pid}${TEMPORARY}`;
+    await writeFile(aside, file.contents);
+    await rename(aside, file.path);
+  }
+  const built = new Set(outputFiles.map((file) => file.path));
+  for (const name of await readdir(outDir)) {
+    const path = join(outDir, name);
+    if (!built.has(path) && !name.endsWith(TEMPORARY)) await rm(path, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
