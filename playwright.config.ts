@@ -1,6 +1,6 @@
 // End-to-end tests: Debian's Chromium (never a downloaded browser) against the real one-process
-// server (`npm start`'s, started by test/e2e/launch-server.ts with the test aids) on a fresh,
-// temporary data directory.
+// server (`npm start`'s, built as npm start builds it and started by test/e2e/launch-server.ts with
+// the test aids) on a fresh, temporary data directory.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import { E2E_API_KEY, E2E_DEMO_PORT, E2E_LIMITED, E2E_PORT, E2E_SMTP } from './t
 const PORT = E2E_PORT;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const LIMITED_URL = `http://127.0.0.1:${E2E_LIMITED.port}`;
+// The launcher built with the server (server/build.ts), inside the repository where it finds its packages.
+const E2E_SERVER_DIR = 'node_modules/.cache/e2e-server';
 
 // Workers load this file again; they inherit the runner's environment, so the directory is made once.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'webpage-reports-e2e-'));
@@ -50,11 +52,14 @@ export default defineConfig({
   // Started one after the other: the first builds the dashboard, the second serves that build.
   webServer: [
     {
-      // Build first so the tests always see the current sources, then the server as `npm start` runs it,
-      // with the test aids: a spec may switch a demo page to its variant and back (setDemoVariant in
+      // Build first so the tests always see the current sources, then the server as `npm start` builds
+      // and runs it (server/build.ts; the second server runs the same build), with the test aids: a spec may switch a demo page to its variant and back (setDemoVariant in
       // test/e2e/support.ts); the request-count assertions (requests.spec.ts) read what the dashboard
       // asked for at /__test/requests.
-      command: 'npx vite build --logLevel warn && npx tsx test/e2e/launch-server.ts --demo-variant-hook --request-log',
+      command:
+        'npx vite build --logLevel warn && ' +
+        `npx tsx server/build.ts --out-dir ${E2E_SERVER_DIR} --entry launch-server=test/e2e/launch-server.ts && ` +
+        `exec node --enable-source-maps ${E2E_SERVER_DIR}/launch-server.js --demo-variant-hook --request-log`,
       url: `${BASE_URL}/settings`,
       reuseExistingServer: false,
       timeout: 180_000,
@@ -82,7 +87,7 @@ export default defineConfig({
     },
     {
       // The 429 test's server: a limit a test can use up, and a Retry-After of seconds, not a minute.
-      command: 'npx tsx test/e2e/launch-server.ts --request-log',
+      command: `exec node --enable-source-maps ${E2E_SERVER_DIR}/launch-server.js --request-log`,
       url: `${LIMITED_URL}/settings`,
       reuseExistingServer: false,
       timeout: 60_000,

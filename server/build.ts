@@ -4,8 +4,9 @@
 // suite's peaks, measured both ways, are in docs/hostile-pages.md. `npm run dev` and the tests still
 // run the TypeScript through tsx; worker-pool.ts finds the worker's entry either way.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { ROOT_DIR as ROOT } from './src/paths';
 
@@ -63,4 +64,17 @@ export async function buildServer(outDir = SERVER_DIST, entries = SERVER_ENTRIES
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
+/**
+ * `tsx server/build.ts`: npm start's build. With `--out-dir DIR --entry NAME=PATH` (repeatable): these
+ * entries and the page-check worker into DIR instead, as the e2e suite runs its launcher
+ * (playwright.config.ts): a server built as npm start builds it, with the test aids.
+ */
+async function main() {
+  const { values } = parseArgs({ options: { 'out-dir': { type: 'string' }, entry: { type: 'string', multiple: true } } });
+  if (values['out-dir'] === undefined) return buildServer();
+  const extra = Object.fromEntries((values.entry ?? []).map((entry) => entry.split('=', 2) as [string, string]));
+  const worker = 'check-page-worker';
+  return buildServer(resolve(values['out-dir']), { ...extra, [worker]: SERVER_ENTRIES[worker] as string });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -3,7 +3,8 @@
 // variable switches on, so a production server never has them. Asked for on the command line:
 //   --request-log        every API answer listed at /__test/requests (requests.spec.ts counts them)
 //   --demo-variant-hook  the demo pages switchable to their variants (setDemoVariant in support.ts)
-// The webServer command builds the dashboard first.
+// The webServer command builds the dashboard first, then this launcher with the server (server/build.ts),
+// and runs the build with plain Node, as npm start runs the server.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/src/config';
 import { withBuildTimeEnv } from '../../server/src/start/build-env';
