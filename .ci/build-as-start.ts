@@ -5,7 +5,7 @@
 // bundled and run by plain Node, as `npm start` runs the server (server/build.ts). Into temporary
 // directories. With `--built` (how the bundled copy is run) it does the build alone.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,10 @@ async function buildDashboard(how: string) {
 async function main() {
   if (process.argv.includes('--built')) return buildDashboard('in the built server (npm start)');
   await buildDashboard('under tsx (npm run dev)');
-  mkdirSync(join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
-  const built = mkdtempSync(join(ROOT_DIR, 'node_modules', '.cache', 'build-as-start-'));
+  // Imported here, so that the bundled copy does not run server/build.ts's command line.
+  const { buildServer, temporaryServerDir } = await import('../server/build');
+  const built = await temporaryServerDir('build-as-start-');
   try {
-    // Imported here, so that the bundled copy does not run server/build.ts's command line.
-    const { buildServer } = await import('../server/build');
     await buildServer(built, { 'build-as-start': relative(ROOT_DIR, fileURLToPath(import.meta.url)) });
     execFileSync(process.execPath, ['--enable-source-maps', join(built, 'build-as-start.js'), '--built'], { stdio: 'inherit' });
   } finally {

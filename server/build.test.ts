@@ -1,18 +1,16 @@
 // `npm start`'s build of the server (build.ts): a built server that runs, and a second build in the
 // same checkout that takes no file from under a server already running from the first.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from './build';
-import { ROOT_DIR } from './src/paths';
+import { buildServer, temporaryServerDir } from './build';
 
 let outDir: string;
 
 beforeAll(async () => {
-  await mkdir(join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
-  outDir = await mkdtemp(join(ROOT_DIR, 'node_modules', '.cache', 'build-test-'));
+  outDir = await temporaryServerDir('build-test-');
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // less again (tsx keeps a loader thread and every compiled module's source map); the hostile-page
 // suite's peaks, measured both ways, are in docs/hostile-pages.md. `npm run dev` and the tests still
 // run the TypeScript through tsx; worker-pool.ts finds the worker's entry either way.
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +24,19 @@ export const SERVER_ENTRIES: Record<string, string> = {
   index: 'server/src/index.ts',
   'check-page-worker': 'server/src/analysis/check-page-worker.ts',
 };
+
+/** The page-check worker's entry with `entries`: a server other than npm start's (a test's launcher) needs it too. */
+export function withWorker(entries: Record<string, string>): Record<string, string> {
+  const worker = 'check-page-worker';
+  return { ...entries, [worker]: SERVER_ENTRIES[worker] as string };
+}
+
+/** A new folder for a build of the tests' own, inside the repository (where the build finds its packages). */
+export async function temporaryServerDir(prefix: string): Promise<string> {
+  const cache = join(ROOT, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  return mkdtemp(join(cache, prefix));
+}
 
 /**
  * Bundles `entries` (paths from the repository root) into `outDir`: ES modules for Node 20 with
@@ -73,8 +86,7 @@ async function main() {
   const { values } = parseArgs({ options: { 'out-dir': { type: 'string' }, entry: { type: 'string', multiple: true } } });
   if (values['out-dir'] === undefined) return buildServer();
   const extra = Object.fromEntries((values.entry ?? []).map((entry) => entry.split('=', 2) as [string, string]));
-  const worker = 'check-page-worker';
-  return buildServer(resolve(values['out-dir']), { ...extra, [worker]: SERVER_ENTRIES[worker] as string });
+  return buildServer(resolve(values['out-dir']), withWorker(extra));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

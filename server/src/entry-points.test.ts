@@ -1,11 +1,10 @@
 // Every way of starting the server refuses a bad setting alike: one line on stderr, no stack trace, exit code 1.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../build';
-import { ROOT_DIR } from './paths';
+import { buildServer, temporaryServerDir } from '../build';
 
 const tsx = path.resolve('node_modules/.bin/tsx');
 let dataDir: string;
@@ -15,8 +14,7 @@ let builtDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'entry-points-'));
-  await mkdir(path.join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
-  builtDir = await mkdtemp(path.join(ROOT_DIR, 'node_modules', '.cache', 'entry-points-server-'));
+  builtDir = await temporaryServerDir('entry-points-server-');
   await buildServer(builtDir);
 }, 60_000);
 

@@ -27,7 +27,7 @@ import { HOSTILE_KINDS, startHostilePages } from './hostile-pages';
 import { longPath, startStrangerSite } from './stranger-site';
 import { webhooksOnTwoProcesses } from './webhook-processes';
 import { testPostgresUrl } from '../../test/server/postgres';
-import { SERVER_ENTRIES, buildServer } from '../../server/build';
+import { buildServer, temporaryServerDir, withWorker } from '../../server/build';
 import { ROOT_DIR } from '../../server/src/paths';
 
 const DEADLINE_S = Number(process.env.HOSTILE_DEADLINE_S ?? 10);
@@ -127,10 +127,8 @@ function makeDist(): string {
 
 const pages = await startHostilePages();
 const distDir = makeDist();
-// Inside the repository, where the built server finds its packages (node_modules).
-mkdirSync(join(ROOT_DIR, 'node_modules', '.cache'), { recursive: true });
-const serverDir = mkdtempSync(join(ROOT_DIR, 'node_modules', '.cache', 'hostile-server-'));
-await buildServer(serverDir, { 'server-child': relative(ROOT_DIR, CHILD_SOURCE), 'check-page-worker': SERVER_ENTRIES['check-page-worker'] as string });
+const serverDir = await temporaryServerDir('hostile-server-');
+await buildServer(serverDir, withWorker({ 'server-child': relative(ROOT_DIR, CHILD_SOURCE) }));
 const dataDirs: string[] = [];
 const newDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-data-'));

@@ -6,7 +6,7 @@ import type { FetchedPage } from '../net/fetcher';
 import { TOO_COMPLEX_PREFIX } from './page-limits';
 
 // Under tsx (npm run dev, the tests) a worker loads its TypeScript entry through worker-boot.mjs; in
-// the built server (npm start, server/build.mjs) the entry is a built file beside this module's bundle.
+// the built server (npm start, server/build.ts) the entry is a built file beside this module's bundle.
 const BUILT = !import.meta.url.endsWith('.ts');
 const BOOT = new URL(BUILT ? './check-page-worker.js' : './worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./check-page-worker.ts', import.meta.url);
