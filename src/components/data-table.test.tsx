@@ -68,26 +68,27 @@ describe('DataTable', () => {
     expect(screen.getByRole('table', { name: 'Things' })).toHaveAttribute('aria-busy', 'true');
   });
 
-  it('dims stale rows only after 250 ms, and stops at once when they are current again', () => {
+  it('shows a loading bar over stale rows only after 250 ms, and takes it away at once when they are current again', () => {
     vi.useFakeTimers();
     try {
       const { rerender } = renderWithProviders(<DataTable aria-label="Things">{null}</DataTable>);
       const table = () => screen.getByRole('table', { name: 'Things' });
+      const bar = () => screen.queryByRole('progressbar', { name: 'Loading the things' });
       rerender(<DataTable aria-label="Things" stale>{null}</DataTable>);
       expect(table()).toHaveAttribute('aria-busy', 'true');
       act(() => vi.advanceTimersByTime(240));
-      expect(table()).not.toHaveAttribute('data-stale');
+      expect(bar()).not.toBeInTheDocument();
       act(() => vi.advanceTimersByTime(10));
-      expect(table()).toHaveAttribute('data-stale');
+      expect(bar()).toBeInTheDocument();
       rerender(<DataTable aria-label="Things">{null}</DataTable>);
       expect(table()).not.toHaveAttribute('aria-busy');
-      expect(table()).not.toHaveAttribute('data-stale');
-      // A quick answer: busy for a moment, never dimmed.
+      expect(bar()).not.toBeInTheDocument();
+      // A quick answer: busy for a moment, never a bar.
       rerender(<DataTable aria-label="Things" stale>{null}</DataTable>);
       act(() => vi.advanceTimersByTime(100));
       rerender(<DataTable aria-label="Things">{null}</DataTable>);
       act(() => vi.advanceTimersByTime(500));
-      expect(table()).not.toHaveAttribute('data-stale');
+      expect(bar()).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CSSProperties, ComponentProps, RefObject } from 'react';
-import { useAfter } from '@/lib/use-after';
+import { LoadingBar } from './loading-bar';
 import classes from './data-table.module.css';
 
 export interface DataTableProps extends Omit<ComponentProps<'table'>, 'aria-label'> {
@@ -17,9 +17,12 @@ export interface DataTableProps extends Omit<ComponentProps<'table'>, 'aria-labe
   layout?: 'auto' | 'fixed';
   /** Space above and below each cell's content, a Mantine spacing key. */
   verticalSpacing?: 'xs' | 'sm' | 'md';
-  /** Rows of the previous view kept on screen while the next one loads: marked busy, dimmed after 250 ms. */
+  /**
+   * Rows of the previous view kept on screen while the next one loads: marked busy, with a loading
+   * bar (named after the table, "Loading the reports") when the answer is slow.
+   */
   stale?: boolean;
-  /** Rows being brought up to date (not dimmed): marked busy. */
+  /** Rows being brought up to date (no loading bar): marked busy. */
   busy?: boolean;
   /**
    * Narrower than Mantine's `sm` (48em, a phone), each row is laid out as a card instead of scrolling
@@ -50,7 +53,6 @@ export function DataTable({
   'use memo';
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolls = useScrollsSideways(scrollRef);
-  const dimmed = useAfter(stale, DIM_AFTER_MS);
   const label = tableProps['aria-label'];
   return (
     // Keyboard users can only scroll what they can focus, so a region that scrolls takes focus.
@@ -64,7 +66,6 @@ export function DataTable({
       <table
         {...tableProps}
         aria-busy={stale || busy || undefined}
-        data-stale={dimmed || undefined}
         data-layout={layout === 'fixed' ? 'fixed' : undefined}
         data-stack={stackOnPhone || undefined}
         className={className ? `${classes.table} ${className}` : classes.table}
@@ -78,14 +79,10 @@ export function DataTable({
       >
         {children}
       </table>
+      <LoadingBar loading={stale} what={label.toLowerCase()} />
     </div>
   );
 }
-
-// Busy at once (for assistive technology), dimmed only when the next view is slow to come: a quick
-// answer then changes the table once. An attribute that a style depends on would make the browser
-// style and paint all the rows again for the flag alone, and again when it goes.
-const DIM_AFTER_MS = 250;
 
 /** Whether the element's content is wider than the element, kept up to date as either changes size. */
 function useScrollsSideways(ref: RefObject<HTMLElement | null>): boolean {

@@ -225,6 +225,45 @@ test.describe('Reports against the real server', () => {
     }
   });
 
+  test('a slow view keeps the previous rows readable while it loads: marked busy, axe clean', async ({ page }) => {
+    await signIn(page);
+    await page.goto(`/reports?search=${MARK}`);
+    const list = reportsPage(page);
+    await expect(list.range('1–10 of 12 reports')).toBeVisible();
+    // From here the list's answers wait until the test lets them go.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/reports?*', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.getByRole('columnheader', { name: 'URL' }).getByRole('button').click();
+    await expect(page).toHaveURL(/sort_by=url&sort=asc$/);
+    await expect(list.table).toHaveAttribute('aria-busy', 'true');
+    // The rows still show the previous view, as they were, with a loading bar after a moment.
+    await expect(page.getByRole('progressbar', { name: 'Loading the reports' })).toBeVisible();
+    await expect(list.rows).toHaveCount(10);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousA11yViolations(page, { whileLoading: true });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/list-loading-${scheme}.png` });
+    }
+    // On a phone the same view is a list of cards, loading the same way.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cards = page.getByRole('list', { name: 'Reports' });
+    await expect(cards).toHaveAttribute('aria-busy', 'true');
+    await expect(cards.getByRole('listitem')).toHaveCount(10);
+    await expect(page.getByRole('progressbar', { name: 'Loading the reports' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, { whileLoading: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectNoSeriousA11yViolations(page, { whileLoading: true });
+
+    release();
+    await expect(cards).not.toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('progressbar', { name: 'Loading the reports' })).toHaveCount(0);
+    await expect(cards.getByRole('link', { name: DOCS[0]! })).toBeVisible();
+  });
+
   test('the table is usable with the keyboard alone', async ({ page }) => {
     await signIn(page);
     await page.goto(`/reports?search=${MARK}&project=docs.example`);

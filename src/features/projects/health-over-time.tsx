@@ -9,6 +9,7 @@ import { HEALTH_DAYS, portfolioQueries } from '@/api/portfolio';
 import type { HealthDays } from '@/api/portfolio';
 import { DataTable } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
+import { LoadingBar } from '@/components/loading-bar';
 import { LoadingRows } from '@/components/loading-rows';
 import type { HealthPoint } from '@/api/portfolio';
 import { countedDays, dayText } from './health-chart-text';
@@ -110,7 +111,8 @@ export function HealthOverTime({ project }: { project: string }) {
     );
   } else {
     body = (
-      <div style={{ opacity: query.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={query.isPlaceholderData}>
+      <div aria-busy={query.isPlaceholderData}>
+        <LoadingBar loading={query.isPlaceholderData} what="health over time" />
         <Suspense fallback={CHART_LOADING}>
           <HealthChart points={query.data} days={days} scheme={scheme} deploys={deploys} />
         </Suspense>

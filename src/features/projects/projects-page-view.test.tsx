@@ -155,7 +155,7 @@ describe('Projects table: controls and the URL', () => {
     await waitFor(() => expect(page.address()).toBe('/projects'));
     await waitFor(() => expect(page.rows()).toHaveLength(10));
   });
-  it('keeps the previous rows, dimmed and marked busy, while another page loads', async () => {
+  it('keeps the previous rows, marked busy and under a loading bar, while another page loads', async () => {
     const api = useRealApi();
     await seedProjects(
       api,
@@ -178,10 +178,12 @@ describe('Projects table: controls and the URL', () => {
     expect(screen.getByRole('table', { name: 'Projects' })).toHaveAttribute('aria-busy', 'true');
     expect(page.rows()).toHaveLength(10);
     expect(screen.getByRole('button', { name: 'Page 1' })).toBeDisabled();
+    expect(await screen.findByRole('progressbar', { name: 'Loading the projects' })).toBeInTheDocument();
 
     release();
     await waitFor(() => expect(page.rows()).toHaveLength(2));
     expect(screen.getByRole('table', { name: 'Projects' })).not.toHaveAttribute('aria-busy');
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 });
 

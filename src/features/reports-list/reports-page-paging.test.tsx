@@ -63,7 +63,7 @@ describe('Reports: paging', () => {
     expect(page.router.state.historyAction).toBe('REPLACE');
   });
 
-  it('keeps the previous rows on screen, dimmed and busy, while the next view loads', async () => {
+  it('keeps the previous rows on screen, busy and under a loading bar, while the next view loads', async () => {
     await withReports(TWELVE_URLS);
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -83,10 +83,12 @@ describe('Reports: paging', () => {
     expect(page.table()).toHaveAttribute('aria-busy', 'true');
     expect(page.urls()[0]).toBe(TWELVE_URLS[11]);
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(await screen.findByRole('progressbar', { name: 'Loading the reports' })).toBeInTheDocument();
 
     release();
     await waitFor(() => expect(page.urls()[0]).toBe(TWELVE_URLS[0]));
     expect(page.table()).not.toHaveAttribute('aria-busy');
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
   it('shows a long page\'s first screenful at once and then brings every row up to date', async () => {

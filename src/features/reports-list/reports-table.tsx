@@ -9,6 +9,7 @@ import { currentReportInWalk, forgetReportInWalk, isBackToList, noteReportInWalk
 import type { ListTrail } from '@/api/report-trail';
 import { DataTable } from '@/components/data-table';
 import { DateText, sameMoment } from '@/components/date-text';
+import { LoadingBar } from '@/components/loading-bar';
 import { PrivacyBadge } from '@/components/privacy-badge';
 import { GoneBadge } from '@/components/gone-badge';
 import { SortableTh } from '@/components/sortable-th';
@@ -210,63 +211,65 @@ function ReportCards({
   const shown = shownColumns(columns, reports);
   const onClick = useOpenReportLinks(reports, trail);
   return (
-    <ul
-      onClick={onClick}
-      aria-label="Reports"
-      aria-busy={stale || undefined}
-      className={classes.cards}
-      data-stale={stale || undefined}
-      data-compact={columns.compact || undefined}
-    >
-      {reports.map((report, index) => (
-        <Paper
-          component="li"
-          key={report.id}
-          withBorder
-          radius="sm"
-          p={columns.compact ? 6 : 'sm'}
-          tabIndex={-1}
-          data-report-row={report.id}
-          data-picked={selection.has(report.id) || undefined}
-          className={classes.card}
-        >
-          <PickBox
-            label={`Select ${report.url}`}
-            checked={selection.has(report.id)}
-            onChange={(range) => selection.toggle(index, range)}
-          />
-          <Anchor href={`/reports/${report.id}`} size="sm" fw={500} className={classes.cardUrl}>
-            <UrlText url={report.url} />
-          </Anchor>
-          {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
-          <Group gap="xs" wrap="wrap" className={classes.cardFacts}>
-            {shown.result && <ResultBadge result={report.result} />}
-            {report.goneSince && <GoneBadge since={report.goneSince} />}
-            {((shown.score && report.score !== null) || shown.trend) && (
-              <Text size="sm" span className={classes.score}>
-                {shown.score && report.score !== null && `Score ${Math.round(report.score)}`}
-                {shown.trend && <ScoreTrend scores={report.recentScores} />}
-              </Text>
-            )}
-            {shown.privacy && <PrivacyBadge privacy={report.privacy} />}
-          </Group>
-          <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
-            {shown.project && (
-              <Anchor href={projectHref(report.project)} size="sm" c="dimmed" className={classes.cardTarget}>
-                {report.project}
-              </Anchor>
-            )}
-            {shown.generated && <DateText date={report.generatedAt} />}
-            {/* A card has no column to keep: Created only when it says something Generated does not. */}
-            {shown.created && !(shown.generated && sameMoment(report.createdAt, report.generatedAt)) && (
-              <Text size="sm" span c="dimmed">
-                Created <DateText date={report.createdAt} />
-              </Text>
-            )}
-          </Group>
-        </Paper>
-      ))}
-    </ul>
+    <>
+      <LoadingBar loading={stale ?? false} what="reports" />
+      <ul
+        onClick={onClick}
+        aria-label="Reports"
+        aria-busy={stale || undefined}
+        className={classes.cards}
+        data-compact={columns.compact || undefined}
+      >
+        {reports.map((report, index) => (
+          <Paper
+            component="li"
+            key={report.id}
+            withBorder
+            radius="sm"
+            p={columns.compact ? 6 : 'sm'}
+            tabIndex={-1}
+            data-report-row={report.id}
+            data-picked={selection.has(report.id) || undefined}
+            className={classes.card}
+          >
+            <PickBox
+              label={`Select ${report.url}`}
+              checked={selection.has(report.id)}
+              onChange={(range) => selection.toggle(index, range)}
+            />
+            <Anchor href={`/reports/${report.id}`} size="sm" fw={500} className={classes.cardUrl}>
+              <UrlText url={report.url} />
+            </Anchor>
+            {/* What the report says on one short line; where it belongs and when, on a line of tap targets. */}
+            <Group gap="xs" wrap="wrap" className={classes.cardFacts}>
+              {shown.result && <ResultBadge result={report.result} />}
+              {report.goneSince && <GoneBadge since={report.goneSince} />}
+              {((shown.score && report.score !== null) || shown.trend) && (
+                <Text size="sm" span className={classes.score}>
+                  {shown.score && report.score !== null && `Score ${Math.round(report.score)}`}
+                  {shown.trend && <ScoreTrend scores={report.recentScores} />}
+                </Text>
+              )}
+              {shown.privacy && <PrivacyBadge privacy={report.privacy} />}
+            </Group>
+            <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
+              {shown.project && (
+                <Anchor href={projectHref(report.project)} size="sm" c="dimmed" className={classes.cardTarget}>
+                  {report.project}
+                </Anchor>
+              )}
+              {shown.generated && <DateText date={report.generatedAt} />}
+              {/* A card has no column to keep: Created only when it says something Generated does not. */}
+              {shown.created && !(shown.generated && sameMoment(report.createdAt, report.generatedAt)) && (
+                <Text size="sm" span c="dimmed">
+                  Created <DateText date={report.createdAt} />
+                </Text>
+              )}
+            </Group>
+          </Paper>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -14,6 +14,7 @@ import { createScheduler, isCancelled } from '@/api/http/scheduler';
 import type { RequestScheduler } from '@/api/http/scheduler';
 import { errorMessage } from '@/api/http/errors';
 import { DateText } from '@/components/date-text';
+import { LoadingBar } from '@/components/loading-bar';
 import { ListPagination, useClampPage } from '@/components/list-pagination';
 import { csvText, datedCsvFileName } from '@/lib/csv';
 import { downloadBlob } from '@/lib/download';
@@ -185,8 +186,9 @@ function ExportAudit({ filters }: { filters: AuditFilters }) {
 function AuditEntries({ entries, stale }: { entries: readonly AuditEntry[]; stale: boolean }) {
   return (
     <>
+      <LoadingBar loading={stale} what="audit log" />
       <Table.ScrollContainer minWidth={760} visibleFrom="sm">
-        <Table verticalSpacing={6} fz="sm" aria-label="Audit log" style={{ opacity: stale ? 0.6 : 1 }}>
+        <Table verticalSpacing={6} fz="sm" aria-label="Audit log" aria-busy={stale || undefined}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
@@ -232,7 +234,8 @@ function AuditEntries({ entries, stale }: { entries: readonly AuditEntry[]; stal
         hiddenFrom="sm"
         m={0}
         p={0}
-        style={{ listStyle: 'none', opacity: stale ? 0.6 : 1 }}
+        style={{ listStyle: 'none' }}
+        aria-busy={stale || undefined}
       >
         {entries.map((entry) => (
           <Paper

@@ -24,6 +24,7 @@ import { useMarkAlert, useMarkAlertsRead, useMarkAllAlerts } from '@/api/watch-m
 import { checkName } from '@/checks/check-info';
 import { DateText } from '@/components/date-text';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingBar } from '@/components/loading-bar';
 import { ErrorState } from '@/components/error-state';
 import { ListPagination, rangeText, useClampPage } from '@/components/list-pagination';
 import type { PageChange } from '@/components/list-pagination';
@@ -215,20 +216,21 @@ function NoAlertsHere() {
 }
 
 /** The page's alerts: by cause where a run raised several, newest first; then the recoveries, apart. */
-function AlertLists({ items, labels, dimmed, onOpen, onMarkGroupRead, markingGroup }: {
+function AlertLists({ items, labels, stale, onOpen, onMarkGroupRead, markingGroup }: {
   items: Alert[];
   labels: Map<string, string>;
-  dimmed: boolean;
+  /** The previous view's alerts, kept while the next one loads. */
+  stale: boolean;
   onOpen: (alert: Alert) => void;
   onMarkGroupRead: (key: string, alerts: Alert[]) => void;
   markingGroup: string | null;
 }) {
   const { cards, recoveries } = alertCards(items);
-  const style = { listStyle: 'none', opacity: dimmed ? 0.6 : 1 };
   return (
     <Stack gap="md">
+      <LoadingBar loading={stale} what="alerts" />
       {cards.length > 0 && (
-        <Stack component="ul" gap="sm" p={0} m={0} style={style} aria-label="Alerts, newest first">
+        <Stack component="ul" gap="sm" p={0} m={0} style={LIST_STYLE} aria-busy={stale || undefined} aria-label="Alerts, newest first">
           {cards.map((card) =>
             card.type === 'group' ? (
               <AlertGroupItem
@@ -250,7 +252,7 @@ function AlertLists({ items, labels, dimmed, onOpen, onMarkGroupRead, markingGro
           <Title order={2} size="h4">
             Recovered
           </Title>
-          <Stack component="ul" gap="sm" p={0} m={0} style={style} aria-label="Recovered, newest first">
+          <Stack component="ul" gap="sm" p={0} m={0} style={LIST_STYLE} aria-busy={stale || undefined} aria-label="Recovered, newest first">
             {recoveries.map((alert) => (
               <AlertItem key={alert.id} alert={alert} label={labels.get(alert.project)} onOpen={onOpen} />
             ))}
@@ -260,6 +262,8 @@ function AlertLists({ items, labels, dimmed, onOpen, onMarkGroupRead, markingGro
     </Stack>
   );
 }
+
+const LIST_STYLE = { listStyle: 'none' };
 
 function AlertsList() {
   const [view, setView] = useUrlState(alertsView);
@@ -320,7 +324,7 @@ function AlertsList() {
         <AlertLists
           items={items}
           labels={labels}
-          dimmed={query.isPlaceholderData}
+          stale={query.isPlaceholderData}
           onOpen={open}
           onMarkGroupRead={markGroupRead}
           markingGroup={markingGroup}
