@@ -283,6 +283,10 @@ export default defineConfig(({ command }) => ({
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: { output: { codeSplitting: { groups: firstVisitGroups() } } },
+    // The `app` chunk is meant to be big: it holds the entry and what at least SHARED_BY pages' first
+    // visits need (about 540 KB minified). What counts is each first visit's gzip bytes, which
+    // tools/size.ts (`npm run size`, run by CI) holds to its budget; Vite's 500 KB warning only said so.
+    chunkSizeWarningLimit: 600,
   },
   test: {
     projects: [

@@ -13,6 +13,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { matchRoutes } from 'react-router-dom';
 import type { DataRouter, Location } from 'react-router-dom';
 import { capabilitiesQuery } from '@/api/capabilities';
+import { clientQueries } from '@/api/clients';
 import { newestReportsQuery } from '@/api/newest-reports';
 import type { Capabilities } from '@/api/capabilities';
 import { signInReason } from '@/api/http/connection';
@@ -63,12 +64,12 @@ function withCapabilities(queryClient: QueryClient, then: (capabilities: Capabil
 /**
  * The queries of the pages visited less, with their fetchers and schemas, come with those pages' code
  * (whose first-visit chunks hold them) rather than with every first visit's entry (2.6 KB gzip): asked
- * for here, they download alongside the page's chunk, and the request starts once they are in.
+ * for here, they download alongside the page's chunk, and the request starts once they are in. The
+ * clients' queries are not among them: the Client filter of five pages brings them with the entry.
  */
 const loadProjectHealth = () => import('@/api/project-health');
 const loadWatch = () => import('@/api/watch');
 const loadProblems = () => import('@/api/problems');
-const loadClients = () => import('@/api/clients');
 
 function withModule<M>(load: () => Promise<M>, then: (module: M) => unknown) {
   // A chunk that fails to load fails the page's own import too, which its error boundary shows.
@@ -145,7 +146,7 @@ const PAGE_DATA: Partial<Record<PageId, PrefetchPage>> = {
     // Its label and client, where the deployment keeps them; its health over the last 30 days, where it keeps that.
     withCapabilities(queryClient, (capabilities) => {
       if (capabilities?.project_labels)
-        withModule(loadClients, ({ clientQueries }) => queryClient.prefetchQuery(clientQueries.project(name)));
+        void queryClient.prefetchQuery(clientQueries.project(name));
       if (capabilities?.overview)
         void queryClient.prefetchQuery(portfolioQueries.days(name, 30));
     });
