@@ -375,7 +375,7 @@ const CASES: Case[] = [
   },
   {
     name: 'per page 10 -> 100',
-    start: '/reports',
+    start: '/reports?per_page=10',
     startRows: 10,
     eventType: 'change',
     expectation: () => ({ kind: 'rows', count: 100 }),
