@@ -229,7 +229,9 @@ test.describe('Reports against the real server', () => {
     await signIn(page);
     await page.goto(`/reports?search=${MARK}`);
     const list = reportsPage(page);
-    await expect(list.range('1–10 of 12 reports')).toBeVisible();
+    // 12, or 13 after the test that creates one.
+    await expect(list.rangeFrom(1)).toBeVisible();
+    await expect(list.rows).toHaveCount(10);
     // From here the list's answers wait until the test lets them go.
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
