@@ -61,6 +61,13 @@ test('Run now follows the sitemap, shows its progress and summary; the gone page
     await expect(schedule.getByText('None yet')).toHaveCount(0);
     const runs = tab.getByRole('region', { name: 'Runs' });
     await expect(runs.getByRole('row').nth(1)).toContainText('Done');
+    // On a phone each run is a card: every count in sight, no table to scroll sideways.
+    await tab.setViewportSize({ width: 390, height: 844 });
+    const runTable = runs.getByRole('table', { name: 'Recent runs of localhost' });
+    await expect(runTable.getByRole('row').nth(1)).toContainText('Done');
+    const box = await runTable.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await tab.setViewportSize({ width: 1280, height: 720 });
     await tab.mouse.move(0, 0);
     await lookAt(tab, 'project-runs');
 

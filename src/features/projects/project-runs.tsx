@@ -3,8 +3,7 @@
 // Refresh all reports start the same server run; this page only watches it, so it goes on when the
 // tab is closed. Loaded only where the server has `run_log`.
 import '@mantine/core/styles/Progress.css';
-import '@mantine/core/styles/Table.css';
-import { Anchor, Badge, Button, CloseButton, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +14,7 @@ import { runLogQueries, runPagesQuery } from '@/api/run-log';
 import type { ProjectRun, RunPage } from '@/api/run-log';
 import { useCancelRun, useRunEnded } from '@/api/run-log-mutations';
 import type { RunKind, RunPageOutcome } from '@/contract/values';
+import { DataTable } from '@/components/data-table';
 import { DateText } from '@/components/date-text';
 import { ErrorState } from '@/components/error-state';
 import { LoadingRows } from '@/components/loading-rows';
@@ -253,51 +253,51 @@ export function ProjectRuns({ project }: { project: string }) {
     );
   else
     body = (
-      <Table.ScrollContainer minWidth={640} type="native">
-        <Table striped verticalSpacing={6} aria-label={`Recent runs of ${project}`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>Run</Table.Th>
-              <Table.Th>State</Table.Th>
-              <Table.Th ta="right">Pages</Table.Th>
-              {COUNT_COLUMNS.map(({ key, label }) => (
-                <Table.Th key={key} ta="right">
-                  {label}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {runs.data.items.map((run) => (
-              <Table.Tr key={run.id}>
-                <Table.Td>
-                  <DateText date={run.startedAt} />
-                </Table.Td>
-                <Table.Td>
-                  <Text span size="sm">
-                    {run.kind ? KIND_LABELS[run.kind] : 'Run'}
-                  </Text>{' '}
-                  <DeployName run={run} />
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="default" radius="sm" tt="none">
-                    {run.state === 'running' ? 'Running' : run.state === 'done' ? 'Done' : 'Cancelled'}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right" className={classes.number}>
-                  {run.analysed.toLocaleString('en')} / {run.total.toLocaleString('en')}
-                </Table.Td>
-                {COUNT_COLUMNS.map(({ key }) => (
-                  <Table.Td key={key} ta="right" className={classes.number}>
-                    {run[key].toLocaleString('en')}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
+      <DataTable aria-label={`Recent runs of ${project}`} minWidth={640} stackOnPhone>
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">Run</th>
+            <th scope="col">State</th>
+            <th scope="col" className={classes.numberHeader}>
+              Pages
+            </th>
+            {COUNT_COLUMNS.map(({ key, label }) => (
+              <th key={key} scope="col" className={classes.numberHeader}>
+                {label}
+              </th>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.data.items.map((run) => (
+            <tr key={run.id}>
+              <td>
+                <DateText date={run.startedAt} />
+              </td>
+              <td data-label="Run">
+                <Text span size="sm">
+                  {run.kind ? KIND_LABELS[run.kind] : 'Run'}
+                </Text>{' '}
+                <DeployName run={run} />
+              </td>
+              <td data-label="State">
+                <Badge variant="default" radius="sm" tt="none">
+                  {run.state === 'running' ? 'Running' : run.state === 'done' ? 'Done' : 'Cancelled'}
+                </Badge>
+              </td>
+              <td data-label="Pages" className={classes.number}>
+                {run.analysed.toLocaleString('en')} / {run.total.toLocaleString('en')}
+              </td>
+              {COUNT_COLUMNS.map(({ key, label }) => (
+                <td key={key} data-label={label} className={classes.number}>
+                  {run[key].toLocaleString('en')}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     );
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="project-runs">
