@@ -207,5 +207,24 @@ test('on a phone the preview fits the screen: no column cut off, the details und
   }
   await expect(table.getByRole('row', { name: /not a url/ })).toContainText('A URL cannot contain spaces');
   await expect(table.getByRole('columnheader')).toHaveText(['Line', 'URL', 'Status']);
+  // Each URL is a card with the URL on a line of its own, the width of the card, not a narrow column.
+  const urlCell = table.getByRole('row', { name: /a-very-long-product-name/ }).first().getByRole('cell').nth(1);
+  expect((await urlCell.boundingBox())!.width).toBeGreaterThan(300);
+  // Show is one select of 44 px, not six choices stacked.
+  const show = page.getByRole('combobox', { name: 'Show' });
+  expect((await show.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await show.selectOption({ label: 'Invalid (1)' });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row').nth(1)).toContainText('not a url');
   await expectNoSeriousA11yViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page);
+  if (SHOTS) {
+    await show.selectOption({ label: 'All (3)' });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.getByRole('heading', { level: 2, name: 'Preview' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/import-phone-preview-${scheme}.png` });
+    }
+  }
 });

@@ -94,7 +94,8 @@ export interface ImportPreviewProps {
 export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
-  // On a phone the five choices of Show stack rather than scroll sideways; read at once, not after a first paint.
+  // On a phone Show is a select (six choices side by side would not fit, stacked they would push the
+  // URLs a screen down) and each URL is a card; read at once, not after a first paint.
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const counts = useMemo(() => countByStatus(rows), [rows]);
   const shown = useMemo(
@@ -109,6 +110,13 @@ export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
     setPage(1);
   };
   const count = (n: number) => n.toLocaleString('en');
+  const shows = [
+    { value: 'all', label: `All (${count(rows.length)})` },
+    ...(Object.keys(STATUS_LABELS) as EntryStatus[]).map((status) => ({
+      value: status,
+      label: `${STATUS_LABELS[status]} (${count(counts[status])})`,
+    })),
+  ];
 
   return (
     <Stack gap="sm">
@@ -117,24 +125,14 @@ export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
         {counts.near > 0 && `${count(counts.near)} probably the same as another, `}
         {count(counts.repeated)} repeated, {count(counts.invalid)} invalid.
       </Text>
-      <div className={classes.filter}>
-        <SegmentedControl
-          aria-label="Show"
-          value={filter}
-          onChange={choose}
-          orientation={narrow ? 'vertical' : 'horizontal'}
-          fullWidth={narrow}
-          size="xs"
-          data={[
-            { value: 'all', label: `All (${count(rows.length)})` },
-            ...(Object.keys(STATUS_LABELS) as EntryStatus[]).map((status) => ({
-              value: status,
-              label: `${STATUS_LABELS[status]} (${count(counts[status])})`,
-            })),
-          ]}
-        />
-      </div>
-      <DataTable aria-label="Preview">
+      {narrow ? (
+        <NativeSelect label="Show" value={filter} onChange={(event) => choose(event.currentTarget.value)} data={shows} />
+      ) : (
+        <div className={classes.filter}>
+          <SegmentedControl aria-label="Show" value={filter} onChange={choose} size="xs" data={shows} />
+        </div>
+      )}
+      <DataTable aria-label="Preview" stackOnPhone>
         <thead>
           <tr>
             <th scope="col" className={classes.line}>
@@ -158,8 +156,10 @@ export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
             );
             return (
               <tr key={row.line}>
-                <td className={classes.line}>{row.line}</td>
-                <td className={classes.url}>
+                <td className={classes.line} data-label="Line">
+                  {row.line}
+                </td>
+                <td className={classes.url} data-wide>
                   {row.url ?? row.input}
                   {/* A phone has no room for a fourth column: what it would say goes under the URL. */}
                   {narrow && details && <div className={classes.details}>{details}</div>}
@@ -175,7 +175,11 @@ export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
                     {STATUS_LABELS[row.status]}
                   </Badge>
                 </td>
-                {!narrow && <td className={classes.details}>{details}</td>}
+                {!narrow && (
+                  <td className={classes.details} data-wide>
+                    {details}
+                  </td>
+                )}
               </tr>
             );
           })}
