@@ -36,6 +36,14 @@ test('the projects table sorts by health; a project’s page draws its health ov
 
   await section.getByText('90 days').click();
   await expect(section.getByRole('img', { name: /^Health over the last 90 days/ })).toBeVisible();
+  // On a phone each choice of Days shown is a 44 px target.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const label of ['30 days', '90 days']) {
+    const choice = section.getByText(label, { exact: true });
+    const target = choice.locator('xpath=ancestor-or-self::label[1]');
+    expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.mouse.move(0, 0);
   await lookAt(page, 'project-health-days');
 });
