@@ -118,6 +118,67 @@ test.describe('Settings against the real server', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   });
 
+  test('the sections’ links lead to each section, below the header, by mouse, keyboard and address', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/settings');
+    const contents = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(contents.getByRole('link')).toHaveText([
+      'Clients',
+      'Webhooks',
+      'Digests',
+      'Share links',
+      'Branding',
+      'Members',
+      'Audit log',
+    ]);
+    if (SHOTS) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const width of [1366, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.screenshot({ path: `${SHOTS}/settings-contents-${width}-${scheme}.png` });
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+    const header = (await page.getByRole('banner').boundingBox())!;
+    const below = async (name: string) => {
+      const heading = page.getByRole('region', { name }).getByRole('heading', { level: 2, name });
+      await expect(heading).toBeInViewport();
+      expect((await heading.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    };
+
+    await contents.getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(/\/settings#settings-audit-log$/);
+    await below('Audit log');
+    // The address leads there again after a reload, and keeps the key (the fragment is no sign-in link).
+    await page.reload();
+    // Once every section and its list is in (the sections above it load after it, and grow).
+    await expect(page.getByRole('button', { name: 'Show keys' }).first()).toBeVisible();
+    await expect(page.getByText(/^Loading the /)).toHaveCount(0);
+    await below('Audit log');
+    await expect(contents).toBeVisible();
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await contents.getByRole('link', { name: 'Webhooks' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/#settings-webhooks$/);
+    await below('Webhooks');
+    // Back returns to where the previous link led.
+    await page.goBack();
+    await expect(page).toHaveURL(/#settings-audit-log$/);
+
+    // On a phone each link is a 44 px target.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const link of await contents.getByRole('link').all())
+      expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await contents.getByRole('link', { name: 'Share links' }).click();
+    await below('Share links');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-contents-phone.png` });
+  });
+
   test('the controls are reachable with the keyboard, in order', async ({ page }) => {
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

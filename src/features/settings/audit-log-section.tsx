@@ -320,7 +320,7 @@ export default function AuditLogSection() {
 
   return (
     <SettingsSection
-      title="Audit log"
+      section="audit-log"
       description="Every change made in this workspace, and every one a role was refused, newest first: who, with which role, what, and from which address."
     >
       <Group gap="sm" align="flex-end" wrap="wrap">

@@ -183,7 +183,7 @@ export default function BrandingSection() {
   const query = useQuery(brandingQuery());
   return (
     <SettingsSection
-      title="Branding"
+      section="branding"
       description="Your name, accent colour and logo on public report pages, share pages, printed pages and digests."
     >
       {query.data ? (

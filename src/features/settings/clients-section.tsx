@@ -164,7 +164,7 @@ export default function ClientsSection() {
   useClampPage(page, clients.data?.meta, setPage);
   return (
     <SettingsSection
-      title="Clients"
+      section="clients"
       description="Group projects by the client they are for: give a project its client on the project’s page, then filter Projects, Reports, Problems and Alerts by client."
     >
       <NameForm />

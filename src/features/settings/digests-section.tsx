@@ -377,7 +377,7 @@ export default function DigestsSection() {
   const query = useQuery(digestQueries.settings());
   return (
     <SettingsSection
-      title="Digests"
+      section="digests"
       description="A daily or weekly summary of what changed since the last one: new and fixed problems, drops, alerts, new and gone pages."
     >
       {query.data ? (

@@ -278,7 +278,7 @@ export default function MembersSection() {
   const [added, setAdded] = useState<{ member: Member; key: NewKey } | null>(null);
   return (
     <SettingsSection
-      title="Members"
+      section="members"
       description="Who may use this workspace, with which role, and their keys. A viewer reads and marks alerts read; an editor also changes reports and projects; an owner also manages members, keys, webhooks, branding and digests, and reads the audit log."
     >
       <AddMemberForm onAdded={(member, key) => setAdded({ member, key })} />

@@ -7,7 +7,7 @@ import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/PasswordInput.css';
 import { readReportPageTemplate } from '@/lib/report-link';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { Suspense, lazy, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
@@ -22,6 +22,9 @@ import { ForgetKey } from './forget-key';
 import { settingsSchema } from './settings-schema';
 import type { SettingsInput, SettingsValues } from './settings-schema';
 import { describeBase, useSettingsSave } from './use-settings-save';
+import { SECTIONS, sectionAnchor } from './settings-section';
+import type { SectionId } from './settings-section';
+import classes from './settings-page.module.css';
 
 function describeKey(connection: Connection): string {
   if (connection.apiKey === null) return 'none saved';
@@ -32,6 +35,48 @@ function useConnection(): Connection {
   return useSyncExternalStore(subscribeConnection, readConnection);
 }
 
+/**
+ * Which sections the page shows: those whose extension the deployment has and whose work the key's
+ * role may do. The one place that decides it, for the sections and for the page's contents; only
+ * with a key (the key's role is asked for).
+ */
+type ShownSections = ReadonlySet<SectionId>;
+
+function useShownSections(): ShownSections {
+  const { capabilities } = useCapabilities();
+  const changesData = usePermission('change-data').allowed;
+  const manages = usePermission('manage').allowed;
+  if (!capabilities) return new Set();
+  const shown: [SectionId, unknown][] = [
+    ['clients', capabilities.clients && changesData],
+    ['webhooks', capabilities.webhooks && manages],
+    ['digests', capabilities.digests && manages],
+    ['share-links', capabilities.share_links],
+    ['branding', capabilities.branding && manages],
+    ['members', capabilities.accounts && manages],
+    ['audit-log', capabilities.accounts && capabilities.audit && manages],
+  ];
+  return new Set(shown.filter(([, on]) => on === true).map(([id]) => id));
+}
+
+/** Links to the page's sections below the connection: on a phone Settings is several screens long. */
+function SettingsContents() {
+  const shown = useShownSections();
+  if (shown.size === 0) return null;
+  return (
+    <nav aria-label="Settings sections" className={classes.contents}>
+      <Text size="sm" span c="dimmed">
+        Go to:
+      </Text>
+      {[...shown].map((id) => (
+        <Anchor key={id} href={`#${sectionAnchor(id)}`} size="sm" className="tap-target">
+          {SECTIONS[id]}
+        </Anchor>
+      ))}
+    </nav>
+  );
+}
+
 // Only where the deployment has webhooks (an extension), and then loaded with its first showing;
 // after them, where the server has digests (issue 48), their section, likewise (one component for
 // both: the first visit's budget of bytes, tools/size.ts, had no room for another).
@@ -39,13 +84,14 @@ const WebhooksSection = lazy(() => import('./webhooks-section'));
 const DigestsSection = lazy(() => import('./digests-section'));
 
 function WebhooksArea() {
+  const shown = useShownSections();
   const { capabilities } = useCapabilities();
   // Webhooks and digests are an owner's (where the server has accounts): AccountsArea says so to others.
   const { allowed } = usePermission('manage');
   if (!capabilities || !allowed) return null;
   return (
     <>
-      {capabilities.webhooks ? (
+      {shown.has('webhooks') ? (
         <Suspense fallback={null}>
           <WebhooksSection />
         </Suspense>
@@ -54,7 +100,7 @@ function WebhooksArea() {
           The connected service has no webhooks: its alerts cannot be sent anywhere from here.
         </Text>
       )}
-      {capabilities.digests && (
+      {shown.has('digests') && (
         <Suspense fallback={null}>
           <DigestsSection />
         </Suspense>
@@ -68,8 +114,8 @@ function WebhooksArea() {
 const ShareLinksSection = lazy(() => import('./share-links-section'));
 
 function ShareLinksArea() {
-  const { capabilities } = useCapabilities();
-  if (!capabilities?.share_links) return null;
+  const shown = useShownSections();
+  if (!shown.has('share-links')) return null;
   return (
     <Suspense fallback={null}>
       <ShareLinksSection />
@@ -81,6 +127,7 @@ function ShareLinksArea() {
 const ClientsSection = lazy(() => import('./clients-section'));
 
 function ClientsArea() {
+  const shown = useShownSections();
   const { capabilities } = useCapabilities();
   if (!capabilities) return null;
   if (!capabilities.clients) {
@@ -91,11 +138,14 @@ function ClientsArea() {
       </Text>
     );
   }
+  // Not to a viewer, who may not change them: RoleGate says so.
   return (
     <RoleGate what="change clients">
-      <Suspense fallback={null}>
-        <ClientsSection />
-      </Suspense>
+      {shown.has('clients') && (
+        <Suspense fallback={null}>
+          <ClientsSection />
+        </Suspense>
+      )}
     </RoleGate>
   );
 }
@@ -106,10 +156,12 @@ const MembersSection = lazy(() => import('./members-section'));
 const AuditLogSection = lazy(() => import('./audit-log-section'));
 
 function AccountsArea() {
+  const shown = useShownSections();
   const { capabilities } = useCapabilities();
-  const { allowed, role } = usePermission('manage');
+  const { role } = usePermission('manage');
   if (!capabilities?.accounts) return null;
-  if (!allowed) return role && <RoleNote role={role} what="manage members, keys, webhooks, branding or digests" />;
+  if (!shown.has('members'))
+    return role && <RoleNote role={role} what="manage members, keys, webhooks, branding or digests" />;
   return (
     <Suspense fallback={null}>
       <MembersSection />
@@ -119,9 +171,8 @@ function AccountsArea() {
 
 /** The audit log, wider than the other sections: its table has seven columns. */
 function AuditArea() {
-  const { capabilities } = useCapabilities();
-  const { allowed } = usePermission('manage');
-  if (!capabilities?.accounts || !capabilities.audit || !allowed) return null;
+  const shown = useShownSections();
+  if (!shown.has('audit-log')) return null;
   return (
     <Suspense fallback={null}>
       <AuditLogSection />
@@ -133,9 +184,8 @@ function AuditArea() {
 const BrandingSection = lazy(() => import('./branding-section'));
 
 function BrandingArea() {
-  const { capabilities } = useCapabilities();
-  const { allowed } = usePermission('manage');
-  if (!capabilities?.branding || !allowed) return null;
+  const shown = useShownSections();
+  if (!shown.has('branding')) return null;
   return (
     <Suspense fallback={null}>
       <BrandingSection />
@@ -188,9 +238,11 @@ export interface SettingsPageProps {
   header?: ReactNode;
   /** In place of the line that says what is in use. */
   footer?: ReactNode;
+  /** Under the heading: the way to the sections below the connection. */
+  contents?: ReactNode;
 }
 
-export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
+export function SettingsPage({ signIn, header, footer, contents }: SettingsPageProps) {
   const connection = useConnection();
 
   const form = useForm<SettingsInput, unknown, SettingsValues>({
@@ -237,6 +289,7 @@ export function SettingsPage({ signIn, header, footer }: SettingsPageProps) {
           <Text c="dimmed" mt={4}>
             Where the Webpage Report Service API is, and the key the dashboard sends to it.
           </Text>
+          {contents}
         </div>
       )}
 
@@ -350,7 +403,7 @@ function SettingsRoute() {
   return (
     <Stack gap="lg" maw={1200}>
       <Stack gap="lg" maw={720}>
-        <SettingsPage />
+        <SettingsPage contents={connection.apiKey !== null && <SettingsContents />} />
         {connection.apiKey !== null && <ClientsArea />}
         {connection.apiKey !== null && <WebhooksArea />}
         {connection.apiKey !== null && <ShareLinksArea />}

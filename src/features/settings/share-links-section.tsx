@@ -121,7 +121,7 @@ export default function ShareLinksSection() {
   const [now] = useState(() => Date.now());
   return (
     <SettingsSection
-      title="Share links"
+      section="share-links"
       description="Links made with Share on a report, a History comparison or a project. Anyone with one sees that page without a key until it expires or you revoke it."
     >
       <QueryStates

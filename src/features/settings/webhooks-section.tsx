@@ -243,7 +243,7 @@ export default function WebhooksSection() {
   useClampPage(page, webhooks.data?.meta, setPage);
   return (
     <SettingsSection
-      title="Webhooks"
+      section="webhooks"
       description="The service POSTs every alert to these addresses, signed, and retries a failed delivery for up to 24 hours."
     >
       <AddWebhookForm onAdded={setAdded} />
