@@ -26,9 +26,9 @@ export interface DataTableProps extends Omit<ComponentProps<'table'>, 'aria-labe
   busy?: boolean;
   /**
    * Narrower than Mantine's `sm` (48em, a phone), each row is laid out as a card instead of scrolling
-   * sideways: its first cell on a line of its own, then the others side by side, each after its
-   * column's name (its `data-label`); a cell with `data-wide` takes a line of its own. The header row
-   * is kept for assistive technology, out of sight.
+   * sideways: its first cell on a line of its own (unless it has `data-inline`), then the others side
+   * by side, each after its column's name (its `data-label`); a cell with `data-wide` takes a line of
+   * its own. The header row is kept for assistive technology, out of sight.
    */
   stackOnPhone?: boolean;
 }

@@ -208,8 +208,19 @@ test('on a phone the preview fits the screen: no column cut off, the details und
   await expect(table.getByRole('row', { name: /not a url/ })).toContainText('A URL cannot contain spaces');
   await expect(table.getByRole('columnheader')).toHaveText(['Line', 'URL', 'Status']);
   // Each URL is a card with the URL on a line of its own, the width of the card, not a narrow column.
-  const urlCell = table.getByRole('row', { name: /a-very-long-product-name/ }).first().getByRole('cell').nth(1);
-  expect((await urlCell.boundingBox())!.width).toBeGreaterThan(300);
+  // Measured at one moment (the preview may still be scrolling into view): the URL as wide as the
+  // card, under the line and its status, which sit side by side.
+  const card = await table
+    .getByRole('row', { name: /a-very-long-product-name/ })
+    .first()
+    .evaluate((row) => {
+      const [line, url, status] = [...row.querySelectorAll('td')].map((cell) => cell.getBoundingClientRect());
+      const middle = (box: DOMRect) => box.top + box.height / 2;
+      return { urlWidth: url!.width, statusAboveUrl: status!.bottom <= url!.top, offset: Math.abs(middle(line!) - middle(status!)) };
+    });
+  expect(card.urlWidth).toBeGreaterThan(300);
+  expect(card.statusAboveUrl).toBe(true);
+  expect(card.offset).toBeLessThan(12);
   // Show is one select of 44 px, not six choices stacked.
   const show = page.getByRole('combobox', { name: 'Show' });
   expect((await show.boundingBox())!.height).toBeGreaterThanOrEqual(44);

@@ -156,7 +156,7 @@ export function ImportPreview({ rows, choices, onChoose }: ImportPreviewProps) {
             );
             return (
               <tr key={row.line}>
-                <td className={classes.line} data-label="Line">
+                <td className={classes.line} data-label="Line" data-inline>
                   {row.line}
                 </td>
                 <td className={classes.url} data-wide>
