@@ -1,7 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode, RefObject } from 'react';
-import classes from './settings-page.module.css';
+import classes from './settings-section.module.css';
 
 /** The sections after the connection form, in the page's order, with their headings. */
 export const SECTIONS = {
